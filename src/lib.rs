@@ -1,0 +1,8 @@
+//! aplc: an optimising compiler for a statically typable subset of Dyalog-style APL.
+//!
+//! The modules follow the pipeline (README.md, "Architecture"): `syntax` (APL text to AST), `tail` (the typed array
+//! intermediate language with its reference interpreter), `elab` (APL AST to TAIL), `runtime` (what compiled and
+//! interpreted programs share at run time: display, errors), and `driver` (the only module that touches files).
+
+pub mod source;
+pub mod syntax;

@@ -1,0 +1,323 @@
+//! The abstract syntax of an APL script, as the parser produces it.
+//!
+//! APL's parse depends on what names denote: `f g x` is `f (g x)` when `g` is a function and a strand of two arrays
+//! applied to `f` when `g` is an array. The syntax layer does not track name classes. It parses every expression into
+//! an *unresolved sequence* of [`Item`]s (right-to-left binding, valence, strands, operator binding and trains are
+//! decided later, in elaboration, which knows what each name is bound to, including the operands `⍺⍺`/`⍵⍵` of inlined
+//! operators). What the syntax layer does settle is everything that does not depend on classes: brackets and
+//! parentheses, dfn bodies and guards, numeric strands (`1 2 3` is one literal), assignments, indexing brackets, and
+//! which comments are type annotations.
+//!
+//! Every node carries the [`Span`] of the text it came from.
+
+use crate::source::Span;
+
+/// A whole script: its top-level statements in order, and every comment with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub statements: Vec<Statement>,
+    pub comments: Vec<Comment>,
+}
+
+/// A `⍝` comment. `text` is what follows the `⍝`, up to the end of the line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comment {
+    pub text: String,
+    pub span: Span,
+}
+
+impl Comment {
+    /// A comment whose text starts with `:` is a type annotation (`⍝: <double>ρ → <double>ρ`). Returns the part after
+    /// the colon.
+    pub fn annotation_text(&self) -> Option<&str> {
+        self.text.strip_prefix(':')
+    }
+}
+
+/// One statement: a top-level line (or `⋄`-separated part of one), or one line of a dfn body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Statement {
+    pub kind: StatementKind,
+    /// A `⍝:` comment on the line directly above this statement (`⍝: name : type` before an assignment).
+    pub annotation: Option<Comment>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StatementKind {
+    /// An expression, possibly ending in an assignment.
+    Expr(Expr),
+    /// `condition : result` (dfn bodies only): if `condition` is true, the dfn returns `result`.
+    Guard { condition: Expr, result: Expr },
+}
+
+/// An expression: an unresolved sequence of items, optionally followed by an assignment whose value is the rest of the
+/// line. `2×x←3` is `items = [2, ×]` with `assignment = x←3`; `x←3` alone has no items.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub items: Vec<Item>,
+    pub assignment: Option<Box<Assignment>>,
+    pub span: Span,
+}
+
+/// `target ← value`, `target[i;j] ← value`, or the modified assignment `target f ← value` (`x+←1`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Assignment {
+    pub target: AssignTarget,
+    /// `Some` for indexed assignment: one entry per axis, `None` for an elided axis (`A[;2]←v`).
+    pub indices: Option<Vec<Option<Expr>>>,
+    /// The function items of a modified assignment (`+` in `x+←1`), unresolved like any other sequence.
+    pub modifier: Vec<Item>,
+    pub value: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum AssignTarget {
+    /// A user name (also the target of a function definition `f←{...}`).
+    Name(Name),
+    /// `⎕←x`: print x (and the statement's value is x).
+    QuadOutput(Span),
+    /// A system variable such as `⎕PP` or `⎕IO`.
+    SystemName(Name),
+}
+
+/// An identifier with its span. User names match `[A-Za-z_∆⍙][A-Za-z_∆⍙¯0-9]*`; system names keep their `⎕`
+/// (`⎕PP`, `⎕ReadFile`) and are compared case-insensitively by elaboration.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Name {
+    pub text: String,
+    pub span: Span,
+}
+
+/// One element of an unresolved sequence.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    /// One numeric literal or a numeric strand written with spaces (`1 2 ¯3.5`): always a single item.
+    Numbers(Vec<NumberLiteral>, Span),
+    /// `'text'` with `''` already unescaped. One character is a character scalar, any other length a vector.
+    String(String, Span),
+    /// `⍬`, the empty numeric vector.
+    Zilde(Span),
+    /// A user name.
+    Name(Name),
+    /// A system name other than `⎕` itself (`⎕PP`, `⎕NOW`, `⎕INT32AND`, `⎕ReadFile`).
+    SystemName(Name),
+    /// `⎕` used as a value (reading input) is not supported; the parser reports it. This variant is the `⍺ ⍵ ⍺⍺ ⍵⍵ ∇ ∇∇`
+    /// family.
+    Special(SpecialName, Span),
+    /// A primitive function or operator glyph (`+`, `⍴`, `/`, `¨`, `∘.`, ...).
+    Primitive(Primitive, Span),
+    /// `( expr )`.
+    Parenthesised(Box<Expr>, Span),
+    /// `{ ... }`.
+    Dfn(Box<Dfn>),
+    /// `item[i;j;...]`: bracket indexing of the item directly to the left (or an axis specification, for a function
+    /// item, which elaboration rejects unless supported). One entry per axis; `None` for an elided axis.
+    Indexed { base: Box<Item>, indices: Vec<Option<Expr>>, span: Span },
+}
+
+impl Item {
+    pub fn span(&self) -> Span {
+        match self {
+            Item::Numbers(_, span)
+            | Item::String(_, span)
+            | Item::Zilde(span)
+            | Item::Special(_, span)
+            | Item::Primitive(_, span)
+            | Item::Parenthesised(_, span)
+            | Item::Indexed { span, .. } => *span,
+            Item::Name(name) | Item::SystemName(name) => name.span,
+            Item::Dfn(dfn) => dfn.span,
+        }
+    }
+}
+
+/// A numeric literal as written. `Int` has no `.`, `E` or `J`; elaboration gives `0` and `1` the type bool.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NumberLiteral {
+    Int(i64),
+    Float(f64),
+    /// `2J3` (either part may be negative with `¯`).
+    Complex(f64, f64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpecialName {
+    /// `⍺`
+    Alpha,
+    /// `⍵`
+    Omega,
+    /// `⍺⍺`
+    AlphaAlpha,
+    /// `⍵⍵`
+    OmegaOmega,
+    /// `∇`: the enclosing dfn.
+    Del,
+    /// `∇∇`: the enclosing operator.
+    DelDel,
+}
+
+/// `{ body }`. The body is a list of statements separated by newlines or `⋄`; guards may appear among them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dfn {
+    pub body: Vec<Statement>,
+    /// A `⍝:` comment right after the opening brace, giving the dfn's type (`⍝: <double>ρ → <double>ρ`).
+    pub annotation: Option<Comment>,
+    pub span: Span,
+}
+
+/// Every primitive glyph the lexer knows. Which are functions and which operators, and how each is used monadically and
+/// dyadically, is elaboration's business (and grammar.md's table); the syntax layer only names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Primitive {
+    // Scalar functions.
+    Plus,          // +
+    Minus,         // -
+    Times,         // ×
+    Divide,        // ÷
+    Stile,         // |
+    Ceiling,       // ⌈
+    Floor,         // ⌊
+    Star,          // *
+    Log,           // ⍟
+    Circle,        // ○
+    Factorial,     // !
+    Question,      // ?
+    Tilde,         // ~
+    And,           // ∧
+    Or,            // ∨
+    Nand,          // ⍲
+    Nor,           // ⍱
+    Less,          // <
+    LessEqual,     // ≤
+    Equal,         // =
+    GreaterEqual,  // ≥
+    Greater,       // >
+    NotEqual,      // ≠
+    // Structural and other functions.
+    Rho,           // ⍴
+    Comma,         // ,
+    CommaBar,      // ⍪
+    CircleStile,   // ⌽
+    CircleBar,     // ⊖
+    Transpose,     // ⍉
+    UpArrow,       // ↑
+    DownArrow,     // ↓
+    RightShoe,     // ⊃
+    LeftShoe,      // ⊂
+    Iota,          // ⍳
+    Tally,         // ≢
+    Match,         // ≡
+    GradeUp,       // ⍋
+    GradeDown,     // ⍒
+    LeftTack,      // ⊣
+    RightTack,     // ⊢
+    Squad,         // ⌷
+    Format,        // ⍕
+    Execute,       // ⍎
+    Epsilon,       // ∊
+    IotaUnderbar,  // ⍸
+    UpTack,        // ⊥
+    DownTack,      // ⊤
+    Domino,        // ⌹
+    Union,         // ∪
+    Intersection,  // ∩
+    // Operators.
+    Slash,         // /
+    SlashBar,      // ⌿
+    Backslash,     // \
+    BackslashBar,  // ⍀
+    Each,          // ¨
+    OuterProduct,  // ∘.  (one token)
+    Dot,           // .   (inner product)
+    Power,         // ⍣
+    Jot,           // ∘
+    Commute,       // ⍨
+    Rank,          // ⍤
+    Key,           // ⌸
+    Stencil,       // ⌺
+    At,            // @
+}
+
+impl Primitive {
+    /// Every primitive with its glyph, in one table that the lexer, the printer and grammar.md agree on.
+    pub const TABLE: &'static [(Primitive, &'static str)] = &[
+        (Primitive::Plus, "+"),
+        (Primitive::Minus, "-"),
+        (Primitive::Times, "×"),
+        (Primitive::Divide, "÷"),
+        (Primitive::Stile, "|"),
+        (Primitive::Ceiling, "⌈"),
+        (Primitive::Floor, "⌊"),
+        (Primitive::Star, "*"),
+        (Primitive::Log, "⍟"),
+        (Primitive::Circle, "○"),
+        (Primitive::Factorial, "!"),
+        (Primitive::Question, "?"),
+        (Primitive::Tilde, "~"),
+        (Primitive::And, "∧"),
+        (Primitive::Or, "∨"),
+        (Primitive::Nand, "⍲"),
+        (Primitive::Nor, "⍱"),
+        (Primitive::Less, "<"),
+        (Primitive::LessEqual, "≤"),
+        (Primitive::Equal, "="),
+        (Primitive::GreaterEqual, "≥"),
+        (Primitive::Greater, ">"),
+        (Primitive::NotEqual, "≠"),
+        (Primitive::Rho, "⍴"),
+        (Primitive::Comma, ","),
+        (Primitive::CommaBar, "⍪"),
+        (Primitive::CircleStile, "⌽"),
+        (Primitive::CircleBar, "⊖"),
+        (Primitive::Transpose, "⍉"),
+        (Primitive::UpArrow, "↑"),
+        (Primitive::DownArrow, "↓"),
+        (Primitive::RightShoe, "⊃"),
+        (Primitive::LeftShoe, "⊂"),
+        (Primitive::Iota, "⍳"),
+        (Primitive::Tally, "≢"),
+        (Primitive::Match, "≡"),
+        (Primitive::GradeUp, "⍋"),
+        (Primitive::GradeDown, "⍒"),
+        (Primitive::LeftTack, "⊣"),
+        (Primitive::RightTack, "⊢"),
+        (Primitive::Squad, "⌷"),
+        (Primitive::Format, "⍕"),
+        (Primitive::Execute, "⍎"),
+        (Primitive::Epsilon, "∊"),
+        (Primitive::IotaUnderbar, "⍸"),
+        (Primitive::UpTack, "⊥"),
+        (Primitive::DownTack, "⊤"),
+        (Primitive::Domino, "⌹"),
+        (Primitive::Union, "∪"),
+        (Primitive::Intersection, "∩"),
+        (Primitive::Slash, "/"),
+        (Primitive::SlashBar, "⌿"),
+        (Primitive::Backslash, "\\"),
+        (Primitive::BackslashBar, "⍀"),
+        (Primitive::Each, "¨"),
+        (Primitive::OuterProduct, "∘."),
+        (Primitive::Dot, "."),
+        (Primitive::Power, "⍣"),
+        (Primitive::Jot, "∘"),
+        (Primitive::Commute, "⍨"),
+        (Primitive::Rank, "⍤"),
+        (Primitive::Key, "⌸"),
+        (Primitive::Stencil, "⌺"),
+        (Primitive::At, "@"),
+    ];
+
+    pub fn glyph(self) -> &'static str {
+        Primitive::TABLE
+            .iter()
+            .find(|(primitive, _)| *primitive == self)
+            .map(|(_, glyph)| *glyph)
+            .expect("every primitive is in Primitive::TABLE")
+    }
+
+    pub fn from_glyph(glyph: &str) -> Option<Primitive> {
+        Primitive::TABLE.iter().find(|(_, g)| *g == glyph).map(|(primitive, _)| *primitive)
+    }
+}
