@@ -5,4 +5,5 @@
 //! interpreted programs share at run time: display, errors), and `driver` (the only module that touches files).
 
 pub mod source;
+pub mod runtime;
 pub mod syntax;

@@ -1,0 +1,81 @@
+//! APL run-time errors, shared by every way a program can run.
+//!
+//! The names are APL's (`LENGTH ERROR`, `INDEX ERROR`, ...), so a user sees the same words Dyalog would print. A
+//! program that fails exits with status 1 after printing the error.
+
+use crate::source::Span;
+use std::fmt;
+
+/// The APL error classes aplc can raise while a program runs (or while constant-folding one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AplErrorKind {
+    Domain,
+    Length,
+    Rank,
+    Index,
+    Value,
+    Syntax,
+    Limit,
+    FileIo,
+    Nonce,
+}
+
+impl AplErrorKind {
+    /// The name Dyalog prints for this class.
+    pub fn apl_name(self) -> &'static str {
+        match self {
+            AplErrorKind::Domain => "DOMAIN ERROR",
+            AplErrorKind::Length => "LENGTH ERROR",
+            AplErrorKind::Rank => "RANK ERROR",
+            AplErrorKind::Index => "INDEX ERROR",
+            AplErrorKind::Value => "VALUE ERROR",
+            AplErrorKind::Syntax => "SYNTAX ERROR",
+            AplErrorKind::Limit => "LIMIT ERROR",
+            AplErrorKind::FileIo => "FILE I/O ERROR",
+            AplErrorKind::Nonce => "NONCE ERROR",
+        }
+    }
+}
+
+/// An APL error with a message in plain words and, where known, the span of the APL (or TAIL) text that failed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AplError {
+    pub kind: AplErrorKind,
+    pub message: String,
+    pub span: Option<Span>,
+}
+
+impl AplError {
+    pub fn new(kind: AplErrorKind, message: impl Into<String>) -> AplError {
+        AplError { kind, message: message.into(), span: None }
+    }
+
+    pub fn with_span(mut self, span: Span) -> AplError {
+        self.span.get_or_insert(span);
+        self
+    }
+
+    pub fn domain(message: impl Into<String>) -> AplError {
+        AplError::new(AplErrorKind::Domain, message)
+    }
+
+    pub fn length(message: impl Into<String>) -> AplError {
+        AplError::new(AplErrorKind::Length, message)
+    }
+
+    pub fn rank(message: impl Into<String>) -> AplError {
+        AplError::new(AplErrorKind::Rank, message)
+    }
+
+    pub fn index(message: impl Into<String>) -> AplError {
+        AplError::new(AplErrorKind::Index, message)
+    }
+}
+
+impl fmt::Display for AplError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind.apl_name(), self.message)
+    }
+}
+
+impl std::error::Error for AplError {}
