@@ -53,10 +53,7 @@ impl Shape {
     pub fn variable(id: u32) -> Shape {
         let mut variables = BTreeMap::new();
         variables.insert(id, 1);
-        Shape {
-            constant: 0,
-            variables,
-        }
+        Shape { constant: 0, variables }
     }
 
     /// `self + other`, normalised.

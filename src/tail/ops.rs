@@ -359,9 +359,8 @@ impl Op {
             Op::ALL
                 .iter()
                 .map(|op| {
-                    super::parser::parse_type_scheme(op.scheme_text()).unwrap_or_else(|error| {
-                        panic!("bad scheme in the op table for {}: {error}", op.name())
-                    })
+                    super::parser::parse_type_scheme(op.scheme_text())
+                        .unwrap_or_else(|error| panic!("bad scheme in the op table for {}: {error}", op.name()))
                 })
                 .collect()
         });

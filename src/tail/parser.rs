@@ -283,23 +283,11 @@ impl<'a> Parser<'a> {
             Some('[') => {
                 self.position += 1;
                 let elements = self.expr_list("]")?;
-                let element_type = if self.eat(":")? {
-                    Some(self.base_type()?)
-                } else {
-                    None
-                };
+                let element_type = if self.eat(":")? { Some(self.base_type()?) } else { None };
                 if elements.is_empty() && element_type.is_none() {
-                    return Err(self.error_here(
-                        "an empty vector literal needs its element type, as in `[]:int`",
-                    ));
+                    return Err(self.error_here("an empty vector literal needs its element type, as in `[]:int`"));
                 }
-                Ok(self.finish(
-                    start,
-                    ExprKind::Vector {
-                        elements,
-                        element_type,
-                    },
-                ))
+                Ok(self.finish(start, ExprKind::Vector { elements, element_type }))
             }
             Some('(') => {
                 self.position += 1;
@@ -372,12 +360,7 @@ impl<'a> Parser<'a> {
             let args = self.expr_list(")")?;
             if args.len() != op.arity() {
                 return Err(SyntaxError {
-                    message: format!(
-                        "{} takes {} arguments, given {}",
-                        op.name(),
-                        op.arity(),
-                        args.len()
-                    ),
+                    message: format!("{} takes {} arguments, given {}", op.name(), op.arity(), args.len()),
                     span: Span::new(start, self.position),
                 });
             }
@@ -399,9 +382,7 @@ impl<'a> Parser<'a> {
         let result: IResult<&str, &str> = digit1(self.rest());
         match result {
             Ok((rest, digits)) => {
-                let value = digits
-                    .parse::<u64>()
-                    .map_err(|_| self.error_here("number too large"))?;
+                let value = digits.parse::<u64>().map_err(|_| self.error_here("number too large"))?;
                 self.advance_to(rest);
                 Ok(value)
             }
@@ -462,9 +443,7 @@ impl<'a> Parser<'a> {
             self.position += 1;
             let (imaginary_text, _) = self.real_text()?;
             let real = text.parse::<f64>().map_err(|_| bad_number(self))?;
-            let imaginary = imaginary_text
-                .parse::<f64>()
-                .map_err(|_| bad_number(self))?;
+            let imaginary = imaginary_text.parse::<f64>().map_err(|_| bad_number(self))?;
             return Ok(self.finish(start, ExprKind::Complex(real, imaginary)));
         }
         if is_double {
@@ -519,11 +498,7 @@ impl<'a> Parser<'a> {
                                 span: Span::new(start, self.position),
                             })?
                     }
-                    _ => {
-                        return Err(
-                            self.error_here("unknown escape (use \\n \\t \\\\ \\' or \\u{..})")
-                        )
-                    }
+                    _ => return Err(self.error_here("unknown escape (use \\n \\t \\\\ \\' or \\u{..})")),
                 }
             }
             Some(c) if c != '\'' => {
@@ -550,10 +525,7 @@ impl<'a> Parser<'a> {
         };
         self.advance_to(rest);
         let next_id = self.variables.len() as u32;
-        let entry = self
-            .variables
-            .entry(name.to_string())
-            .or_insert((kind, next_id));
+        let entry = self.variables.entry(name.to_string()).or_insert((kind, next_id));
         if entry.0 != kind {
             return Err(SyntaxError {
                 message: format!(
@@ -577,10 +549,7 @@ impl<'a> Parser<'a> {
             Some("bool") => BaseType::Bool,
             Some("char") => BaseType::Char,
             Some("complex") => BaseType::Complex,
-            _ => {
-                return Err(self
-                    .error_here("expected a base type (int, double, bool, char, complex or 'a)"))
-            }
+            _ => return Err(self.error_here("expected a base type (int, double, bool, char, complex or 'a)")),
         };
         self.position += self.peek_word()?.map_or(0, str::len);
         Ok(base)

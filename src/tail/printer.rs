@@ -79,18 +79,10 @@ fn write_type(out: &mut String, ty: &Type) {
             write_shape_after_bracket(out, shape);
         }
         Type::Singleton(base, shape) => {
-            out.push_str(&format!(
-                "S({},{})",
-                print_base_type(*base),
-                print_shape(shape)
-            ));
+            out.push_str(&format!("S({},{})", print_base_type(*base), print_shape(shape)));
         }
         Type::SingletonVector(base, shape) => {
-            out.push_str(&format!(
-                "SV({},{})",
-                print_base_type(*base),
-                print_shape(shape)
-            ));
+            out.push_str(&format!("SV({},{})", print_base_type(*base), print_shape(shape)));
         }
         Type::Function(argument, result) => {
             // Arrows associate to the right, so a function argument needs parentheses.
@@ -182,10 +174,7 @@ fn write_expr(out: &mut String, expr: &Expr) {
             out.push_str(&print_double(*imaginary));
         }
         ExprKind::Var(name) => out.push_str(name),
-        ExprKind::Vector {
-            elements,
-            element_type,
-        } => {
+        ExprKind::Vector { elements, element_type } => {
             out.push('[');
             write_list(out, elements);
             out.push(']');
@@ -201,12 +190,7 @@ fn write_expr(out: &mut String, expr: &Expr) {
             out.push(')');
         }
         ExprKind::OpRef(op) => out.push_str(op.name()),
-        ExprKind::Let {
-            name,
-            ty,
-            value,
-            body,
-        } => {
+        ExprKind::Let { name, ty, value, body } => {
             out.push_str("let ");
             out.push_str(name);
             if let Some(ty) = ty {
@@ -218,11 +202,7 @@ fn write_expr(out: &mut String, expr: &Expr) {
             out.push_str(" in\n");
             write_expr(out, body);
         }
-        ExprKind::Lambda {
-            parameter,
-            ty,
-            body,
-        } => {
+        ExprKind::Lambda { parameter, ty, body } => {
             out.push_str("fn ");
             out.push_str(parameter);
             if let Some(ty) = ty {
