@@ -12,6 +12,10 @@
 //!   right-aligned and doubles line up on their decimal points (`3 1⍴1.5 10 2.25` gives ` 1.5`, `10`, ` 2.25`), which
 //!   also right-aligns the integral ones; a scaled number lines up on the point of its mantissa. Columns stay aligned
 //!   across planes, as Dyalog formats the whole array at once.
+//! - A column of doubles in which one number needs scaled form shows all its numbers in scaled form (`2 1⍴1E20 3`
+//!   gives `1E20` and `3E0`), as APL2 and, to the best of our knowledge, Dyalog do; the points of the mantissas line
+//!   up, the exponents follow directly. A vector is formatted element by element (`1E20 3` stays `1E20 3`). Complex
+//!   columns do not switch as a whole.
 //! - Complex columns line up the decimal points of the real parts; the `J` and imaginary part follow the real part
 //!   directly (left-aligned), and a number with a zero imaginary part is written as a real.
 //! - Character arrays are shown as they are, with no blanks between columns.
@@ -20,7 +24,7 @@
 //! - [`display`] trims trailing blanks from every line (so a line of blanks becomes empty); [`format_to_char_matrix`]
 //!   keeps them, so that every row has the same length.
 
-use crate::runtime::number_format::{format_integer, split_double, SplitNumber};
+use crate::runtime::number_format::{format_integer, split_double, split_double_scaled, SplitNumber};
 
 pub use crate::runtime::number_format::format_double;
 
@@ -172,9 +176,21 @@ fn layout_column(
     column: usize,
     print_precision: u32,
 ) -> Vec<String> {
-    let cells: Vec<Vec<String>> = (0..row_count)
-        .map(|row| cell_pieces(data, row * column_count + column, print_precision))
+    let indices = (0..row_count).map(|row| row * column_count + column);
+    let mut cells: Vec<Vec<String>> = indices
+        .clone()
+        .map(|index| cell_pieces(data, index, print_precision))
         .collect();
+    if let ArrayData::Double(elements) = data {
+        if cells.iter().any(|pieces| pieces[1].contains('E')) {
+            cells = indices
+                .map(|index| {
+                    let SplitNumber { whole, rest } = split_double_scaled(elements[index], print_precision);
+                    vec![whole, rest]
+                })
+                .collect();
+        }
+    }
     let alignments = piece_alignments(data);
     let piece_widths: Vec<usize> = (0..alignments.len())
         .map(|piece| {
@@ -342,8 +358,22 @@ mod tests {
             lines(&[2, 2], ArrayData::Double(&[1.0, 0.5, 1.0 / 3.0, 0.25])),
             ["1            0.5", "0.3333333333 0.25"]
         );
-        // ⍝ 2 1⍴1.5E¯7 10 (a scaled number lines up on the point of its mantissa)
-        assert_eq!(lines(&[2, 1], ArrayData::Double(&[1.5e-7, 10.0])), [" 1.5E¯7", "10"]);
+    }
+
+    #[test]
+    fn a_scaled_number_puts_its_whole_column_in_scaled_form() {
+        // ⍝ 2 1⍴1.5E¯7 10 (the mantissas line up on their points)
+        assert_eq!(lines(&[2, 1], ArrayData::Double(&[1.5e-7, 10.0])), ["1.5E¯7", "1E1"]);
+        // ⍝ 2 2⍴1 1E20 ¯3 0 (only the second column switches)
+        assert_eq!(
+            lines(&[2, 2], ArrayData::Double(&[1.0, 1e20, -3.0, 0.0])),
+            [" 1 1E20", "¯3 0E0"]
+        );
+        // ⍝ 3 1⍴¯2.5E¯10 12 0.5
+        assert_eq!(
+            lines(&[3, 1], ArrayData::Double(&[-2.5e-10, 12.0, 0.5])),
+            ["¯2.5E¯10", " 1.2E1", " 5E¯1"]
+        );
     }
 
     #[test]

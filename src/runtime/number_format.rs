@@ -65,29 +65,35 @@ pub fn format_complex(real: f64, imaginary: f64, print_precision: u32) -> String
 
 /// Like [`format_double`], but split at the decimal point for column alignment.
 pub fn split_double(value: f64, print_precision: u32) -> SplitNumber {
-    if value.is_nan() {
-        return SplitNumber {
-            whole: "NaN".to_string(),
-            rest: String::new(),
-        };
-    }
+    split_double_with_rule(value, print_precision, |exponent, precision| {
+        (-4..precision).contains(&exponent)
+    })
+}
+
+/// Like [`split_double`], but always in scaled form (`3` is `3E0`, `0` is `0E0`): a matrix column that holds one
+/// number in scaled form shows all its numbers in scaled form.
+pub fn split_double_scaled(value: f64, print_precision: u32) -> SplitNumber {
+    split_double_with_rule(value, print_precision, |_, _| false)
+}
+
+/// `value` split at the decimal point, in fixed form where `fixed_form_fits(exponent, precision)` says so for the
+/// decimal exponent of the rounded value and the clamped precision, and in scaled form otherwise.
+fn split_double_with_rule(value: f64, print_precision: u32, fixed_form_fits: impl Fn(i32, i32) -> bool) -> SplitNumber {
+    let special = |text: String| SplitNumber {
+        whole: text,
+        rest: String::new(),
+    };
+    // Negative zero compares equal to zero, so it gets no sign: Dyalog never shows one.
     let sign = if value < 0.0 { "¯" } else { "" };
-    if value.is_infinite() {
-        return SplitNumber {
-            whole: format!("{sign}∞"),
-            rest: String::new(),
-        };
+    if value.is_nan() {
+        return special("NaN".to_string());
     }
-    if value == 0.0 {
-        // Covers negative zero too, which Dyalog never shows.
-        return SplitNumber {
-            whole: "0".to_string(),
-            rest: String::new(),
-        };
+    if value.is_infinite() {
+        return special(format!("{sign}∞"));
     }
     let precision = print_precision.clamp(1, MAX_DOUBLE_PRINT_PRECISION) as i32;
     let (digits, exponent) = significant_digits(value.abs(), precision);
-    let (whole, rest) = if (-4..precision).contains(&exponent) {
+    let (whole, rest) = if fixed_form_fits(exponent, precision) {
         fixed_form(&digits, exponent)
     } else {
         scaled_form(&digits, exponent)
@@ -98,7 +104,7 @@ pub fn split_double(value: f64, print_precision: u32) -> SplitNumber {
     }
 }
 
-/// The decimal digits of a positive finite `magnitude` rounded to `precision` significant digits, without trailing
+/// The decimal digits of a finite `magnitude` (zero or more) rounded to `precision` significant digits, without trailing
 /// zeros (at least one digit), and the decimal exponent of the first digit.
 fn significant_digits(magnitude: f64, precision: i32) -> (Vec<u8>, i32) {
     // Rust's `{:e}` rounds the exact binary value correctly, and reports the exponent after rounding.
@@ -240,6 +246,9 @@ mod tests {
         assert_eq!(format_double(1234.0, 3), "1.23E3");
         // ⍝ ⎕PP←1 ⋄ 2÷3
         assert_eq!(format_double(2.0 / 3.0, 1), "0.7");
+        // ⍝ ⎕PP←1 ⋄ 2.5 3.5 (an exact tie rounds to the even digit, as C's printf does)
+        assert_eq!(format_double(2.5, 1), "2");
+        assert_eq!(format_double(3.5, 1), "4");
         // ⍝ ⎕PP←0 is treated as 1
         assert_eq!(format_double(2.0 / 3.0, 0), "0.7");
         // ⍝ ⎕PP←12 ⋄ 1E10 (eleven digits fit in twelve)
@@ -308,6 +317,10 @@ mod tests {
         assert_eq!(split_double(1.5e-7, 10), split("1", ".5E¯7"));
         // ⍝ 1E15
         assert_eq!(split_double(1e15, 10), split("1", "E15"));
+        // ⍝ 3 and 0 in a scaled column
+        assert_eq!(split_double_scaled(3.0, 10), split("3", "E0"));
+        assert_eq!(split_double_scaled(0.0, 10), split("0", "E0"));
+        assert_eq!(split_double_scaled(-0.25, 10), split("¯2", ".5E¯1"));
     }
 
     #[test]
