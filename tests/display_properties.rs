@@ -21,6 +21,18 @@ fn shape_and_doubles() -> impl Strategy<Value = (Vec<usize>, Vec<f64>)> {
     })
 }
 
+/// A number with at most five digits and at most three of them after the point, such as `¯12.5` or `0.007`: always
+/// in fixed form at `⎕PP←10`.
+fn short_decimal() -> impl Strategy<Value = f64> {
+    (-99_999i32..99_999, 0i32..4).prop_map(|(digits, decimals)| f64::from(digits) / 10f64.powi(decimals))
+}
+
+/// Where the decimal point of the number in `row` is: just after its last digit when it has no point.
+fn point_position(row: &[char]) -> usize {
+    let after_last_digit = || row.iter().rposition(|&c| c != ' ').map_or(0, |last| last + 1);
+    row.iter().position(|&c| c == '.').unwrap_or_else(after_last_digit)
+}
+
 proptest! {
     #[test]
     fn print_precision_seventeen_reads_back_as_the_same_double(value in any_finite_double()) {
@@ -30,13 +42,16 @@ proptest! {
     }
 
     #[test]
-    fn format_double_never_has_more_significant_digits_than_asked(value in any_finite_double(), precision in 1u32..=17) {
+    fn format_double_never_has_more_significant_digits_than_asked(
+        value in any_finite_double(),
+        precision in 1u32..=17,
+    ) {
         let text = format_double(value, precision);
         let mantissa = text.split('E').next().expect("split yields at least one piece");
         let digits = mantissa.chars().filter(char::is_ascii_digit).skip_while(|&digit| digit == '0').count();
         let integral_fixed_form = !text.contains('E') && !text.contains('.');
         // An integral number in fixed form may end in zeros that are not significant.
-        prop_assert!(digits <= precision as usize || integral_fixed_form, "{} has more than {} digits", text, precision);
+        prop_assert!(digits <= precision as usize || integral_fixed_form, "{} has over {} digits", text, precision);
     }
 
     #[test]
@@ -56,15 +71,11 @@ proptest! {
 
     #[test]
     fn a_column_in_fixed_form_lines_up_its_decimal_points(
-        data in prop::collection::vec((-99_999i32..99_999, 0u32..4).prop_map(|(m, p)| f64::from(m) / 10f64.powi(p as i32)), 1..6)
+        data in prop::collection::vec(short_decimal(), 1..6)
     ) {
         let shape = [data.len(), 1];
         let rows = format_to_char_matrix(&ArrayView { shape: &shape, data: ArrayData::Double(&data) }, 10);
-        // The point of a number without one is just after its last digit.
-        let point_positions: Vec<usize> = rows
-            .iter()
-            .map(|row| row.iter().position(|&c| c == '.').unwrap_or_else(|| row.iter().rposition(|&c| c != ' ').unwrap() + 1))
-            .collect();
+        let point_positions: Vec<usize> = rows.iter().map(|row| point_position(row)).collect();
         prop_assert!(point_positions.iter().all(|&position| position == point_positions[0]), "{:?}", rows);
     }
 }

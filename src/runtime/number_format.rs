@@ -104,8 +104,8 @@ fn split_double_with_rule(value: f64, print_precision: u32, fixed_form_fits: imp
     }
 }
 
-/// The decimal digits of a finite `magnitude` (zero or more) rounded to `precision` significant digits, without trailing
-/// zeros (at least one digit), and the decimal exponent of the first digit.
+/// The decimal digits of a finite `magnitude` (zero or more) rounded to `precision` significant digits, without
+/// trailing zeros (at least one digit), and the decimal exponent of the first digit.
 fn significant_digits(magnitude: f64, precision: i32) -> (Vec<u8>, i32) {
     // Rust's `{:e}` rounds the exact binary value correctly, and reports the exponent after rounding.
     let scientific = format!("{:.*e}", (precision - 1) as usize, magnitude);
