@@ -36,7 +36,9 @@ pub fn ints(array: &ArrayValue, what: &str) -> Result<Vec<i64>, AplError> {
 pub fn bools(array: &ArrayValue, what: &str) -> Result<Vec<bool>, AplError> {
     match &array.data {
         ArrayData::Bool(values) => Ok(values.clone()),
-        ArrayData::Int(values) if values.iter().all(|&x| x == 0 || x == 1) => Ok(values.iter().map(|&x| x == 1).collect()),
+        ArrayData::Int(values) if values.iter().all(|&x| x == 0 || x == 1) => {
+            Ok(values.iter().map(|&x| x == 1).collect())
+        }
         _ => Err(AplError::domain(format!("{what} must be booleans"))),
     }
 }
@@ -57,12 +59,17 @@ pub fn shape(array: &ArrayValue) -> ArrayValue {
 pub fn reshape(new_shape: &[i64], array: &ArrayValue) -> Result<ArrayValue, AplError> {
     let mut shape = Vec::with_capacity(new_shape.len());
     for &extent in new_shape {
-        shape.push(usize::try_from(extent).map_err(|_| AplError::domain(format!("negative extent {extent} in reshape")))?);
+        shape.push(
+            usize::try_from(extent).map_err(|_| AplError::domain(format!("negative extent {extent} in reshape")))?,
+        );
     }
     let count = product(&shape);
     let source_count = array.data.len();
-    let positions: Vec<usize> =
-        if source_count == 0 { vec![FILL; count] } else { (0..count).map(|i| i % source_count).collect() };
+    let positions: Vec<usize> = if source_count == 0 {
+        vec![FILL; count]
+    } else {
+        (0..count).map(|i| i % source_count).collect()
+    };
     Ok(gathered(array, shape, &positions))
 }
 
@@ -145,12 +152,16 @@ pub fn transpose(array: &ArrayValue) -> ArrayValue {
 pub fn transpose_by(axes: &[usize], array: &ArrayValue) -> Result<ArrayValue, AplError> {
     let rank = array.rank();
     if axes.len() != rank {
-        return Err(AplError::length(format!("transpose axes {axes:?} for an array of rank {rank}")));
+        return Err(AplError::length(format!(
+            "transpose axes {axes:?} for an array of rank {rank}"
+        )));
     }
     let mut seen = vec![false; rank];
     for &axis in axes {
         if axis < 1 || axis > rank || seen[axis - 1] {
-            return Err(AplError::domain(format!("transpose axes {axes:?} are not a permutation of 1..{rank}")));
+            return Err(AplError::domain(format!(
+                "transpose axes {axes:?} are not a permutation of 1..{rank}"
+            )));
         }
         seen[axis - 1] = true;
     }
@@ -200,7 +211,15 @@ pub fn take(n: i64, array: &ArrayValue) -> ArrayValue {
     } else {
         // Align the ends: result position i holds source position i - offset.
         let offset = count as i64 - available as i64;
-        (0..count).map(|i| if (i as i64) < offset { FILL } else { (i as i64 - offset) as usize }).collect()
+        (0..count)
+            .map(|i| {
+                if (i as i64) < offset {
+                    FILL
+                } else {
+                    (i as i64 - offset) as usize
+                }
+            })
+            .collect()
     };
     gathered(&array, shape, &positions)
 }
@@ -231,7 +250,9 @@ fn same_base(a: &ArrayValue, b: &ArrayValue) -> Result<(), AplError> {
     if a.base_type() == b.base_type() {
         Ok(())
     } else {
-        Err(AplError::domain("catenation of arrays of different element types (the program is not well typed)"))
+        Err(AplError::domain(
+            "catenation of arrays of different element types (the program is not well typed)",
+        ))
     }
 }
 
@@ -241,7 +262,11 @@ pub fn catenate(a: &ArrayValue, b: &ArrayValue, axis: Axis) -> Result<ArrayValue
     let a = at_least_vector(a);
     let b = at_least_vector(b);
     if a.rank() != b.rank() {
-        return Err(AplError::rank(format!("catenation of ranks {} and {}", a.rank(), b.rank())));
+        return Err(AplError::rank(format!(
+            "catenation of ranks {} and {}",
+            a.rank(),
+            b.rank()
+        )));
     }
     let axis = axis.index(a.rank());
     let mut a_rest = a.shape.clone();
@@ -249,7 +274,10 @@ pub fn catenate(a: &ArrayValue, b: &ArrayValue, axis: Axis) -> Result<ArrayValue
     a_rest.remove(axis);
     b_rest.remove(axis);
     if a_rest != b_rest {
-        return Err(AplError::length(format!("catenation of shapes {:?} and {:?}", a.shape, b.shape)));
+        return Err(AplError::length(format!(
+            "catenation of shapes {:?} and {:?}",
+            a.shape, b.shape
+        )));
     }
     let (outer, a_extent, inner) = around_axis(&a.shape, axis);
     let b_extent = b.shape[axis];
@@ -294,7 +322,11 @@ pub fn cons_or_snoc(item: &ArrayValue, array: &ArrayValue, prepend: bool) -> Res
 fn select_columns(array: &ArrayValue, columns: &[usize]) -> ArrayValue {
     let array = at_least_vector(array);
     let extent = *array.shape.last().expect("rank ≥ 1");
-    let rows = if extent == 0 { product(&array.shape[..array.rank() - 1]) } else { array.data.len() / extent };
+    let rows = if extent == 0 {
+        product(&array.shape[..array.rank() - 1])
+    } else {
+        array.data.len() / extent
+    };
     let mut positions = Vec::with_capacity(rows * columns.len());
     for row in 0..rows {
         positions.extend(columns.iter().map(|&c| if c == FILL { FILL } else { row * extent + c }));
@@ -315,14 +347,22 @@ fn extend_left<T: Copy>(left: Vec<T>, extent: usize, what: &str) -> Result<Vec<T
     } else if left.len() == extent {
         Ok(left)
     } else {
-        Err(AplError::length(format!("{what}: left argument has {} elements, the last axis {extent}", left.len())))
+        Err(AplError::length(format!(
+            "{what}: left argument has {} elements, the last axis {extent}",
+            left.len()
+        )))
     }
 }
 
 /// `B/A` along the last axis.
 pub fn compress(mask: &[bool], array: &ArrayValue) -> Result<ArrayValue, AplError> {
     let mask = extend_left(mask.to_vec(), last_extent(array), "compress")?;
-    let columns: Vec<usize> = mask.iter().enumerate().filter(|(_, &keep)| keep).map(|(c, _)| c).collect();
+    let columns: Vec<usize> = mask
+        .iter()
+        .enumerate()
+        .filter(|(_, &keep)| keep)
+        .map(|(c, _)| c)
+        .collect();
     Ok(select_columns(array, &columns))
 }
 
@@ -341,7 +381,10 @@ pub fn replicate(counts: &[i64], array: &ArrayValue) -> Result<ArrayValue, AplEr
 pub fn expand(mask: &[bool], array: &ArrayValue) -> Result<ArrayValue, AplError> {
     let ones = mask.iter().filter(|&&b| b).count();
     if ones != last_extent(array) {
-        return Err(AplError::length(format!("expand: {ones} ones in the mask, the last axis {}", last_extent(array))));
+        return Err(AplError::length(format!(
+            "expand: {ones} ones in the mask, the last axis {}",
+            last_extent(array)
+        )));
     }
     let mut next = 0;
     let columns: Vec<usize> = mask
@@ -362,12 +405,17 @@ pub fn expand(mask: &[bool], array: &ArrayValue) -> Result<ArrayValue, AplError>
 pub fn index(axis: i64, position: i64, array: &ArrayValue) -> Result<ArrayValue, AplError> {
     let rank = array.rank();
     if axis < 1 || axis as usize > rank {
-        return Err(AplError::rank(format!("index along axis {axis} of an array of rank {rank}")));
+        return Err(AplError::rank(format!(
+            "index along axis {axis} of an array of rank {rank}"
+        )));
     }
     let axis = axis as usize - 1;
     let (outer, extent, inner) = around_axis(&array.shape, axis);
     if position < 1 || position as usize > extent {
-        return Err(AplError::index(format!("index {position} out of range 1..{extent} on axis {}", axis + 1)));
+        return Err(AplError::index(format!(
+            "index {position} out of range 1..{extent} on axis {}",
+            axis + 1
+        )));
     }
     let k = position as usize - 1;
     let mut positions = Vec::with_capacity(outer * inner);
@@ -382,12 +430,19 @@ pub fn index(axis: i64, position: i64, array: &ArrayValue) -> Result<ArrayValue,
 /// The row-major position of a 1-based index vector, with a bound check on every axis.
 pub fn position_of(indices: &[i64], shape: &[usize]) -> Result<usize, AplError> {
     if indices.len() != shape.len() {
-        return Err(AplError::length(format!("{} indices for an array of rank {}", indices.len(), shape.len())));
+        return Err(AplError::length(format!(
+            "{} indices for an array of rank {}",
+            indices.len(),
+            shape.len()
+        )));
     }
     let mut position = 0;
     for (axis, (&index, &extent)) in indices.iter().zip(shape).enumerate() {
         if index < 1 || index as usize > extent {
-            return Err(AplError::index(format!("index {index} out of range 1..{extent} on axis {}", axis + 1)));
+            return Err(AplError::index(format!(
+                "index {index} out of range 1..{extent} on axis {}",
+                axis + 1
+            )));
         }
         position = position * extent + (index as usize - 1);
     }
@@ -404,7 +459,11 @@ pub fn update(array: &ArrayValue, indices: &[i64], value: Scalar) -> Result<Arra
         (ArrayData::Double(v), Scalar::Double(x)) => v[position] = x,
         (ArrayData::Char(v), Scalar::Char(x)) => v[position] = x,
         (ArrayData::Complex(v), Scalar::Complex(re, im)) => v[position] = (re, im),
-        _ => return Err(AplError::domain("update with an element of another type (the program is not well typed)")),
+        _ => {
+            return Err(AplError::domain(
+                "update with an element of another type (the program is not well typed)",
+            ))
+        }
     };
     let () = ok;
     Ok(result)
@@ -419,7 +478,12 @@ pub fn index_of(within: &ArrayValue, array: &ArrayValue) -> ArrayValue {
     let haystack: Vec<Scalar> = elements(within).collect();
     let not_found = haystack.len() as i64 + 1;
     let result: Vec<i64> = elements(array)
-        .map(|x| haystack.iter().position(|y| *y == x).map_or(not_found, |p| p as i64 + 1))
+        .map(|x| {
+            haystack
+                .iter()
+                .position(|y| *y == x)
+                .map_or(not_found, |p| p as i64 + 1)
+        })
         .collect();
     ArrayValue::new(array.shape.clone(), ArrayData::Int(result))
 }
@@ -433,7 +497,12 @@ pub fn member(array: &ArrayValue, within: &ArrayValue) -> ArrayValue {
 
 /// `⍸B`.
 pub fn where_true(mask: &[bool]) -> ArrayValue {
-    let result: Vec<i64> = mask.iter().enumerate().filter(|(_, &b)| b).map(|(i, _)| i as i64 + 1).collect();
+    let result: Vec<i64> = mask
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b)
+        .map(|(i, _)| i as i64 + 1)
+        .collect();
     ArrayValue::vector(ArrayData::Int(result))
 }
 
@@ -459,7 +528,9 @@ pub fn grade(array: &ArrayValue, descending: bool) -> Result<ArrayValue, AplErro
         }
         order = groups.into_iter().rev().flatten().collect();
     }
-    Ok(ArrayValue::vector(ArrayData::Int(order.into_iter().map(|i| i as i64 + 1).collect())))
+    Ok(ArrayValue::vector(ArrayData::Int(
+        order.into_iter().map(|i| i as i64 + 1).collect(),
+    )))
 }
 
 /// `R⊥D`: Horner's rule over the mixed radix (a one-element argument is extended to the other's length).
@@ -476,7 +547,10 @@ pub fn decode(radix: &[i64], digits: &[i64]) -> Result<i64, AplError> {
         return Ok(0);
     }
     let (radix, digits) = (extend(radix)?, extend(digits)?);
-    Ok(radix.iter().zip(&digits).fold(0i64, |value, (r, d)| value.wrapping_mul(*r).wrapping_add(*d)))
+    Ok(radix
+        .iter()
+        .zip(&digits)
+        .fold(0i64, |value, (r, d)| value.wrapping_mul(*r).wrapping_add(*d)))
 }
 
 /// `R⊤x`: the digits of x, the last one varying fastest; a 0 radix takes all that remains.

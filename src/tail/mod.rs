@@ -9,6 +9,7 @@
 //! - [`check::check_program`]: verifies a fully annotated program (run after every optimiser pass).
 //! - [`interp::eval_program`]: evaluates a program against a [`interp::Host`] that does printing, files and time.
 
+pub mod array_ops;
 pub mod ast;
 pub mod check;
 pub mod error;
@@ -17,6 +18,7 @@ pub mod interp;
 pub mod ops;
 pub mod parser;
 pub mod printer;
+pub mod scalar_ops;
 pub mod types;
 pub mod value;
 

@@ -31,7 +31,11 @@ fn domain(op: Op, message: &str) -> AplError {
 }
 
 fn wrong_arguments(op: Op, args: &[Scalar]) -> AplError {
-    AplError::domain(format!("{} cannot be applied to {:?} (the program is not well typed)", op.name(), args))
+    AplError::domain(format!(
+        "{} cannot be applied to {:?} (the program is not well typed)",
+        op.name(),
+        args
+    ))
 }
 
 /// Applies a scalar operator to scalar arguments (as many as its arity).
@@ -56,7 +60,13 @@ pub fn apply_scalar_op(op: Op, args: &[Scalar]) -> Result<Scalar, AplError> {
         [Scalar::Complex(a, b), Scalar::Complex(c, d)] => complex_binary(op, (*a, *b), (*c, *d)),
         _ => Err(wrong_arguments(op, args)),
     }
-    .map_err(|error| if error.message.contains(op.name()) { error } else { domain(op, &error.message) })
+    .map_err(|error| {
+        if error.message.contains(op.name()) {
+            error
+        } else {
+            domain(op, &error.message)
+        }
+    })
 }
 
 /// APL residue on ints: `x|y` is y when x = 0, otherwise y mod x with the sign of x.
@@ -82,7 +92,9 @@ fn int_unary(op: Op, x: i64) -> Result<Scalar, AplError> {
             if x < 0 {
                 return Err(domain(op, "factorial of a negative int"));
             }
-            (1..=x).try_fold(1i64, |product, k| product.checked_mul(k)).ok_or_else(|| domain(op, "factorial too large"))?
+            (1..=x)
+                .try_fold(1i64, |product, k| product.checked_mul(k))
+                .ok_or_else(|| domain(op, "factorial too large"))?
         }
         Op::I2D => return Ok(Scalar::Double(x as f64)),
         Op::I2C => {
@@ -213,7 +225,9 @@ fn factorial_double(op: Op, x: f64) -> Result<Scalar, AplError> {
     }
     if x == x.floor() && (0.0..=170.0).contains(&x) {
         // Exact for integers as far as doubles go.
-        return Ok(Scalar::Double((1..=x as u64).fold(1.0, |product, k| product * k as f64)));
+        return Ok(Scalar::Double(
+            (1..=x as u64).fold(1.0, |product, k| product * k as f64),
+        ));
     }
     checked_double(op, gamma(x + 1.0), &[x])
 }

@@ -52,25 +52,14 @@ pub enum ArrayData {
     Complex(Vec<(f64, f64)>),
 }
 
-/// Runs `$body` with `$vec` bound to the vector inside any variant, rebuilding the same variant with `$wrap`.
-macro_rules! map_data {
-    ($data:expr, $vec:ident => $body:expr) => {
-        match $data {
-            ArrayData::Bool($vec) => ArrayData::Bool($body),
-            ArrayData::Int($vec) => ArrayData::Int($body),
-            ArrayData::Double($vec) => ArrayData::Double($body),
-            ArrayData::Char($vec) => ArrayData::Char($body),
-            ArrayData::Complex($vec) => ArrayData::Complex($body),
-        }
-    };
-}
-pub(crate) use map_data;
-
 /// Position `FILL` in a gather means "the fill element".
 pub const FILL: usize = usize::MAX;
 
 fn gather_vec<T: Copy>(source: &[T], positions: &[usize], fill: T) -> Vec<T> {
-    positions.iter().map(|&position| if position == FILL { fill } else { source[position] }).collect()
+    positions
+        .iter()
+        .map(|&position| if position == FILL { fill } else { source[position] })
+        .collect()
 }
 
 impl ArrayData {
@@ -174,16 +163,26 @@ pub struct ArrayValue {
 
 impl ArrayValue {
     pub fn new(shape: Vec<usize>, data: ArrayData) -> ArrayValue {
-        debug_assert_eq!(shape.iter().product::<usize>(), data.len(), "shape {shape:?} and data length disagree");
+        debug_assert_eq!(
+            shape.iter().product::<usize>(),
+            data.len(),
+            "shape {shape:?} and data length disagree"
+        );
         ArrayValue { shape, data }
     }
 
     pub fn vector(data: ArrayData) -> ArrayValue {
-        ArrayValue { shape: vec![data.len()], data }
+        ArrayValue {
+            shape: vec![data.len()],
+            data,
+        }
     }
 
     pub fn scalar(element: Scalar) -> ArrayValue {
-        ArrayValue { shape: vec![], data: ArrayData::repeat(element, 1) }
+        ArrayValue {
+            shape: vec![],
+            data: ArrayData::repeat(element, 1),
+        }
     }
 
     pub fn rank(&self) -> usize {
@@ -210,7 +209,11 @@ pub enum Function {
     /// An operator with the arguments given so far (fewer than its arity).
     Op { op: Op, args: Vec<Value> },
     /// `fn parameter => body` with its environment.
-    Closure { parameter: Rc<str>, body: Rc<Expr>, environment: Environment },
+    Closure {
+        parameter: Rc<str>,
+        body: Rc<Expr>,
+        environment: Environment,
+    },
 }
 
 /// A persistent environment (a linked list of bindings, newest first), cheap to capture in closures.
@@ -228,7 +231,13 @@ struct Binding {
 
 impl Environment {
     pub fn bind(&self, name: Rc<str>, value: Value) -> Environment {
-        Environment { head: Some(Rc::new(Binding { name, value, next: self.head.clone() })) }
+        Environment {
+            head: Some(Rc::new(Binding {
+                name,
+                value,
+                next: self.head.clone(),
+            })),
+        }
     }
 
     pub fn lookup(&self, name: &str) -> Option<&Value> {
@@ -271,7 +280,9 @@ impl Value {
     /// Structural equality on arrays and tuples (doubles compared exactly); functions are never equal.
     pub fn same_as(&self, other: &Value) -> bool {
         match (self, other) {
-            (Value::Tuple(a), Value::Tuple(b)) => a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same_as(y)),
+            (Value::Tuple(a), Value::Tuple(b)) => {
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same_as(y))
+            }
             (Value::Function(_), _) | (_, Value::Function(_)) | (Value::Tuple(_), _) | (_, Value::Tuple(_)) => false,
             _ => self.to_array() == other.to_array(),
         }
