@@ -86,6 +86,17 @@ enum VariableKind {
     Type,
 }
 
+impl VariableKind {
+    /// The letter the printer uses for variables of this kind.
+    fn printed_letter(self) -> u8 {
+        match self {
+            VariableKind::Base => b'a',
+            VariableKind::Shape => b'n',
+            VariableKind::Type => b't',
+        }
+    }
+}
+
 const KEYWORDS: &[&str] = &["let", "in", "fn", "tt", "ff", "nan"];
 
 struct Parser<'a> {
@@ -524,8 +535,13 @@ impl<'a> Parser<'a> {
             return Err(self.error_here("expected a type variable name after `'`"));
         };
         self.advance_to(rest);
-        let next_id = self.variables.len() as u32;
-        let entry = self.variables.entry(name.to_string()).or_insert((kind, next_id));
+        // A printed variable (`'a3`, `'n3`, `'t3`) keeps its number, so printing a parsed type gives the same text;
+        // other names are numbered from a high offset that printed names do not reach in practice.
+        let id = match name[1..].parse::<u32>() {
+            Ok(number) if name.len() > 1 && name.as_bytes()[0] == kind.printed_letter() => number,
+            _ => 1_000_000 + self.variables.len() as u32,
+        };
+        let entry = self.variables.entry(name.to_string()).or_insert((kind, id));
         if entry.0 != kind {
             return Err(SyntaxError {
                 message: format!(
