@@ -7,7 +7,7 @@
 //! reading files and the clock go through a [`Host`].
 
 use super::array_ops::{self, Axis};
-use super::ast::{Expr, ExprKind, Op};
+use super::ast::{BaseType, Expr, ExprKind, Op, Type};
 use super::scalar_ops::{apply_scalar_op, is_associative, is_scalar_op};
 use super::value::{ArrayData, ArrayValue, Environment, Function, Scalar, Value};
 use crate::runtime::error::{AplError, AplErrorKind};
@@ -169,7 +169,7 @@ impl Interpreter<'_> {
                     .first()
                     .map(|s| s.base_type())
                     .or(*element_type)
-                    .unwrap_or(super::ast::BaseType::Int);
+                    .unwrap_or(BaseType::Int);
                 let data = ArrayData::from_scalars(base, &scalars)
                     .ok_or_else(|| not_well_typed("vector literal with elements of different types"))?;
                 Ok(Value::Array(Rc::new(ArrayValue::vector(data))))
@@ -449,24 +449,19 @@ impl Interpreter<'_> {
         self.collect(source.shape.clone(), &results, function, &[source.base_type()])
     }
 
-    /// Builds an array from computed elements. An empty result gets the element type the function gives for fill
-    /// arguments (of the given types), as APL does with prototypes; if that fails, the op's result type or int.
+    /// Builds an array from computed elements. An empty result gets the element type the function would produce
+    /// for arguments of the given types, worked out from the function's text without running it (running it on
+    /// fill elements could fail or print); int when that cannot be told.
     fn collect(
         &mut self,
         shape: Vec<usize>,
         results: &[Scalar],
         function: &Value,
-        argument_types: &[super::ast::BaseType],
+        argument_types: &[BaseType],
     ) -> Result<Value, AplError> {
         let base = match results.first() {
             Some(first) => first.base_type(),
-            None => {
-                let fills: Vec<Scalar> = argument_types.iter().map(|b| Scalar::fill(*b)).collect();
-                match self.apply_to_scalars(function, &fills) {
-                    Ok(result) => result.base_type(),
-                    Err(_) => result_base_of(function),
-                }
-            }
+            None => static_result_base(function, argument_types).unwrap_or(BaseType::Int),
         };
         let data = ArrayData::from_scalars(base, results)
             .ok_or_else(|| not_well_typed("a function returned elements of different types"))?;
@@ -589,23 +584,116 @@ impl Interpreter<'_> {
     }
 }
 
-/// The element type a function value produces, when it is an operator (for empty results).
-fn result_base_of(function: &Value) -> super::ast::BaseType {
-    use super::ast::Type;
-    if let Value::Function(f) = function {
-        if let Function::Op { op, .. } = &**f {
-            let mut ty = &op.scheme().body;
-            while let Type::Function(_, result) = ty {
-                ty = result;
-            }
-            if let Type::Array(base, _) | Type::Singleton(base, _) = ty {
-                if !matches!(base, super::ast::BaseType::Var(_)) {
-                    return *base;
+/// The base type of an op's result: concrete, or the index of the argument whose type determines it.
+enum OpResultBase {
+    Known(BaseType),
+    SameAsArgument(usize),
+    Unknown,
+}
+
+fn op_result_base(op: Op) -> OpResultBase {
+    let mut parameters = Vec::new();
+    let mut ty = &op.scheme().body;
+    while let Type::Function(parameter, result) = ty {
+        parameters.push(&**parameter);
+        ty = result;
+    }
+    let head_variable = |ty: &Type| match ty {
+        Type::Array(b, _) | Type::Vector(b, _) | Type::Singleton(b, _) | Type::SingletonVector(b, _) => match b {
+            BaseType::Var(id) => Some((0, *id)),
+            _ => None,
+        },
+        Type::Var(id) => Some((1, *id)),
+        _ => None,
+    };
+    match ty {
+        Type::Array(b, _) | Type::Vector(b, _) | Type::Singleton(b, _) | Type::SingletonVector(b, _)
+            if !matches!(b, BaseType::Var(_)) =>
+        {
+            OpResultBase::Known(*b)
+        }
+        result => match head_variable(result) {
+            Some(variable) => parameters
+                .iter()
+                .position(|p| head_variable(p) == Some(variable))
+                .map_or(OpResultBase::Unknown, OpResultBase::SameAsArgument),
+            None => OpResultBase::Unknown,
+        },
+    }
+}
+
+/// The base type a function returns for arguments of the given base types, read off its text.
+fn static_result_base(function: &Value, argument_types: &[BaseType]) -> Option<BaseType> {
+    let Value::Function(function) = function else {
+        return None;
+    };
+    match &**function {
+        Function::Op { op, args } => match op_result_base(*op) {
+            OpResultBase::Known(base) => Some(base),
+            OpResultBase::SameAsArgument(k) if k < args.len() => value_base(&args[k]),
+            OpResultBase::SameAsArgument(k) => argument_types.get(k - args.len()).copied(),
+            OpResultBase::Unknown => None,
+        },
+        Function::Closure {
+            parameter,
+            body,
+            environment,
+        } => {
+            let mut locals = vec![(parameter.to_string(), argument_types.first().copied())];
+            let mut body = &**body;
+            for argument in argument_types.iter().skip(1) {
+                match &body.kind {
+                    ExprKind::Lambda {
+                        parameter, body: inner, ..
+                    } => {
+                        locals.push((parameter.clone(), Some(*argument)));
+                        body = inner;
+                    }
+                    _ => break,
                 }
             }
+            static_base(body, &mut locals, environment)
         }
     }
-    super::ast::BaseType::Int
+}
+
+fn value_base(value: &Value) -> Option<BaseType> {
+    match value {
+        Value::Scalar(scalar) => Some(scalar.base_type()),
+        Value::Array(array) => Some(array.base_type()),
+        _ => None,
+    }
+}
+
+/// The base type of an expression's value, from literals, variables and the op table (None when it cannot be told).
+fn static_base(expr: &Expr, locals: &mut Vec<(String, Option<BaseType>)>, env: &Environment) -> Option<BaseType> {
+    match &expr.kind {
+        ExprKind::Int(_) => Some(BaseType::Int),
+        ExprKind::Double(_) => Some(BaseType::Double),
+        ExprKind::Bool(_) => Some(BaseType::Bool),
+        ExprKind::Char(_) => Some(BaseType::Char),
+        ExprKind::Complex(..) => Some(BaseType::Complex),
+        ExprKind::Var(name) => match locals.iter().rev().find(|(local, _)| local == name) {
+            Some((_, base)) => *base,
+            None => env.lookup(name).and_then(value_base),
+        },
+        ExprKind::Vector { elements, element_type } => {
+            element_type.or_else(|| elements.first().and_then(|e| static_base(e, locals, env)))
+        }
+        ExprKind::Op { op, args } => match op_result_base(*op) {
+            OpResultBase::Known(base) => Some(base),
+            OpResultBase::SameAsArgument(k) => static_base(&args[k], locals, env),
+            OpResultBase::Unknown => None,
+        },
+        ExprKind::Let { name, value, body, .. } => {
+            let base = static_base(value, locals, env);
+            locals.push((name.clone(), base));
+            let result = static_base(body, locals, env);
+            locals.pop();
+            result
+        }
+        ExprKind::OpRef(_) | ExprKind::Lambda { .. } | ExprKind::Tuple(_) | ExprKind::Project { .. } => None,
+    }
 }
 
 /// Whitespace-separated numbers, with APL's `¯` accepted as a minus sign.
