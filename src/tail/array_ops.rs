@@ -322,11 +322,7 @@ pub fn cons_or_snoc(item: &ArrayValue, array: &ArrayValue, prepend: bool) -> Res
 fn select_columns(array: &ArrayValue, columns: &[usize]) -> ArrayValue {
     let array = at_least_vector(array);
     let extent = *array.shape.last().expect("rank ≥ 1");
-    let rows = if extent == 0 {
-        product(&array.shape[..array.rank() - 1])
-    } else {
-        array.data.len() / extent
-    };
+    let rows = array.data.len().checked_div(extent).unwrap_or_else(|| product(&array.shape[..array.rank() - 1]));
     let mut positions = Vec::with_capacity(rows * columns.len());
     for row in 0..rows {
         positions.extend(columns.iter().map(|&c| if c == FILL { FILL } else { row * extent + c }));
@@ -453,7 +449,7 @@ pub fn position_of(indices: &[i64], shape: &[usize]) -> Result<usize, AplError> 
 pub fn update(array: &ArrayValue, indices: &[i64], value: Scalar) -> Result<ArrayValue, AplError> {
     let position = position_of(indices, &array.shape)?;
     let mut result = array.clone();
-    let ok = match (&mut result.data, value) {
+    match (&mut result.data, value) {
         (ArrayData::Bool(v), Scalar::Bool(x)) => v[position] = x,
         (ArrayData::Int(v), Scalar::Int(x)) => v[position] = x,
         (ArrayData::Double(v), Scalar::Double(x)) => v[position] = x,
@@ -464,8 +460,7 @@ pub fn update(array: &ArrayValue, indices: &[i64], value: Scalar) -> Result<Arra
                 "update with an element of another type (the program is not well typed)",
             ))
         }
-    };
-    let () = ok;
+    }
     Ok(result)
 }
 
