@@ -1,5 +1,5 @@
-⍝ f⍣g stops when (f ⍵) g ⍵ is true: ⍺ is the new value; doubling 1 until above 100 gives 128
-⍝> 128
+⍝ f⍣g stops when (f ⍵) g ⍵ is true: ⍺ is the new value; doubling 3 until above 100: 6 12 24 48 96 192
+⍝> 192
 ⍝> 4
-{⍵×2}⍣{⍺>100}1
-{⍵+1}⍣{⍺=4}0
+{⍵×2}⍣{⍺>100}3
+{⍵+1}⍣{⍺=4}2
