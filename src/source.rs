@@ -47,7 +47,10 @@ pub struct SourceFile {
 
 impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
-        SourceFile { name: Arc::from(name.into()), text: Arc::from(text.into()) }
+        SourceFile {
+            name: Arc::from(name.into()),
+            text: Arc::from(text.into()),
+        }
     }
 
     pub fn name(&self) -> &str {

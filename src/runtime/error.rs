@@ -47,7 +47,11 @@ pub struct AplError {
 
 impl AplError {
     pub fn new(kind: AplErrorKind, message: impl Into<String>) -> AplError {
-        AplError { kind, message: message.into(), span: None }
+        AplError {
+            kind,
+            message: message.into(),
+            span: None,
+        }
     }
 
     pub fn with_span(mut self, span: Span) -> AplError {

@@ -117,7 +117,11 @@ pub enum Item {
     Dfn(Box<Dfn>),
     /// `item[i;j;...]`: bracket indexing of the item directly to the left (or an axis specification, for a function
     /// item, which elaboration rejects unless supported). One entry per axis; `None` for an elided axis.
-    Indexed { base: Box<Item>, indices: Vec<Option<Expr>>, span: Span },
+    Indexed {
+        base: Box<Item>,
+        indices: Vec<Option<Expr>>,
+        span: Span,
+    },
 }
 
 impl Item {
@@ -175,72 +179,72 @@ pub struct Dfn {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Primitive {
     // Scalar functions.
-    Plus,          // +
-    Minus,         // -
-    Times,         // ×
-    Divide,        // ÷
-    Stile,         // |
-    Ceiling,       // ⌈
-    Floor,         // ⌊
-    Star,          // *
-    Log,           // ⍟
-    Circle,        // ○
-    Factorial,     // !
-    Question,      // ?
-    Tilde,         // ~
-    And,           // ∧
-    Or,            // ∨
-    Nand,          // ⍲
-    Nor,           // ⍱
-    Less,          // <
-    LessEqual,     // ≤
-    Equal,         // =
-    GreaterEqual,  // ≥
-    Greater,       // >
-    NotEqual,      // ≠
+    Plus,         // +
+    Minus,        // -
+    Times,        // ×
+    Divide,       // ÷
+    Stile,        // |
+    Ceiling,      // ⌈
+    Floor,        // ⌊
+    Star,         // *
+    Log,          // ⍟
+    Circle,       // ○
+    Factorial,    // !
+    Question,     // ?
+    Tilde,        // ~
+    And,          // ∧
+    Or,           // ∨
+    Nand,         // ⍲
+    Nor,          // ⍱
+    Less,         // <
+    LessEqual,    // ≤
+    Equal,        // =
+    GreaterEqual, // ≥
+    Greater,      // >
+    NotEqual,     // ≠
     // Structural and other functions.
-    Rho,           // ⍴
-    Comma,         // ,
-    CommaBar,      // ⍪
-    CircleStile,   // ⌽
-    CircleBar,     // ⊖
-    Transpose,     // ⍉
-    UpArrow,       // ↑
-    DownArrow,     // ↓
-    RightShoe,     // ⊃
-    LeftShoe,      // ⊂
-    Iota,          // ⍳
-    Tally,         // ≢
-    Match,         // ≡
-    GradeUp,       // ⍋
-    GradeDown,     // ⍒
-    LeftTack,      // ⊣
-    RightTack,     // ⊢
-    Squad,         // ⌷
-    Format,        // ⍕
-    Execute,       // ⍎
-    Epsilon,       // ∊
-    IotaUnderbar,  // ⍸
-    UpTack,        // ⊥
-    DownTack,      // ⊤
-    Domino,        // ⌹
-    Union,         // ∪
-    Intersection,  // ∩
+    Rho,          // ⍴
+    Comma,        // ,
+    CommaBar,     // ⍪
+    CircleStile,  // ⌽
+    CircleBar,    // ⊖
+    Transpose,    // ⍉
+    UpArrow,      // ↑
+    DownArrow,    // ↓
+    RightShoe,    // ⊃
+    LeftShoe,     // ⊂
+    Iota,         // ⍳
+    Tally,        // ≢
+    Match,        // ≡
+    GradeUp,      // ⍋
+    GradeDown,    // ⍒
+    LeftTack,     // ⊣
+    RightTack,    // ⊢
+    Squad,        // ⌷
+    Format,       // ⍕
+    Execute,      // ⍎
+    Epsilon,      // ∊
+    IotaUnderbar, // ⍸
+    UpTack,       // ⊥
+    DownTack,     // ⊤
+    Domino,       // ⌹
+    Union,        // ∪
+    Intersection, // ∩
     // Operators.
-    Slash,         // /
-    SlashBar,      // ⌿
-    Backslash,     // \
-    BackslashBar,  // ⍀
-    Each,          // ¨
-    OuterProduct,  // ∘.  (one token)
-    Dot,           // .   (inner product)
-    Power,         // ⍣
-    Jot,           // ∘
-    Commute,       // ⍨
-    Rank,          // ⍤
-    Key,           // ⌸
-    Stencil,       // ⌺
-    At,            // @
+    Slash,        // /
+    SlashBar,     // ⌿
+    Backslash,    // \
+    BackslashBar, // ⍀
+    Each,         // ¨
+    OuterProduct, // ∘.  (one token)
+    Dot,          // .   (inner product)
+    Power,        // ⍣
+    Jot,          // ∘
+    Commute,      // ⍨
+    Rank,         // ⍤
+    Key,          // ⌸
+    Stencil,      // ⌺
+    At,           // @
 }
 
 impl Primitive {
@@ -321,6 +325,9 @@ impl Primitive {
     }
 
     pub fn from_glyph(glyph: &str) -> Option<Primitive> {
-        Primitive::TABLE.iter().find(|(_, g)| *g == glyph).map(|(primitive, _)| *primitive)
+        Primitive::TABLE
+            .iter()
+            .find(|(_, g)| *g == glyph)
+            .map(|(primitive, _)| *primitive)
     }
 }
