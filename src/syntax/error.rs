@@ -25,7 +25,11 @@ pub enum SyntaxErrorKind {
     #[error("mismatched brackets: {open} is closed by {close}")]
     MismatchedBracket { open: &'static str, close: &'static str },
     #[error("{separator} cannot separate statements inside {open}{close}")]
-    SeparatorInsideBrackets { separator: String, open: &'static str, close: &'static str },
+    SeparatorInsideBrackets {
+        separator: String,
+        open: &'static str,
+        close: &'static str,
+    },
     #[error("← has nothing to assign to on its left")]
     MissingAssignmentTarget,
     #[error("cannot assign to {0}: ← needs a name on its left")]
@@ -164,7 +168,11 @@ impl SyntaxErrors {
     pub fn new(file: &SourceFile, mut errors: Vec<SyntaxError>) -> SyntaxErrors {
         errors.sort_by_key(|error| (error.span.start, error.span.end));
         errors.dedup();
-        SyntaxErrors { source_code: file.named_source(), file_name: file.name().to_string(), errors }
+        SyntaxErrors {
+            source_code: file.named_source(),
+            file_name: file.name().to_string(),
+            errors,
+        }
     }
 }
 
@@ -173,6 +181,8 @@ impl SyntaxErrors {
 pub fn render_errors_plain(errors: &SyntaxErrors) -> String {
     let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor()).with_width(120);
     let mut rendered = String::new();
-    handler.render_report(&mut rendered, errors).expect("rendering into a String cannot fail");
+    handler
+        .render_report(&mut rendered, errors)
+        .expect("rendering into a String cannot fail");
     rendered
 }

@@ -19,7 +19,10 @@ pub struct LexedProgram {
 
 /// Glyphs of Dyalog APL that aplc does not support, with the hint shown when one is used.
 const UNSUPPORTED_GLYPHS: &[(&str, &str)] = &[
-    ("→", "branching is not supported; use guards (condition : result) inside a dfn"),
+    (
+        "→",
+        "branching is not supported; use guards (condition : result) inside a dfn",
+    ),
     ("⍷", "find is not supported"),
     ("⊆", "partitioned enclose is not supported"),
     ("⊇", "select is not supported"),
@@ -71,7 +74,11 @@ const CONTROL_KEYWORDS: &[&str] = &[
 ];
 
 pub fn lex(text: &str) -> LexedProgram {
-    let mut lexer = Lexer { graphemes: text.grapheme_indices(true).collect(), position: 0, text_length: text.len() };
+    let mut lexer = Lexer {
+        graphemes: text.grapheme_indices(true).collect(),
+        position: 0,
+        text_length: text.len(),
+    };
     let mut lexed = LexedProgram::default();
     while lexer.position < lexer.graphemes.len() {
         lexer.lex_one(&mut lexed);
@@ -93,7 +100,9 @@ struct ScannedReal {
 
 impl<'a> Lexer<'a> {
     fn peek_at(&self, offset: usize) -> Option<&'a str> {
-        self.graphemes.get(self.position + offset).map(|(_, grapheme)| *grapheme)
+        self.graphemes
+            .get(self.position + offset)
+            .map(|(_, grapheme)| *grapheme)
     }
 
     fn peek(&self) -> Option<&'a str> {
@@ -102,7 +111,9 @@ impl<'a> Lexer<'a> {
 
     /// Byte offset of the grapheme at `index` (the end of the text past the last one).
     fn offset_of(&self, index: usize) -> usize {
-        self.graphemes.get(index).map_or(self.text_length, |(offset, _)| *offset)
+        self.graphemes
+            .get(index)
+            .map_or(self.text_length, |(offset, _)| *offset)
     }
 
     fn span_from(&self, start_index: usize) -> Span {
@@ -110,7 +121,10 @@ impl<'a> Lexer<'a> {
     }
 
     fn push_token(&self, lexed: &mut LexedProgram, kind: TokenKind, start_index: usize) {
-        lexed.tokens.push(Token { kind, span: self.span_from(start_index) });
+        lexed.tokens.push(Token {
+            kind,
+            span: self.span_from(start_index),
+        });
     }
 
     fn lex_one(&mut self, lexed: &mut LexedProgram) {
@@ -151,7 +165,10 @@ impl<'a> Lexer<'a> {
         }
         let span = self.span_from(start);
         let text_start = self.offset_of(start + 1);
-        let text: String = self.graphemes[start + 1..self.position].iter().map(|(_, grapheme)| *grapheme).collect();
+        let text: String = self.graphemes[start + 1..self.position]
+            .iter()
+            .map(|(_, grapheme)| *grapheme)
+            .collect();
         debug_assert_eq!(text_start + text.len(), span.end);
         lexed.comments.push(Comment { text, span });
     }
@@ -218,7 +235,10 @@ impl<'a> Lexer<'a> {
     }
 
     fn text_from(&self, start_index: usize) -> String {
-        self.graphemes[start_index..self.position].iter().map(|(_, grapheme)| *grapheme).collect()
+        self.graphemes[start_index..self.position]
+            .iter()
+            .map(|(_, grapheme)| *grapheme)
+            .collect()
     }
 
     fn scan_number(&mut self) -> Option<NumberLiteral> {
@@ -235,7 +255,11 @@ impl<'a> Lexer<'a> {
                 return Some(NumberLiteral::Int(integer));
             }
         }
-        real.rust_text.parse::<f64>().ok().filter(|float| float.is_finite()).map(NumberLiteral::Float)
+        real.rust_text
+            .parse::<f64>()
+            .ok()
+            .filter(|float| float.is_finite())
+            .map(NumberLiteral::Float)
     }
 
     /// `¯? digits (. digits?)? | ¯? . digits`, then an optional exponent `E ¯? digits`.
@@ -296,7 +320,10 @@ impl<'a> Lexer<'a> {
     fn lex_system_name(&mut self, lexed: &mut LexedProgram) {
         let start = self.position;
         self.position += 1;
-        while self.peek().is_some_and(|grapheme| is_ascii_letter(grapheme) || is_digit(grapheme)) {
+        while self
+            .peek()
+            .is_some_and(|grapheme| is_ascii_letter(grapheme) || is_digit(grapheme))
+        {
             self.position += 1;
         }
         if self.position == start + 1 {
@@ -348,7 +375,9 @@ impl<'a> Lexer<'a> {
             self.push_token(lexed, kind, start);
         } else if let Some((_, help)) = UNSUPPORTED_GLYPHS.iter().find(|(glyph, _)| *glyph == grapheme) {
             let kind = SyntaxErrorKind::UnsupportedGlyph(grapheme.to_string());
-            lexed.errors.push(SyntaxError::new(kind, self.span_from(start)).with_help(*help));
+            lexed
+                .errors
+                .push(SyntaxError::new(kind, self.span_from(start)).with_help(*help));
         } else {
             let kind = SyntaxErrorKind::UnknownCharacter(grapheme.to_string());
             let mut error = SyntaxError::new(kind, self.span_from(start));
@@ -424,7 +453,11 @@ mod tests {
 
     fn kinds(text: &str) -> Vec<TokenKind> {
         let lexed = lex(text);
-        assert!(lexed.errors.is_empty(), "unexpected errors for {text:?}: {:?}", lexed.errors);
+        assert!(
+            lexed.errors.is_empty(),
+            "unexpected errors for {text:?}: {:?}",
+            lexed.errors
+        );
         lexed.tokens.into_iter().map(|token| token.kind).collect()
     }
 
@@ -478,18 +511,28 @@ mod tests {
     fn inner_product_is_three_tokens() {
         assert_eq!(
             kinds("+.×"),
-            vec![primitive(Primitive::Plus), primitive(Primitive::Dot), primitive(Primitive::Times)]
+            vec![
+                primitive(Primitive::Plus),
+                primitive(Primitive::Dot),
+                primitive(Primitive::Times)
+            ]
         );
     }
 
     #[test]
     fn outer_product_jot_dot_is_one_token() {
-        assert_eq!(kinds("∘.×"), vec![primitive(Primitive::OuterProduct), primitive(Primitive::Times)]);
+        assert_eq!(
+            kinds("∘.×"),
+            vec![primitive(Primitive::OuterProduct), primitive(Primitive::Times)]
+        );
     }
 
     #[test]
     fn jot_before_a_decimal_number_is_jot_then_the_number() {
-        assert_eq!(kinds("∘.5"), vec![primitive(Primitive::Jot), number(NumberLiteral::Float(0.5))]);
+        assert_eq!(
+            kinds("∘.5"),
+            vec![primitive(Primitive::Jot), number(NumberLiteral::Float(0.5))]
+        );
     }
 
     #[test]
@@ -563,11 +606,26 @@ mod tests {
 
     #[test]
     fn malformed_numbers() {
-        assert_eq!(error_kinds("1E"), vec![SyntaxErrorKind::MalformedNumber("1E".to_string())]);
-        assert_eq!(error_kinds("1.2.3"), vec![SyntaxErrorKind::MalformedNumber("1.2.3".to_string())]);
-        assert_eq!(error_kinds("3x"), vec![SyntaxErrorKind::MalformedNumber("3x".to_string())]);
-        assert_eq!(error_kinds("2J"), vec![SyntaxErrorKind::MalformedNumber("2J".to_string())]);
-        assert_eq!(error_kinds("¯"), vec![SyntaxErrorKind::MalformedNumber("¯".to_string())]);
+        assert_eq!(
+            error_kinds("1E"),
+            vec![SyntaxErrorKind::MalformedNumber("1E".to_string())]
+        );
+        assert_eq!(
+            error_kinds("1.2.3"),
+            vec![SyntaxErrorKind::MalformedNumber("1.2.3".to_string())]
+        );
+        assert_eq!(
+            error_kinds("3x"),
+            vec![SyntaxErrorKind::MalformedNumber("3x".to_string())]
+        );
+        assert_eq!(
+            error_kinds("2J"),
+            vec![SyntaxErrorKind::MalformedNumber("2J".to_string())]
+        );
+        assert_eq!(
+            error_kinds("¯"),
+            vec![SyntaxErrorKind::MalformedNumber("¯".to_string())]
+        );
     }
 
     #[test]
@@ -575,13 +633,19 @@ mod tests {
         // "e" followed by a combining acute accent is one grapheme of two code points.
         let lexed = lex("1 e\u{301}");
         assert_eq!(lexed.errors.len(), 1, "{:?}", lexed.errors);
-        assert_eq!(lexed.errors[0].kind, SyntaxErrorKind::UnknownCharacter("e\u{301}".to_string()));
+        assert_eq!(
+            lexed.errors[0].kind,
+            SyntaxErrorKind::UnknownCharacter("e\u{301}".to_string())
+        );
         assert_eq!(lexed.errors[0].span, Span::new(2, 5));
     }
 
     #[test]
     fn control_structures_are_reported() {
-        assert_eq!(error_kinds(":If x"), vec![SyntaxErrorKind::ControlStructure(":If".to_string())]);
+        assert_eq!(
+            error_kinds(":If x"),
+            vec![SyntaxErrorKind::ControlStructure(":If".to_string())]
+        );
         assert_eq!(error_kinds("{⍵:EndIf}").len(), 1);
     }
 
@@ -589,7 +653,11 @@ mod tests {
     fn guard_colon_followed_by_a_name_is_not_a_control_structure() {
         assert_eq!(
             kinds("⍵:x"),
-            vec![TokenKind::Special(SpecialName::Omega), TokenKind::Colon, TokenKind::Name("x".to_string())]
+            vec![
+                TokenKind::Special(SpecialName::Omega),
+                TokenKind::Colon,
+                TokenKind::Name("x".to_string())
+            ]
         );
     }
 }

@@ -48,7 +48,10 @@ impl<'t> Tokens<'t> {
     }
 
     fn after_first(&self) -> Tokens<'t> {
-        Tokens { tokens: &self.tokens[1..], end_of_text: self.end_of_text }
+        Tokens {
+            tokens: &self.tokens[1..],
+            end_of_text: self.end_of_text,
+        }
     }
 
     /// Where the next token starts (the end of the text when there is none).
@@ -58,7 +61,8 @@ impl<'t> Tokens<'t> {
 
     /// The span of the next token, or an empty span at the end of the text.
     fn next_span(&self) -> Span {
-        self.first().map_or(Span::new(self.end_of_text, self.end_of_text), |token| token.span)
+        self.first()
+            .map_or(Span::new(self.end_of_text, self.end_of_text), |token| token.span)
     }
 
     /// The span of the tokens consumed between `self` and `rest` (empty, at the current position, if none).
@@ -82,11 +86,17 @@ impl<'t> nom::Input for Tokens<'t> {
     }
 
     fn take(&self, index: usize) -> Self {
-        Tokens { tokens: &self.tokens[..index], end_of_text: self.end_of_text }
+        Tokens {
+            tokens: &self.tokens[..index],
+            end_of_text: self.end_of_text,
+        }
     }
 
     fn take_from(&self, index: usize) -> Self {
-        Tokens { tokens: &self.tokens[index..], end_of_text: self.end_of_text }
+        Tokens {
+            tokens: &self.tokens[index..],
+            end_of_text: self.end_of_text,
+        }
     }
 
     fn take_split(&self, index: usize) -> (Self, Self) {
@@ -124,8 +134,13 @@ pub struct ParseFailure(pub SyntaxError);
 
 impl<'t> ParseError<Tokens<'t>> for ParseFailure {
     fn from_error_kind(input: Tokens<'t>, _kind: ErrorKind) -> Self {
-        let description = input.first_kind().map_or("end of input".to_string(), TokenKind::describe);
-        ParseFailure(SyntaxError::new(SyntaxErrorKind::UnexpectedToken(description), input.next_span()))
+        let description = input
+            .first_kind()
+            .map_or("end of input".to_string(), TokenKind::describe);
+        ParseFailure(SyntaxError::new(
+            SyntaxErrorKind::UnexpectedToken(description),
+            input.next_span(),
+        ))
     }
 
     fn append(_input: Tokens<'t>, _kind: ErrorKind, other: Self) -> Self {
@@ -140,7 +155,9 @@ fn fail<'t, T>(kind: SyntaxErrorKind, span: Span) -> ParseResult<'t, T> {
 }
 
 fn fail_with_help<'t, T>(kind: SyntaxErrorKind, span: Span, help: &str) -> ParseResult<'t, T> {
-    Err(nom::Err::Failure(ParseFailure(SyntaxError::new(kind, span).with_help(help))))
+    Err(nom::Err::Failure(ParseFailure(
+        SyntaxError::new(kind, span).with_help(help),
+    )))
 }
 
 fn not_here<'t, T>(input: Tokens<'t>) -> ParseResult<'t, T> {
@@ -176,7 +193,9 @@ struct Parser<'s> {
 
 impl<'s> Parser<'s> {
     fn new(text: &'s str, comments: &'s [Comment]) -> Parser<'s> {
-        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(index, _)| index + 1)).collect();
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(index, _)| index + 1))
+            .collect();
         Parser {
             text,
             comments,
@@ -225,13 +244,21 @@ impl<'s> Parser<'s> {
         let annotation = self.statement_annotation(input.position());
         let (rest, expression) = self.expression(input)?;
         let (rest, kind) = match rest.first() {
-            Some(Token { kind: TokenKind::Colon, span: colon_span }) => {
-                self.guard_after_condition(rest.after_first(), expression, *colon_span, context)?
-            }
+            Some(Token {
+                kind: TokenKind::Colon,
+                span: colon_span,
+            }) => self.guard_after_condition(rest.after_first(), expression, *colon_span, context)?,
             _ => (rest, StatementKind::Expr(expression)),
         };
         expect_statement_end(rest)?;
-        Ok((rest, Statement { kind, annotation, span: input.span_until(rest) }))
+        Ok((
+            rest,
+            Statement {
+                kind,
+                annotation,
+                span: input.span_until(rest),
+            },
+        ))
     }
 
     fn guard_after_condition<'t>(
@@ -249,13 +276,23 @@ impl<'s> Parser<'s> {
             );
         }
         if is_empty_expression(&condition) {
-            return fail(SyntaxErrorKind::MalformedGuard("the condition before : is missing"), colon_span);
+            return fail(
+                SyntaxErrorKind::MalformedGuard("the condition before : is missing"),
+                colon_span,
+            );
         }
         let (rest, result) = self.expression(input)?;
         if is_empty_expression(&result) {
-            return fail(SyntaxErrorKind::MalformedGuard("the result after : is missing"), colon_span);
+            return fail(
+                SyntaxErrorKind::MalformedGuard("the result after : is missing"),
+                colon_span,
+            );
         }
-        if let Some(Token { kind: TokenKind::Colon, span }) = rest.first() {
+        if let Some(Token {
+            kind: TokenKind::Colon,
+            span,
+        }) = rest.first()
+        {
             return fail(SyntaxErrorKind::MalformedGuard("a guard has only one :"), *span);
         }
         Ok((rest, StatementKind::Guard { condition, result }))
@@ -270,7 +307,11 @@ impl<'s> Parser<'s> {
         let mut rest = input;
         let mut quad_target = None;
         loop {
-            if let Some(Token { kind: TokenKind::Quad, span }) = rest.first() {
+            if let Some(Token {
+                kind: TokenKind::Quad,
+                span,
+            }) = rest.first()
+            {
                 if rest.second_kind() != Some(&TokenKind::Assign) {
                     return fail_with_help(
                         SyntaxErrorKind::QuadAsValue,
@@ -292,10 +333,18 @@ impl<'s> Parser<'s> {
             }
         }
         match rest.first() {
-            Some(Token { kind: TokenKind::Assign, span: arrow_span }) => {
-                self.assignment_after_arrow(input, items, quad_target, *arrow_span, rest.after_first())
-            }
-            _ => Ok((rest, Expr { items, assignment: None, span: input.span_until(rest) })),
+            Some(Token {
+                kind: TokenKind::Assign,
+                span: arrow_span,
+            }) => self.assignment_after_arrow(input, items, quad_target, *arrow_span, rest.after_first()),
+            _ => Ok((
+                rest,
+                Expr {
+                    items,
+                    assignment: None,
+                    span: input.span_until(rest),
+                },
+            )),
         }
     }
 
@@ -359,7 +408,11 @@ impl<'s> Parser<'s> {
         while let Some(TokenKind::LeftBracket) = rest.first_kind() {
             let (after_brackets, indices) = self.bracket_indices(rest)?;
             let span = item.span().join(rest.span_until(after_brackets));
-            item = Item::Indexed { base: Box::new(item), indices, span };
+            item = Item::Indexed {
+                base: Box::new(item),
+                indices,
+                span,
+            };
             rest = after_brackets;
         }
         Ok((rest, item))
@@ -380,13 +433,21 @@ impl<'s> Parser<'s> {
     }
 
     fn single_token_atom<'t>(&self, input: Tokens<'t>) -> ParseResult<'t, Item> {
-        let Some(token) = input.first() else { return not_here(input) };
+        let Some(token) = input.first() else {
+            return not_here(input);
+        };
         let span = token.span;
         let item = match &token.kind {
             TokenKind::String(text) => Item::String(text.clone(), span),
             TokenKind::Zilde => Item::Zilde(span),
-            TokenKind::Name(text) => Item::Name(Name { text: text.clone(), span }),
-            TokenKind::SystemName(text) => Item::SystemName(Name { text: text.clone(), span }),
+            TokenKind::Name(text) => Item::Name(Name {
+                text: text.clone(),
+                span,
+            }),
+            TokenKind::SystemName(text) => Item::SystemName(Name {
+                text: text.clone(),
+                span,
+            }),
             TokenKind::Special(special) => Item::Special(*special, span),
             TokenKind::Primitive(primitive) => Item::Primitive(*primitive, span),
             _ => return not_here(input),
@@ -395,7 +456,11 @@ impl<'s> Parser<'s> {
     }
 
     fn parenthesised<'t>(&self, input: Tokens<'t>) -> ParseResult<'t, Item> {
-        let Some(Token { kind: TokenKind::LeftParenthesis, span: open_span }) = input.first() else {
+        let Some(Token {
+            kind: TokenKind::LeftParenthesis,
+            span: open_span,
+        }) = input.first()
+        else {
             return not_here(input);
         };
         let (rest, inner) = self.expression(input.after_first())?;
@@ -407,7 +472,11 @@ impl<'s> Parser<'s> {
     }
 
     fn dfn<'t>(&self, input: Tokens<'t>) -> ParseResult<'t, Item> {
-        let Some(Token { kind: TokenKind::LeftBrace, span: open_span }) = input.first() else {
+        let Some(Token {
+            kind: TokenKind::LeftBrace,
+            span: open_span,
+        }) = input.first()
+        else {
             return not_here(input);
         };
         let body_start = input.after_first();
@@ -421,13 +490,23 @@ impl<'s> Parser<'s> {
             );
         };
         let rest = rest.after_first();
-        Ok((rest, Item::Dfn(Box::new(Dfn { body, annotation, span: input.span_until(rest) }))))
+        Ok((
+            rest,
+            Item::Dfn(Box::new(Dfn {
+                body,
+                annotation,
+                span: input.span_until(rest),
+            })),
+        ))
     }
 
     /// `[` where no item precedes it: nothing to index.
     fn index_without_value<'t>(&self, input: Tokens<'t>) -> ParseResult<'t, Item> {
         match input.first() {
-            Some(Token { kind: TokenKind::LeftBracket, span }) => fail_with_help(
+            Some(Token {
+                kind: TokenKind::LeftBracket,
+                span,
+            }) => fail_with_help(
                 SyntaxErrorKind::IndexWithoutValue,
                 *span,
                 "brackets index the value directly on their left, as in x[1] or (⍳5)[2]",
@@ -494,7 +573,9 @@ impl<'s> Parser<'s> {
 
     fn only_blanks_before_on_line(&self, offset: usize) -> bool {
         let line_start = self.line_starts[self.line_of(offset)];
-        self.text[line_start..offset].chars().all(|character| character == ' ' || character == '\t')
+        self.text[line_start..offset]
+            .chars()
+            .all(|character| character == ' ' || character == '\t')
     }
 }
 
@@ -529,7 +610,13 @@ fn split_assignment_target(mut items: Vec<Item>, arrow_span: Span) -> Result<Ass
         Item::Indexed { base, indices, .. } => (assign_target_of(*base), Some(indices)),
         simple => (assign_target_of(simple), None),
     };
-    Ok(AssignmentSplit { prefix: items, target, target_span, indices, modifier })
+    Ok(AssignmentSplit {
+        prefix: items,
+        target,
+        target_span,
+        indices,
+        modifier,
+    })
 }
 
 fn is_assignable(item: &Item) -> bool {
@@ -560,7 +647,10 @@ fn may_be_modifier(item: &Item) -> bool {
 }
 
 fn invalid_target_error(item: &Item) -> SyntaxError {
-    let error = SyntaxError::new(SyntaxErrorKind::InvalidAssignmentTarget(describe_item(item)), item.span());
+    let error = SyntaxError::new(
+        SyntaxErrorKind::InvalidAssignmentTarget(describe_item(item)),
+        item.span(),
+    );
     match item {
         Item::Parenthesised(..) => error.with_help("assigning several names at once, (a b)←1 2, is not supported"),
         Item::Special(SpecialName::Omega, _) => error.with_help("⍵ is the right argument of a dfn and is read-only"),
@@ -637,7 +727,10 @@ fn skip_to_statement_end(input: Tokens<'_>) -> Tokens<'_> {
             break;
         }
     }
-    Tokens { tokens: &input.tokens[end.max(1).min(input.tokens.len())..], end_of_text: input.end_of_text }
+    Tokens {
+        tokens: &input.tokens[end.max(1).min(input.tokens.len())..],
+        end_of_text: input.end_of_text,
+    }
 }
 
 /// After a statement: the end of the input, a separator, or the `}` of the enclosing dfn.
@@ -689,9 +782,14 @@ fn expect_closing(input: Tokens<'_>, open_span: Span, bracket: ClosingBracket) -
             open_span,
             &format!("add the {close}; brackets and parentheses close on the line they open"),
         ),
-        Some(TokenKind::Diamond) => {
-            fail(SyntaxErrorKind::SeparatorInsideBrackets { separator: "⋄".to_string(), open, close }, span)
-        }
+        Some(TokenKind::Diamond) => fail(
+            SyntaxErrorKind::SeparatorInsideBrackets {
+                separator: "⋄".to_string(),
+                open,
+                close,
+            },
+            span,
+        ),
         Some(TokenKind::RightParenthesis) => fail(SyntaxErrorKind::MismatchedBracket { open, close: ")" }, span),
         Some(TokenKind::RightBracket) => fail(SyntaxErrorKind::MismatchedBracket { open, close: "]" }, span),
         Some(TokenKind::RightBrace) => fail(SyntaxErrorKind::MismatchedBracket { open, close: "}" }, span),
@@ -773,7 +871,10 @@ mod tests {
     #[test]
     fn inner_and_outer_products_are_items() {
         assert_eq!(printed("a+.×b"), "(seq (name a) (prim +) (prim .) (prim ×) (name b))\n");
-        assert_eq!(printed("∘.×⍨⍳3"), "(seq (prim ∘.) (prim ×) (prim ⍨) (prim ⍳) (num 3))\n");
+        assert_eq!(
+            printed("∘.×⍨⍳3"),
+            "(seq (prim ∘.) (prim ×) (prim ⍨) (prim ⍳) (num 3))\n"
+        );
     }
 
     #[test]
@@ -845,7 +946,11 @@ mod tests {
     fn separator_inside_parentheses() {
         assert_eq!(
             error_kinds("(1 ⋄ 2)"),
-            vec![SyntaxErrorKind::SeparatorInsideBrackets { separator: "⋄".to_string(), open: "(", close: ")" }]
+            vec![SyntaxErrorKind::SeparatorInsideBrackets {
+                separator: "⋄".to_string(),
+                open: "(",
+                close: ")"
+            }]
         );
     }
 }

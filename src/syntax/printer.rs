@@ -14,7 +14,10 @@ use crate::syntax::ast::{AssignTarget, Assignment, Dfn, Expr, Item, NumberLitera
 use crate::syntax::token::special_name_glyph;
 
 pub fn print_program(program: &Program) -> String {
-    let mut printer = Printer { output: String::new(), indentation: 0 };
+    let mut printer = Printer {
+        output: String::new(),
+        indentation: 0,
+    };
     for statement in &program.statements {
         printer.statement(statement);
         printer.output.push('\n');
@@ -33,7 +36,11 @@ struct Printer {
 impl Printer {
     fn statement(&mut self, statement: &Statement) {
         if let Some(annotation) = &statement.annotation {
-            let _ = write!(self.output, "(annotated {:?} ", annotation.annotation_text().unwrap_or(&annotation.text));
+            let _ = write!(
+                self.output,
+                "(annotated {:?} ",
+                annotation.annotation_text().unwrap_or(&annotation.text)
+            );
         }
         match &statement.kind {
             StatementKind::Expr(expression) => self.expression(expression),
@@ -147,7 +154,11 @@ impl Printer {
     fn dfn(&mut self, dfn: &Dfn) {
         self.output.push_str("(dfn");
         if let Some(annotation) = &dfn.annotation {
-            let _ = write!(self.output, " (type {:?})", annotation.annotation_text().unwrap_or(&annotation.text));
+            let _ = write!(
+                self.output,
+                " (type {:?})",
+                annotation.annotation_text().unwrap_or(&annotation.text)
+            );
         }
         self.indentation += 2;
         for statement in &dfn.body {
