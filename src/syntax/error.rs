@@ -10,6 +10,8 @@ use crate::source::{SourceFile, Span};
 pub enum SyntaxErrorKind {
     #[error("unterminated string: the closing ' is missing on this line")]
     UnterminatedString,
+    #[error("strings are written between single quotes, not double quotes")]
+    DoubleQuotedString,
     #[error("unknown character {0:?}")]
     UnknownCharacter(String),
     #[error("the glyph {0} is not supported")]
@@ -55,6 +57,7 @@ impl SyntaxErrorKind {
     pub fn code(&self) -> &'static str {
         match self {
             SyntaxErrorKind::UnterminatedString => "aplc::syntax::unterminated_string",
+            SyntaxErrorKind::DoubleQuotedString => "aplc::syntax::double_quoted_string",
             SyntaxErrorKind::UnknownCharacter(_) => "aplc::syntax::unknown_character",
             SyntaxErrorKind::UnsupportedGlyph(_) => "aplc::syntax::unsupported_glyph",
             SyntaxErrorKind::MalformedNumber(_) => "aplc::syntax::malformed_number",
@@ -80,6 +83,7 @@ impl SyntaxErrorKind {
     fn label(&self) -> &'static str {
         match self {
             SyntaxErrorKind::UnterminatedString => "this string is not closed",
+            SyntaxErrorKind::DoubleQuotedString => "double quotes",
             SyntaxErrorKind::UnknownCharacter(_) => "not an APL character",
             SyntaxErrorKind::UnsupportedGlyph(_) => "not supported",
             SyntaxErrorKind::MalformedNumber(_) => "not a number",

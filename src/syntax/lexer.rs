@@ -139,6 +139,8 @@ impl<'a> Lexer<'a> {
             self.lex_comment(lexed);
         } else if grapheme == "'" {
             self.lex_string(lexed);
+        } else if grapheme == "\"" {
+            self.lex_double_quoted_string(lexed);
         } else if self.starts_number() {
             self.lex_number(lexed);
         } else if grapheme == "¯" {
@@ -146,6 +148,7 @@ impl<'a> Lexer<'a> {
             let error = SyntaxError::new(SyntaxErrorKind::MalformedNumber("¯".to_string()), self.span_from(start))
                 .with_help("¯ is the high minus of a negative number and must be followed by digits, as in ¯3");
             lexed.errors.push(error);
+            self.push_token(lexed, TokenKind::Number(NumberLiteral::Int(0)), start);
         } else if is_name_start(grapheme) {
             self.lex_name(lexed);
         } else if grapheme == "⎕" {
@@ -183,6 +186,8 @@ impl<'a> Lexer<'a> {
                     let error = SyntaxError::new(SyntaxErrorKind::UnterminatedString, self.span_from(start))
                         .with_help("strings end on the line they start; write a quote inside a string as ''");
                     lexed.errors.push(error);
+                    // Keep the string as a token so that the parser does not report a second, derived error.
+                    self.push_token(lexed, TokenKind::String(contents), start);
                     return;
                 }
                 Some("'") if self.peek_at(1) == Some("'") => {
@@ -200,6 +205,27 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
+    }
+
+    /// `"text"` is not APL: one error for the whole string (not one per quote), and a string token so that the rest
+    /// of the statement still parses.
+    fn lex_double_quoted_string(&mut self, lexed: &mut LexedProgram) {
+        let start = self.position;
+        self.position += 1;
+        while !matches!(self.peek(), None | Some("\n") | Some("\r\n") | Some("\"")) {
+            self.position += 1;
+        }
+        let contents: String = self.graphemes[start + 1..self.position]
+            .iter()
+            .map(|(_, grapheme)| *grapheme)
+            .collect();
+        if self.peek() == Some("\"") {
+            self.position += 1;
+        }
+        let error = SyntaxError::new(SyntaxErrorKind::DoubleQuotedString, self.span_from(start))
+            .with_help("APL strings are written between single quotes: 'text'");
+        lexed.errors.push(error);
+        self.push_token(lexed, TokenKind::String(contents), start);
     }
 
     fn starts_number(&self) -> bool {
@@ -230,6 +256,8 @@ impl<'a> Lexer<'a> {
                 let error = SyntaxError::new(SyntaxErrorKind::MalformedNumber(text), self.span_from(start))
                     .with_help("numbers look like 42, ¯3, 3.25, .5, 1E3, 1.5E¯3 or 2J¯1");
                 lexed.errors.push(error);
+                // A placeholder keeps the parser from reporting a derived error (`x←1E` has a value).
+                self.push_token(lexed, TokenKind::Number(NumberLiteral::Int(0)), start);
             }
         }
     }
@@ -380,11 +408,7 @@ impl<'a> Lexer<'a> {
                 .push(SyntaxError::new(kind, self.span_from(start)).with_help(*help));
         } else {
             let kind = SyntaxErrorKind::UnknownCharacter(grapheme.to_string());
-            let mut error = SyntaxError::new(kind, self.span_from(start));
-            if grapheme == "\"" {
-                error = error.with_help("APL strings are written between single quotes: 'text'");
-            }
-            lexed.errors.push(error);
+            lexed.errors.push(SyntaxError::new(kind, self.span_from(start)));
         }
     }
 
@@ -550,7 +574,11 @@ mod tests {
         assert_eq!(lexed.errors[0].span, Span::new(0, 4));
         assert_eq!(
             lexed.tokens.into_iter().map(|token| token.kind).collect::<Vec<_>>(),
-            vec![TokenKind::Newline, number(NumberLiteral::Int(1))]
+            vec![
+                TokenKind::String("abc".to_string()),
+                TokenKind::Newline,
+                number(NumberLiteral::Int(1))
+            ]
         );
     }
 
