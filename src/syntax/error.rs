@@ -48,6 +48,8 @@ pub enum SyntaxErrorKind {
     EmptyParentheses,
     #[error("index brackets [...] with nothing to index on their left")]
     IndexWithoutValue,
+    #[error("parentheses, brackets and dfns nest more than {0} deep")]
+    TooDeeplyNested(usize),
     #[error("unexpected {0}")]
     UnexpectedToken(String),
 }
@@ -75,6 +77,7 @@ impl SyntaxErrorKind {
             SyntaxErrorKind::QuadAsValue => "aplc::syntax::quad_input",
             SyntaxErrorKind::EmptyParentheses => "aplc::syntax::empty_parentheses",
             SyntaxErrorKind::IndexWithoutValue => "aplc::syntax::index_without_value",
+            SyntaxErrorKind::TooDeeplyNested(_) => "aplc::syntax::too_deeply_nested",
             SyntaxErrorKind::UnexpectedToken(_) => "aplc::syntax::unexpected_token",
         }
     }
@@ -100,6 +103,7 @@ impl SyntaxErrorKind {
             SyntaxErrorKind::QuadAsValue => "⎕ used as a value",
             SyntaxErrorKind::EmptyParentheses => "nothing inside",
             SyntaxErrorKind::IndexWithoutValue => "indexes nothing",
+            SyntaxErrorKind::TooDeeplyNested(_) => "too deep",
             SyntaxErrorKind::UnexpectedToken(_) => "unexpected here",
         }
     }

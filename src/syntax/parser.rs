@@ -8,7 +8,7 @@
 //! every statement. Recovery happens in the innermost statement list: an error in a dfn's line does not lose the
 //! rest of the dfn.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 
 use nom::branch::alt;
@@ -164,6 +164,21 @@ fn not_here<'t, T>(input: Tokens<'t>) -> ParseResult<'t, T> {
     Err(nom::Err::Error(ParseFailure::from_error_kind(input, ErrorKind::Alt)))
 }
 
+/// How deeply parentheses, brackets and dfns may nest. The parser is recursive; the limit turns a pathological input
+/// into a syntax error instead of a stack overflow, far above what any real program needs.
+const MAXIMUM_NESTING_DEPTH: usize = 100;
+
+/// Counts one level of nesting while it lives.
+struct NestingLevel<'p> {
+    depth: &'p Cell<usize>,
+}
+
+impl Drop for NestingLevel<'_> {
+    fn drop(&mut self) {
+        self.depth.set(self.depth.get() - 1);
+    }
+}
+
 /// Whether statements are parsed at the top level or inside a dfn (where guards are allowed and `}` ends the list).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum StatementContext {
@@ -189,6 +204,8 @@ struct Parser<'s> {
     errors: RefCell<Vec<SyntaxError>>,
     /// Indices into `comments` already taken as a dfn's annotation (so they are not also a statement's).
     claimed_annotations: RefCell<HashSet<usize>>,
+    /// Parentheses, brackets and dfns currently open.
+    nesting_depth: Cell<usize>,
 }
 
 impl<'s> Parser<'s> {
@@ -202,7 +219,20 @@ impl<'s> Parser<'s> {
             line_starts,
             errors: RefCell::new(Vec::new()),
             claimed_annotations: RefCell::new(HashSet::new()),
+            nesting_depth: Cell::new(0),
         }
+    }
+
+    /// Enters a parenthesis, bracket or dfn opened at `open_span`; the level ends when the result is dropped.
+    fn enter_nesting(&self, open_span: Span) -> Result<NestingLevel<'_>, nom::Err<ParseFailure>> {
+        if self.nesting_depth.get() >= MAXIMUM_NESTING_DEPTH {
+            let error = SyntaxError::new(SyntaxErrorKind::TooDeeplyNested(MAXIMUM_NESTING_DEPTH), open_span);
+            return Err(nom::Err::Failure(ParseFailure(error)));
+        }
+        self.nesting_depth.set(self.nesting_depth.get() + 1);
+        Ok(NestingLevel {
+            depth: &self.nesting_depth,
+        })
     }
 
     // ----- Statements -------------------------------------------------------------------------------------------
@@ -463,6 +493,7 @@ impl<'s> Parser<'s> {
         else {
             return not_here(input);
         };
+        let _level = self.enter_nesting(*open_span)?;
         let (rest, inner) = self.expression(input.after_first())?;
         if is_empty_expression(&inner) && rest.first_kind() == Some(&TokenKind::RightParenthesis) {
             return fail(SyntaxErrorKind::EmptyParentheses, open_span.join(rest.next_span()));
@@ -479,6 +510,7 @@ impl<'s> Parser<'s> {
         else {
             return not_here(input);
         };
+        let _level = self.enter_nesting(*open_span)?;
         let body_start = input.after_first();
         let annotation = self.dfn_annotation(*open_span, body_start);
         let (body, rest) = self.statement_list(body_start, StatementContext::DfnBody);
@@ -518,6 +550,7 @@ impl<'s> Parser<'s> {
     /// `[i;j;...]`: one entry per axis, `None` where the axis is elided (`[;2]`, `[1;]`, `[]`).
     fn bracket_indices<'t>(&self, input: Tokens<'t>) -> ParseResult<'t, Vec<Option<Expr>>> {
         let open_span = input.next_span();
+        let _level = self.enter_nesting(open_span)?;
         let mut rest = input.after_first();
         let mut indices = Vec::new();
         loop {
@@ -940,6 +973,20 @@ mod tests {
     #[test]
     fn quad_as_a_value_is_an_error() {
         assert_eq!(error_kinds("1+⎕"), vec![SyntaxErrorKind::QuadAsValue]);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let deep = format!("{}1{}", "(".repeat(5000), ")".repeat(5000));
+        assert_eq!(error_kinds(&deep), vec![SyntaxErrorKind::TooDeeplyNested(100)]);
+        let deep_dfns = format!("{}⍵{}", "{".repeat(5000), "}".repeat(5000));
+        assert_eq!(error_kinds(&deep_dfns), vec![SyntaxErrorKind::TooDeeplyNested(100)]);
+    }
+
+    #[test]
+    fn nesting_up_to_the_limit_parses() {
+        let nested = format!("{}1{}", "(".repeat(100), ")".repeat(100));
+        assert!(printed(&nested).starts_with("(seq (paren (seq (paren"));
     }
 
     #[test]
