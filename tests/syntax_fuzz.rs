@@ -3,7 +3,8 @@
 //! both the AST printer and the error renderer accept whatever the parser returns.
 
 use aplc::source::SourceFile;
-use aplc::syntax::{parse_program, print_program, render_errors_plain};
+use aplc::syntax::ast::Program;
+use aplc::syntax::{parse_program, print_program, print_program_as_apl, render_errors_plain};
 use proptest::prelude::*;
 
 /// Characters that exercise every lexer path: glyphs, digits, letters, quotes, brackets, separators, blanks and a
@@ -69,9 +70,7 @@ fn random_text_from(
 fn check_parse_is_total(text: &str) {
     let file = SourceFile::new("fuzz.apl", text);
     match parse_program(&file) {
-        Ok(program) => {
-            print_program(&program);
-        }
+        Ok(program) => check_round_trip(text, &program),
         Err(errors) => {
             assert!(
                 !errors.errors.is_empty(),
@@ -90,6 +89,56 @@ fn check_parse_is_total(text: &str) {
     }
 }
 
+/// `parse(print_as_apl(program))` is the same program (compared in the S-expression form, which omits spans; plain
+/// comments are not reprinted, so they are left out of the comparison).
+fn check_round_trip(text: &str, program: &Program) {
+    let reprinted = print_program_as_apl(program);
+    let reparsed = match parse_program(&SourceFile::new("reprinted.apl", reprinted.as_str())) {
+        Ok(reparsed) => reparsed,
+        Err(errors) => panic!(
+            "{text:?} reprinted as {reprinted:?} does not parse:\n{}",
+            render_errors_plain(&errors)
+        ),
+    };
+    let statements_only = |program: &Program| {
+        print_program(&Program {
+            statements: program.statements.clone(),
+            comments: Vec::new(),
+        })
+    };
+    assert_eq!(
+        statements_only(&reparsed),
+        statements_only(program),
+        "{text:?} reprinted as {reprinted:?}"
+    );
+}
+
+/// Syntactically valid programs from a small grammar: items separated by blanks, parentheses, dfns with guards,
+/// indexing with elided axes, and every kind of assignment.
+fn valid_expression() -> impl Strategy<Value = String> {
+    let leaf = prop::sample::select(vec![
+        "1", "¯2.5", "1 2 3", "1E¯3", "2J1", "'it''s'", "''", "x", "y", "⍺", "⍵", "⍺⍺", "∇", "⍬", "⎕PP", "+", "×", "⍴",
+        "/", "¨", "∘.", "∘", ".", "⍨", "⍣",
+    ])
+    .prop_map(str::to_string);
+    leaf.prop_recursive(4, 40, 5, |inner| {
+        let items = prop::collection::vec(inner.clone(), 1..5).prop_map(|items| items.join(" "));
+        prop_oneof![
+            items.clone().prop_map(|items| format!("({items})")),
+            items.clone().prop_map(|items| format!("x[{items}]")),
+            items.clone().prop_map(|items| format!("M[;{items}]")),
+            (items.clone(), items.clone())
+                .prop_map(|(condition, result)| format!("{{{condition}:{result} ⋄ {result}}}")),
+            (items.clone(), items.clone()).prop_map(|(first, second)| format!("{{\n{first}\n⍝: t\n{second}\n}}")),
+            items.clone().prop_map(|items| format!("{{⍝: [int]1 → int\n{items}}}")),
+            (items.clone(), items.clone()).prop_map(|(left, value)| format!("{left} x←{value}")),
+            items.clone().prop_map(|value| format!("v[1;]+←{value}")),
+            items.clone().prop_map(|value| format!("⎕←{value}")),
+            items,
+        ]
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -101,6 +150,15 @@ proptest! {
     #[test]
     fn parse_never_panics_on_random_tokens(text in random_text_from(TOKEN_POOL, 30, " ")) {
         check_parse_is_total(&text);
+    }
+
+    #[test]
+    fn valid_programs_parse_and_round_trip(statements in prop::collection::vec(valid_expression(), 1..4)) {
+        let text = statements.join("\n");
+        match parse_program(&SourceFile::new("valid.apl", text.as_str())) {
+            Ok(program) => check_round_trip(&text, &program),
+            Err(errors) => panic!("{text:?} should parse:\n{}", render_errors_plain(&errors)),
+        }
     }
 
     #[test]
