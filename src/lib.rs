@@ -7,3 +7,4 @@
 pub mod runtime;
 pub mod source;
 pub mod syntax;
+pub mod tail;
