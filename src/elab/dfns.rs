@@ -176,7 +176,7 @@ impl Elaborator {
 }
 
 fn is_alpha_default(target: &AssignTarget) -> bool {
-    matches!(target, AssignTarget::Name(name) if name.text == "⍺")
+    matches!(target, AssignTarget::Alpha(_))
 }
 
 /// The least type both promote to (same structure and ranks, bases joined).
