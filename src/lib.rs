@@ -8,3 +8,4 @@ pub mod elab;
 pub mod runtime;
 pub mod source;
 pub mod syntax;
+pub mod tail;

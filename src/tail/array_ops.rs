@@ -1,0 +1,570 @@
+//! Semantics of the structural array operators (those that move elements without computing new ones), following
+//! APL and digest §2.5–2.6: index origin 1, row-major order, fill elements from the base type.
+//!
+//! Most operators compute, for every result position, the source position it comes from (or [`FILL`]), and then
+//! gather; this keeps each rule a few lines of index arithmetic, independent of the element type.
+
+use super::value::{ArrayData, ArrayValue, Scalar, FILL};
+use crate::runtime::error::AplError;
+
+fn product(shape: &[usize]) -> usize {
+    shape.iter().product()
+}
+
+/// The array seen as a vector when it is a scalar (APL's scalar extension for first-axis operators).
+fn at_least_vector(array: &ArrayValue) -> ArrayValue {
+    if array.rank() == 0 {
+        ArrayValue::new(vec![1], array.data.clone())
+    } else {
+        array.clone()
+    }
+}
+
+fn gathered(array: &ArrayValue, shape: Vec<usize>, positions: &[usize]) -> ArrayValue {
+    ArrayValue::new(shape, array.data.gather(positions))
+}
+
+/// The ints of an int array (for count and shape arguments).
+pub fn ints(array: &ArrayValue, what: &str) -> Result<Vec<i64>, AplError> {
+    match &array.data {
+        ArrayData::Int(values) => Ok(values.clone()),
+        ArrayData::Bool(values) => Ok(values.iter().map(|&b| b as i64).collect()),
+        _ => Err(AplError::domain(format!("{what} must be integers"))),
+    }
+}
+
+pub fn bools(array: &ArrayValue, what: &str) -> Result<Vec<bool>, AplError> {
+    match &array.data {
+        ArrayData::Bool(values) => Ok(values.clone()),
+        ArrayData::Int(values) if values.iter().all(|&x| x == 0 || x == 1) => {
+            Ok(values.iter().map(|&x| x == 1).collect())
+        }
+        _ => Err(AplError::domain(format!("{what} must be booleans"))),
+    }
+}
+
+/// `⍳n`.
+pub fn iota(n: i64) -> Result<ArrayValue, AplError> {
+    if n < 0 {
+        return Err(AplError::domain(format!("iota of a negative number ({n})")));
+    }
+    Ok(ArrayValue::vector(ArrayData::Int((1..=n).collect())))
+}
+
+pub fn shape(array: &ArrayValue) -> ArrayValue {
+    ArrayValue::vector(ArrayData::Int(array.shape.iter().map(|&n| n as i64).collect()))
+}
+
+/// `S⍴A`: cyclic reuse of A's elements; fill elements when A is empty.
+pub fn reshape(new_shape: &[i64], array: &ArrayValue) -> Result<ArrayValue, AplError> {
+    let mut shape = Vec::with_capacity(new_shape.len());
+    for &extent in new_shape {
+        shape.push(
+            usize::try_from(extent).map_err(|_| AplError::domain(format!("negative extent {extent} in reshape")))?,
+        );
+    }
+    let count = product(&shape);
+    let source_count = array.data.len();
+    let positions: Vec<usize> = if source_count == 0 {
+        vec![FILL; count]
+    } else {
+        (0..count).map(|i| i % source_count).collect()
+    };
+    Ok(gathered(array, shape, &positions))
+}
+
+pub fn ravel(array: &ArrayValue) -> ArrayValue {
+    ArrayValue::vector(array.data.clone())
+}
+
+pub fn tally(array: &ArrayValue) -> i64 {
+    array.shape.first().map_or(1, |&n| n as i64)
+}
+
+/// Splits a shape around `axis`: (product of the extents before, the extent, product of the extents after).
+fn around_axis(shape: &[usize], axis: usize) -> (usize, usize, usize) {
+    (product(&shape[..axis]), shape[axis], product(&shape[axis + 1..]))
+}
+
+/// Builds a result that keeps the array's shape and maps each position along `axis` through `source_index`.
+fn permute_along_axis(array: &ArrayValue, axis: usize, source_index: impl Fn(usize) -> usize) -> ArrayValue {
+    let (outer, extent, inner) = around_axis(&array.shape, axis);
+    let mut positions = Vec::with_capacity(array.data.len());
+    for o in 0..outer {
+        for k in 0..extent {
+            let source = source_index(k);
+            for i in 0..inner {
+                positions.push((o * extent + source) * inner + i);
+            }
+        }
+    }
+    gathered(array, array.shape.clone(), &positions)
+}
+
+/// Reverse along an axis counted from the front (first = 0) or, with `from_last`, the last axis.
+pub fn reverse(array: &ArrayValue, axis: Axis) -> ArrayValue {
+    if array.rank() == 0 {
+        return array.clone();
+    }
+    let axis = axis.index(array.rank());
+    let extent = array.shape[axis];
+    permute_along_axis(array, axis, |k| extent - 1 - k)
+}
+
+/// Which axis a first-or-last-axis operator works on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Axis {
+    First,
+    Last,
+}
+
+impl Axis {
+    fn index(self, rank: usize) -> usize {
+        match self {
+            Axis::First => 0,
+            Axis::Last => rank - 1,
+        }
+    }
+}
+
+/// `n⌽A` / `n⊖A`: element k of the result is element (k + n) mod extent of the source.
+pub fn rotate(n: i64, array: &ArrayValue, axis: Axis) -> ArrayValue {
+    if array.rank() == 0 {
+        return array.clone();
+    }
+    let axis = axis.index(array.rank());
+    let extent = array.shape[axis];
+    if extent == 0 {
+        return array.clone();
+    }
+    let shift = n.rem_euclid(extent as i64) as usize;
+    permute_along_axis(array, axis, |k| (k + shift) % extent)
+}
+
+/// `⍉A`: reverses the axes.
+pub fn transpose(array: &ArrayValue) -> ArrayValue {
+    let rank = array.rank();
+    let axes: Vec<usize> = (0..rank).map(|i| rank - i).collect();
+    transpose_by(&axes, array).expect("the reversed axes are a permutation")
+}
+
+/// `X⍉A` with a 1-based axis vector: source axis i becomes result axis X[i].
+pub fn transpose_by(axes: &[usize], array: &ArrayValue) -> Result<ArrayValue, AplError> {
+    let rank = array.rank();
+    if axes.len() != rank {
+        return Err(AplError::length(format!(
+            "transpose axes {axes:?} for an array of rank {rank}"
+        )));
+    }
+    let mut seen = vec![false; rank];
+    for &axis in axes {
+        if axis < 1 || axis > rank || seen[axis - 1] {
+            return Err(AplError::domain(format!(
+                "transpose axes {axes:?} are not a permutation of 1..{rank}"
+            )));
+        }
+        seen[axis - 1] = true;
+    }
+    let mut result_shape = vec![0; rank];
+    for (source_axis, &target) in axes.iter().enumerate() {
+        result_shape[target - 1] = array.shape[source_axis];
+    }
+    // Strides of the source, reordered to the result's axes: result axis X[i] steps source axis i.
+    let mut source_strides = vec![0; rank];
+    let mut stride = 1;
+    for axis in (0..rank).rev() {
+        source_strides[axis] = stride;
+        stride *= array.shape[axis];
+    }
+    let mut stride_of_result_axis = vec![0; rank];
+    for (source_axis, &target) in axes.iter().enumerate() {
+        stride_of_result_axis[target - 1] = source_strides[source_axis];
+    }
+    let count = product(&result_shape);
+    let mut positions = Vec::with_capacity(count);
+    let mut index = vec![0usize; rank];
+    for _ in 0..count {
+        positions.push(index.iter().zip(&stride_of_result_axis).map(|(i, s)| i * s).sum());
+        // Increment the row-major result index.
+        for axis in (0..rank).rev() {
+            index[axis] += 1;
+            if index[axis] < result_shape[axis] {
+                break;
+            }
+            index[axis] = 0;
+        }
+    }
+    Ok(gathered(array, result_shape, &positions))
+}
+
+/// `n↑A` along the first axis: pads with fill elements at the end (n ≥ 0) or the front (n < 0).
+pub fn take(n: i64, array: &ArrayValue) -> ArrayValue {
+    let array = at_least_vector(array);
+    let row = product(&array.shape[1..]);
+    let rows = n.unsigned_abs() as usize;
+    let mut shape = array.shape.clone();
+    shape[0] = rows;
+    let count = rows * row;
+    let available = array.data.len();
+    let positions: Vec<usize> = if n >= 0 {
+        (0..count).map(|i| if i < available { i } else { FILL }).collect()
+    } else {
+        // Align the ends: result position i holds source position i - offset.
+        let offset = count as i64 - available as i64;
+        (0..count)
+            .map(|i| {
+                if (i as i64) < offset {
+                    FILL
+                } else {
+                    (i as i64 - offset) as usize
+                }
+            })
+            .collect()
+    };
+    gathered(&array, shape, &positions)
+}
+
+/// `n↓A` along the first axis.
+pub fn drop(n: i64, array: &ArrayValue) -> ArrayValue {
+    let array = at_least_vector(array);
+    let row = product(&array.shape[1..]);
+    let extent = array.shape[0];
+    let dropped = (n.unsigned_abs() as usize).min(extent);
+    let mut shape = array.shape.clone();
+    shape[0] = extent - dropped;
+    let start = if n >= 0 { dropped * row } else { 0 };
+    let positions: Vec<usize> = (start..start + shape[0] * row).collect();
+    gathered(&array, shape, &positions)
+}
+
+/// `⊃A`: the first element, or the fill element of an empty array.
+pub fn first(array: &ArrayValue) -> Scalar {
+    if array.data.is_empty() {
+        Scalar::fill(array.base_type())
+    } else {
+        array.data.get(0)
+    }
+}
+
+fn same_base(a: &ArrayValue, b: &ArrayValue) -> Result<(), AplError> {
+    if a.base_type() == b.base_type() {
+        Ok(())
+    } else {
+        Err(AplError::domain(
+            "catenation of arrays of different element types (the program is not well typed)",
+        ))
+    }
+}
+
+/// `A,B` along the last axis (ranks equal, other extents equal).
+pub fn catenate(a: &ArrayValue, b: &ArrayValue, axis: Axis) -> Result<ArrayValue, AplError> {
+    same_base(a, b)?;
+    let a = at_least_vector(a);
+    let b = at_least_vector(b);
+    if a.rank() != b.rank() {
+        return Err(AplError::rank(format!(
+            "catenation of ranks {} and {}",
+            a.rank(),
+            b.rank()
+        )));
+    }
+    let axis = axis.index(a.rank());
+    let mut a_rest = a.shape.clone();
+    let mut b_rest = b.shape.clone();
+    a_rest.remove(axis);
+    b_rest.remove(axis);
+    if a_rest != b_rest {
+        return Err(AplError::length(format!(
+            "catenation of shapes {:?} and {:?}",
+            a.shape, b.shape
+        )));
+    }
+    let (outer, a_extent, inner) = around_axis(&a.shape, axis);
+    let b_extent = b.shape[axis];
+    // Gather from the concatenated data of a then b.
+    let mut both = a.data.clone();
+    append(&mut both, &b.data);
+    let b_offset = a.data.len();
+    let mut positions = Vec::with_capacity(both.len());
+    for o in 0..outer {
+        positions.extend((0..a_extent * inner).map(|k| o * a_extent * inner + k));
+        positions.extend((0..b_extent * inner).map(|k| b_offset + o * b_extent * inner + k));
+    }
+    let mut shape = a.shape.clone();
+    shape[axis] = a_extent + b_extent;
+    Ok(ArrayValue::new(shape, both.gather(&positions)))
+}
+
+fn append(data: &mut ArrayData, more: &ArrayData) {
+    match (data, more) {
+        (ArrayData::Bool(a), ArrayData::Bool(b)) => a.extend_from_slice(b),
+        (ArrayData::Int(a), ArrayData::Int(b)) => a.extend_from_slice(b),
+        (ArrayData::Double(a), ArrayData::Double(b)) => a.extend_from_slice(b),
+        (ArrayData::Char(a), ArrayData::Char(b)) => a.extend_from_slice(b),
+        (ArrayData::Complex(a), ArrayData::Complex(b)) => a.extend_from_slice(b),
+        _ => unreachable!("same_base checked the element types"),
+    }
+}
+
+/// `x,A` (prepend) or `A,x` (append) where x has rank one less than A: x gets a trailing extent of 1.
+pub fn cons_or_snoc(item: &ArrayValue, array: &ArrayValue, prepend: bool) -> Result<ArrayValue, AplError> {
+    let mut item_shape = item.shape.clone();
+    item_shape.push(1);
+    let item = ArrayValue::new(item_shape, item.data.clone());
+    if prepend {
+        catenate(&item, array, Axis::Last)
+    } else {
+        catenate(array, &item, Axis::Last)
+    }
+}
+
+/// The source column of every result column along the last axis (FILL for a fill column), applied to every row.
+fn select_columns(array: &ArrayValue, columns: &[usize]) -> ArrayValue {
+    let array = at_least_vector(array);
+    let extent = *array.shape.last().expect("rank ≥ 1");
+    let rows = if extent == 0 {
+        product(&array.shape[..array.rank() - 1])
+    } else {
+        array.data.len() / extent
+    };
+    let mut positions = Vec::with_capacity(rows * columns.len());
+    for row in 0..rows {
+        positions.extend(columns.iter().map(|&c| if c == FILL { FILL } else { row * extent + c }));
+    }
+    let mut shape = array.shape.clone();
+    *shape.last_mut().expect("rank ≥ 1") = columns.len();
+    gathered(&array, shape, &positions)
+}
+
+fn last_extent(array: &ArrayValue) -> usize {
+    array.shape.last().copied().unwrap_or(1)
+}
+
+/// Extends a one-element left argument of compress/replicate to the last extent; otherwise checks the length.
+fn extend_left<T: Copy>(left: Vec<T>, extent: usize, what: &str) -> Result<Vec<T>, AplError> {
+    if left.len() == 1 {
+        Ok(vec![left[0]; extent])
+    } else if left.len() == extent {
+        Ok(left)
+    } else {
+        Err(AplError::length(format!(
+            "{what}: left argument has {} elements, the last axis {extent}",
+            left.len()
+        )))
+    }
+}
+
+/// `B/A` along the last axis.
+pub fn compress(mask: &[bool], array: &ArrayValue) -> Result<ArrayValue, AplError> {
+    let mask = extend_left(mask.to_vec(), last_extent(array), "compress")?;
+    let columns: Vec<usize> = mask
+        .iter()
+        .enumerate()
+        .filter(|(_, &keep)| keep)
+        .map(|(c, _)| c)
+        .collect();
+    Ok(select_columns(array, &columns))
+}
+
+/// `C/A` along the last axis; a negative count gives that many fill columns.
+pub fn replicate(counts: &[i64], array: &ArrayValue) -> Result<ArrayValue, AplError> {
+    let counts = extend_left(counts.to_vec(), last_extent(array), "replicate")?;
+    let mut columns = Vec::new();
+    for (column, &count) in counts.iter().enumerate() {
+        let source = if count >= 0 { column } else { FILL };
+        columns.extend(std::iter::repeat_n(source, count.unsigned_abs() as usize));
+    }
+    Ok(select_columns(array, &columns))
+}
+
+/// `B\A` along the last axis.
+pub fn expand(mask: &[bool], array: &ArrayValue) -> Result<ArrayValue, AplError> {
+    let ones = mask.iter().filter(|&&b| b).count();
+    if ones != last_extent(array) {
+        return Err(AplError::length(format!(
+            "expand: {ones} ones in the mask, the last axis {}",
+            last_extent(array)
+        )));
+    }
+    let mut next = 0;
+    let columns: Vec<usize> = mask
+        .iter()
+        .map(|&b| {
+            if b {
+                next += 1;
+                next - 1
+            } else {
+                FILL
+            }
+        })
+        .collect();
+    Ok(select_columns(array, &columns))
+}
+
+/// `index(d, i, A)`: the slice at 1-based position i along 1-based axis d.
+pub fn index(axis: i64, position: i64, array: &ArrayValue) -> Result<ArrayValue, AplError> {
+    let rank = array.rank();
+    if axis < 1 || axis as usize > rank {
+        return Err(AplError::rank(format!(
+            "index along axis {axis} of an array of rank {rank}"
+        )));
+    }
+    let axis = axis as usize - 1;
+    let (outer, extent, inner) = around_axis(&array.shape, axis);
+    if position < 1 || position as usize > extent {
+        return Err(AplError::index(format!(
+            "index {position} out of range 1..{extent} on axis {}",
+            axis + 1
+        )));
+    }
+    let k = position as usize - 1;
+    let mut positions = Vec::with_capacity(outer * inner);
+    for o in 0..outer {
+        positions.extend((0..inner).map(|i| (o * extent + k) * inner + i));
+    }
+    let mut shape = array.shape.clone();
+    shape.remove(axis);
+    Ok(gathered(array, shape, &positions))
+}
+
+/// The row-major position of a 1-based index vector, with a bound check on every axis.
+pub fn position_of(indices: &[i64], shape: &[usize]) -> Result<usize, AplError> {
+    if indices.len() != shape.len() {
+        return Err(AplError::length(format!(
+            "{} indices for an array of rank {}",
+            indices.len(),
+            shape.len()
+        )));
+    }
+    let mut position = 0;
+    for (axis, (&index, &extent)) in indices.iter().zip(shape).enumerate() {
+        if index < 1 || index as usize > extent {
+            return Err(AplError::index(format!(
+                "index {index} out of range 1..{extent} on axis {}",
+                axis + 1
+            )));
+        }
+        position = position * extent + (index as usize - 1);
+    }
+    Ok(position)
+}
+
+/// `A[I]←v`, functionally.
+pub fn update(array: &ArrayValue, indices: &[i64], value: Scalar) -> Result<ArrayValue, AplError> {
+    let position = position_of(indices, &array.shape)?;
+    let mut result = array.clone();
+    let ok = match (&mut result.data, value) {
+        (ArrayData::Bool(v), Scalar::Bool(x)) => v[position] = x,
+        (ArrayData::Int(v), Scalar::Int(x)) => v[position] = x,
+        (ArrayData::Double(v), Scalar::Double(x)) => v[position] = x,
+        (ArrayData::Char(v), Scalar::Char(x)) => v[position] = x,
+        (ArrayData::Complex(v), Scalar::Complex(re, im)) => v[position] = (re, im),
+        _ => {
+            return Err(AplError::domain(
+                "update with an element of another type (the program is not well typed)",
+            ))
+        }
+    };
+    let () = ok;
+    Ok(result)
+}
+
+fn elements(array: &ArrayValue) -> impl Iterator<Item = Scalar> + '_ {
+    (0..array.data.len()).map(|i| array.data.get(i))
+}
+
+/// Dyadic `⍳`: 1-based position of the first occurrence in `within`, or 1 + its length.
+pub fn index_of(within: &ArrayValue, array: &ArrayValue) -> ArrayValue {
+    let haystack: Vec<Scalar> = elements(within).collect();
+    let not_found = haystack.len() as i64 + 1;
+    let result: Vec<i64> = elements(array)
+        .map(|x| {
+            haystack
+                .iter()
+                .position(|y| *y == x)
+                .map_or(not_found, |p| p as i64 + 1)
+        })
+        .collect();
+    ArrayValue::new(array.shape.clone(), ArrayData::Int(result))
+}
+
+/// `A∊V`.
+pub fn member(array: &ArrayValue, within: &ArrayValue) -> ArrayValue {
+    let haystack: Vec<Scalar> = elements(within).collect();
+    let result: Vec<bool> = elements(array).map(|x| haystack.contains(&x)).collect();
+    ArrayValue::new(array.shape.clone(), ArrayData::Bool(result))
+}
+
+/// `⍸B`.
+pub fn where_true(mask: &[bool]) -> ArrayValue {
+    let result: Vec<i64> = mask
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b)
+        .map(|(i, _)| i as i64 + 1)
+        .collect();
+    ArrayValue::vector(ArrayData::Int(result))
+}
+
+/// `⍋V` (ascending) or `⍒V` (descending), stable; complex numbers have no order (DOMAIN ERROR).
+pub fn grade(array: &ArrayValue, descending: bool) -> Result<ArrayValue, AplError> {
+    let mut order: Vec<usize> = (0..array.data.len()).collect();
+    match &array.data {
+        ArrayData::Bool(v) => order.sort_by_key(|&i| v[i]),
+        ArrayData::Int(v) => order.sort_by_key(|&i| v[i]),
+        ArrayData::Char(v) => order.sort_by_key(|&i| v[i]),
+        ArrayData::Double(v) => order.sort_by(|&i, &j| v[i].total_cmp(&v[j])),
+        ArrayData::Complex(_) => return Err(AplError::domain("grade of complex numbers")),
+    }
+    if descending {
+        // Reverse the order of distinct keys but keep equal keys in their original order.
+        let key = |i: usize| array.data.get(i);
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for i in order {
+            match groups.last_mut() {
+                Some(group) if key(group[0]) == key(i) => group.push(i),
+                _ => groups.push(vec![i]),
+            }
+        }
+        order = groups.into_iter().rev().flatten().collect();
+    }
+    Ok(ArrayValue::vector(ArrayData::Int(
+        order.into_iter().map(|i| i as i64 + 1).collect(),
+    )))
+}
+
+/// `R⊥D`: Horner's rule over the mixed radix (a one-element argument is extended to the other's length).
+pub fn decode(radix: &[i64], digits: &[i64]) -> Result<i64, AplError> {
+    let length = radix.len().max(digits.len());
+    let extend = |v: &[i64]| -> Result<Vec<i64>, AplError> {
+        match v.len() {
+            1 => Ok(vec![v[0]; length]),
+            n if n == length => Ok(v.to_vec()),
+            n => Err(AplError::length(format!("decode of lengths {n} and {length}"))),
+        }
+    };
+    if radix.is_empty() || digits.is_empty() {
+        return Ok(0);
+    }
+    let (radix, digits) = (extend(radix)?, extend(digits)?);
+    Ok(radix
+        .iter()
+        .zip(&digits)
+        .fold(0i64, |value, (r, d)| value.wrapping_mul(*r).wrapping_add(*d)))
+}
+
+/// `R⊤x`: the digits of x, the last one varying fastest; a 0 radix takes all that remains.
+pub fn encode(radix: &[i64], mut value: i64) -> Vec<i64> {
+    let mut digits = vec![0; radix.len()];
+    for (k, &r) in radix.iter().enumerate().rev() {
+        if r == 0 {
+            digits[k] = value;
+            value = 0;
+        } else {
+            let digit = super::scalar_ops::int_residue(r, value);
+            digits[k] = digit;
+            value = (value - digit) / r;
+        }
+    }
+    digits
+}

@@ -1,0 +1,629 @@
+//! The reference interpreter: evaluates a TAIL program with APL's semantics. It is the oracle for every backend, so
+//! it favours clarity; it still runs big arrays as plain loops over flat vectors (the scalar operators passed to
+//! `each`, `zipWith`, `reduce` and `scan` are applied without building intermediate values).
+//!
+//! Evaluation is call-by-value, left to right. Failures are [`AplError`]s (DOMAIN, LENGTH, RANK, INDEX ...), never
+//! panics, even for programs that were not type-checked. The interpreter touches no files and no stdout: printing,
+//! reading files and the clock go through a [`Host`].
+
+use super::array_ops::{self, Axis};
+use super::ast::{Expr, ExprKind, Op};
+use super::scalar_ops::{apply_scalar_op, is_associative, is_scalar_op};
+use super::value::{ArrayData, ArrayValue, Environment, Function, Scalar, Value};
+use crate::runtime::error::{AplError, AplErrorKind};
+use std::rc::Rc;
+
+/// What a running program may ask of its surroundings.
+pub trait Host {
+    /// Shows a value (`⎕←`); the host chooses the format (see [`display_lines`]).
+    fn print(&mut self, value: &Value) -> Result<(), AplError>;
+    /// The contents of a text file.
+    fn read_file(&mut self, path: &str) -> Result<String, AplError>;
+    /// The current time in milliseconds since some fixed point.
+    fn now_millis(&mut self) -> i64;
+}
+
+/// A host for tests and embedding: records printed lines, serves files from memory, and has a fixed clock.
+#[derive(Default)]
+pub struct MemoryHost {
+    pub printed_lines: Vec<String>,
+    pub files: std::collections::HashMap<String, String>,
+    pub now: i64,
+}
+
+impl Host for MemoryHost {
+    fn print(&mut self, value: &Value) -> Result<(), AplError> {
+        self.printed_lines.extend(display_lines(value));
+        Ok(())
+    }
+
+    fn read_file(&mut self, path: &str) -> Result<String, AplError> {
+        self.files
+            .get(path)
+            .cloned()
+            .ok_or_else(|| AplError::new(AplErrorKind::FileIo, format!("cannot read {path}")))
+    }
+
+    fn now_millis(&mut self) -> i64 {
+        self.now
+    }
+}
+
+/// The print precision (`⎕PP`) used by printing and formatting.
+pub const PRINT_PRECISION: u32 = 10;
+
+/// The lines Dyalog would print for a value (tuples: each component in turn; functions: a placeholder).
+pub fn display_lines(value: &Value) -> Vec<String> {
+    match value {
+        Value::Tuple(components) => components.iter().flat_map(display_lines).collect(),
+        Value::Function(_) => vec!["<function>".to_string()],
+        _ => {
+            let array = value.to_array().expect("an array value");
+            crate::runtime::display::display(&view(&array), PRINT_PRECISION)
+        }
+    }
+}
+
+fn view(array: &ArrayValue) -> crate::runtime::display::ArrayView<'_> {
+    use crate::runtime::display::ArrayData as View;
+    let data = match &array.data {
+        ArrayData::Bool(v) => View::Bool(v),
+        ArrayData::Int(v) => View::Int(v),
+        ArrayData::Double(v) => View::Double(v),
+        ArrayData::Char(v) => View::Char(v),
+        ArrayData::Complex(v) => View::Complex(v),
+    };
+    crate::runtime::display::ArrayView {
+        shape: &array.shape,
+        data,
+    }
+}
+
+/// Evaluates a whole program.
+pub fn eval_program(program: &super::ast::Program, host: &mut dyn Host) -> Result<Value, AplError> {
+    let mut interpreter = Interpreter {
+        host,
+        random_state: 0x2545_F491_4F6C_DD1D,
+    };
+    interpreter.eval(&program.body, &Environment::default())
+}
+
+struct Interpreter<'h> {
+    host: &'h mut dyn Host,
+    /// State of the xorshift generator behind `roll` (fixed seed, so runs are reproducible).
+    random_state: u64,
+}
+
+fn not_well_typed(what: &str) -> AplError {
+    AplError::domain(format!("{what} (the program is not well typed)"))
+}
+
+fn as_array(value: &Value) -> Result<std::borrow::Cow<'_, ArrayValue>, AplError> {
+    value.to_array().ok_or_else(|| not_well_typed("expected an array"))
+}
+
+fn as_scalar(value: &Value) -> Result<Scalar, AplError> {
+    match value {
+        Value::Scalar(scalar) => Ok(*scalar),
+        Value::Array(array) if array.data.len() == 1 => Ok(array.data.get(0)),
+        Value::Array(array) => Err(AplError::length(format!(
+            "expected one element, found shape {:?}",
+            array.shape
+        ))),
+        _ => Err(not_well_typed("expected a scalar")),
+    }
+}
+
+fn as_int(value: &Value) -> Result<i64, AplError> {
+    match as_scalar(value)? {
+        Scalar::Int(x) => Ok(x),
+        Scalar::Bool(b) => Ok(b as i64),
+        _ => Err(not_well_typed("expected an int")),
+    }
+}
+
+fn as_bool(value: &Value) -> Result<bool, AplError> {
+    match as_scalar(value)? {
+        Scalar::Bool(b) => Ok(b),
+        _ => Err(not_well_typed("expected a bool")),
+    }
+}
+
+fn as_text(value: &Value) -> Result<String, AplError> {
+    match &as_array(value)?.data {
+        ArrayData::Char(chars) => Ok(chars.iter().collect()),
+        _ => Err(not_well_typed("expected a char vector")),
+    }
+}
+
+fn int_vector(values: Vec<i64>) -> Value {
+    Value::Array(Rc::new(ArrayValue::vector(ArrayData::Int(values))))
+}
+
+fn array(array: ArrayValue) -> Value {
+    array.into_value()
+}
+
+impl Interpreter<'_> {
+    fn eval(&mut self, expr: &Expr, env: &Environment) -> Result<Value, AplError> {
+        self.eval_kind(expr, env).map_err(|error| error.with_span(expr.span))
+    }
+
+    fn eval_kind(&mut self, expr: &Expr, env: &Environment) -> Result<Value, AplError> {
+        match &expr.kind {
+            ExprKind::Int(x) => Ok(Value::Scalar(Scalar::Int(*x))),
+            ExprKind::Double(x) => Ok(Value::Scalar(Scalar::Double(*x))),
+            ExprKind::Bool(x) => Ok(Value::Scalar(Scalar::Bool(*x))),
+            ExprKind::Char(x) => Ok(Value::Scalar(Scalar::Char(*x))),
+            ExprKind::Complex(re, im) => Ok(Value::Scalar(Scalar::Complex(*re, *im))),
+            ExprKind::Var(name) => env
+                .lookup(name)
+                .cloned()
+                .ok_or_else(|| AplError::new(AplErrorKind::Value, format!("unbound variable {name}"))),
+            ExprKind::Vector { elements, element_type } => {
+                let mut scalars = Vec::with_capacity(elements.len());
+                for element in elements {
+                    scalars.push(as_scalar(&self.eval(element, env)?)?);
+                }
+                let base = scalars
+                    .first()
+                    .map(|s| s.base_type())
+                    .or(*element_type)
+                    .unwrap_or(super::ast::BaseType::Int);
+                let data = ArrayData::from_scalars(base, &scalars)
+                    .ok_or_else(|| not_well_typed("vector literal with elements of different types"))?;
+                Ok(Value::Array(Rc::new(ArrayValue::vector(data))))
+            }
+            ExprKind::Op { op, args } => {
+                let mut values = Vec::with_capacity(args.len());
+                for arg in args {
+                    values.push(self.eval(arg, env)?);
+                }
+                self.apply_op(*op, &values)
+            }
+            ExprKind::OpRef(op) => Ok(Value::Function(Rc::new(Function::Op { op: *op, args: vec![] }))),
+            ExprKind::Let { name, value, body, .. } => {
+                let value = self.eval(value, env)?;
+                let env = env.bind(Rc::from(name.as_str()), value);
+                self.eval(body, &env)
+            }
+            ExprKind::Lambda { parameter, body, .. } => Ok(Value::Function(Rc::new(Function::Closure {
+                parameter: Rc::from(parameter.as_str()),
+                body: Rc::new((**body).clone()),
+                environment: env.clone(),
+            }))),
+            ExprKind::Tuple(components) => {
+                let mut values = Vec::with_capacity(components.len());
+                for component in components {
+                    values.push(self.eval(component, env)?);
+                }
+                Ok(Value::Tuple(Rc::new(values)))
+            }
+            ExprKind::Project { index, tuple } => match self.eval(tuple, env)? {
+                Value::Tuple(values) if *index >= 1 && *index <= values.len() => Ok(values[index - 1].clone()),
+                _ => Err(not_well_typed("projection out of a non-tuple or out of range")),
+            },
+        }
+    }
+
+    /// Applies a function value to arguments (curried: extra arguments go to the result).
+    fn apply(&mut self, function: &Value, args: &[Value]) -> Result<Value, AplError> {
+        let Value::Function(function) = function else {
+            return Err(not_well_typed("application of a non-function"));
+        };
+        if args.is_empty() {
+            return Ok(Value::Function(function.clone()));
+        }
+        match &**function {
+            Function::Op { op, args: given } => {
+                let arity = op.arity();
+                let mut all = given.clone();
+                let taken = (arity - given.len()).min(args.len());
+                all.extend_from_slice(&args[..taken]);
+                let result = if all.len() < arity {
+                    Value::Function(Rc::new(Function::Op { op: *op, args: all }))
+                } else {
+                    self.apply_op(*op, &all)?
+                };
+                if taken < args.len() {
+                    self.apply(&result, &args[taken..])
+                } else {
+                    Ok(result)
+                }
+            }
+            Function::Closure {
+                parameter,
+                body,
+                environment,
+            } => {
+                let env = environment.bind(parameter.clone(), args[0].clone());
+                let result = self.eval(body, &env)?;
+                if args.len() > 1 {
+                    self.apply(&result, &args[1..])
+                } else {
+                    Ok(result)
+                }
+            }
+        }
+    }
+
+    /// Applies a function to scalars, giving a scalar (the element function of each/zipWith/reduce/scan).
+    fn apply_to_scalars(&mut self, function: &Value, args: &[Scalar]) -> Result<Scalar, AplError> {
+        if let Value::Function(f) = function {
+            if let Function::Op { op, args: given } = &**f {
+                if given.is_empty() && is_scalar_op(*op) && op.arity() == args.len() {
+                    return apply_scalar_op(*op, args);
+                }
+            }
+        }
+        let values: Vec<Value> = args.iter().map(|s| Value::Scalar(*s)).collect();
+        as_scalar(&self.apply(function, &values)?)
+    }
+
+    fn apply_op(&mut self, op: Op, args: &[Value]) -> Result<Value, AplError> {
+        if args.len() != op.arity() {
+            return Err(not_well_typed(&format!(
+                "{} applied to {} arguments",
+                op.name(),
+                args.len()
+            )));
+        }
+        if is_scalar_op(op) {
+            let scalars: Vec<Scalar> = args.iter().map(as_scalar).collect::<Result<_, _>>()?;
+            return apply_scalar_op(op, &scalars).map(Value::Scalar);
+        }
+        match op {
+            Op::Roll => {
+                let n = as_int(&args[0])?;
+                if n <= 0 {
+                    return Err(AplError::domain(format!("roll of {n}")));
+                }
+                Ok(Value::Scalar(Scalar::Int(1 + (self.next_random() % n as u64) as i64)))
+            }
+            Op::Zilde => Ok(int_vector(vec![])),
+            Op::Pi => Ok(Value::Scalar(Scalar::Double(std::f64::consts::PI))),
+            Op::NowI => Ok(Value::Scalar(Scalar::Int(self.host.now_millis()))),
+            Op::Iota | Op::IotaV => Ok(array(array_ops::iota(as_int(&args[0])?)?)),
+            Op::Shape | Op::ShapeV => Ok(array(array_ops::shape(&*as_array(&args[0])?))),
+            Op::Reshape => {
+                let shape = array_ops::ints(&*as_array(&args[0])?, "the shape")?;
+                Ok(array(array_ops::reshape(&shape, &*as_array(&args[1])?)?))
+            }
+            Op::Ravel => Ok(array(array_ops::ravel(&*as_array(&args[0])?))),
+            Op::Tally => Ok(Value::Scalar(Scalar::Int(array_ops::tally(&*as_array(&args[0])?)))),
+            Op::Reverse => Ok(array(array_ops::reverse(&*as_array(&args[0])?, Axis::Last))),
+            Op::VReverse | Op::VReverseV => Ok(array(array_ops::reverse(&*as_array(&args[0])?, Axis::First))),
+            Op::Rotate | Op::RotateV => Ok(array(array_ops::rotate(
+                as_int(&args[0])?,
+                &*as_array(&args[1])?,
+                Axis::Last,
+            ))),
+            Op::VRotate | Op::VRotateV => Ok(array(array_ops::rotate(
+                as_int(&args[0])?,
+                &*as_array(&args[1])?,
+                Axis::First,
+            ))),
+            Op::Transpose => Ok(array(array_ops::transpose(&*as_array(&args[0])?))),
+            Op::Transpose2 => {
+                let axes = array_ops::ints(&*as_array(&args[0])?, "transpose axes")?;
+                let axes: Vec<usize> = axes.iter().map(|&a| usize::try_from(a).unwrap_or(0)).collect();
+                Ok(array(array_ops::transpose_by(&axes, &*as_array(&args[1])?)?))
+            }
+            Op::Take | Op::TakeV => Ok(array(array_ops::take(as_int(&args[0])?, &*as_array(&args[1])?))),
+            Op::Drop | Op::DropV => Ok(array(array_ops::drop(as_int(&args[0])?, &*as_array(&args[1])?))),
+            Op::TakeLastV => Ok(array(array_ops::take(-as_int(&args[0])?, &*as_array(&args[1])?))),
+            Op::DropLastV => Ok(array(array_ops::drop(-as_int(&args[0])?, &*as_array(&args[1])?))),
+            Op::First | Op::FirstV => Ok(Value::Scalar(array_ops::first(&*as_array(&args[0])?))),
+            Op::Cat | Op::CatV => Ok(array(array_ops::catenate(
+                &*as_array(&args[0])?,
+                &*as_array(&args[1])?,
+                Axis::Last,
+            )?)),
+            Op::CatFirst => Ok(array(array_ops::catenate(
+                &*as_array(&args[0])?,
+                &*as_array(&args[1])?,
+                Axis::First,
+            )?)),
+            Op::Cons | Op::ConsV => Ok(array(array_ops::cons_or_snoc(
+                &*as_array(&args[0])?,
+                &*as_array(&args[1])?,
+                true,
+            )?)),
+            Op::Snoc | Op::SnocV => Ok(array(array_ops::cons_or_snoc(
+                &*as_array(&args[1])?,
+                &*as_array(&args[0])?,
+                false,
+            )?)),
+            Op::Each | Op::EachV => self.each(&args[0], &*as_array(&args[1])?),
+            Op::ZipWith => self.zip_with(&args[0], &*as_array(&args[1])?, &*as_array(&args[2])?),
+            Op::Reduce => self.reduce(&args[0], as_scalar(&args[1])?, &*as_array(&args[2])?),
+            Op::Scan => self.scan(&args[0], &*as_array(&args[1])?),
+            Op::Compress => {
+                let mask = array_ops::bools(&*as_array(&args[0])?, "the compress mask")?;
+                Ok(array(array_ops::compress(&mask, &*as_array(&args[1])?)?))
+            }
+            Op::Replicate => {
+                let counts = array_ops::ints(&*as_array(&args[0])?, "replicate counts")?;
+                Ok(array(array_ops::replicate(&counts, &*as_array(&args[1])?)?))
+            }
+            Op::Expand => {
+                let mask = array_ops::bools(&*as_array(&args[0])?, "the expand mask")?;
+                Ok(array(array_ops::expand(&mask, &*as_array(&args[1])?)?))
+            }
+            Op::Power => {
+                let mut value = args[2].clone();
+                for _ in 0..as_int(&args[1])?.max(0) {
+                    value = self.apply(&args[0], &[value])?;
+                }
+                Ok(value)
+            }
+            Op::PowerUntil => {
+                let mut value = args[2].clone();
+                loop {
+                    let next = self.apply(&args[0], std::slice::from_ref(&value))?;
+                    if as_bool(&self.apply(&args[1], &[next.clone(), value])?)? {
+                        return Ok(next);
+                    }
+                    value = next;
+                }
+            }
+            Op::CondScl => {
+                if as_bool(&args[1])? {
+                    self.apply(&args[0], &args[2..3])
+                } else {
+                    Ok(args[2].clone())
+                }
+            }
+            Op::Index => Ok(array(array_ops::index(
+                as_int(&args[0])?,
+                as_int(&args[1])?,
+                &*as_array(&args[2])?,
+            )?)),
+            Op::Update => {
+                let indices = array_ops::ints(&*as_array(&args[1])?, "indices")?;
+                Ok(array(array_ops::update(
+                    &*as_array(&args[0])?,
+                    &indices,
+                    as_scalar(&args[2])?,
+                )?))
+            }
+            Op::IndexOf => Ok(array(array_ops::index_of(&*as_array(&args[0])?, &*as_array(&args[1])?))),
+            Op::Member => Ok(array(array_ops::member(&*as_array(&args[0])?, &*as_array(&args[1])?))),
+            Op::Where => Ok(array(array_ops::where_true(&array_ops::bools(
+                &*as_array(&args[0])?,
+                "⍸'s argument",
+            )?))),
+            Op::GradeUp => Ok(array(array_ops::grade(&*as_array(&args[0])?, false)?)),
+            Op::GradeDown => Ok(array(array_ops::grade(&*as_array(&args[0])?, true)?)),
+            Op::Decode => {
+                let radix = array_ops::ints(&*as_array(&args[0])?, "the radix")?;
+                let digits = array_ops::ints(&*as_array(&args[1])?, "the digits")?;
+                Ok(Value::Scalar(Scalar::Int(array_ops::decode(&radix, &digits)?)))
+            }
+            Op::Encode => {
+                let radix = array_ops::ints(&*as_array(&args[0])?, "the radix")?;
+                Ok(int_vector(array_ops::encode(&radix, as_int(&args[1])?)))
+            }
+            Op::Mem => Ok(args[0].clone()),
+            Op::Print => {
+                self.host.print(&args[0])?;
+                Ok(args[0].clone())
+            }
+            Op::Format | Op::FormatMatrix => self.format(&*as_array(&args[0])?, op == Op::FormatMatrix),
+            Op::ReadFile => {
+                let text = self.host.read_file(&as_text(&args[0])?)?;
+                Ok(array(ArrayValue::vector(ArrayData::Char(text.chars().collect()))))
+            }
+            Op::ReadIntVecFile => {
+                let text = self.host.read_file(&as_text(&args[0])?)?;
+                let numbers = parse_numbers(&text, |t| t.parse::<i64>().ok())?;
+                Ok(int_vector(numbers))
+            }
+            Op::ReadDoubleVecFile => {
+                let text = self.host.read_file(&as_text(&args[0])?)?;
+                let numbers = parse_numbers(&text, |t| t.parse::<f64>().ok())?;
+                Ok(array(ArrayValue::vector(ArrayData::Double(numbers))))
+            }
+            _ => Err(AplError::new(
+                AplErrorKind::Nonce,
+                format!("{} is not implemented", op.name()),
+            )),
+        }
+    }
+
+    fn next_random(&mut self) -> u64 {
+        // xorshift64*
+        let mut x = self.random_state;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.random_state = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn each(&mut self, function: &Value, source: &ArrayValue) -> Result<Value, AplError> {
+        let mut results = Vec::with_capacity(source.data.len());
+        for i in 0..source.data.len() {
+            results.push(self.apply_to_scalars(function, &[source.data.get(i)])?);
+        }
+        self.collect(source.shape.clone(), &results, function, &[source.base_type()])
+    }
+
+    /// Builds an array from computed elements. An empty result gets the element type the function gives for fill
+    /// arguments (of the given types), as APL does with prototypes; if that fails, the op's result type or int.
+    fn collect(
+        &mut self,
+        shape: Vec<usize>,
+        results: &[Scalar],
+        function: &Value,
+        argument_types: &[super::ast::BaseType],
+    ) -> Result<Value, AplError> {
+        let base = match results.first() {
+            Some(first) => first.base_type(),
+            None => {
+                let fills: Vec<Scalar> = argument_types.iter().map(|b| Scalar::fill(*b)).collect();
+                match self.apply_to_scalars(function, &fills) {
+                    Ok(result) => result.base_type(),
+                    Err(_) => result_base_of(function),
+                }
+            }
+        };
+        let data = ArrayData::from_scalars(base, results)
+            .ok_or_else(|| not_well_typed("a function returned elements of different types"))?;
+        Ok(array(ArrayValue::new(shape, data)))
+    }
+
+    fn zip_with(&mut self, function: &Value, left: &ArrayValue, right: &ArrayValue) -> Result<Value, AplError> {
+        if left.rank() != right.rank() {
+            return Err(AplError::rank(format!(
+                "zipWith of ranks {} and {}",
+                left.rank(),
+                right.rank()
+            )));
+        }
+        if left.shape != right.shape {
+            return Err(AplError::length(format!(
+                "zipWith of shapes {:?} and {:?}",
+                left.shape, right.shape
+            )));
+        }
+        let mut results = Vec::with_capacity(left.data.len());
+        for i in 0..left.data.len() {
+            results.push(self.apply_to_scalars(function, &[left.data.get(i), right.data.get(i)])?);
+        }
+        self.collect(
+            left.shape.clone(),
+            &results,
+            function,
+            &[left.base_type(), right.base_type()],
+        )
+    }
+
+    /// Right fold of every row along the last axis; an empty row gives the neutral element, a non-empty row
+    /// `f(a0, f(a1, ... a(m-1)))` (the neutral element is not used, as in APL).
+    fn reduce(&mut self, function: &Value, neutral: Scalar, source: &ArrayValue) -> Result<Value, AplError> {
+        if source.rank() == 0 {
+            return Ok(Value::Scalar(source.data.get(0)));
+        }
+        let extent = *source.shape.last().expect("rank ≥ 1");
+        let result_shape = source.shape[..source.rank() - 1].to_vec();
+        let rows: usize = result_shape.iter().product();
+        let mut results = Vec::with_capacity(rows);
+        for row in 0..rows {
+            let mut accumulator = neutral;
+            if extent > 0 {
+                accumulator = source.data.get(row * extent + extent - 1);
+                for k in (0..extent - 1).rev() {
+                    accumulator = self.apply_to_scalars(function, &[source.data.get(row * extent + k), accumulator])?;
+                }
+            }
+            results.push(accumulator);
+        }
+        let data = ArrayData::from_scalars(neutral.base_type(), &results)
+            .or_else(|| {
+                results
+                    .first()
+                    .and_then(|r| ArrayData::from_scalars(r.base_type(), &results))
+            })
+            .ok_or_else(|| not_well_typed("reduce with elements of different types"))?;
+        Ok(array(ArrayValue::new(result_shape, data)))
+    }
+
+    /// Inclusive scan along the last axis with APL's definition (element k is the reduction of the first k+1
+    /// elements). For associative scalar operators that equals the running left accumulation, which is linear; for
+    /// other functions every prefix is folded from the right.
+    fn scan(&mut self, function: &Value, source: &ArrayValue) -> Result<Value, AplError> {
+        if source.rank() == 0 || source.data.is_empty() {
+            return Ok(Value::Array(Rc::new(source.clone())).normalised());
+        }
+        let associative = matches!(function, Value::Function(f)
+            if matches!(&**f, Function::Op { op, args } if args.is_empty() && is_associative(*op)));
+        let extent = *source.shape.last().expect("rank ≥ 1");
+        let rows = source.data.len() / extent.max(1);
+        let mut results = Vec::with_capacity(source.data.len());
+        for row in 0..rows {
+            let element = |k: usize| source.data.get(row * extent + k);
+            if associative {
+                let mut accumulator = element(0);
+                results.push(accumulator);
+                for k in 1..extent {
+                    accumulator = self.apply_to_scalars(function, &[accumulator, element(k)])?;
+                    results.push(accumulator);
+                }
+            } else {
+                for end in 0..extent {
+                    let mut accumulator = element(end);
+                    for k in (0..end).rev() {
+                        accumulator = self.apply_to_scalars(function, &[element(k), accumulator])?;
+                    }
+                    results.push(accumulator);
+                }
+            }
+        }
+        self.collect(
+            source.shape.clone(),
+            &results,
+            function,
+            &[source.base_type(), source.base_type()],
+        )
+    }
+
+    fn format(&mut self, source: &ArrayValue, as_matrix: bool) -> Result<Value, AplError> {
+        if !as_matrix && source.rank() > 1 {
+            return Err(AplError::rank(
+                "format of an array of rank 2 or more (use formatMatrix for a matrix)",
+            ));
+        }
+        if as_matrix && source.rank() != 2 {
+            return Err(AplError::rank("formatMatrix needs a matrix"));
+        }
+        let rows = crate::runtime::display::format_to_char_matrix(&view(source), PRINT_PRECISION);
+        if !as_matrix {
+            let chars: Vec<char> = rows.into_iter().next().unwrap_or_default();
+            return Ok(array(ArrayValue::vector(ArrayData::Char(chars))));
+        }
+        let width = rows.first().map_or(0, Vec::len);
+        let height = rows.len();
+        let chars: Vec<char> = rows.into_iter().flatten().collect();
+        Ok(array(ArrayValue::new(vec![height, width], ArrayData::Char(chars))))
+    }
+}
+
+/// The element type a function value produces, when it is an operator (for empty results).
+fn result_base_of(function: &Value) -> super::ast::BaseType {
+    use super::ast::Type;
+    if let Value::Function(f) = function {
+        if let Function::Op { op, .. } = &**f {
+            let mut ty = &op.scheme().body;
+            while let Type::Function(_, result) = ty {
+                ty = result;
+            }
+            if let Type::Array(base, _) | Type::Singleton(base, _) = ty {
+                if !matches!(base, super::ast::BaseType::Var(_)) {
+                    return *base;
+                }
+            }
+        }
+    }
+    super::ast::BaseType::Int
+}
+
+/// Whitespace-separated numbers, with APL's `¯` accepted as a minus sign.
+fn parse_numbers<T>(text: &str, parse: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, AplError> {
+    text.split_whitespace()
+        .map(|token| {
+            let token = token.replace('¯', "-");
+            parse(&token).ok_or_else(|| AplError::domain(format!("not a number in the file: {token}")))
+        })
+        .collect()
+}
+
+impl Value {
+    /// A rank-0 array as a scalar; other values unchanged.
+    fn normalised(self) -> Value {
+        match self {
+            Value::Array(array) if array.shape.is_empty() => Value::Scalar(array.data.get(0)),
+            other => other,
+        }
+    }
+}

@@ -1,0 +1,413 @@
+//! Semantics of the scalar operators (those whose scheme mentions only scalar types): arithmetic, comparisons,
+//! booleans, conversions and elementary functions, with APL's domain rules.
+//!
+//! A double result that is NaN although no argument was NaN (`ln ¯1`, `¯8*0.5`, `asin 2`) is a DOMAIN ERROR, as in
+//! APL without complex results.
+
+use super::ast::Op;
+use super::value::Scalar;
+use crate::runtime::error::AplError;
+
+/// Whether `op` is a scalar operator handled by [`apply_scalar_op`].
+pub fn is_scalar_op(op: Op) -> bool {
+    use super::ast::Type;
+    fn is_scalar_type(ty: &Type) -> bool {
+        matches!(ty, Type::Array(_, shape) if shape.as_constant() == Some(0)) || matches!(ty, Type::Singleton(..))
+    }
+    let mut ty = &op.scheme().body;
+    let mut arity = 0;
+    while let Type::Function(argument, result) = ty {
+        if !is_scalar_type(argument) {
+            return false;
+        }
+        arity += 1;
+        ty = result;
+    }
+    arity > 0 && is_scalar_type(ty) && op != Op::Roll
+}
+
+fn domain(op: Op, message: &str) -> AplError {
+    AplError::domain(format!("{}: {message}", op.name()))
+}
+
+fn wrong_arguments(op: Op, args: &[Scalar]) -> AplError {
+    AplError::domain(format!(
+        "{} cannot be applied to {:?} (the program is not well typed)",
+        op.name(),
+        args
+    ))
+}
+
+/// Applies a scalar operator to scalar arguments (as many as its arity).
+pub fn apply_scalar_op(op: Op, args: &[Scalar]) -> Result<Scalar, AplError> {
+    match args {
+        [Scalar::Int(x)] => int_unary(op, *x),
+        [Scalar::Double(x)] => double_unary(op, *x),
+        [Scalar::Bool(x)] => match op {
+            Op::NotB => Ok(Scalar::Bool(!x)),
+            Op::B2I | Op::B2IV => Ok(Scalar::Int(*x as i64)),
+            _ => Err(wrong_arguments(op, args)),
+        },
+        [Scalar::Char(x)] => match op {
+            Op::C2I => Ok(Scalar::Int(*x as i64)),
+            _ => Err(wrong_arguments(op, args)),
+        },
+        [Scalar::Complex(re, im)] => complex_unary(op, *re, *im),
+        [Scalar::Int(x), Scalar::Int(y)] => int_binary(op, *x, *y),
+        [Scalar::Double(x), Scalar::Double(y)] => double_binary(op, *x, *y),
+        [Scalar::Bool(x), Scalar::Bool(y)] => bool_binary(op, *x, *y),
+        [Scalar::Char(x), Scalar::Char(y)] => char_binary(op, *x, *y),
+        [Scalar::Complex(a, b), Scalar::Complex(c, d)] => complex_binary(op, (*a, *b), (*c, *d)),
+        _ => Err(wrong_arguments(op, args)),
+    }
+    .map_err(|error| {
+        if error.message.contains(op.name()) {
+            error
+        } else {
+            domain(op, &error.message)
+        }
+    })
+}
+
+/// APL residue on ints: `x|y` is y when x = 0, otherwise y mod x with the sign of x.
+pub fn int_residue(x: i64, y: i64) -> i64 {
+    if x == 0 {
+        return y;
+    }
+    let remainder = y.wrapping_rem(x);
+    if remainder != 0 && ((remainder < 0) != (x < 0)) {
+        remainder + x
+    } else {
+        remainder
+    }
+}
+
+fn int_unary(op: Op, x: i64) -> Result<Scalar, AplError> {
+    let result = match op {
+        Op::NegI => x.wrapping_neg(),
+        Op::AbsI => x.wrapping_abs(),
+        Op::SignI => x.signum(),
+        Op::NotI => !x,
+        Op::FactorialI => {
+            if x < 0 {
+                return Err(domain(op, "factorial of a negative int"));
+            }
+            (1..=x)
+                .try_fold(1i64, |product, k| product.checked_mul(k))
+                .ok_or_else(|| domain(op, "factorial too large"))?
+        }
+        Op::I2D => return Ok(Scalar::Double(x as f64)),
+        Op::I2C => {
+            return u32::try_from(x)
+                .ok()
+                .and_then(char::from_u32)
+                .map(Scalar::Char)
+                .ok_or_else(|| domain(op, "not a Unicode code point"))
+        }
+        _ => return Err(wrong_arguments(op, &[Scalar::Int(x)])),
+    };
+    Ok(Scalar::Int(result))
+}
+
+fn int_binary(op: Op, x: i64, y: i64) -> Result<Scalar, AplError> {
+    let result = match op {
+        Op::AddI => x.wrapping_add(y),
+        Op::SubI => x.wrapping_sub(y),
+        Op::MulI => x.wrapping_mul(y),
+        Op::DivI => {
+            if y == 0 {
+                return Err(domain(op, "division by zero"));
+            }
+            // Round towards negative infinity, as APL's ⌊x÷y.
+            let quotient = x.wrapping_div(y);
+            if x.wrapping_rem(y) != 0 && ((x < 0) != (y < 0)) {
+                quotient - 1
+            } else {
+                quotient
+            }
+        }
+        Op::ResI => int_residue(x, y),
+        Op::MinI => x.min(y),
+        Op::MaxI => x.max(y),
+        Op::PowI => {
+            let exponent = u32::try_from(y).map_err(|_| domain(op, "negative or huge exponent"))?;
+            x.wrapping_pow(exponent)
+        }
+        Op::AndI => x & y,
+        Op::OrI => x | y,
+        Op::XorI => x ^ y,
+        Op::ShlI | Op::ShrI | Op::SharI => {
+            if y < 0 {
+                return Err(domain(op, "negative shift"));
+            }
+            match op {
+                Op::ShlI if y < 64 => x << y,
+                Op::ShrI if y < 64 => ((x as u64) >> y) as i64,
+                Op::SharI => x >> y.min(63),
+                _ => 0,
+            }
+        }
+        Op::BinomialI => {
+            if x < 0 || y < 0 {
+                return Err(domain(op, "negative arguments (use binomd)"));
+            }
+            if x > y {
+                0
+            } else {
+                let k = x.min(y - x) as u128;
+                let mut result: u128 = 1;
+                for i in 0..k {
+                    result = result * (y as u128 - i) / (i + 1);
+                    if result > i64::MAX as u128 {
+                        return Err(domain(op, "result too large"));
+                    }
+                }
+                result as i64
+            }
+        }
+        Op::LtI => return Ok(Scalar::Bool(x < y)),
+        Op::LteI => return Ok(Scalar::Bool(x <= y)),
+        Op::GtI => return Ok(Scalar::Bool(x > y)),
+        Op::GteI => return Ok(Scalar::Bool(x >= y)),
+        Op::EqI => return Ok(Scalar::Bool(x == y)),
+        Op::NeqI => return Ok(Scalar::Bool(x != y)),
+        _ => return Err(wrong_arguments(op, &[Scalar::Int(x), Scalar::Int(y)])),
+    };
+    Ok(Scalar::Int(result))
+}
+
+/// A double result, or DOMAIN ERROR when it is NaN from non-NaN arguments.
+fn checked_double(op: Op, result: f64, args: &[f64]) -> Result<Scalar, AplError> {
+    if result.is_nan() && !args.iter().any(|x| x.is_nan()) {
+        Err(domain(op, "result is not a real number"))
+    } else {
+        Ok(Scalar::Double(result))
+    }
+}
+
+fn double_to_int(op: Op, x: f64) -> Result<Scalar, AplError> {
+    if x.is_finite() && x >= i64::MIN as f64 && x < i64::MAX as f64 {
+        Ok(Scalar::Int(x as i64))
+    } else {
+        Err(domain(op, "value out of the int range"))
+    }
+}
+
+/// Γ(x) by the Lanczos approximation (g = 7, 9 terms), with the reflection formula for x < 0.5.
+pub fn gamma(x: f64) -> f64 {
+    const COEFFICIENTS: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        std::f64::consts::PI / ((std::f64::consts::PI * x).sin() * gamma(1.0 - x))
+    } else {
+        let x = x - 1.0;
+        let mut sum = COEFFICIENTS[0];
+        for (k, coefficient) in COEFFICIENTS.iter().enumerate().skip(1) {
+            sum += coefficient / (x + k as f64);
+        }
+        let t = x + 7.5;
+        (2.0 * std::f64::consts::PI).sqrt() * t.powf(x + 0.5) * (-t).exp() * sum
+    }
+}
+
+fn factorial_double(op: Op, x: f64) -> Result<Scalar, AplError> {
+    if x < 0.0 && x == x.floor() {
+        return Err(domain(op, "factorial of a negative integer"));
+    }
+    if x == x.floor() && (0.0..=170.0).contains(&x) {
+        // Exact for integers as far as doubles go.
+        return Ok(Scalar::Double(
+            (1..=x as u64).fold(1.0, |product, k| product * k as f64),
+        ));
+    }
+    checked_double(op, gamma(x + 1.0), &[x])
+}
+
+fn double_unary(op: Op, x: f64) -> Result<Scalar, AplError> {
+    let result = match op {
+        Op::NegD => -x,
+        Op::AbsD => x.abs(),
+        Op::SignD => {
+            if x > 0.0 {
+                1.0
+            } else if x < 0.0 {
+                -1.0
+            } else {
+                0.0
+            }
+        }
+        Op::ExpD => x.exp(),
+        Op::Ln => {
+            if x < 0.0 {
+                return Err(domain(op, "logarithm of a negative number"));
+            }
+            x.ln()
+        }
+        Op::Sin => x.sin(),
+        Op::Cos => x.cos(),
+        Op::Tan => x.tan(),
+        Op::Asin => x.asin(),
+        Op::Acos => x.acos(),
+        Op::Atan => x.atan(),
+        Op::Sinh => x.sinh(),
+        Op::Cosh => x.cosh(),
+        Op::Tanh => x.tanh(),
+        Op::Asinh => x.asinh(),
+        Op::Acosh => x.acosh(),
+        Op::Atanh => x.atanh(),
+        Op::Sqrt => x.sqrt(),
+        Op::Gamma => return factorial_double(op, x),
+        Op::Floor => return double_to_int(op, x.floor()),
+        Op::Ceil => return double_to_int(op, x.ceil()),
+        Op::D2X => return Ok(Scalar::Complex(x, 0.0)),
+        _ => return Err(wrong_arguments(op, &[Scalar::Double(x)])),
+    };
+    checked_double(op, result, &[x])
+}
+
+/// APL division: `0÷0` is 1 and `x÷0` for other x is a DOMAIN ERROR.
+pub fn apl_divide(x: f64, y: f64) -> Option<f64> {
+    if y == 0.0 {
+        (x == 0.0).then_some(1.0)
+    } else {
+        Some(x / y)
+    }
+}
+
+fn double_binary(op: Op, x: f64, y: f64) -> Result<Scalar, AplError> {
+    let result = match op {
+        Op::AddD => x + y,
+        Op::SubD => x - y,
+        Op::MulD => x * y,
+        Op::DivD => apl_divide(x, y).ok_or_else(|| domain(op, "division by zero"))?,
+        Op::ResD => {
+            if x == 0.0 {
+                y
+            } else {
+                y - x * (y / x).floor()
+            }
+        }
+        Op::MinD => x.min(y),
+        Op::MaxD => x.max(y),
+        Op::PowD => x.powf(y),
+        Op::BinomialD => {
+            let numerator = factorial_double(op, y)?;
+            let left = factorial_double(op, x)?;
+            let rest = factorial_double(op, y - x);
+            match (numerator, left, rest) {
+                (Scalar::Double(n), Scalar::Double(l), Ok(Scalar::Double(r))) => n / (l * r),
+                // (y-x)! at a negative integer is infinite: the binomial is 0 (as for x > y ≥ 0 on integers).
+                _ => 0.0,
+            }
+        }
+        Op::LogD => y.ln() / x.ln(),
+        Op::MakeX => return Ok(Scalar::Complex(x, y)),
+        Op::LtD => return Ok(Scalar::Bool(x < y)),
+        Op::LteD => return Ok(Scalar::Bool(x <= y)),
+        Op::GtD => return Ok(Scalar::Bool(x > y)),
+        Op::GteD => return Ok(Scalar::Bool(x >= y)),
+        Op::EqD => return Ok(Scalar::Bool(x == y)),
+        Op::NeqD => return Ok(Scalar::Bool(x != y)),
+        _ => return Err(wrong_arguments(op, &[Scalar::Double(x), Scalar::Double(y)])),
+    };
+    checked_double(op, result, &[x, y])
+}
+
+fn bool_binary(op: Op, x: bool, y: bool) -> Result<Scalar, AplError> {
+    let result = match op {
+        Op::AndB => x && y,
+        Op::OrB => x || y,
+        Op::XorB => x != y,
+        Op::NandB => !(x && y),
+        Op::NorB => !(x || y),
+        Op::EqB => x == y,
+        _ => return Err(wrong_arguments(op, &[Scalar::Bool(x), Scalar::Bool(y)])),
+    };
+    Ok(Scalar::Bool(result))
+}
+
+fn char_binary(op: Op, x: char, y: char) -> Result<Scalar, AplError> {
+    let result = match op {
+        Op::LtC => x < y,
+        Op::LteC => x <= y,
+        Op::GtC => x > y,
+        Op::GteC => x >= y,
+        Op::EqC => x == y,
+        Op::NeqC => x != y,
+        _ => return Err(wrong_arguments(op, &[Scalar::Char(x), Scalar::Char(y)])),
+    };
+    Ok(Scalar::Bool(result))
+}
+
+fn complex_unary(op: Op, re: f64, im: f64) -> Result<Scalar, AplError> {
+    let (r, i) = match op {
+        Op::NegX => (-re, -im),
+        Op::ConjX => (re, -im),
+        Op::ExpX => {
+            let magnitude = re.exp();
+            (magnitude * im.cos(), magnitude * im.sin())
+        }
+        Op::MagnitudeX => return Ok(Scalar::Double(re.hypot(im))),
+        Op::RealX => return Ok(Scalar::Double(re)),
+        Op::ImagX => return Ok(Scalar::Double(im)),
+        _ => return Err(wrong_arguments(op, &[Scalar::Complex(re, im)])),
+    };
+    Ok(Scalar::Complex(r, i))
+}
+
+fn complex_binary(op: Op, (a, b): (f64, f64), (c, d): (f64, f64)) -> Result<Scalar, AplError> {
+    let (re, im) = match op {
+        Op::AddX => (a + c, b + d),
+        Op::SubX => (a - c, b - d),
+        Op::MulX => (a * c - b * d, a * d + b * c),
+        Op::DivX => {
+            let denominator = c * c + d * d;
+            if denominator == 0.0 {
+                if a == 0.0 && b == 0.0 {
+                    (1.0, 0.0)
+                } else {
+                    return Err(domain(op, "division by zero"));
+                }
+            } else {
+                ((a * c + b * d) / denominator, (b * c - a * d) / denominator)
+            }
+        }
+        Op::EqX => return Ok(Scalar::Bool(a == c && b == d)),
+        Op::NeqX => return Ok(Scalar::Bool(a != c || b != d)),
+        _ => return Err(wrong_arguments(op, &[Scalar::Complex(a, b), Scalar::Complex(c, d)])),
+    };
+    Ok(Scalar::Complex(re, im))
+}
+
+/// Operators for which a left-to-right inclusive scan equals APL's right-fold definition (they are associative).
+pub fn is_associative(op: Op) -> bool {
+    matches!(
+        op,
+        Op::AddI
+            | Op::MulI
+            | Op::MinI
+            | Op::MaxI
+            | Op::AndI
+            | Op::OrI
+            | Op::XorI
+            | Op::AddD
+            | Op::MulD
+            | Op::MinD
+            | Op::MaxD
+            | Op::AndB
+            | Op::OrB
+            | Op::XorB
+            | Op::EqB
+            | Op::AddX
+            | Op::MulX
+    )
+}
