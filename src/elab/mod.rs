@@ -282,7 +282,9 @@ impl Elaborator {
             }
             ast::AssignTarget::SystemName(name) => self.assign_system_name(name, value, assignment),
             // `⍺←v` as a dfn statement is handled by the dfn body; anywhere else it is an error.
-            ast::AssignTarget::Alpha(span) => Err(ElabError::syntax(*span, "⍺← must be a statement of its own in a dfn")),
+            ast::AssignTarget::Alpha(span) => {
+                Err(ElabError::syntax(*span, "⍺← must be a statement of its own in a dfn"))
+            }
             ast::AssignTarget::Name(name) => {
                 let value = if !assignment.modifier.is_empty() {
                     self.modified_assignment(name, &assignment.modifier, value, assignment.span)?

@@ -2,7 +2,7 @@
 //! character matrix. Pure: it only builds strings, from raw buffers, so the interpreters and the compiled code's
 //! run-time library all share it.
 //!
-//! Layout rules (`⎕IO←1`; numbers are written by [`crate::runtime::number_format`]):
+//! Layout rules (`⎕IO←1`; numbers are written by [`crate::number_format`]):
 //! - A scalar is one line. A vector is one line: numbers separated by one blank (each written on its own, so
 //!   `1 2.5 ¯3` stays `1 2.5 ¯3`), characters side by side. An empty vector is one empty line.
 //! - An array of rank two or more is shown as a matrix of rows (all leading axes) by columns (the last axis), cut
@@ -24,9 +24,9 @@
 //! - [`display`] trims trailing blanks from every line (so a line of blanks becomes empty); [`format_to_char_matrix`]
 //!   keeps them, so that every row has the same length.
 
-use crate::runtime::number_format::{format_integer, split_double, split_double_scaled, SplitNumber};
+use crate::number_format::{format_integer, split_double, split_double_scaled, SplitNumber};
 
-pub use crate::runtime::number_format::format_double;
+pub use crate::number_format::format_double;
 
 /// The elements of an array in row-major (ravel) order, by element type.
 #[derive(Clone, Copy, Debug)]
