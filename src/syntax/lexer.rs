@@ -79,6 +79,10 @@ pub fn lex(text: &str) -> LexedProgram {
         position: 0,
         text_length: text.len(),
     };
+    // A byte-order mark that some editors put at the start of a file is not part of the program.
+    if lexer.peek() == Some("\u{feff}") {
+        lexer.position = 1;
+    }
     let mut lexed = LexedProgram::default();
     while lexer.position < lexer.graphemes.len() {
         lexer.lex_one(&mut lexed);
@@ -666,6 +670,19 @@ mod tests {
             SyntaxErrorKind::UnknownCharacter("e\u{301}".to_string())
         );
         assert_eq!(lexed.errors[0].span, Span::new(2, 5));
+    }
+
+    #[test]
+    fn leading_byte_order_mark_is_ignored() {
+        let lexed = lex("\u{feff}1");
+        assert!(lexed.errors.is_empty());
+        assert_eq!(
+            lexed.tokens,
+            vec![Token {
+                kind: number(NumberLiteral::Int(1)),
+                span: Span::new(3, 4)
+            }]
+        );
     }
 
     #[test]
