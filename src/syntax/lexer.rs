@@ -71,6 +71,17 @@ const CONTROL_KEYWORDS: &[&str] = &[
     "endsection",
     "disposable",
     "enddisposable",
+    "class",
+    "endclass",
+    "interface",
+    "endinterface",
+    "field",
+    "property",
+    "endproperty",
+    "access",
+    "implements",
+    "include",
+    "require",
 ];
 
 pub fn lex(text: &str) -> LexedProgram {
@@ -366,7 +377,8 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// `:If`, `:For`, ... at the start of a statement, or any `:Keyword` of Dyalog's control structures.
+    /// `:If`, `:For`, ... (any keyword of Dyalog's control structures, in any case) at the start of a statement. After
+    /// an expression, `:` is a guard's colon even when a name like `End` follows (`⍵:End`).
     fn is_control_structure(&self, lexed: &LexedProgram) -> bool {
         if !self.peek_at(1).is_some_and(is_ascii_letter) {
             return false;
@@ -381,7 +393,7 @@ impl<'a> Lexer<'a> {
             word.push_str(grapheme);
             offset += 1;
         }
-        at_statement_start || CONTROL_KEYWORDS.contains(&word.to_lowercase().as_str())
+        at_statement_start && CONTROL_KEYWORDS.contains(&word.to_lowercase().as_str())
     }
 
     fn lex_control_structure(&mut self, lexed: &mut LexedProgram) {
@@ -691,7 +703,19 @@ mod tests {
             error_kinds(":If x"),
             vec![SyntaxErrorKind::ControlStructure(":If".to_string())]
         );
-        assert_eq!(error_kinds("{⍵:EndIf}").len(), 1);
+        assert_eq!(
+            error_kinds("1 ⋄ :while 1"),
+            vec![SyntaxErrorKind::ControlStructure(":while".to_string())]
+        );
+        assert_eq!(
+            error_kinds("{\n:Return\n}"),
+            vec![SyntaxErrorKind::ControlStructure(":Return".to_string())]
+        );
+        // After an expression the colon is a guard's, whatever name follows.
+        assert!(error_kinds("{⍵:EndIf}").is_empty());
+        // A colon and a name that is no keyword, at the start of a statement, is left to the parser (a guard with no
+        // condition).
+        assert!(error_kinds("{:x}").is_empty());
     }
 
     #[test]
