@@ -33,6 +33,27 @@ const UNSUPPORTED_GLYPHS: &[(&str, &str)] = &[
     ("⍁", "not an operator of Dyalog APL"),
 ];
 
+/// Characters that other fonts, keyboards or word processors produce in place of an APL glyph.
+const LOOKALIKE_GLYPHS: &[(&str, &str)] = &[
+    ("−", "-"),
+    ("–", "-"),
+    ("⋆", "*"),
+    ("∗", "*"),
+    ("∣", "|"),
+    ("∼", "~"),
+    ("’", "'"),
+    ("‘", "'"),
+    ("⨯", "×"),
+    ("∕", "/"),
+    ("⟵", "←"),
+    ("◇", "⋄"),
+    ("ι", "⍳"),
+    ("ρ", "⍴"),
+    ("α", "⍺"),
+    ("ω", "⍵"),
+    ("∈", "∊"),
+];
+
 /// Dyalog control-structure keywords, recognised only to report that they are not supported.
 const CONTROL_KEYWORDS: &[&str] = &[
     "if",
@@ -424,7 +445,13 @@ impl<'a> Lexer<'a> {
                 .push(SyntaxError::new(kind, self.span_from(start)).with_help(*help));
         } else {
             let kind = SyntaxErrorKind::UnknownCharacter(grapheme.to_string());
-            lexed.errors.push(SyntaxError::new(kind, self.span_from(start)));
+            let mut error = SyntaxError::new(kind, self.span_from(start));
+            if let Some((_, glyph)) = LOOKALIKE_GLYPHS.iter().find(|(lookalike, _)| *lookalike == grapheme) {
+                error = error.with_help(format!(
+                    "this looks like APL's {glyph} but is a different character; type {glyph}"
+                ));
+            }
+            lexed.errors.push(error);
         }
     }
 
@@ -695,6 +722,14 @@ mod tests {
                 span: Span::new(3, 4)
             }]
         );
+    }
+
+    #[test]
+    fn lookalike_of_an_apl_glyph_gets_a_hint() {
+        let lexed = lex("ρ x");
+        assert_eq!(lexed.errors.len(), 1);
+        assert_eq!(lexed.errors[0].kind, SyntaxErrorKind::UnknownCharacter("ρ".to_string()));
+        assert!(lexed.errors[0].help.as_deref().is_some_and(|help| help.contains("⍴")));
     }
 
     #[test]
