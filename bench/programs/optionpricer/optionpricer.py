@@ -1,4 +1,4 @@
-"""optionpricer: a Monte-Carlo option pricer with the stages of the thesis' FINPAR/LexiFi pricer (3 underlyings, 5 dates).
+"""optionpricer: a Monte-Carlo pricer with the stages of the thesis' FINPAR/LexiFi pricer (3 underlyings, 5 dates).
 
 Sobol points in 15 dimensions (30 bits, direct xor form, indices 1..N) -> standard normals (Acklam's inverse normal
 CDF) -> Brownian bridge over the dates 0.2 .. 1.0 -> correlation by the Cholesky factor -> Black-Scholes paths ->

@@ -1,7 +1,7 @@
 """signal: the APEX diff/signal program, sum of clamp(50*(diff(0,x)/(0.01+x))) for x = 1..N.
 
-Checked by hand: for N=3 the terms are 50/1.01, 50/2.01, 50/3.01, summing to 90.99186807 (three divisions in a Python shell); signal.c
-prints the same. Usage: signal.py [N]  (default N = 50000000).
+Checked by hand: for N=3 the terms are 50/1.01, 50/2.01, 50/3.01, summing to 90.99186807 (three divisions in a
+Python shell); signal.c prints the same. Usage: signal.py [N]  (default N = 50000000).
 """
 import sys
 
