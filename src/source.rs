@@ -76,7 +76,7 @@ impl SourceFile {
 
     /// A miette source (name plus text) to attach to a diagnostic so that it renders with the source line.
     pub fn named_source(&self) -> miette::NamedSource<String> {
-        miette::NamedSource::new(self.name.to_string(), self.text.to_string())
+        miette::NamedSource::new(&*self.name, self.text.to_string())
     }
 }
 

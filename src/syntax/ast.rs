@@ -80,6 +80,9 @@ pub enum AssignTarget {
     QuadOutput(Span),
     /// A system variable such as `⎕PP` or `⎕IO`.
     SystemName(Name),
+    /// `⍺←default` inside a dfn: gives `⍺` a value when the dfn is called monadically (no effect when it has a left
+    /// argument).
+    Alpha(Span),
 }
 
 /// An identifier with its span. User names match `[A-Za-z_∆⍙][A-Za-z_∆⍙¯0-9]*`; system names keep their `⎕`

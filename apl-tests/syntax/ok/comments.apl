@@ -1,0 +1,3 @@
+⍝ a full-line comment
+1+2 ⍝ trailing comment
+⍝ last

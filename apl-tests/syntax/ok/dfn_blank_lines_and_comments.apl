@@ -1,0 +1,7 @@
+f←{
+
+  ⍝ a comment inside
+  a←⍵+1 ⍝ trailing
+
+  a×2
+}

@@ -1,0 +1,1 @@
+abc ∆x ⍙y _tmp x1 a¯b

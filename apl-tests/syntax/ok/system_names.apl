@@ -1,0 +1,2 @@
+⎕IO
+⎕ReadFile 'data.txt'

@@ -1,0 +1,262 @@
+//! Compile-time values and the environment that binds names to them.
+//!
+//! Elaboration is compilation by inlining: an APL array becomes a TAIL expression tagged with its static base type,
+//! rank and whatever else is statically known (extents, constant values); an APL function or operator stays a
+//! compile-time object that is applied, at each use, to the tagged expressions of its arguments.
+
+use super::ir::{Base, Expr, Type};
+use crate::source::Span;
+use crate::syntax::ast::{Dfn, Primitive};
+use std::rc::Rc;
+
+/// One scalar value known at compile time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    Bool(bool),
+    Int(i64),
+    Double(f64),
+    Complex(f64, f64),
+    Char(char),
+}
+
+impl Scalar {
+    pub fn base(self) -> Base {
+        match self {
+            Scalar::Bool(_) => Base::Bool,
+            Scalar::Int(_) => Base::Int,
+            Scalar::Double(_) => Base::Double,
+            Scalar::Complex(..) => Base::Complex,
+            Scalar::Char(_) => Base::Char,
+        }
+    }
+
+    pub fn as_int(self) -> Option<i64> {
+        match self {
+            Scalar::Bool(value) => Some(value as i64),
+            Scalar::Int(value) => Some(value),
+            Scalar::Double(value) if value == value.trunc() && value.abs() < 9.0e15 => Some(value as i64),
+            _ => None,
+        }
+    }
+
+    pub fn as_double(self) -> Option<f64> {
+        match self {
+            Scalar::Bool(value) => Some(value as i64 as f64),
+            Scalar::Int(value) => Some(value as f64),
+            Scalar::Double(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The scalar converted up the promotion lattice to `base` (never down).
+    pub fn promote(self, base: Base) -> Scalar {
+        match (self, base) {
+            (Scalar::Bool(value), Base::Int) => Scalar::Int(value as i64),
+            (Scalar::Bool(value), Base::Double) => Scalar::Double(value as i64 as f64),
+            (Scalar::Int(value), Base::Double) => Scalar::Double(value as f64),
+            (Scalar::Bool(value), Base::Complex) => Scalar::Complex(value as i64 as f64, 0.0),
+            (Scalar::Int(value), Base::Complex) => Scalar::Complex(value as f64, 0.0),
+            (Scalar::Double(value), Base::Complex) => Scalar::Complex(value, 0.0),
+            (other, _) => other,
+        }
+    }
+
+    /// The TAIL literal for this scalar.
+    pub fn literal(self) -> Expr {
+        match self {
+            Scalar::Bool(value) => Expr::Bool(value),
+            Scalar::Int(value) => Expr::Int(value),
+            Scalar::Double(value) => Expr::Double(value),
+            Scalar::Complex(re, im) => Expr::Complex(re, im),
+            Scalar::Char(value) => Expr::Char(value),
+        }
+    }
+}
+
+/// An APL array as a tagged TAIL expression.
+#[derive(Clone, Debug)]
+pub struct Arr {
+    pub expr: Expr,
+    pub base: Base,
+    pub rank: usize,
+    /// One entry per axis: the extent where it is statically known.
+    pub extents: Vec<Option<i64>>,
+    /// The ravel, where the whole value is known at compile time (all extents are then known).
+    pub constant: Option<Rc<Vec<Scalar>>>,
+}
+
+impl Arr {
+    /// An array about which only the type is known.
+    pub fn dynamic(expr: Expr, base: Base, rank: usize) -> Arr {
+        Arr {
+            expr,
+            base,
+            rank,
+            extents: vec![None; rank],
+            constant: None,
+        }
+    }
+
+    pub fn with_extents(mut self, extents: Vec<Option<i64>>) -> Arr {
+        debug_assert_eq!(extents.len(), self.rank);
+        self.extents = extents;
+        self
+    }
+
+    pub fn scalar_constant(value: Scalar) -> Arr {
+        Arr {
+            expr: value.literal(),
+            base: value.base(),
+            rank: 0,
+            extents: Vec::new(),
+            constant: Some(Rc::new(vec![value])),
+        }
+    }
+
+    /// A constant vector, as a TAIL vector literal.
+    pub fn vector_constant(values: Vec<Scalar>, base: Base) -> Arr {
+        let values: Vec<Scalar> = values.into_iter().map(|value| value.promote(base)).collect();
+        Arr {
+            expr: Expr::Vector(values.iter().map(|value| value.literal()).collect(), base),
+            base,
+            rank: 1,
+            extents: vec![Some(values.len() as i64)],
+            constant: Some(Rc::new(values)),
+        }
+    }
+
+    pub fn tail_type(&self) -> Type {
+        Type::Array {
+            base: self.base,
+            rank: self.rank,
+        }
+    }
+
+    /// The static shape, where every extent is known.
+    pub fn static_shape(&self) -> Option<Vec<i64>> {
+        self.extents.iter().copied().collect()
+    }
+
+    /// The single value of a constant scalar or one-element array.
+    pub fn constant_scalar(&self) -> Option<Scalar> {
+        match &self.constant {
+            Some(values) if values.len() == 1 => Some(values[0]),
+            _ => None,
+        }
+    }
+
+    /// The values of a constant scalar or vector as integers (axis numbers, `○` selectors, tuple indices).
+    pub fn constant_ints(&self) -> Option<Vec<i64>> {
+        if self.rank > 1 {
+            return None;
+        }
+        self.constant.as_ref()?.iter().map(|value| value.as_int()).collect()
+    }
+
+    /// The number of elements, where statically known.
+    pub fn static_size(&self) -> Option<i64> {
+        self.extents
+            .iter()
+            .try_fold(1i64, |product, extent| extent.map(|e| product * e))
+    }
+}
+
+/// A compile-time value: what an APL name or expression denotes during elaboration.
+#[derive(Clone, Debug)]
+pub enum Val {
+    Array(Arr),
+    /// A mixed strand (`a (b c) 4`), kept apart as a tuple; indexed with constants.
+    Tuple(Vec<Val>),
+    Function(Rc<Fun>),
+    Operator(Rc<Opr>),
+}
+
+/// A dfn together with the environment it was written in, and the operands it was given if it is an operator.
+#[derive(Clone, Debug)]
+pub struct Closure {
+    pub dfn: Rc<Dfn>,
+    pub env: Env,
+    /// `⍺⍺` and (for a dyadic operator) `⍵⍵`.
+    pub operands: Option<(Val, Option<Val>)>,
+    /// The operator value itself, for `∇∇`.
+    pub operator: Option<Rc<Opr>>,
+}
+
+/// A function known at compile time.
+#[derive(Clone, Debug)]
+pub enum Fun {
+    Primitive(Primitive, Span),
+    /// A system function such as `⎕INT32AND` or `⎕ReadFile` (the name in upper case).
+    System(String, Span),
+    Dfn(Closure, Span),
+    /// A primitive operator applied to its operands (`+/`, `f¨`, `∘.×`, `2∘×`, `f⍣3`).
+    Derived {
+        operator: Primitive,
+        left: Val,
+        right: Option<Val>,
+        span: Span,
+    },
+    /// `(f g h)`: `(f ⍵) g (h ⍵)`; the left tine may be an array.
+    Fork(Val, Rc<Fun>, Rc<Fun>),
+    /// `(g h)`: `g (h ⍵)`.
+    Atop(Rc<Fun>, Rc<Fun>),
+}
+
+impl Fun {
+    pub fn span(&self) -> Span {
+        match self {
+            Fun::Primitive(_, span) | Fun::System(_, span) | Fun::Dfn(_, span) | Fun::Derived { span, .. } => *span,
+            Fun::Fork(_, middle, right) => middle.span().join(right.span()),
+            Fun::Atop(left, right) => left.span().join(right.span()),
+        }
+    }
+}
+
+/// An operator known at compile time.
+#[derive(Clone, Debug)]
+pub enum Opr {
+    Primitive(Primitive, Span),
+    /// A dfn that mentions `⍺⍺` (and `⍵⍵` if `dyadic`).
+    Dfn {
+        closure: Box<Closure>,
+        dyadic: bool,
+        span: Span,
+    },
+}
+
+/// A persistent environment: a linked list of bindings, so that closures can keep the environment they were
+/// defined in while later statements extend it.
+#[derive(Clone, Debug, Default)]
+pub struct Env {
+    head: Option<Rc<Binding>>,
+}
+
+#[derive(Debug)]
+struct Binding {
+    name: String,
+    value: Val,
+    next: Option<Rc<Binding>>,
+}
+
+impl Env {
+    pub fn bind(&self, name: &str, value: Val) -> Env {
+        Env {
+            head: Some(Rc::new(Binding {
+                name: name.to_string(),
+                value,
+                next: self.head.clone(),
+            })),
+        }
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<&Val> {
+        let mut current = self.head.as_deref();
+        while let Some(binding) = current {
+            if binding.name == name {
+                return Some(&binding.value);
+            }
+            current = binding.next.as_deref();
+        }
+        None
+    }
+}

@@ -1,0 +1,384 @@
+//! Indexing: `A[i;j]`, `i⌷A`, `i⊃A`, tuple components `t[k]`, and indexed assignment `A[i]←v`.
+//!
+//! Scalar indices select with `idxS(axis, index, A)` (checked at run time); a vector index on a vector is an `each`
+//! over the index; other array indices go through flat row-major offsets built with outer sums, and select from the
+//! ravel. Indexed assignment is functional: a new array equal to the old one except at the indexed places.
+
+use super::env::{Arr, Fun, Scalar, Val};
+use super::error::{ElabError, ElabResult};
+use super::ir::{Base, Expr};
+use super::Elaborator;
+use crate::source::Span;
+use crate::syntax::ast::{self, Primitive};
+use std::rc::Rc;
+
+impl Elaborator {
+    pub fn index(&mut self, base: Val, indices: &[Option<ast::Expr>], span: Span) -> ElabResult<Val> {
+        // Indices are evaluated right to left, like everything else.
+        let mut evaluated: Vec<Option<Arr>> = Vec::with_capacity(indices.len());
+        for index in indices.iter().rev() {
+            evaluated.push(match index {
+                Some(expr) => {
+                    let value = self.expr(expr)?;
+                    let array = self.expect_array(value, expr.span)?;
+                    Some(self.integer_argument(array, expr.span)?)
+                }
+                None => None,
+            });
+        }
+        evaluated.reverse();
+        match base {
+            Val::Tuple(components) => {
+                let [Some(index)] = evaluated.as_slice() else {
+                    return Err(ElabError::rank(span, "a tuple takes one index"));
+                };
+                select_component(&components, index, span)
+            }
+            Val::Array(array) => self.index_array(array, evaluated, span).map(Val::Array),
+            _ => Err(ElabError::syntax(span, "indexing a function")),
+        }
+    }
+
+    pub fn index_array(&mut self, array: Arr, indices: Vec<Option<Arr>>, span: Span) -> ElabResult<Arr> {
+        if indices.len() != array.rank {
+            return Err(ElabError::rank(
+                span,
+                format!("{} indices for an array of rank {}", indices.len(), array.rank),
+            ));
+        }
+        let array = self.bind(array);
+        if let Some(folded) = fold_constant_index(&array, &indices) {
+            return Ok(folded);
+        }
+        let all_scalar = indices.iter().all(|index| index.as_ref().is_none_or(|i| i.rank == 0));
+        if all_scalar {
+            let mut result = array;
+            for (axis, index) in indices.into_iter().enumerate().rev() {
+                if let Some(index) = index {
+                    let mut extents = result.extents.clone();
+                    extents.remove(axis);
+                    let expr = Expr::op("idxS", vec![Expr::Int(axis as i64 + 1), index.expr, result.expr]);
+                    result = Arr::dynamic(expr, result.base, result.rank - 1).with_extents(extents);
+                }
+            }
+            return Ok(result);
+        }
+        if array.rank == 1 {
+            let index = indices
+                .into_iter()
+                .next()
+                .flatten()
+                .expect("a vector index (not all scalar)");
+            let source = array.clone();
+            return self.pointwise_monadic(index, span, &mut |_, i| {
+                let expr = Expr::op("idxS", vec![Expr::Int(1), i.expr, source.expr.clone()]);
+                Ok(Val::Array(Arr::dynamic(expr, source.base, 0)))
+            });
+        }
+        self.index_through_offsets(array, indices, span)
+    }
+
+    /// General indexing: outer sums of per-axis offsets give row-major positions in the ravel.
+    fn index_through_offsets(&mut self, array: Arr, indices: Vec<Option<Arr>>, span: Span) -> ElabResult<Arr> {
+        let shape = self.shape_of(&array);
+        let shape = self.bind(shape);
+        let plus: Rc<Fun> = Rc::new(Fun::Primitive(Primitive::Plus, span));
+        let mut offsets: Option<Arr> = None;
+        for (axis, index) in indices.into_iter().enumerate() {
+            let extent = self.vector_element(&shape, axis, span)?;
+            let index = match index {
+                Some(index) => index,
+                None => {
+                    let extent = self.bind(extent);
+                    self.iota(extent, span)?
+                }
+            };
+            let one = Arr::scalar_constant(Scalar::Int(1));
+            let zero_based = self.scalar_dyadic(Primitive::Minus, index, one, span)?;
+            offsets = Some(match offsets {
+                None => zero_based,
+                Some(previous) => {
+                    let extent = self.vector_element(&shape, axis, span)?;
+                    let scaled = self.scalar_dyadic(Primitive::Times, previous, extent, span)?;
+                    let left = self.bind(scaled);
+                    let right = self.bind(zero_based);
+                    self.derived_dyadic(
+                        Primitive::OuterProduct,
+                        &Val::Function(plus.clone()),
+                        None,
+                        Val::Array(left),
+                        Val::Array(right),
+                        span,
+                    )
+                    .and_then(|v| self.expect_array(v, span))?
+                }
+            });
+        }
+        let offsets = offsets.expect("rank at least 2");
+        let ravel = self.ravel(array);
+        let ravel = self.bind(ravel);
+        self.pointwise_monadic(offsets, span, &mut |_, offset| {
+            let position = Expr::op("addi", vec![offset.expr, Expr::Int(1)]);
+            let expr = Expr::op("idxS", vec![Expr::Int(1), position, ravel.expr.clone()]);
+            Ok(Val::Array(Arr::dynamic(expr, ravel.base, 0)))
+        })
+    }
+
+    /// The `axis`th (0-based) element of a vector, folded when constant.
+    pub fn vector_element(&mut self, vector: &Arr, axis: usize, span: Span) -> ElabResult<Arr> {
+        if let Some(values) = &vector.constant {
+            if let Some(value) = values.get(axis) {
+                return Ok(Arr::scalar_constant(*value));
+            }
+            return Err(ElabError::index(span, "index out of range"));
+        }
+        let expr = Expr::op(
+            "idxS",
+            vec![Expr::Int(1), Expr::Int(axis as i64 + 1), vector.expr.clone()],
+        );
+        Ok(Arr::dynamic(expr, vector.base, 0))
+    }
+
+    /// `i⊃V` with scalar `i` (or `i j⊃M`): one element.
+    pub fn pick_element(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        self.squad(left, right, span)
+    }
+
+    /// `I⌷A`: one index per leading axis, given as a scalar or a vector of scalars.
+    pub fn squad(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        let left = self.integer_argument(left, span)?;
+        if left.rank == 0 {
+            let mut indices = vec![Some(left)];
+            indices.extend((1..right.rank).map(|_| None));
+            return self.index_array(right, indices, span);
+        }
+        let Some(count) = left.extents[0] else {
+            return Err(ElabError::nonce(span, "⌷ or ⊃ with a left argument of unknown length"));
+        };
+        if count as usize > right.rank {
+            return Err(ElabError::rank(
+                span,
+                format!("{count} indices for an array of rank {}", right.rank),
+            ));
+        }
+        let left = self.bind(left);
+        let mut indices = Vec::new();
+        for axis in 0..count as usize {
+            indices.push(Some(self.vector_element(&left, axis, span)?));
+        }
+        indices.extend((count as usize..right.rank).map(|_| None));
+        self.index_array(right, indices, span)
+    }
+
+    /// `k⊃t` on a tuple, with a constant k.
+    pub fn pick_from_tuple(&mut self, left: Val, right: Val, span: Span) -> ElabResult<Val> {
+        let index = self.expect_array(left, span)?;
+        let Val::Tuple(components) = right else {
+            unreachable!("called with a tuple")
+        };
+        select_component(&components, &index, span)
+    }
+
+    /// An axis on a function: `⌽[1]`, `⊖[2]`, `,[1]`... Only the first-/last-axis forms that map onto other glyphs.
+    pub fn function_with_axis(
+        &mut self,
+        function: Rc<Fun>,
+        indices: &[Option<ast::Expr>],
+        span: Span,
+    ) -> ElabResult<Val> {
+        let axis = match indices {
+            [Some(expr)] => {
+                let value = self.expr(expr)?;
+                self.expect_array(value, expr.span)?
+                    .constant_scalar()
+                    .and_then(|s| s.as_int())
+            }
+            _ => None,
+        };
+        let Some(axis) = axis else {
+            return Err(ElabError::nonce(span, "an axis specification that is not a constant"));
+        };
+        let replacement = match (&*function, axis) {
+            (Fun::Primitive(Primitive::CircleStile | Primitive::CircleBar, s), 1) => {
+                Fun::Primitive(Primitive::CircleBar, *s)
+            }
+            (Fun::Primitive(Primitive::Comma | Primitive::CommaBar, s), 1) => Fun::Primitive(Primitive::CommaBar, *s),
+            (
+                Fun::Derived {
+                    operator: Primitive::Slash | Primitive::SlashBar,
+                    left,
+                    right,
+                    span,
+                },
+                1,
+            ) => Fun::Derived {
+                operator: Primitive::SlashBar,
+                left: left.clone(),
+                right: right.clone(),
+                span: *span,
+            },
+            (
+                Fun::Derived {
+                    operator: Primitive::Backslash | Primitive::BackslashBar,
+                    left,
+                    right,
+                    span,
+                },
+                1,
+            ) => Fun::Derived {
+                operator: Primitive::BackslashBar,
+                left: left.clone(),
+                right: right.clone(),
+                span: *span,
+            },
+            _ => {
+                return Err(
+                    ElabError::nonce(span, "this axis specification").with_hint("only [1] on ⌽ , / \\ is supported")
+                )
+            }
+        };
+        Ok(Val::Function(Rc::new(replacement)))
+    }
+
+    /// `x[i]←v` (and `x[i;j]←v`), with scalar indices or a vector index on a vector: a new array.
+    pub fn indexed_assignment(
+        &mut self,
+        name: &ast::Name,
+        indices: &[Option<ast::Expr>],
+        value: Val,
+        span: Span,
+    ) -> ElabResult<Val> {
+        let Some(current) = self.env.lookup(&name.text).cloned() else {
+            return Err(ElabError::value(name.span, format!("undefined name {}", name.text)));
+        };
+        let current = self.expect_array(current, name.span)?;
+        let value = self.expect_array(value, span)?;
+        if indices.len() != current.rank {
+            return Err(ElabError::rank(
+                span,
+                format!("{} indices for an array of rank {}", indices.len(), current.rank),
+            ));
+        }
+        let mut evaluated = Vec::new();
+        for index in indices {
+            let Some(expr) = index else {
+                return Err(ElabError::nonce(span, "indexed assignment with an elided axis"));
+            };
+            let index = self.expr(expr)?;
+            let index = self.expect_array(index, expr.span)?;
+            evaluated.push(self.integer_argument(index, expr.span)?);
+        }
+        let Some(base) = current.base.join(value.base) else {
+            return Err(ElabError::domain(
+                span,
+                "assigning characters into numbers, or numbers into characters",
+            ));
+        };
+        let current = self.convert(current, base, span)?;
+        let value = self.convert(value, base, span)?;
+        let current = self.bind(current);
+        let value = self.bind(value);
+        let shape = self.shape_of(&current);
+        let shape = self.bind(shape);
+        // The row-major position being assigned (1-based), for scalar indices.
+        if evaluated.iter().any(|index| index.rank != 0) {
+            if current.rank != 1 || value.rank != 0 {
+                return Err(ElabError::nonce(
+                    span,
+                    "indexed assignment of arrays (only scalars at scalar or vector indices)",
+                ));
+            }
+            let index = evaluated.pop().expect("one index");
+            let positions = self.bind(index);
+            let length = self.tally(&current);
+            let all = self.iota(length, span)?;
+            let member = Rc::new(Fun::Primitive(Primitive::Epsilon, span));
+            let mask = self.apply_dyadic(&member, Val::Array(all), Val::Array(positions), span)?;
+            let mask = self.expect_array(mask, span)?;
+            let replacement = value.clone();
+            let result = self.pointwise_dyadic(mask, current.clone(), span, &mut |_, m, old| {
+                let expr = Expr::If(Box::new(m.expr), Box::new(replacement.expr.clone()), Box::new(old.expr));
+                Ok(Val::Array(Arr::dynamic(expr, base, 0)))
+            })?;
+            return Ok(Val::Array(result.with_extents(current.extents.clone())));
+        }
+        if value.rank != 0 {
+            return Err(ElabError::rank(span, "assigning an array to a single element"));
+        }
+        let mut position: Option<Arr> = None;
+        for (axis, index) in evaluated.into_iter().enumerate() {
+            let one = Arr::scalar_constant(Scalar::Int(1));
+            let zero_based = self.scalar_dyadic(Primitive::Minus, index, one, span)?;
+            position = Some(match position {
+                None => zero_based,
+                Some(previous) => {
+                    let extent = self.vector_element(&shape, axis, span)?;
+                    let scaled = self.scalar_dyadic(Primitive::Times, previous, extent, span)?;
+                    self.scalar_dyadic(Primitive::Plus, scaled, zero_based, span)?
+                }
+            });
+        }
+        let position = position.expect("rank at least 1");
+        let position = self.bind(position);
+        let size = match current.static_size() {
+            Some(size) => Arr::scalar_constant(Scalar::Int(size)),
+            None => {
+                let ravel = self.ravel(current.clone());
+                self.tally(&ravel)
+            }
+        };
+        let offsets = self.iota(size, span)?;
+        let ravel = self.ravel(current.clone());
+        let replacement = value.clone();
+        let updated = self.pointwise_dyadic(offsets, ravel, span, &mut |_, offset, old| {
+            let here = Expr::op(
+                "eqi",
+                vec![offset.expr, Expr::op("addi", vec![position.expr.clone(), Expr::Int(1)])],
+            );
+            let expr = Expr::If(Box::new(here), Box::new(replacement.expr.clone()), Box::new(old.expr));
+            Ok(Val::Array(Arr::dynamic(expr, base, 0)))
+        })?;
+        if current.rank == 1 {
+            return Ok(Val::Array(updated.with_extents(current.extents.clone())));
+        }
+        let reshaped = self.reshape(shape, updated, span)?;
+        Ok(Val::Array(reshaped.with_extents(current.extents.clone())))
+    }
+}
+
+fn select_component(components: &[Val], index: &Arr, span: Span) -> ElabResult<Val> {
+    let Some(position) = index
+        .constant_scalar()
+        .and_then(|s| s.as_int())
+        .filter(|_| index.rank == 0)
+    else {
+        return Err(ElabError::nonce(
+            span,
+            "indexing a tuple with anything but a constant scalar",
+        ));
+    };
+    if position < 1 || position as usize > components.len() {
+        return Err(ElabError::index(
+            span,
+            format!("index {position} into a strand of {}", components.len()),
+        ));
+    }
+    Ok(components[position as usize - 1].clone())
+}
+
+/// Indexing a constant array with constant scalar indices, at compile time.
+fn fold_constant_index(array: &Arr, indices: &[Option<Arr>]) -> Option<Arr> {
+    let values = array.constant.as_ref()?;
+    let shape = array.static_shape()?;
+    let mut offset = 0i64;
+    for (axis, index) in indices.iter().enumerate() {
+        let position = index.as_ref()?.constant_scalar()?.as_int()?;
+        if index.as_ref()?.rank != 0 || position < 1 || position > shape[axis] {
+            return None;
+        }
+        offset = offset * shape[axis] + position - 1;
+    }
+    let value = *values.get(offset as usize)?;
+    let _ = Base::Int;
+    Some(Arr::scalar_constant(value))
+}

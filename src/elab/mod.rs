@@ -1,0 +1,660 @@
+//! Elaboration: the APL AST to well-typed TAIL.
+//!
+//! Compilation by inlining, as in the thesis' compiler: every primitive, dfn and operator is a compile-time function
+//! over tagged TAIL expressions ([`env::Arr`]: an expression with its static base type, rank, and whatever extents or
+//! values are known). Arguments are let-bound before they are used twice, so inlining never duplicates work. Item
+//! sequences are resolved (`resolve.rs`) with the environment at hand, since the parse depends on what names denote.
+//!
+//! A script becomes one TAIL expression that evaluates the statements in order; a statement whose value is not
+//! assigned is printed (as is `⎕←x`), through the TAIL print op with the print precision then in force.
+//!
+//! Code map: `resolve.rs` (classes, operators, strands, right-to-left, trains), `env.rs` (compile-time values),
+//! `scalar.rs` (scalar functions, promotion, scalar extension, constant folding), `structural.rs` (`⍴ , ⍳ ⌽ ↑ ...`),
+//! `operators.rs` (`/ \ ¨ ∘. . ⍣ ⍨ ∘` and identity items), `dfns.rs` (dfn application, guards, recursion),
+//! `indexing.rs` (`A[i;j]`), `system.rs` (`⎕` names), `annotations.rs` (`⍝:` types), `ir.rs` (the TAIL terms built
+//! here), `lower.rs` (those terms to `crate::tail::ast`), `error.rs`.
+
+pub mod annotations;
+pub mod dfns;
+pub mod env;
+pub mod error;
+pub mod indexing;
+pub mod ir;
+pub mod operators;
+pub mod resolve;
+pub mod scalar;
+pub mod search;
+pub mod structural;
+pub mod system;
+
+#[cfg(test)]
+mod tests;
+
+use crate::source::{SourceFile, Span};
+use crate::syntax::ast;
+use env::{Arr, Closure, Env, Fun, Opr, Scalar, Val};
+pub use error::{ElabError, ElabErrors, ElabResult};
+use ir::{Base, Expr, Type};
+use resolve::{Class, Node, Resolver};
+use std::rc::Rc;
+
+/// Dyalog's default print precision.
+pub const DEFAULT_PRINT_PRECISION: i64 = 10;
+
+/// Elaborate a whole script to one TAIL term (in the elaborator's mirror of TAIL, `ir::Expr`).
+pub fn elaborate_to_ir(program: &ast::Program, file: &SourceFile) -> Result<Expr, ElabErrors> {
+    let mut elaborator = Elaborator::new(program);
+    match elaborator.program(program) {
+        Ok(expr) => Ok(expr),
+        Err(error) => Err(ElabErrors::new(file, vec![error])),
+    }
+}
+
+/// One binding or effect accumulated in the current scope, wrapped around the scope's result at its end.
+#[derive(Clone, Debug)]
+enum Entry {
+    Let(String, Type, Expr),
+    Effect(Expr),
+}
+
+/// The state of one elaboration.
+pub struct Elaborator {
+    /// Open scopes (the program, lambda bodies, conditional branches), innermost last.
+    frames: Vec<Vec<Entry>>,
+    next_variable: usize,
+    /// The environment in force at the current point.
+    pub env: Env,
+    /// The top-level environment, consulted when a dfn mentions a global assigned after the dfn was defined.
+    pub globals: Env,
+    pub print_precision: i64,
+    /// Nesting of inlined dfn calls, to stop runaway recursion.
+    pub call_depth: usize,
+    /// `⍝:` annotations on the lines before assignments, by statement span start.
+    pub comments: Vec<ast::Comment>,
+}
+
+/// How deep inlined calls may nest before elaboration gives up on a recursion it cannot unfold.
+pub const MAX_CALL_DEPTH: usize = 64;
+
+impl Elaborator {
+    pub fn new(program: &ast::Program) -> Elaborator {
+        Elaborator {
+            frames: vec![Vec::new()],
+            next_variable: 0,
+            env: Env::default(),
+            globals: Env::default(),
+            print_precision: DEFAULT_PRINT_PRECISION,
+            call_depth: 0,
+            comments: program.comments.clone(),
+        }
+    }
+
+    fn program(&mut self, program: &ast::Program) -> ElabResult<Expr> {
+        for statement in &program.statements {
+            self.top_level_statement(statement)?;
+        }
+        let frame = self.frames.pop().expect("the program frame");
+        self.frames.push(Vec::new());
+        Ok(wrap_entries(frame, Expr::Int(0)))
+    }
+
+    fn top_level_statement(&mut self, statement: &ast::Statement) -> ElabResult<()> {
+        let ast::StatementKind::Expr(expr) = &statement.kind else {
+            return Err(ElabError::syntax(statement.span, "a guard outside a dfn"));
+        };
+        if let Some(annotation) = &statement.annotation {
+            self.check_statement_annotation(annotation, expr)?;
+        }
+        let value = self.expr(expr)?;
+        let is_assignment = expr.assignment.is_some() && expr.items.is_empty();
+        if !is_assignment {
+            self.print_value(&value)?;
+        }
+        self.globals = self.env.clone();
+        Ok(())
+    }
+
+    /// Print an array (or each component of a tuple) with the current print precision.
+    pub fn print_value(&mut self, value: &Val) -> ElabResult<()> {
+        match value {
+            Val::Array(array) => {
+                let bound = self.bind(array.clone());
+                self.effect(Expr::op(
+                    "print",
+                    vec![Expr::Int(self.print_precision), bound.expr.clone()],
+                ));
+                Ok(())
+            }
+            Val::Tuple(components) => {
+                for component in components {
+                    self.print_value(component)?;
+                }
+                Ok(())
+            }
+            // Dyalog shows a function's definition; a compiled program has nothing to show.
+            Val::Function(_) | Val::Operator(_) => Ok(()),
+        }
+    }
+
+    // ----- scopes, variables and let-binding -----
+
+    pub fn fresh_name(&mut self, stem: &str) -> String {
+        self.next_variable += 1;
+        format!("{stem}{}", self.next_variable)
+    }
+
+    pub fn effect(&mut self, expr: Expr) {
+        self.frames
+            .last_mut()
+            .expect("a frame is open")
+            .push(Entry::Effect(expr));
+    }
+
+    /// Let-bind an array unless its expression is trivial, so that it can be used any number of times.
+    pub fn bind(&mut self, array: Arr) -> Arr {
+        if array.expr.is_trivial() || matches!(array.expr, Expr::Vector(ref elements, _) if elements.len() <= 1) {
+            return array;
+        }
+        let name = self.fresh_name("v");
+        let value_type = array.tail_type();
+        let expr = std::mem::replace(&mut array.expr.clone(), Expr::Var(name.clone()));
+        self.frames
+            .last_mut()
+            .expect("a frame is open")
+            .push(Entry::Let(name.clone(), value_type, expr));
+        Arr {
+            expr: Expr::Var(name),
+            ..array
+        }
+    }
+
+    /// Let-bind every array inside a value.
+    pub fn bind_value(&mut self, value: Val) -> Val {
+        match value {
+            Val::Array(array) => Val::Array(self.bind(array)),
+            Val::Tuple(components) => Val::Tuple(components.into_iter().map(|c| self.bind_value(c)).collect()),
+            other => other,
+        }
+    }
+
+    /// Elaborate `body` in a new scope; the scope's bindings are wrapped around the array it returns.
+    pub fn scoped(&mut self, body: impl FnOnce(&mut Self) -> ElabResult<Arr>) -> ElabResult<Arr> {
+        self.frames.push(Vec::new());
+        let result = body(self);
+        let frame = self.frames.pop().expect("the scope's frame");
+        let array = result?;
+        Ok(Arr {
+            expr: wrap_entries(frame, array.expr.clone()),
+            ..array
+        })
+    }
+
+    /// A TAIL lambda over one scalar of base `base`, whose body `body` computes from the parameter; the body must
+    /// give a scalar. Returns the lambda and the body's base type.
+    pub fn scalar_lambda(
+        &mut self,
+        base: Base,
+        span: Span,
+        body: impl FnOnce(&mut Self, Arr) -> ElabResult<Val>,
+    ) -> ElabResult<(Expr, Base)> {
+        let parameter = self.fresh_name("x");
+        let argument = Arr::dynamic(Expr::Var(parameter.clone()), base, 0);
+        let result = self.scoped(|this| {
+            let value = body(this, argument)?;
+            this.expect_scalar(value, span)
+        })?;
+        Ok((Expr::lambda(&parameter, Type::scalar(base), result.expr), result.base))
+    }
+
+    /// A curried TAIL lambda over two scalars (for `zipWith`, `reduce`, `scan`).
+    pub fn scalar_lambda2(
+        &mut self,
+        left_base: Base,
+        right_base: Base,
+        span: Span,
+        body: impl FnOnce(&mut Self, Arr, Arr) -> ElabResult<Val>,
+    ) -> ElabResult<(Expr, Base)> {
+        let left_name = self.fresh_name("x");
+        let right_name = self.fresh_name("y");
+        let left = Arr::dynamic(Expr::Var(left_name.clone()), left_base, 0);
+        let right = Arr::dynamic(Expr::Var(right_name.clone()), right_base, 0);
+        let result = self.scoped(|this| {
+            let value = body(this, left, right)?;
+            this.expect_scalar(value, span)
+        })?;
+        let inner = Expr::lambda(&right_name, Type::scalar(right_base), result.expr);
+        Ok((Expr::lambda(&left_name, Type::scalar(left_base), inner), result.base))
+    }
+
+    fn expect_scalar(&mut self, value: Val, span: Span) -> ElabResult<Arr> {
+        match value {
+            Val::Array(array) if array.rank == 0 => Ok(array),
+            Val::Array(_) => Err(
+                ElabError::nonce(span, "a function that returns an array where a scalar is needed").with_hint(
+                    "each, reduce and scan apply their function to scalars; nested arrays are not supported",
+                ),
+            ),
+            _ => Err(ElabError::nonce(
+                span,
+                "a function or tuple result where a scalar is needed",
+            )),
+        }
+    }
+
+    // ----- expressions -----
+
+    pub fn expr(&mut self, expr: &ast::Expr) -> ElabResult<Val> {
+        let assigned = match &expr.assignment {
+            Some(assignment) => Some(self.assignment(assignment)?),
+            None => None,
+        };
+        match assigned {
+            Some(value) if expr.items.is_empty() => Ok(value),
+            Some(value) => {
+                let value_span = expr.assignment.as_ref().map(|a| a.span).unwrap_or(expr.span);
+                if !matches!(value, Val::Array(_) | Val::Tuple(_)) {
+                    return Err(ElabError::syntax(
+                        value_span,
+                        "a function assignment inside an expression",
+                    ));
+                }
+                let env = self.env.clone();
+                let node = Resolver { env: &env }.resolve_with(&expr.items, Some((value, value_span)), expr.span)?;
+                self.node(&node)
+            }
+            None => {
+                let env = self.env.clone();
+                let node = Resolver { env: &env }.resolve(&expr.items, expr.span)?;
+                self.node(&node)
+            }
+        }
+    }
+
+    fn assignment(&mut self, assignment: &ast::Assignment) -> ElabResult<Val> {
+        let value = self.expr(&assignment.value)?;
+        match &assignment.target {
+            ast::AssignTarget::QuadOutput(span) => {
+                if !assignment.modifier.is_empty() || assignment.indices.is_some() {
+                    return Err(ElabError::syntax(*span, "⎕ cannot be indexed or modified"));
+                }
+                self.print_value(&value)?;
+                Ok(value)
+            }
+            ast::AssignTarget::SystemName(name) => self.assign_system_name(name, value, assignment),
+            // `⍺←v` as a dfn statement is handled by the dfn body; anywhere else it is an error.
+            ast::AssignTarget::Alpha(span) => {
+                Err(ElabError::syntax(*span, "⍺← must be a statement of its own in a dfn"))
+            }
+            ast::AssignTarget::Name(name) => {
+                let value = if !assignment.modifier.is_empty() {
+                    self.modified_assignment(name, &assignment.modifier, value, assignment.span)?
+                } else if let Some(indices) = &assignment.indices {
+                    self.indexed_assignment(name, indices, value, assignment.span)?
+                } else {
+                    value
+                };
+                let value = self.bind_value(value);
+                self.env = self.env.bind(&name.text, value.clone());
+                Ok(value)
+            }
+        }
+    }
+
+    /// `x f← v` is `x ← x f v`.
+    fn modified_assignment(
+        &mut self,
+        name: &ast::Name,
+        modifier: &[ast::Item],
+        value: Val,
+        span: Span,
+    ) -> ElabResult<Val> {
+        let Some(current) = self.env.lookup(&name.text).cloned() else {
+            return Err(ElabError::value(name.span, format!("undefined name {}", name.text)));
+        };
+        let env = self.env.clone();
+        let node = Resolver { env: &env }.resolve(modifier, span)?;
+        if node.is_array() {
+            return Err(ElabError::syntax(
+                span,
+                "the modifier of a modified assignment must be a function",
+            ));
+        }
+        let function = self.function_node(&node)?;
+        self.apply_dyadic(&function, current, value, span)
+    }
+
+    // ----- resolved trees -----
+
+    pub fn node(&mut self, node: &Node<'_>) -> ElabResult<Val> {
+        match node {
+            Node::Atom(item, _) => self.item(item),
+            Node::Given(value, _) => Ok((**value).clone()),
+            Node::Strand(elements, span) => {
+                let mut values = Vec::with_capacity(elements.len());
+                for element in elements.iter().rev() {
+                    values.push(self.node(element)?);
+                }
+                values.reverse();
+                self.strand(values, *span)
+            }
+            Node::Monadic {
+                function,
+                argument,
+                span,
+            } => {
+                let argument = self.node(argument)?;
+                let function = self.function_node(function)?;
+                self.apply_monadic(&function, argument, *span)
+            }
+            Node::Dyadic {
+                left,
+                function,
+                right,
+                span,
+            } => {
+                let right = self.node(right)?;
+                let function = self.function_node(function)?;
+                let left = self.node(left)?;
+                self.apply_dyadic(&function, left, right, *span)
+            }
+            Node::Derived { .. } | Node::Fork { .. } | Node::Atop { .. } => {
+                Ok(Val::Function(self.function_node(node)?))
+            }
+        }
+    }
+
+    /// Elaborate a node that denotes a function.
+    pub fn function_node(&mut self, node: &Node<'_>) -> ElabResult<Rc<Fun>> {
+        match node {
+            Node::Atom(item, _) => match self.item(item)? {
+                Val::Function(function) => Ok(function),
+                _ => Err(ElabError::syntax(item.span(), "expected a function")),
+            },
+            Node::Derived {
+                operator,
+                left,
+                right,
+                span,
+            } => {
+                let left = self.operand(left)?;
+                let right = match right {
+                    Some(right) => Some(self.operand(right)?),
+                    None => None,
+                };
+                self.derive(operator, left, right, *span)
+            }
+            Node::Fork {
+                left, middle, right, ..
+            } => {
+                let left = self.operand(left)?;
+                let middle = self.function_node(middle)?;
+                let right = self.function_node(right)?;
+                Ok(Rc::new(Fun::Fork(left, middle, right)))
+            }
+            Node::Atop { left, right, .. } => {
+                let left = self.function_node(left)?;
+                let right = self.function_node(right)?;
+                Ok(Rc::new(Fun::Atop(left, right)))
+            }
+            other => Err(ElabError::syntax(other.span(), "expected a function")),
+        }
+    }
+
+    /// An operand: a function or an (elaborated, let-bound) array.
+    fn operand(&mut self, node: &Node<'_>) -> ElabResult<Val> {
+        if node.is_array() {
+            let value = self.node(node)?;
+            Ok(self.bind_value(value))
+        } else {
+            Ok(Val::Function(self.function_node(node)?))
+        }
+    }
+
+    /// Apply an operator item to its operands.
+    fn derive(&mut self, operator: &ast::Item, left: Val, right: Option<Val>, span: Span) -> ElabResult<Rc<Fun>> {
+        match operator {
+            ast::Item::Primitive(primitive, _) => Ok(Rc::new(Fun::Derived {
+                operator: *primitive,
+                left,
+                right,
+                span,
+            })),
+            _ => match self.item(operator)? {
+                Val::Operator(operator_value) => match &*operator_value {
+                    Opr::Primitive(primitive, _) => Ok(Rc::new(Fun::Derived {
+                        operator: *primitive,
+                        left,
+                        right,
+                        span,
+                    })),
+                    Opr::Dfn { closure, .. } => {
+                        let mut closure = (**closure).clone();
+                        closure.operands = Some((left, right));
+                        closure.operator = Some(operator_value.clone());
+                        Ok(Rc::new(Fun::Dfn(closure, span)))
+                    }
+                },
+                _ => Err(ElabError::syntax(operator.span(), "expected an operator")),
+            },
+        }
+    }
+
+    // ----- items -----
+
+    pub fn item(&mut self, item: &ast::Item) -> ElabResult<Val> {
+        match item {
+            ast::Item::Numbers(numbers, span) => self.numbers(numbers, *span),
+            ast::Item::String(text, _) => {
+                let characters: Vec<Scalar> = text.chars().map(Scalar::Char).collect();
+                if characters.len() == 1 {
+                    Ok(Val::Array(Arr::scalar_constant(characters[0])))
+                } else {
+                    Ok(Val::Array(Arr::vector_constant(characters, Base::Char)))
+                }
+            }
+            ast::Item::Zilde(_) => Ok(Val::Array(Arr::vector_constant(Vec::new(), Base::Bool))),
+            ast::Item::Name(name) => match self.env.lookup(&name.text).or_else(|| self.globals.lookup(&name.text)) {
+                Some(value) => Ok(value.clone()),
+                None => Err(ElabError::value(name.span, format!("undefined name {}", name.text))),
+            },
+            ast::Item::SystemName(name) => self.system_name(name),
+            ast::Item::Special(special, span) => {
+                let key = resolve::special_key(*special);
+                match self.env.lookup(key) {
+                    Some(value) => Ok(value.clone()),
+                    None => Err(ElabError::value(
+                        *span,
+                        match special {
+                            ast::SpecialName::Alpha => "⍺ is not defined (the dfn was called monadically)".to_string(),
+                            _ => format!("{key} used outside a dfn"),
+                        },
+                    )),
+                }
+            }
+            ast::Item::Primitive(primitive, span) => match resolve::primitive_class(*primitive) {
+                Class::Function => Ok(Val::Function(Rc::new(Fun::Primitive(*primitive, *span)))),
+                _ => Ok(Val::Operator(Rc::new(Opr::Primitive(*primitive, *span)))),
+            },
+            ast::Item::Parenthesised(expr, _) => self.expr(expr),
+            ast::Item::Dfn(dfn) => {
+                let closure = Closure {
+                    dfn: Rc::new((**dfn).clone()),
+                    env: self.env.clone(),
+                    operands: None,
+                    operator: None,
+                };
+                match resolve::dfn_class(&dfn.body) {
+                    Class::MonadicOperator => Ok(Val::Operator(Rc::new(Opr::Dfn {
+                        closure: Box::new(closure),
+                        dyadic: false,
+                        span: dfn.span,
+                    }))),
+                    Class::DyadicOperator => Ok(Val::Operator(Rc::new(Opr::Dfn {
+                        closure: Box::new(closure),
+                        dyadic: true,
+                        span: dfn.span,
+                    }))),
+                    _ => Ok(Val::Function(Rc::new(Fun::Dfn(closure, dfn.span)))),
+                }
+            }
+            ast::Item::Indexed { base, indices, span } => {
+                let base_value = self.item(base)?;
+                match base_value {
+                    Val::Function(function) => self.function_with_axis(function, indices, *span),
+                    Val::Operator(_) => Err(ElabError::nonce(*span, "an axis on an operator")),
+                    array => self.index(array, indices, *span),
+                }
+            }
+        }
+    }
+
+    fn numbers(&mut self, numbers: &[ast::NumberLiteral], span: Span) -> ElabResult<Val> {
+        let scalars: Vec<Scalar> = numbers
+            .iter()
+            .map(|number| match *number {
+                ast::NumberLiteral::Int(0) => Scalar::Bool(false),
+                ast::NumberLiteral::Int(1) => Scalar::Bool(true),
+                ast::NumberLiteral::Int(value) => Scalar::Int(value),
+                ast::NumberLiteral::Float(value) => Scalar::Double(value),
+                ast::NumberLiteral::Complex(re, im) => Scalar::Complex(re, im),
+            })
+            .collect();
+        let _ = span;
+        if scalars.len() == 1 {
+            return Ok(Val::Array(Arr::scalar_constant(scalars[0])));
+        }
+        let base = scalars.iter().map(|s| s.base()).max().unwrap_or(Base::Bool);
+        Ok(Val::Array(Arr::vector_constant(scalars, base)))
+    }
+
+    /// A strand of arrays: a vector if every element is a scalar of one kind, otherwise a tuple.
+    pub fn strand(&mut self, values: Vec<Val>, span: Span) -> ElabResult<Val> {
+        let all_scalars = values.iter().all(|value| matches!(value, Val::Array(a) if a.rank == 0));
+        if all_scalars {
+            let arrays: Vec<Arr> = values
+                .into_iter()
+                .map(|value| match value {
+                    Val::Array(array) => array,
+                    _ => unreachable!("checked above"),
+                })
+                .collect();
+            let base = arrays
+                .iter()
+                .map(|a| a.base)
+                .try_fold(arrays[0].base, |joined, b| joined.join(b));
+            if let Some(base) = base {
+                if arrays.iter().all(|a| a.constant.is_some()) {
+                    let values = arrays
+                        .iter()
+                        .map(|a| a.constant_scalar().expect("constant scalar"))
+                        .collect();
+                    return Ok(Val::Array(Arr::vector_constant(values, base)));
+                }
+                let count = arrays.len() as i64;
+                let mut elements = Vec::with_capacity(arrays.len());
+                for array in arrays {
+                    let converted = self.convert(array, base, span)?;
+                    elements.push(converted.expr);
+                }
+                return Ok(Val::Array(
+                    Arr::dynamic(Expr::Vector(elements, base), base, 1).with_extents(vec![Some(count)]),
+                ));
+            }
+            let values = arrays.into_iter().map(Val::Array).collect();
+            return Ok(Val::Tuple(values));
+        }
+        if values
+            .iter()
+            .any(|value| matches!(value, Val::Function(_) | Val::Operator(_)))
+        {
+            return Err(ElabError::syntax(span, "a function in a strand"));
+        }
+        Ok(Val::Tuple(values.into_iter().map(|v| self.bind_value(v)).collect()))
+    }
+
+    // ----- application -----
+
+    pub fn apply_monadic(&mut self, function: &Fun, argument: Val, span: Span) -> ElabResult<Val> {
+        match function {
+            Fun::Primitive(primitive, primitive_span) => self.primitive_monadic(*primitive, argument, *primitive_span),
+            Fun::System(name, name_span) => self.system_function_monadic(name, argument, *name_span),
+            Fun::Dfn(closure, _) => self.call_dfn(closure, None, argument, span),
+            Fun::Derived {
+                operator,
+                left,
+                right,
+                span: derived_span,
+            } => self.derived_monadic(*operator, left, right.as_ref(), argument, *derived_span),
+            Fun::Fork(left, middle, right) => {
+                let argument = self.bind_value(argument);
+                let right_value = self.apply_monadic(right, argument.clone(), span)?;
+                let left_value = match left {
+                    Val::Function(left) => self.apply_monadic(left, argument, span)?,
+                    array => array.clone(),
+                };
+                self.apply_dyadic(middle, left_value, right_value, span)
+            }
+            Fun::Atop(left, right) => {
+                let inner = self.apply_monadic(right, argument, span)?;
+                self.apply_monadic(left, inner, span)
+            }
+        }
+    }
+
+    pub fn apply_dyadic(&mut self, function: &Fun, left: Val, right: Val, span: Span) -> ElabResult<Val> {
+        match function {
+            Fun::Primitive(primitive, primitive_span) => {
+                self.primitive_dyadic(*primitive, left, right, *primitive_span)
+            }
+            Fun::System(name, name_span) => self.system_function_dyadic(name, left, right, *name_span),
+            Fun::Dfn(closure, _) => self.call_dfn(closure, Some(left), right, span),
+            Fun::Derived {
+                operator,
+                left: left_operand,
+                right: right_operand,
+                span: derived_span,
+            } => self.derived_dyadic(
+                *operator,
+                left_operand,
+                right_operand.as_ref(),
+                left,
+                right,
+                *derived_span,
+            ),
+            Fun::Fork(left_tine, middle, right_tine) => {
+                let left = self.bind_value(left);
+                let right = self.bind_value(right);
+                let right_value = self.apply_dyadic(right_tine, left.clone(), right.clone(), span)?;
+                let left_value = match left_tine {
+                    Val::Function(left_tine) => self.apply_dyadic(left_tine, left, right, span)?,
+                    array => array.clone(),
+                };
+                self.apply_dyadic(middle, left_value, right_value, span)
+            }
+            Fun::Atop(outer, inner) => {
+                let inner_value = self.apply_dyadic(inner, left, right, span)?;
+                self.apply_monadic(outer, inner_value, span)
+            }
+        }
+    }
+
+    /// The array inside a value, or a clear error for a function or a tuple where an array is needed.
+    pub fn expect_array(&self, value: Val, span: Span) -> ElabResult<Arr> {
+        match value {
+            Val::Array(array) => Ok(array),
+            Val::Tuple(_) => Err(
+                ElabError::nonce(span, "a mixed strand (tuple) where an array is needed")
+                    .with_hint("a strand of non-scalars is a tuple; take its parts apart with constant indices, t[1]"),
+            ),
+            Val::Function(_) | Val::Operator(_) => Err(ElabError::syntax(span, "a function where an array is needed")),
+        }
+    }
+}
+
+/// Wrap a scope's bindings and effects, innermost last, around its result.
+fn wrap_entries(entries: Vec<Entry>, result: Expr) -> Expr {
+    entries.into_iter().rev().fold(result, |body, entry| match entry {
+        Entry::Let(name, value_type, value) => Expr::Let(name, value_type, Box::new(value), Box::new(body)),
+        Entry::Effect(effect) => Expr::Sequence(Box::new(effect), Box::new(body)),
+    })
+}

@@ -1,0 +1,622 @@
+//! Primitive operators: reduce and scan with identity items, compress and replicate, each, outer and inner product,
+//! power, commute and compose.
+//!
+//! `/` and `\` are decided by their left operand's class: a function reduces or scans, an array compresses or
+//! replicates. Reduce and scan go along the last axis (`⌿` and `⍀` along the first, through transposes); the fold is
+//! APL's right fold, with the identity item of the operand at the right end.
+
+use super::env::{Arr, Fun, Scalar, Val};
+use super::error::{ElabError, ElabResult};
+use super::ir::{Base, Expr, Type};
+use super::Elaborator;
+use crate::source::Span;
+use crate::syntax::ast::Primitive;
+use std::rc::Rc;
+
+/// The identity item of a primitive reduction over values of `base`, per the thesis' table.
+pub fn identity_item(primitive: Primitive, base: Base) -> Option<Scalar> {
+    use Primitive::*;
+    let number = |value: i64| match base {
+        Base::Bool => Scalar::Bool(value != 0),
+        Base::Int => Scalar::Int(value),
+        Base::Double => Scalar::Double(value as f64),
+        Base::Complex => Scalar::Complex(value as f64, 0.0),
+        Base::Char => Scalar::Int(value),
+    };
+    Some(match primitive {
+        Plus | Minus | Stile | Less | Greater | NotEqual | Or => number(0),
+        Times | Divide | Star | LessEqual | GreaterEqual | Equal | And => number(1),
+        Ceiling => match base {
+            Base::Bool => Scalar::Bool(false),
+            Base::Int => Scalar::Int(i64::MIN),
+            _ => Scalar::Double(f64::MIN),
+        },
+        Floor => match base {
+            Base::Bool => Scalar::Bool(true),
+            Base::Int => Scalar::Int(i64::MAX),
+            _ => Scalar::Double(f64::MAX),
+        },
+        _ => return None,
+    })
+}
+
+/// Which axis a reduction or scan runs along.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Axis {
+    Last,
+    First,
+}
+
+impl Elaborator {
+    pub fn derived_monadic(
+        &mut self,
+        operator: Primitive,
+        left: &Val,
+        right: Option<&Val>,
+        argument: Val,
+        span: Span,
+    ) -> ElabResult<Val> {
+        use Primitive::*;
+        match (operator, left, right) {
+            (Slash | SlashBar, Val::Function(function), None) => {
+                let argument = self.expect_array(argument, span)?;
+                let axis = if operator == Slash { Axis::Last } else { Axis::First };
+                self.reduce(function, argument, axis, span).map(Val::Array)
+            }
+            (Slash | SlashBar, array @ (Val::Array(_) | Val::Tuple(_)), None) => {
+                let counts = self.expect_array(array.clone(), span)?;
+                let argument = self.expect_array(argument, span)?;
+                self.replicate(counts, argument, operator == SlashBar, span)
+                    .map(Val::Array)
+            }
+            (Backslash | BackslashBar, Val::Function(function), None) => {
+                let argument = self.expect_array(argument, span)?;
+                let axis = if operator == Backslash { Axis::Last } else { Axis::First };
+                self.scan(function, argument, axis, span).map(Val::Array)
+            }
+            (Each, Val::Function(function), None) => {
+                let function = function.clone();
+                let argument = self.expect_array(argument, span)?;
+                self.pointwise_monadic(argument, span, &mut |this, x| {
+                    this.apply_monadic(&function, Val::Array(x), span)
+                })
+                .map(Val::Array)
+            }
+            (Commute, Val::Function(function), None) => {
+                let argument = self.bind_value(argument);
+                self.apply_dyadic(function, argument.clone(), argument, span)
+            }
+            (Commute, constant @ (Val::Array(_) | Val::Tuple(_)), None) => Ok(constant.clone()),
+            (Jot, Val::Function(f), Some(Val::Function(g))) => {
+                let inner = self.apply_monadic(g, argument, span)?;
+                self.apply_monadic(f, inner, span)
+            }
+            (Jot, bound @ (Val::Array(_) | Val::Tuple(_)), Some(Val::Function(f))) => {
+                self.apply_dyadic(f, bound.clone(), argument, span)
+            }
+            (Jot, Val::Function(f), Some(bound @ (Val::Array(_) | Val::Tuple(_)))) => {
+                self.apply_dyadic(f, argument, bound.clone(), span)
+            }
+            (Power, Val::Function(function), Some(count @ (Val::Array(_) | Val::Tuple(_)))) => {
+                let function = function.clone();
+                let count = self.expect_array(count.clone(), span)?;
+                self.power(count, argument, span, &mut |this, x| {
+                    this.apply_monadic(&function, x, span)
+                })
+            }
+            (Power, Val::Function(_), Some(Val::Function(_))) => Err(ElabError::nonce(
+                span,
+                "⍣ with a function right operand (fixpoint or condition)",
+            )
+            .with_hint("give a repetition count: f⍣n")),
+            (OuterProduct | Dot, _, _) => Err(ElabError::syntax(
+                span,
+                format!("{} needs a left argument", operator.glyph()),
+            )),
+            _ => Err(ElabError::nonce(
+                span,
+                format!("the operator {} used this way", operator.glyph()),
+            )),
+        }
+    }
+
+    pub fn derived_dyadic(
+        &mut self,
+        operator: Primitive,
+        left_operand: &Val,
+        right_operand: Option<&Val>,
+        left: Val,
+        right: Val,
+        span: Span,
+    ) -> ElabResult<Val> {
+        use Primitive::*;
+        match (operator, left_operand, right_operand) {
+            (Each, Val::Function(function), None) => {
+                let function = function.clone();
+                let left = self.expect_array(left, span)?;
+                let right = self.expect_array(right, span)?;
+                self.pointwise_dyadic(left, right, span, &mut |this, x, y| {
+                    this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)
+                })
+                .map(Val::Array)
+            }
+            (Commute, Val::Function(function), None) => self.apply_dyadic(function, right, left, span),
+            (Commute, constant @ (Val::Array(_) | Val::Tuple(_)), None) => Ok(constant.clone()),
+            (OuterProduct, Val::Function(function), None) => {
+                let left = self.expect_array(left, span)?;
+                let right = self.expect_array(right, span)?;
+                self.outer_product(function, left, right, span).map(Val::Array)
+            }
+            (Dot, Val::Function(f), Some(Val::Function(g))) => {
+                let left = self.expect_array(left, span)?;
+                let right = self.expect_array(right, span)?;
+                self.inner_product(f, g, left, right, span).map(Val::Array)
+            }
+            (Jot, Val::Function(f), Some(Val::Function(g))) => {
+                let right = self.apply_monadic(g, right, span)?;
+                self.apply_dyadic(f, left, right, span)
+            }
+            (Power, Val::Function(function), Some(count @ (Val::Array(_) | Val::Tuple(_)))) => {
+                let function = function.clone();
+                let count = self.expect_array(count.clone(), span)?;
+                let left = self.bind_value(left);
+                self.power(count, right, span, &mut |this, x| {
+                    this.apply_dyadic(&function, left.clone(), x, span)
+                })
+            }
+            (Slash | SlashBar, Val::Function(_), None) => {
+                Err(ElabError::nonce(span, "n-wise reduction (a left argument to f/)"))
+            }
+            _ => Err(ElabError::nonce(
+                span,
+                format!("the operator {} used dyadically this way", operator.glyph()),
+            )),
+        }
+    }
+
+    /// The base type a reduction runs at: the argument's, widened until the function maps two of it to it.
+    fn reduction_base(&mut self, function: &Fun, base: Base, span: Span) -> ElabResult<Base> {
+        let mut base = base;
+        for _ in 0..4 {
+            let result = self.probe_dyadic(function, base, base, span)?;
+            if result == base {
+                return Ok(base);
+            }
+            match base.join(result) {
+                Some(joined) if joined > base => base = joined,
+                _ => {
+                    return Err(ElabError::nonce(
+                        span,
+                        format!(
+                            "reducing {} values with a function that gives {} values",
+                            base.name(),
+                            result.name()
+                        ),
+                    ))
+                }
+            }
+        }
+        Ok(base)
+    }
+
+    /// The base type of `x f y` for scalars of the given bases, found by elaborating it (and discarding the code).
+    pub fn probe_dyadic(&mut self, function: &Fun, left: Base, right: Base, span: Span) -> ElabResult<Base> {
+        let saved = self.next_variable;
+        let function = function.clone();
+        let (_, base) = self.scalar_lambda2(left, right, span, |this, x, y| {
+            this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)
+        })?;
+        self.next_variable = saved.max(self.next_variable);
+        Ok(base)
+    }
+
+    pub fn reduce(&mut self, function: &Rc<Fun>, array: Arr, axis: Axis, span: Span) -> ElabResult<Arr> {
+        if array.rank == 0 {
+            return Ok(array);
+        }
+        if axis == Axis::First && array.rank >= 2 {
+            let transposed = self.transpose(array);
+            let reduced = self.reduce(function, transposed, Axis::Last, span)?;
+            return Ok(self.transpose(reduced));
+        }
+        let base = self.reduction_base(function, array.base, span)?;
+        let array = self.convert(array, base, span)?;
+        let mut extents = array.extents.clone();
+        let length = extents.pop().expect("rank is at least 1");
+        let function_for_lambda = function.clone();
+        let (lambda, _) = self.scalar_lambda2(base, base, span, |this, x, y| {
+            this.apply_dyadic(&function_for_lambda, Val::Array(x), Val::Array(y), span)
+        })?;
+        let result_rank = array.rank - 1;
+        if let Some(identity) = primitive_of(function).and_then(|p| identity_item(p, base)) {
+            let expr = Expr::op("reduce", vec![lambda, identity.literal(), array.expr]);
+            return Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents));
+        }
+        // No identity item: fold from the last element, `f/A` = `f/(¯1↓A)` folded onto `⊃⌽A`.
+        if array.rank != 1 {
+            return Err(ElabError::nonce(
+                span,
+                "reducing an array of rank 2 or more with a function that has no identity item",
+            )
+            .with_hint("reduce each row with a primitive, or ravel the argument first"));
+        }
+        if length == Some(0) {
+            return Err(ElabError::domain(
+                span,
+                "reducing an empty vector with a function that has no identity item",
+            ));
+        }
+        let array = self.bind(array);
+        let last = Expr::op("first", vec![Expr::op("reverse", vec![array.expr.clone()])]);
+        let rest = Expr::op("drop", vec![Expr::Int(-1), array.expr.clone()]);
+        let expr = Expr::op("reduce", vec![lambda, last, rest]);
+        let _ = length;
+        Ok(Arr::dynamic(expr, base, 0))
+    }
+
+    pub fn scan(&mut self, function: &Rc<Fun>, array: Arr, axis: Axis, span: Span) -> ElabResult<Arr> {
+        if array.rank == 0 {
+            return Ok(array);
+        }
+        if axis == Axis::First && array.rank >= 2 {
+            let transposed = self.transpose(array);
+            let scanned = self.scan(function, transposed, Axis::Last, span)?;
+            return Ok(self.transpose(scanned));
+        }
+        let base = self.reduction_base(function, array.base, span)?;
+        let array = self.convert(array, base, span)?;
+        let function_for_lambda = function.clone();
+        let (lambda, _) = self.scalar_lambda2(base, base, span, |this, x, y| {
+            this.apply_dyadic(&function_for_lambda, Val::Array(x), Val::Array(y), span)
+        })?;
+        let identity = primitive_of(function)
+            .and_then(|p| identity_item(p, base))
+            .unwrap_or_else(|| Scalar::Int(0).promote(base));
+        let identity = if base == Base::Bool {
+            Scalar::Bool(false)
+        } else {
+            identity
+        };
+        let expr = Expr::op("scan", vec![lambda, identity.literal(), array.expr]);
+        Ok(Arr::dynamic(expr, base, array.rank).with_extents(array.extents))
+    }
+
+    /// `B/A` (compress, boolean B) and `N/A` (replicate, integer N), on vectors; `⌿` the same on vectors.
+    pub fn replicate(&mut self, counts: Arr, array: Arr, first_axis: bool, span: Span) -> ElabResult<Arr> {
+        let glyph = if first_axis { "⌿" } else { "/" };
+        if counts.rank > 1 {
+            return Err(ElabError::rank(
+                span,
+                format!("the left argument of {glyph} must be a vector"),
+            ));
+        }
+        if array.rank > 1 {
+            return Err(ElabError::nonce(span, format!("{glyph} on an array of rank 2 or more")));
+        }
+        let array = if array.rank == 0 { self.ravel(array) } else { array };
+        if let (Some(c), Some(a)) = (counts.extents.first().copied().flatten(), array.extents[0]) {
+            if counts.rank == 1 && c != a && c != 1 && a != 1 {
+                return Err(ElabError::length(
+                    span,
+                    format!("{glyph} with {c} counts for {a} items"),
+                ));
+            }
+        }
+        match counts.base {
+            Base::Bool => {
+                let counts = if counts.rank == 0 {
+                    self.extend_scalar(counts, &array, span)?
+                } else {
+                    counts
+                };
+                Ok(Arr::dynamic(
+                    Expr::op("compress", vec![counts.expr, array.expr]),
+                    array.base,
+                    1,
+                ))
+            }
+            Base::Int => {
+                let counts = if counts.rank == 0 {
+                    self.extend_scalar(counts, &array, span)?
+                } else {
+                    counts
+                };
+                Ok(Arr::dynamic(
+                    Expr::op("replicate", vec![counts.expr, array.expr]),
+                    array.base,
+                    1,
+                ))
+            }
+            _ => {
+                let counts = self.integer_argument(counts, span)?;
+                self.replicate(counts, array, first_axis, span)
+            }
+        }
+    }
+
+    /// A scalar reshaped to the length of the vector `like`.
+    fn extend_scalar(&mut self, scalar: Arr, like: &Arr, span: Span) -> ElabResult<Arr> {
+        let like = self.bind(like.clone());
+        let length = self.tally(&like);
+        let shape =
+            Arr::dynamic(Expr::Vector(vec![length.expr.clone()], Base::Int), Base::Int, 1).with_extents(vec![Some(1)]);
+        let mut extended = self.reshape(shape, scalar, span)?;
+        extended.extents = vec![length.constant_scalar().and_then(|s| s.as_int())];
+        Ok(extended)
+    }
+
+    /// `A ∘.f B`: shape `(⍴A),⍴B`, element `[i;j]` is `A[i] f B[j]`, built from reshape, transpose and zipWith.
+    fn outer_product(&mut self, function: &Rc<Fun>, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        let function = function.clone();
+        if left.rank == 0 || right.rank == 0 {
+            return self.pointwise_dyadic(left, right, span, &mut |this, x, y| {
+                this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)
+            });
+        }
+        let left = self.bind(left);
+        let right = self.bind(right);
+        let (left_rank, right_rank) = (left.rank, right.rank);
+        let left_shape = self.shape_of(&left);
+        let right_shape = self.shape_of(&right);
+        let left_shape = self.bind(left_shape);
+        let right_shape = self.bind(right_shape);
+        // Left: reshape to (⍴B),(⍴A), then move B's axes behind A's.
+        let shape = self.catenate_last(right_shape.clone(), left_shape.clone(), span)?;
+        let spread = self.reshape(shape, left.clone(), span)?;
+        let axes: Vec<i64> = (0..right_rank)
+            .map(|i| (left_rank + i + 1) as i64)
+            .chain((0..left_rank).map(|i| (i + 1) as i64))
+            .collect();
+        let spread_left = self.transpose_axes(spread, &axes);
+        // Right: reshape to (⍴A),(⍴B), already in order.
+        let shape = self.catenate_last(left_shape, right_shape, span)?;
+        let spread_right = self.reshape(shape, right, span)?;
+        self.pointwise_dyadic(spread_left, spread_right, span, &mut |this, x, y| {
+            this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)
+        })
+    }
+
+    /// Dyadic transpose with static axes (APL semantics: source axis i becomes result axis axes[i]).
+    pub fn transpose_axes(&mut self, array: Arr, axes: &[i64]) -> Arr {
+        if axes.iter().enumerate().all(|(i, a)| *a == i as i64 + 1) {
+            return array;
+        }
+        let mut extents = vec![None; array.rank];
+        for (source, target) in axes.iter().enumerate() {
+            extents[(*target - 1) as usize] = array.extents[source];
+        }
+        let literal = Expr::Vector(axes.iter().map(|a| Expr::Int(*a)).collect(), Base::Int);
+        Arr::dynamic(Expr::op("transp2", vec![literal, array.expr]), array.base, array.rank).with_extents(extents)
+    }
+
+    /// `A f.g B` (Guibas and Wyatt): spread both arguments to `(¯1↓⍴A),(1↓⍴B),k`, combine with g, reduce with f.
+    fn inner_product(&mut self, f: &Rc<Fun>, g: &Rc<Fun>, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        if left.rank == 0 || right.rank == 0 {
+            let g = g.clone();
+            let combined = self.pointwise_dyadic(left, right, span, &mut |this, x, y| {
+                this.apply_dyadic(&g, Val::Array(x), Val::Array(y), span)
+            })?;
+            return self.reduce(f, combined, Axis::Last, span);
+        }
+        if let (Some(a), Some(b)) = (left.extents[left.rank - 1], right.extents[0]) {
+            if a != b {
+                return Err(ElabError::length(span, format!("inner product of lengths {a} and {b}")));
+            }
+        }
+        let left = self.bind(left);
+        let right = self.bind(right);
+        let (ra, rb) = (left.rank as i64, right.rank as i64);
+        let left_shape = self.shape_of(&left);
+        let left_shape = self.bind(left_shape);
+        let right_shape = self.shape_of(&right);
+        let right_shape = self.bind(right_shape);
+        let one = Arr::scalar_constant(Scalar::Int(1));
+        let minus_one = Arr::scalar_constant(Scalar::Int(-1));
+        let left_frame = self.take_or_drop("drop", minus_one, left_shape.clone(), span)?;
+        let left_frame = Arr {
+            extents: vec![Some(ra - 1)],
+            ..left_frame
+        };
+        let right_frame = self.take_or_drop("drop", one, right_shape.clone(), span)?;
+        let right_frame = Arr {
+            extents: vec![Some(rb - 1)],
+            ..right_frame
+        };
+        // A: reshape to (1↓⍴B),(⍴A), then order the axes as (¯1↓⍴A),(1↓⍴B),k.
+        let shape = self.catenate_last(right_frame, left_shape, span)?;
+        let spread = self.reshape(shape, left, span)?;
+        let axes: Vec<i64> = (ra..=ra + rb - 2)
+            .chain(1..ra)
+            .chain(std::iter::once(ra + rb - 1))
+            .collect();
+        let spread_left = self.transpose_axes(spread, &axes);
+        // B: reshape to (¯1↓⍴A),(⍴B), then move its first axis last.
+        let shape = self.catenate_last(left_frame, right_shape, span)?;
+        let spread = self.reshape(shape, right, span)?;
+        let axes: Vec<i64> = (1..ra)
+            .chain(std::iter::once(ra + rb - 1))
+            .chain(ra..=ra + rb - 2)
+            .collect();
+        let spread_right = self.transpose_axes(spread, &axes);
+        let g = g.clone();
+        let combined = self.pointwise_dyadic(spread_left, spread_right, span, &mut |this, x, y| {
+            this.apply_dyadic(&g, Val::Array(x), Val::Array(y), span)
+        })?;
+        self.reduce(f, combined, Axis::Last, span)
+    }
+
+    /// `f⍣n x`: n applications of f (a constant n is unrolled when small); a boolean n applies f conditionally.
+    pub fn power(
+        &mut self,
+        count: Arr,
+        argument: Val,
+        span: Span,
+        step: &mut dyn FnMut(&mut Self, Val) -> ElabResult<Val>,
+    ) -> ElabResult<Val> {
+        if count.rank != 0 {
+            return Err(ElabError::rank(span, "the right operand of ⍣ must be a scalar"));
+        }
+        if let Some(n) = count.constant_scalar().and_then(|s| s.as_int()) {
+            if n < 0 {
+                return Err(ElabError::nonce(span, "⍣ with a negative count (inverse)"));
+            }
+            if n <= 3 {
+                let mut value = argument;
+                for _ in 0..n {
+                    value = step(self, value)?;
+                }
+                return Ok(value);
+            }
+        }
+        let argument = self.bind_value(argument);
+        // Find the loop type: widen the argument until one step keeps its type.
+        let mut state = argument;
+        for _ in 0..4 {
+            let state_type = value_type(&state, span)?;
+            let saved = self.next_variable;
+            let result_type = self.probe_step(&state_type, span, step)?;
+            self.next_variable = saved.max(self.next_variable);
+            if result_type == state_type {
+                break;
+            }
+            state = self.widen_to(state, &result_type, span)?;
+        }
+        let state_type = value_type(&state, span)?;
+        let parameter = self.fresh_name("p");
+        let parameter_value = value_from_variable(&parameter, &state_type, &state);
+        let body = self.scoped_value(&state_type, span, |this| step(this, parameter_value))?;
+        let lambda = Expr::lambda(&parameter, state_type.clone(), body);
+        if count.base == Base::Bool {
+            let state_expr = value_expr(&state);
+            let Expr::Lambda(parameter, parameter_type, body) = lambda else {
+                unreachable!("built as a lambda above")
+            };
+            let applied = Expr::Let(parameter, parameter_type, Box::new(state_expr.clone()), body);
+            let expr = Expr::If(Box::new(count.expr), Box::new(applied), Box::new(state_expr));
+            return Ok(rebuild_value(expr, &state));
+        }
+        let count = self.integer_argument(count, span)?;
+        let expr = Expr::op("power", vec![lambda, count.expr, value_expr(&state)]);
+        Ok(rebuild_value(expr, &state))
+    }
+
+    fn probe_step(
+        &mut self,
+        state_type: &Type,
+        span: Span,
+        step: &mut dyn FnMut(&mut Self, Val) -> ElabResult<Val>,
+    ) -> ElabResult<Type> {
+        let parameter = self.fresh_name("p");
+        let shape_template = value_of_type(state_type);
+        let value = value_from_variable(&parameter, state_type, &shape_template);
+        self.frames.push(Vec::new());
+        let result = step(self, value);
+        self.frames.pop();
+        value_type(&result?, span)
+    }
+
+    /// Elaborate a value-producing body in its own scope, checking it has the given type.
+    fn scoped_value(
+        &mut self,
+        expected: &Type,
+        span: Span,
+        body: impl FnOnce(&mut Self) -> ElabResult<Val>,
+    ) -> ElabResult<Expr> {
+        self.frames.push(Vec::new());
+        let result = body(self);
+        let frame = self.frames.pop().expect("the scope's frame");
+        let value = result?;
+        let actual = value_type(&value, span)?;
+        if &actual != expected {
+            return Err(ElabError::nonce(
+                span,
+                format!("⍣ with a function that changes its argument's type from {expected} to {actual}"),
+            ));
+        }
+        Ok(super::wrap_entries(frame, value_expr(&value)))
+    }
+
+    fn widen_to(&mut self, value: Val, target: &Type, span: Span) -> ElabResult<Val> {
+        match (value, target) {
+            (Val::Array(array), Type::Array { base, rank }) if *rank == array.rank && *base >= array.base => {
+                let widened = self.convert(array, *base, span)?;
+                Ok(Val::Array(self.bind(widened)))
+            }
+            (Val::Tuple(components), Type::Tuple(types)) if components.len() == types.len() => {
+                let mut widened = Vec::new();
+                for (component, component_type) in components.into_iter().zip(types) {
+                    widened.push(self.widen_to(component, component_type, span)?);
+                }
+                Ok(Val::Tuple(widened))
+            }
+            (_, target) => Err(ElabError::nonce(
+                span,
+                format!("⍣ with a function whose result type ({target}) differs from its argument's"),
+            )),
+        }
+    }
+}
+
+/// The primitive behind a function value, for its identity item.
+fn primitive_of(function: &Fun) -> Option<Primitive> {
+    match function {
+        Fun::Primitive(primitive, _) => Some(*primitive),
+        _ => None,
+    }
+}
+
+pub fn value_type(value: &Val, span: Span) -> ElabResult<Type> {
+    match value {
+        Val::Array(array) => Ok(array.tail_type()),
+        Val::Tuple(components) => Ok(Type::Tuple(
+            components
+                .iter()
+                .map(|c| value_type(c, span))
+                .collect::<ElabResult<Vec<_>>>()?,
+        )),
+        _ => Err(ElabError::nonce(span, "a function as a value here")),
+    }
+}
+
+/// The TAIL expression of a value (a tuple expression for a tuple).
+pub fn value_expr(value: &Val) -> Expr {
+    match value {
+        Val::Array(array) => array.expr.clone(),
+        Val::Tuple(components) => Expr::Tuple(components.iter().map(value_expr).collect()),
+        _ => Expr::Int(0),
+    }
+}
+
+/// A value of the same shape as `like`, whose expression is `expr` (projections for a tuple).
+pub fn rebuild_value(expr: Expr, like: &Val) -> Val {
+    match like {
+        Val::Array(array) => Val::Array(Arr {
+            expr,
+            constant: None,
+            extents: array.extents.iter().map(|_| None).collect(),
+            ..array.clone()
+        }),
+        Val::Tuple(components) => Val::Tuple(
+            components
+                .iter()
+                .enumerate()
+                .map(|(index, component)| rebuild_value(Expr::Project(index, Box::new(expr.clone())), component))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// A value referring to a variable of the given type (its components projected out for a tuple).
+fn value_from_variable(name: &str, value_type: &Type, like: &Val) -> Val {
+    let _ = value_type;
+    rebuild_value(Expr::Var(name.to_string()), like)
+}
+
+/// A placeholder value of a type (its expressions are meaningless; only the structure and types are used).
+pub fn value_of_type(value_type: &Type) -> Val {
+    match value_type {
+        Type::Array { base, rank } => Val::Array(Arr::dynamic(Expr::Int(0), *base, *rank)),
+        Type::Tuple(types) => Val::Tuple(types.iter().map(value_of_type).collect()),
+    }
+}

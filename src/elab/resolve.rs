@@ -1,0 +1,436 @@
+//! Infix resolution: an unresolved item sequence to a tree of applications.
+//!
+//! APL's parse depends on what names denote, so resolution runs during elaboration, with the environment at hand:
+//! every item gets a class (array, function, monadic or dyadic operator); operators then bind their operands left to
+//! right (long left scope, short right scope); adjacent arrays form strands; and the rest is read right to left as
+//! monadic and dyadic applications, or, when the sequence ends in a function, as a function expression (a derived
+//! function or a train of atops and forks).
+
+use super::env::{Env, Val};
+use super::error::{ElabError, ElabResult};
+use crate::source::Span;
+use crate::syntax::ast::{Expr, Item, Primitive, SpecialName, Statement, StatementKind};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    Array,
+    Function,
+    MonadicOperator,
+    DyadicOperator,
+}
+
+/// A resolved expression tree. Leaves are the original items.
+#[derive(Clone, Debug)]
+pub enum Node<'a> {
+    /// One item whose class is array or function.
+    Atom(&'a Item, Class),
+    /// An array computed before resolution: the value of the assignment that ends the sequence (`2×x←3`).
+    Given(Box<Val>, Span),
+    /// Adjacent arrays: `a b c`.
+    Strand(Vec<Node<'a>>, Span),
+    Monadic {
+        function: Box<Node<'a>>,
+        argument: Box<Node<'a>>,
+        span: Span,
+    },
+    Dyadic {
+        left: Box<Node<'a>>,
+        function: Box<Node<'a>>,
+        right: Box<Node<'a>>,
+        span: Span,
+    },
+    /// An operator with its operands: `f/`, `f¨`, `f∘g`, `∘.f` (whose operand is stored as `left`).
+    Derived {
+        operator: &'a Item,
+        left: Box<Node<'a>>,
+        right: Option<Box<Node<'a>>>,
+        span: Span,
+    },
+    /// `(f g h)`; `left` may be an array.
+    Fork {
+        left: Box<Node<'a>>,
+        middle: Box<Node<'a>>,
+        right: Box<Node<'a>>,
+        span: Span,
+    },
+    /// `(g h)`.
+    Atop {
+        left: Box<Node<'a>>,
+        right: Box<Node<'a>>,
+        span: Span,
+    },
+}
+
+impl Node<'_> {
+    pub fn span(&self) -> Span {
+        match self {
+            Node::Atom(item, _) => item.span(),
+            Node::Given(_, span) => *span,
+            Node::Strand(_, span)
+            | Node::Monadic { span, .. }
+            | Node::Dyadic { span, .. }
+            | Node::Derived { span, .. }
+            | Node::Fork { span, .. }
+            | Node::Atop { span, .. } => *span,
+        }
+    }
+
+    /// Whether the node denotes an array (as opposed to a function).
+    pub fn is_array(&self) -> bool {
+        match self {
+            Node::Atom(_, class) => *class == Class::Array,
+            Node::Given(..) | Node::Strand(..) | Node::Monadic { .. } | Node::Dyadic { .. } => true,
+            Node::Derived { .. } | Node::Fork { .. } | Node::Atop { .. } => false,
+        }
+    }
+}
+
+/// The class of a primitive glyph.
+pub fn primitive_class(primitive: Primitive) -> Class {
+    use Primitive::*;
+    match primitive {
+        Slash | SlashBar | Backslash | BackslashBar | Each | Commute | Key => Class::MonadicOperator,
+        Dot | Power | Jot | Rank | Stencil | At => Class::DyadicOperator,
+        // `∘.` is a prefix operator: it takes its single operand from the right (handled in `bind_operators`).
+        OuterProduct => Class::MonadicOperator,
+        _ => Class::Function,
+    }
+}
+
+/// System names that denote functions; every other system name is a variable.
+pub fn system_name_is_function(name: &str) -> bool {
+    let upper = name.to_uppercase();
+    upper.starts_with("⎕INT32")
+        || matches!(
+            upper.as_str(),
+            "⎕READFILE" | "⎕READINTVECFILE" | "⎕READDOUBLEVECFILE" | "⎕BENCH" | "⎕DL" | "⎕FMT"
+        )
+}
+
+pub fn value_class(value: &Val) -> Class {
+    match value {
+        Val::Array(_) | Val::Tuple(_) => Class::Array,
+        Val::Function(_) => Class::Function,
+        Val::Operator(operator) => match &**operator {
+            super::env::Opr::Primitive(primitive, _) => primitive_class(*primitive),
+            super::env::Opr::Dfn { dyadic: true, .. } => Class::DyadicOperator,
+            super::env::Opr::Dfn { dyadic: false, .. } => Class::MonadicOperator,
+        },
+    }
+}
+
+/// Which of `⍺⍺` and `⍵⍵` a dfn body mentions (not looking into nested dfns): a dfn that mentions `⍵⍵` is a dyadic
+/// operator, one that mentions only `⍺⍺` a monadic operator, any other a function.
+pub fn dfn_class(body: &[Statement]) -> Class {
+    let mut uses = OperandUses::default();
+    for statement in body {
+        match &statement.kind {
+            StatementKind::Expr(expr) => uses.scan_expr(expr),
+            StatementKind::Guard { condition, result } => {
+                uses.scan_expr(condition);
+                uses.scan_expr(result);
+            }
+        }
+    }
+    if uses.omega_omega {
+        Class::DyadicOperator
+    } else if uses.alpha_alpha {
+        Class::MonadicOperator
+    } else {
+        Class::Function
+    }
+}
+
+#[derive(Default)]
+struct OperandUses {
+    alpha_alpha: bool,
+    omega_omega: bool,
+}
+
+impl OperandUses {
+    fn scan_expr(&mut self, expr: &Expr) {
+        for item in &expr.items {
+            self.scan_item(item);
+        }
+        if let Some(assignment) = &expr.assignment {
+            for item in &assignment.modifier {
+                self.scan_item(item);
+            }
+            for index in assignment.indices.iter().flatten().flatten() {
+                self.scan_expr(index);
+            }
+            self.scan_expr(&assignment.value);
+        }
+    }
+
+    fn scan_item(&mut self, item: &Item) {
+        match item {
+            Item::Special(SpecialName::AlphaAlpha, _) => self.alpha_alpha = true,
+            Item::Special(SpecialName::OmegaOmega, _) => self.omega_omega = true,
+            Item::Parenthesised(expr, _) => self.scan_expr(expr),
+            Item::Indexed { base, indices, .. } => {
+                self.scan_item(base);
+                for index in indices.iter().flatten() {
+                    self.scan_expr(index);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Resolves item sequences against an environment.
+pub struct Resolver<'e> {
+    pub env: &'e Env,
+}
+
+impl<'e> Resolver<'e> {
+    pub fn class_of(&self, item: &Item) -> ElabResult<Class> {
+        Ok(match item {
+            Item::Numbers(..) | Item::String(..) | Item::Zilde(_) => Class::Array,
+            Item::Name(name) => match self.env.lookup(&name.text) {
+                Some(value) => value_class(value),
+                None => return Err(ElabError::value(name.span, format!("undefined name {}", name.text))),
+            },
+            Item::SystemName(name) => {
+                if system_name_is_function(&name.text) {
+                    Class::Function
+                } else {
+                    Class::Array
+                }
+            }
+            Item::Special(special, span) => {
+                let key = special_key(*special);
+                match self.env.lookup(key) {
+                    Some(value) => value_class(value),
+                    None => match special {
+                        // `⍺` in a monadic call without a default: a VALUE ERROR, reported at elaboration.
+                        SpecialName::Alpha | SpecialName::Omega => Class::Array,
+                        SpecialName::Del => Class::Function,
+                        _ => return Err(ElabError::value(*span, format!("{key} used outside an operator"))),
+                    },
+                }
+            }
+            Item::Primitive(primitive, _) => primitive_class(*primitive),
+            Item::Parenthesised(expr, span) => {
+                if expr.assignment.is_some() {
+                    Class::Array
+                } else if expr.items.is_empty() {
+                    return Err(ElabError::syntax(*span, "empty parentheses"));
+                } else {
+                    let node = self.resolve(&expr.items, *span)?;
+                    if node.is_array() {
+                        Class::Array
+                    } else {
+                        Class::Function
+                    }
+                }
+            }
+            Item::Dfn(dfn) => dfn_class(&dfn.body),
+            Item::Indexed { base, .. } => self.class_of(base)?,
+        })
+    }
+
+    /// Resolve a whole sequence (non-empty) to one node.
+    pub fn resolve<'a>(&self, items: &'a [Item], span: Span) -> ElabResult<Node<'a>> {
+        self.resolve_with(items, None, span)
+    }
+
+    /// Resolve a sequence followed by an already computed array (`items` may then be empty).
+    pub fn resolve_with<'a>(
+        &self,
+        items: &'a [Item],
+        trailing: Option<(Val, Span)>,
+        span: Span,
+    ) -> ElabResult<Node<'a>> {
+        if items.is_empty() && trailing.is_none() {
+            return Err(ElabError::syntax(span, "empty expression"));
+        }
+        let mut atoms = self.bind_operators(items)?;
+        if let Some((value, value_span)) = trailing {
+            atoms.push(Node::Given(Box::new(value), value_span));
+        }
+        let grouped = group_strands(atoms);
+        build_applications(grouped, span)
+    }
+
+    /// Classify the items and bind operators to their operands, left to right. The result contains only array and
+    /// function nodes.
+    fn bind_operators<'a>(&self, items: &'a [Item]) -> ElabResult<Vec<Node<'a>>> {
+        let mut nodes: Vec<Node<'a>> = Vec::new();
+        let mut position = 0;
+        while position < items.len() {
+            let item = &items[position];
+            let class = self.class_of(item)?;
+            position += 1;
+            match class {
+                Class::Array | Class::Function => nodes.push(Node::Atom(item, class)),
+                Class::MonadicOperator if matches!(item, Item::Primitive(Primitive::OuterProduct, _)) => {
+                    let Some(operand_item) = items.get(position) else {
+                        return Err(ElabError::syntax(item.span(), "∘. needs a function to its right"));
+                    };
+                    let operand_class = self.class_of(operand_item)?;
+                    if operand_class != Class::Function {
+                        return Err(ElabError::syntax(item.span(), "∘. needs a function to its right"));
+                    }
+                    position += 1;
+                    let span = item.span().join(operand_item.span());
+                    nodes.push(Node::Derived {
+                        operator: item,
+                        left: Box::new(Node::Atom(operand_item, operand_class)),
+                        right: None,
+                        span,
+                    });
+                }
+                Class::MonadicOperator => {
+                    let Some(operand) = nodes.pop() else {
+                        return Err(ElabError::syntax(item.span(), "operator without a left operand"));
+                    };
+                    let span = operand.span().join(item.span());
+                    nodes.push(Node::Derived {
+                        operator: item,
+                        left: Box::new(operand),
+                        right: None,
+                        span,
+                    });
+                }
+                Class::DyadicOperator => {
+                    let Some(left) = nodes.pop() else {
+                        return Err(ElabError::syntax(item.span(), "operator without a left operand"));
+                    };
+                    let Some(right_item) = items.get(position) else {
+                        return Err(ElabError::syntax(
+                            item.span(),
+                            "dyadic operator without a right operand",
+                        ));
+                    };
+                    let right_class = self.class_of(right_item)?;
+                    if !matches!(right_class, Class::Array | Class::Function) {
+                        return Err(ElabError::syntax(right_item.span(), "an operator cannot be an operand"));
+                    }
+                    position += 1;
+                    let span = left.span().join(right_item.span());
+                    nodes.push(Node::Derived {
+                        operator: item,
+                        left: Box::new(left),
+                        right: Some(Box::new(Node::Atom(right_item, right_class))),
+                        span,
+                    });
+                }
+            }
+        }
+        Ok(nodes)
+    }
+}
+
+pub fn special_key(special: SpecialName) -> &'static str {
+    match special {
+        SpecialName::Alpha => "⍺",
+        SpecialName::Omega => "⍵",
+        SpecialName::AlphaAlpha => "⍺⍺",
+        SpecialName::OmegaOmega => "⍵⍵",
+        SpecialName::Del => "∇",
+        SpecialName::DelDel => "∇∇",
+    }
+}
+
+/// Merge runs of adjacent arrays into strands.
+/// Close a run of arrays: one array stays itself, several become a strand.
+fn flush<'a>(run: &mut Vec<Node<'a>>, grouped: &mut Vec<Node<'a>>) {
+    match run.len() {
+        0 => {}
+        1 => grouped.push(run.pop().expect("one element")),
+        _ => {
+            let span = run[0].span().join(run[run.len() - 1].span());
+            grouped.push(Node::Strand(std::mem::take(run), span));
+        }
+    }
+}
+
+fn group_strands(nodes: Vec<Node<'_>>) -> Vec<Node<'_>> {
+    let mut grouped: Vec<Node<'_>> = Vec::new();
+    let mut run: Vec<Node<'_>> = Vec::new();
+    for node in nodes {
+        if node.is_array() {
+            run.push(node);
+        } else {
+            flush(&mut run, &mut grouped);
+            grouped.push(node);
+        }
+    }
+    flush(&mut run, &mut grouped);
+    grouped
+}
+
+/// Read alternating arrays and functions right to left.
+fn build_applications(mut nodes: Vec<Node<'_>>, span: Span) -> ElabResult<Node<'_>> {
+    let last = nodes.pop().expect("resolve checks for an empty sequence");
+    if !last.is_array() {
+        nodes.push(last);
+        return build_train(nodes, span);
+    }
+    let mut value = last;
+    while let Some(function) = nodes.pop() {
+        if function.is_array() {
+            // Two adjacent arrays are grouped into strands, so this cannot happen; keep a clear error anyway.
+            return Err(ElabError::syntax(
+                function.span(),
+                "two arrays without a function between them",
+            ));
+        }
+        let left_is_array = nodes.last().is_some_and(|node| node.is_array());
+        if left_is_array {
+            let left = nodes.pop().expect("checked above");
+            let span = left.span().join(value.span());
+            value = Node::Dyadic {
+                left: Box::new(left),
+                function: Box::new(function),
+                right: Box::new(value),
+                span,
+            };
+        } else {
+            let span = function.span().join(value.span());
+            value = Node::Monadic {
+                function: Box::new(function),
+                argument: Box::new(value),
+                span,
+            };
+        }
+    }
+    Ok(value)
+}
+
+/// A sequence ending in a function: a single function, or a train (forks from the right, an atop if two are left).
+fn build_train(mut nodes: Vec<Node<'_>>, span: Span) -> ElabResult<Node<'_>> {
+    let mut result = nodes.pop().expect("build_applications pushed the last node back");
+    while let Some(middle) = nodes.pop() {
+        if middle.is_array() {
+            return Err(
+                ElabError::syntax(middle.span(), "a train's middle tine must be a function").with_hint(
+                    "an array followed by a function with nothing to its right is missing the right argument",
+                ),
+            );
+        }
+        match nodes.pop() {
+            Some(left) => {
+                let fork_span = left.span().join(result.span());
+                result = Node::Fork {
+                    left: Box::new(left),
+                    middle: Box::new(middle),
+                    right: Box::new(result),
+                    span: fork_span,
+                };
+            }
+            None => {
+                let atop_span = middle.span().join(result.span());
+                result = Node::Atop {
+                    left: Box::new(middle),
+                    right: Box::new(result),
+                    span: atop_span,
+                };
+            }
+        }
+    }
+    let _ = span;
+    Ok(result)
+}

@@ -1,0 +1,635 @@
+//! Scalar functions: promotion along bool < int < double < complex, scalar extension, and constant folding.
+//!
+//! A scalar primitive is compiled at the scalar level first (`addi(x,y)`), then lifted over arrays: scalar with
+//! scalar is the op itself, array with array a `zipWith`, scalar with array an `each` over a lambda that mentions
+//! the (let-bound) scalar. Constant arguments are folded at compile time, which is what lets `○`'s selector, axis
+//! arguments and guard conditions on constants be known statically.
+
+use super::env::{Arr, Scalar, Val};
+use super::error::{ElabError, ElabResult};
+use super::ir::{Base, Expr};
+use super::Elaborator;
+use crate::source::Span;
+use crate::syntax::ast::Primitive;
+use std::rc::Rc;
+
+/// The scalar primitives (those that apply element by element with scalar extension).
+pub fn is_scalar_primitive(primitive: Primitive) -> bool {
+    use Primitive::*;
+    matches!(
+        primitive,
+        Plus | Minus
+            | Times
+            | Divide
+            | Stile
+            | Ceiling
+            | Floor
+            | Star
+            | Log
+            | Circle
+            | Factorial
+            | And
+            | Or
+            | Nand
+            | Nor
+            | Less
+            | LessEqual
+            | Equal
+            | GreaterEqual
+            | Greater
+            | NotEqual
+    )
+}
+
+/// Monadic scalar primitives (`~` and `?` are scalar monadically only).
+pub fn is_scalar_monadic(primitive: Primitive) -> bool {
+    use Primitive::*;
+    matches!(
+        primitive,
+        Plus | Minus | Times | Divide | Stile | Ceiling | Floor | Star | Log | Circle | Factorial | Tilde | Question
+    )
+}
+
+/// Promote a scalar expression up the lattice.
+pub fn promote_scalar(expr: Expr, from: Base, to: Base) -> Expr {
+    if from == to {
+        return expr;
+    }
+    match (&expr, to) {
+        (Expr::Bool(value), Base::Int) => return Expr::Int(*value as i64),
+        (Expr::Bool(value), Base::Double) => return Expr::Double(*value as i64 as f64),
+        (Expr::Int(value), Base::Double) => return Expr::Double(*value as f64),
+        _ => {}
+    }
+    match (from, to) {
+        (Base::Bool, Base::Int) => Expr::op("b2i", vec![expr]),
+        (Base::Int, Base::Double) => Expr::op("i2d", vec![expr]),
+        (Base::Bool, Base::Double) => Expr::op("i2d", vec![Expr::op("b2i", vec![expr])]),
+        (Base::Double, Base::Complex) => Expr::op("d2x", vec![expr]),
+        (Base::Int, Base::Complex) => Expr::op("d2x", vec![Expr::op("i2d", vec![expr])]),
+        (Base::Bool, Base::Complex) => Expr::op("d2x", vec![Expr::op("i2d", vec![Expr::op("b2i", vec![expr])])]),
+        _ => expr,
+    }
+}
+
+fn scalar(expr: Expr, base: Base) -> Arr {
+    Arr::dynamic(expr, base, 0)
+}
+
+impl Elaborator {
+    /// Convert an array up the promotion lattice (a no-op for the same base; an error for char and numbers).
+    pub fn convert(&mut self, array: Arr, base: Base, span: Span) -> ElabResult<Arr> {
+        if array.base == base {
+            return Ok(array);
+        }
+        if !array.base.is_numeric() || !base.is_numeric() || array.base > base {
+            return Err(ElabError::domain(
+                span,
+                format!(
+                    "cannot use {} values where {} values are needed",
+                    array.base.name(),
+                    base.name()
+                ),
+            ));
+        }
+        if let Some(values) = &array.constant {
+            let values: Vec<Scalar> = values.iter().map(|value| value.promote(base)).collect();
+            return Ok(constant_array(values, base, array.extents.clone(), array.expr.clone()));
+        }
+        let from = array.base;
+        if array.rank == 0 {
+            return Ok(Arr {
+                expr: promote_scalar(array.expr, from, base),
+                base,
+                ..array
+            });
+        }
+        let parameter = self.fresh_name("c");
+        let lambda = Expr::lambda(
+            &parameter,
+            super::ir::Type::scalar(from),
+            promote_scalar(Expr::Var(parameter.clone()), from, base),
+        );
+        Ok(Arr {
+            expr: Expr::op("each", vec![lambda, array.expr]),
+            base,
+            rank: array.rank,
+            extents: array.extents,
+            constant: None,
+        })
+    }
+
+    /// Apply a dyadic function element-wise with scalar extension; `element` compiles one application on scalars.
+    pub fn pointwise_dyadic(
+        &mut self,
+        left: Arr,
+        right: Arr,
+        span: Span,
+        element: &mut dyn FnMut(&mut Self, Arr, Arr) -> ElabResult<Val>,
+    ) -> ElabResult<Arr> {
+        if left.rank == 0 && right.rank == 0 {
+            let left = self.bind(left);
+            let right = self.bind(right);
+            let value = element(self, left, right)?;
+            return self.expect_array(value, span);
+        }
+        if left.rank == 0 {
+            let left = self.bind(left);
+            let (lambda, base) = self.scalar_lambda(right.base, span, |this, x| element(this, left.clone(), x))?;
+            return Ok(
+                Arr::dynamic(Expr::op("each", vec![lambda, right.expr]), base, right.rank).with_extents(right.extents),
+            );
+        }
+        if right.rank == 0 {
+            let right = self.bind(right);
+            let (lambda, base) = self.scalar_lambda(left.base, span, |this, x| element(this, x, right.clone()))?;
+            return Ok(
+                Arr::dynamic(Expr::op("each", vec![lambda, left.expr]), base, left.rank).with_extents(left.extents)
+            );
+        }
+        if left.rank != right.rank {
+            return Err(ElabError::rank(
+                span,
+                format!(
+                    "arguments of rank {} and {} (a scalar function needs equal ranks)",
+                    left.rank, right.rank
+                ),
+            ));
+        }
+        let mut extents = Vec::with_capacity(left.rank);
+        for (left_extent, right_extent) in left.extents.iter().zip(&right.extents) {
+            match (left_extent, right_extent) {
+                (Some(l), Some(r)) if l != r => {
+                    return Err(ElabError::length(span, format!("arguments of lengths {l} and {r}")));
+                }
+                _ => extents.push(left_extent.or(*right_extent)),
+            }
+        }
+        let (lambda, base) = self.scalar_lambda2(left.base, right.base, span, |this, x, y| element(this, x, y))?;
+        Ok(Arr::dynamic(
+            Expr::op("zipWith", vec![lambda, left.expr, right.expr]),
+            base,
+            left.rank,
+        )
+        .with_extents(extents))
+    }
+
+    /// Apply a monadic function element-wise (an `each`, or the function itself on a scalar).
+    pub fn pointwise_monadic(
+        &mut self,
+        argument: Arr,
+        span: Span,
+        element: &mut dyn FnMut(&mut Self, Arr) -> ElabResult<Val>,
+    ) -> ElabResult<Arr> {
+        if argument.rank == 0 {
+            let argument = self.bind(argument);
+            let value = element(self, argument)?;
+            return self.expect_array(value, span);
+        }
+        let (lambda, base) = self.scalar_lambda(argument.base, span, |this, x| element(this, x))?;
+        Ok(
+            Arr::dynamic(Expr::op("each", vec![lambda, argument.expr]), base, argument.rank)
+                .with_extents(argument.extents),
+        )
+    }
+
+    pub fn scalar_dyadic(&mut self, primitive: Primitive, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        if let Some(folded) = fold_dyadic_arrays(primitive, &left, &right) {
+            return Ok(folded);
+        }
+        if primitive == Primitive::Circle && left.constant.is_none() {
+            return Err(ElabError::nonce(span, "○ with a left argument that is not a constant")
+                .with_hint("write the circle-function selector as a literal, e.g. 2○x"));
+        }
+        self.pointwise_dyadic(left, right, span, &mut |this, x, y| {
+            this.scalar_dyadic_element(primitive, x, y, span).map(Val::Array)
+        })
+    }
+
+    pub fn scalar_monadic(&mut self, primitive: Primitive, argument: Arr, span: Span) -> ElabResult<Arr> {
+        if let Some(values) = &argument.constant {
+            if values.len() <= 4096 {
+                let folded: Option<Vec<Scalar>> = values.iter().map(|v| fold_monadic(primitive, *v)).collect();
+                if let Some(folded) = folded {
+                    if let Some(array) = constant_like(folded, &argument) {
+                        return Ok(array);
+                    }
+                }
+            }
+        }
+        self.pointwise_monadic(argument, span, &mut |this, x| {
+            this.scalar_monadic_element(primitive, x, span).map(Val::Array)
+        })
+    }
+
+    /// One dyadic scalar primitive on two scalars (trivial expressions: variables or literals).
+    pub fn scalar_dyadic_element(
+        &mut self,
+        primitive: Primitive,
+        left: Arr,
+        right: Arr,
+        span: Span,
+    ) -> ElabResult<Arr> {
+        use Primitive::*;
+        if let (Some(a), Some(b)) = (left.constant_scalar(), right.constant_scalar()) {
+            if let Some(value) = fold_dyadic(primitive, a, b) {
+                return Ok(Arr::scalar_constant(value));
+            }
+        }
+        let joined = left.base.join(right.base);
+        let char_operands = left.base == Base::Char || right.base == Base::Char;
+        if char_operands
+            && !matches!(primitive, Equal | NotEqual)
+            && (left.base != right.base || !matches!(primitive, Less | LessEqual | Greater | GreaterEqual))
+        {
+            return Err(ElabError::domain(span, format!("{} on characters", primitive.glyph())));
+        }
+        let Some(joined) = joined else {
+            // A character compared with a number: never equal.
+            return Ok(Arr::scalar_constant(Scalar::Bool(primitive == NotEqual)));
+        };
+        let promote = |array: &Arr, base: Base| promote_scalar(array.expr.clone(), array.base, base);
+        let arithmetic =
+            |base: Base, int_op: &'static str, double_op: &'static str, complex_op: Option<&'static str>| {
+                let base = base.max(Base::Int);
+                let name = match base {
+                    Base::Int => Some(int_op),
+                    Base::Double => Some(double_op),
+                    Base::Complex => complex_op,
+                    _ => None,
+                };
+                (base, name)
+            };
+        let (operation_base, result_base, name, negate): (Base, Base, Option<&'static str>, bool) = match primitive {
+            Plus => {
+                let (b, n) = arithmetic(joined, "addi", "addd", Some("addx"));
+                (b, b, n, false)
+            }
+            Minus => {
+                let (b, n) = arithmetic(joined, "subi", "subd", Some("subx"));
+                (b, b, n, false)
+            }
+            Times => {
+                let (b, n) = arithmetic(joined, "muli", "muld", Some("mulx"));
+                (b, b, n, false)
+            }
+            Divide => {
+                let b = joined.max(Base::Double);
+                (b, b, if b == Base::Double { Some("divd") } else { None }, false)
+            }
+            Stile => {
+                let (b, n) = arithmetic(joined, "resi", "resd", None);
+                (b, b, n, false)
+            }
+            Ceiling if joined == Base::Bool => (Base::Bool, Base::Bool, Some("orb"), false),
+            Floor if joined == Base::Bool => (Base::Bool, Base::Bool, Some("andb"), false),
+            Ceiling => {
+                let (b, n) = arithmetic(joined, "maxi", "maxd", None);
+                (b, b, n, false)
+            }
+            Floor => {
+                let (b, n) = arithmetic(joined, "mini", "mind", None);
+                (b, b, n, false)
+            }
+            Star => {
+                let b = joined.max(Base::Double);
+                (b, b, if b == Base::Double { Some("powd") } else { None }, false)
+            }
+            Log => {
+                let x = promote(&right, Base::Double);
+                let base = promote(&left, Base::Double);
+                if joined == Base::Complex {
+                    return Err(ElabError::nonce(span, "⍟ on complex numbers"));
+                }
+                let expr = Expr::op("divd", vec![Expr::op("ln", vec![x]), Expr::op("ln", vec![base])]);
+                return Ok(scalar(expr, Base::Double));
+            }
+            Circle => return self.circle_element(left, right, span),
+            Equal | NotEqual if joined == Base::Bool => {
+                let name = if primitive == Equal { "eqb" } else { "xorb" };
+                return Ok(scalar(Expr::op(name, vec![left.expr, right.expr]), Base::Bool));
+            }
+            Less | LessEqual | Equal | GreaterEqual | Greater | NotEqual => {
+                let base = if joined == Base::Bool { Base::Int } else { joined };
+                let (suffix, ok) = match base {
+                    Base::Int => ("i", true),
+                    Base::Double => ("d", true),
+                    Base::Char => ("c", true),
+                    _ => ("", false),
+                };
+                if !ok {
+                    return Err(ElabError::domain(
+                        span,
+                        format!("{} on complex numbers", primitive.glyph()),
+                    ));
+                }
+                let stem = match primitive {
+                    Less => "lt",
+                    LessEqual => "lte",
+                    Equal | NotEqual => "eq",
+                    GreaterEqual => "gte",
+                    _ => "gt",
+                };
+                let name: &'static str = Box::leak(format!("{stem}{suffix}").into_boxed_str());
+                (base, Base::Bool, Some(name), primitive == NotEqual)
+            }
+            And | Or | Nand | Nor => {
+                if joined != Base::Bool {
+                    return Err(ElabError::nonce(
+                        span,
+                        format!("{} on numbers other than 0 and 1 (GCD/LCM)", primitive.glyph()),
+                    ));
+                }
+                let name = match primitive {
+                    And => "andb",
+                    Or => "orb",
+                    Nand => "nandb",
+                    _ => "norb",
+                };
+                (Base::Bool, Base::Bool, Some(name), false)
+            }
+            Factorial => {
+                return Err(ElabError::nonce(
+                    span,
+                    "dyadic ! (binomial) on values not known statically",
+                ))
+            }
+            _ => {
+                return Err(ElabError::nonce(
+                    span,
+                    format!("dyadic {} as a scalar function", primitive.glyph()),
+                ))
+            }
+        };
+        let Some(name) = name else {
+            return Err(ElabError::nonce(
+                span,
+                format!("{} on {} values", primitive.glyph(), operation_base.name()),
+            ));
+        };
+        let call = Expr::op(
+            name,
+            vec![promote(&left, operation_base), promote(&right, operation_base)],
+        );
+        let expr = if negate { Expr::op("notb", vec![call]) } else { call };
+        Ok(scalar(expr, result_base))
+    }
+
+    /// `k○x` with a constant selector k.
+    fn circle_element(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        let Some(selector) = left.constant_scalar().and_then(|s| s.as_int()) else {
+            return Err(ElabError::nonce(
+                span,
+                "○ with a left argument that is not a constant integer",
+            ));
+        };
+        if right.base == Base::Complex {
+            return Err(ElabError::nonce(span, "○ on complex numbers"));
+        }
+        let x = promote_scalar(right.expr.clone(), right.base, Base::Double);
+        let square = Expr::op("muld", vec![x.clone(), x.clone()]);
+        let sqrt = |e: Expr| Expr::op("powd", vec![e, Expr::Double(0.5)]);
+        let expr = match selector {
+            0 => sqrt(Expr::op("subd", vec![Expr::Double(1.0), square])),
+            1 => Expr::op("sin", vec![x]),
+            2 => Expr::op("cos", vec![x]),
+            3 => Expr::op("tan", vec![x]),
+            4 => sqrt(Expr::op("addd", vec![Expr::Double(1.0), square])),
+            5 => Expr::op("sinh", vec![x]),
+            6 => Expr::op("cosh", vec![x]),
+            7 => Expr::op("tanh", vec![x]),
+            -1 => Expr::op("asin", vec![x]),
+            -2 => Expr::op("acos", vec![x]),
+            -3 => Expr::op("atan", vec![x]),
+            -4 => sqrt(Expr::op("subd", vec![square, Expr::Double(1.0)])),
+            other => return Err(ElabError::nonce(span, format!("{other}○ (circle function {other})"))),
+        };
+        Ok(scalar(expr, Base::Double))
+    }
+
+    /// One monadic scalar primitive on a scalar (a trivial expression).
+    pub fn scalar_monadic_element(&mut self, primitive: Primitive, argument: Arr, span: Span) -> ElabResult<Arr> {
+        use Primitive::*;
+        if let Some(value) = argument.constant_scalar().and_then(|v| fold_monadic(primitive, v)) {
+            return Ok(Arr::scalar_constant(value));
+        }
+        let base = argument.base;
+        if base == Base::Char {
+            return Err(ElabError::domain(
+                span,
+                format!("monadic {} on characters", primitive.glyph()),
+            ));
+        }
+        let x = argument.expr.clone();
+        let as_int = || promote_scalar(x.clone(), base, Base::Int);
+        let as_double = || promote_scalar(x.clone(), base, Base::Double);
+        let (expr, result_base) = match (primitive, base) {
+            (Plus, Base::Complex) => (Expr::op("conjx", vec![x]), Base::Complex),
+            (Plus, _) => (x, base),
+            (Minus, Base::Bool | Base::Int) => (Expr::op("negi", vec![as_int()]), Base::Int),
+            (Minus, Base::Double) => (Expr::op("negd", vec![x]), Base::Double),
+            (Minus, Base::Complex) => (Expr::op("negx", vec![x]), Base::Complex),
+            (Times, Base::Bool) => (x, Base::Bool),
+            (Times, Base::Int) => (Expr::op("signi", vec![x]), Base::Int),
+            (Times, Base::Double) => (Expr::op("signd", vec![x]), Base::Int),
+            (Divide, Base::Complex) => return Err(ElabError::nonce(span, "÷ on complex numbers")),
+            (Divide, _) => (Expr::op("divd", vec![Expr::Double(1.0), as_double()]), Base::Double),
+            (Stile, Base::Bool) => (x, Base::Bool),
+            (Stile, Base::Int) => (Expr::op("absi", vec![x]), Base::Int),
+            (Stile, Base::Double) => (Expr::op("absd", vec![x]), Base::Double),
+            (Stile, Base::Complex) => (Expr::op("magnx", vec![x]), Base::Double),
+            (Ceiling | Floor, Base::Bool | Base::Int) => (x, base),
+            (Ceiling, Base::Double) => (Expr::op("ceil", vec![x]), Base::Int),
+            (Floor, Base::Double) => (Expr::op("floor", vec![x]), Base::Int),
+            (Star, Base::Complex) => (Expr::op("expx", vec![x]), Base::Complex),
+            (Star, _) => (Expr::op("expd", vec![as_double()]), Base::Double),
+            (Log, Base::Complex) => return Err(ElabError::nonce(span, "⍟ on complex numbers")),
+            (Log, _) => (Expr::op("ln", vec![as_double()]), Base::Double),
+            (Circle, Base::Complex) => return Err(ElabError::nonce(span, "○ on complex numbers")),
+            (Circle, _) => (
+                Expr::op("muld", vec![Expr::Double(std::f64::consts::PI), as_double()]),
+                Base::Double,
+            ),
+            (Tilde, Base::Bool) => (Expr::op("notb", vec![x]), Base::Bool),
+            (Tilde, Base::Int) => (Expr::op("eqi", vec![x, Expr::Int(0)]), Base::Bool),
+            (Tilde, _) => return Err(ElabError::domain(span, "~ needs 0s and 1s")),
+            (Question, Base::Bool | Base::Int) => (Expr::op("roll", vec![as_int()]), Base::Int),
+            (Question, _) => return Err(ElabError::domain(span, "? needs positive integers")),
+            (Factorial, _) => return Err(ElabError::nonce(span, "monadic ! on values not known statically")),
+            _ => return Err(ElabError::nonce(span, format!("monadic {}", primitive.glyph()))),
+        };
+        Ok(scalar(expr, result_base))
+    }
+}
+
+/// A constant array with the given values and extents, keeping a literal expression where it can be written.
+fn constant_array(values: Vec<Scalar>, base: Base, extents: Vec<Option<i64>>, fallback: Expr) -> Arr {
+    let rank = extents.len();
+    let literal = match rank {
+        0 => values[0].literal(),
+        1 => Expr::Vector(values.iter().map(|v| v.literal()).collect(), base),
+        _ => {
+            let shape: Vec<Expr> = extents.iter().map(|e| Expr::Int(e.unwrap_or(0))).collect();
+            let _ = fallback;
+            Expr::op(
+                "reshape",
+                vec![
+                    Expr::Vector(shape, Base::Int),
+                    Expr::Vector(values.iter().map(|v| v.literal()).collect(), base),
+                ],
+            )
+        }
+    };
+    Arr {
+        expr: literal,
+        base,
+        rank,
+        extents,
+        constant: Some(Rc::new(values)),
+    }
+}
+
+/// A constant array of the same shape as `like`, if the values share one base type.
+fn constant_like(values: Vec<Scalar>, like: &Arr) -> Option<Arr> {
+    let base = values
+        .iter()
+        .map(|v| v.base())
+        .try_fold(values.first()?.base(), |a, b| a.join(b))?;
+    let values = values.into_iter().map(|v| v.promote(base)).collect();
+    Some(constant_array(values, base, like.extents.clone(), like.expr.clone()))
+}
+
+/// Fold a dyadic scalar primitive over two constant arrays (with scalar extension).
+fn fold_dyadic_arrays(primitive: Primitive, left: &Arr, right: &Arr) -> Option<Arr> {
+    let (left_values, right_values) = (left.constant.as_ref()?, right.constant.as_ref()?);
+    if left_values.len().max(right_values.len()) > 4096 {
+        return None;
+    }
+    let (values, like) = if left.rank == 0 {
+        (
+            right_values
+                .iter()
+                .map(|r| fold_dyadic(primitive, left_values[0], *r))
+                .collect::<Option<Vec<_>>>()?,
+            right,
+        )
+    } else if right.rank == 0 {
+        (
+            left_values
+                .iter()
+                .map(|l| fold_dyadic(primitive, *l, right_values[0]))
+                .collect::<Option<Vec<_>>>()?,
+            left,
+        )
+    } else if left.extents == right.extents {
+        let values = left_values
+            .iter()
+            .zip(right_values.iter())
+            .map(|(l, r)| fold_dyadic(primitive, *l, *r))
+            .collect::<Option<Vec<_>>>()?;
+        (values, left)
+    } else {
+        return None;
+    };
+    if values.is_empty() {
+        return None;
+    }
+    constant_like(values, like)
+}
+
+fn boolean(value: bool) -> Scalar {
+    Scalar::Bool(value)
+}
+
+/// Integers stay integers; results that are 0 or 1 are not narrowed to bool (the type follows the operation).
+pub fn fold_dyadic(primitive: Primitive, left: Scalar, right: Scalar) -> Option<Scalar> {
+    use Primitive::*;
+    if matches!(left, Scalar::Complex(..) | Scalar::Char(_)) || matches!(right, Scalar::Complex(..) | Scalar::Char(_)) {
+        return match (primitive, left, right) {
+            (Equal, Scalar::Char(a), Scalar::Char(b)) => Some(boolean(a == b)),
+            (NotEqual, Scalar::Char(a), Scalar::Char(b)) => Some(boolean(a != b)),
+            _ => None,
+        };
+    }
+    let both_bool = matches!((left, right), (Scalar::Bool(_), Scalar::Bool(_)));
+    let integers = match (left, right) {
+        (Scalar::Double(_), _) | (_, Scalar::Double(_)) => None,
+        _ => Some((left.as_int()?, right.as_int()?)),
+    };
+    let (a, b) = (left.as_double()?, right.as_double()?);
+    Some(match primitive {
+        Plus => match integers {
+            Some((x, y)) => Scalar::Int(x.checked_add(y)?),
+            None => Scalar::Double(a + b),
+        },
+        Minus => match integers {
+            Some((x, y)) => Scalar::Int(x.checked_sub(y)?),
+            None => Scalar::Double(a - b),
+        },
+        Times => match integers {
+            Some((x, y)) => Scalar::Int(x.checked_mul(y)?),
+            None => Scalar::Double(a * b),
+        },
+        Divide => {
+            if b == 0.0 {
+                return if a == 0.0 { Some(Scalar::Double(1.0)) } else { None };
+            }
+            Scalar::Double(a / b)
+        }
+        Ceiling if both_bool => boolean(a.max(b) != 0.0),
+        Floor if both_bool => boolean(a.min(b) != 0.0),
+        Ceiling => match integers {
+            Some((x, y)) => Scalar::Int(x.max(y)),
+            None => Scalar::Double(a.max(b)),
+        },
+        Floor => match integers {
+            Some((x, y)) => Scalar::Int(x.min(y)),
+            None => Scalar::Double(a.min(b)),
+        },
+        Stile => match integers {
+            Some((0, y)) => Scalar::Int(y),
+            Some((x, y)) => {
+                let remainder = y.rem_euclid(x.abs());
+                Scalar::Int(if x < 0 && remainder != 0 {
+                    remainder + x
+                } else {
+                    remainder
+                })
+            }
+            None => return None,
+        },
+        Less => boolean(a < b),
+        LessEqual => boolean(a <= b),
+        Equal => boolean(a == b),
+        GreaterEqual => boolean(a >= b),
+        Greater => boolean(a > b),
+        NotEqual => boolean(a != b),
+        And | Or | Nand | Nor if both_bool => {
+            let (x, y) = (a != 0.0, b != 0.0);
+            boolean(match primitive {
+                And => x && y,
+                Or => x || y,
+                Nand => !(x && y),
+                _ => !(x || y),
+            })
+        }
+        _ => return None,
+    })
+}
+
+pub fn fold_monadic(primitive: Primitive, value: Scalar) -> Option<Scalar> {
+    use Primitive::*;
+    Some(match (primitive, value) {
+        (Minus, Scalar::Bool(x)) => Scalar::Int(-(x as i64)),
+        (Minus, Scalar::Int(x)) => Scalar::Int(x.checked_neg()?),
+        (Minus, Scalar::Double(x)) => Scalar::Double(-x),
+        (Plus, Scalar::Bool(_) | Scalar::Int(_) | Scalar::Double(_)) => value,
+        (Tilde, Scalar::Bool(x)) => Scalar::Bool(!x),
+        (Times, Scalar::Int(x)) => Scalar::Int(x.signum()),
+        (Stile, Scalar::Int(x)) => Scalar::Int(x.checked_abs()?),
+        (Stile, Scalar::Double(x)) => Scalar::Double(x.abs()),
+        (Factorial, Scalar::Bool(_)) => Scalar::Int(1),
+        (Factorial, Scalar::Int(x)) if (0..=20).contains(&x) => Scalar::Int((1..=x).product()),
+        _ => return None,
+    })
+}

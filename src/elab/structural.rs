@@ -1,0 +1,596 @@
+//! Primitive functions: the dispatch on valence, and the structural functions (`⍴ , ⍪ ⍳ ⌽ ⊖ ⍉ ↑ ↓ ⊃ ≢ ⍋ ⍒ ⊣ ⊢`).
+//!
+//! Rank is always static; where an op needs more (the length of `⍴`'s left argument, `⍉`'s axes), the tagged
+//! argument must carry it, and a clear NONCE ERROR says so otherwise.
+
+use super::env::{Arr, Scalar, Val};
+use super::error::{ElabError, ElabResult};
+use super::ir::{Base, Expr};
+use super::scalar::{is_scalar_monadic, is_scalar_primitive};
+use super::Elaborator;
+use crate::source::Span;
+use crate::syntax::ast::Primitive;
+
+impl Elaborator {
+    pub fn primitive_monadic(&mut self, primitive: Primitive, argument: Val, span: Span) -> ElabResult<Val> {
+        use Primitive::*;
+        if matches!(primitive, RightTack | LeftTack) {
+            return Ok(argument);
+        }
+        if primitive == Match {
+            return Ok(Val::Array(Arr::scalar_constant(Scalar::Int(match &argument {
+                Val::Array(array) if array.rank == 0 => 0,
+                Val::Array(_) => 1,
+                _ => 2,
+            }))));
+        }
+        if primitive == Tally {
+            if let Val::Tuple(components) = &argument {
+                return Ok(Val::Array(Arr::scalar_constant(Scalar::Int(components.len() as i64))));
+            }
+        }
+        let argument = self.expect_array(argument, span)?;
+        if is_scalar_monadic(primitive) {
+            return self.scalar_monadic(primitive, argument, span).map(Val::Array);
+        }
+        let result = match primitive {
+            Rho => self.shape_of(&argument),
+            Comma | Epsilon => self.ravel(argument),
+            CommaBar => self.table(argument, span)?,
+            Iota => self.iota(argument, span)?,
+            CircleStile => self.reverse_last(argument),
+            CircleBar => self.reverse_first(argument),
+            Transpose => self.transpose(argument),
+            Tally => self.tally(&argument),
+            RightShoe => self.first(argument),
+            UpArrow | Squad => argument,
+            GradeUp | GradeDown => self.grade(primitive, argument, span)?,
+            IotaUnderbar => self.where_true(argument, span)?,
+            Format => self.format(argument, span)?,
+            LeftShoe => {
+                return Err(ElabError::nonce(span, "⊂ (enclose: nested arrays)")
+                    .with_hint("aplc compiles flat arrays only; a strand of arrays is a tuple"))
+            }
+            other => return Err(ElabError::nonce(span, format!("monadic {}", other.glyph()))),
+        };
+        Ok(Val::Array(result))
+    }
+
+    pub fn primitive_dyadic(&mut self, primitive: Primitive, left: Val, right: Val, span: Span) -> ElabResult<Val> {
+        use Primitive::*;
+        match primitive {
+            RightTack => return Ok(right),
+            LeftTack => return Ok(left),
+            _ => {}
+        }
+        if primitive == RightShoe || primitive == Squad {
+            if let Val::Tuple(_) = right {
+                return self.pick_from_tuple(left, right, span);
+            }
+        }
+        let left = self.expect_array(left, span)?;
+        let right = self.expect_array(right, span)?;
+        if is_scalar_primitive(primitive) {
+            return self.scalar_dyadic(primitive, left, right, span).map(Val::Array);
+        }
+        let result = match primitive {
+            Rho => self.reshape(left, right, span)?,
+            Comma => self.catenate_last(left, right, span)?,
+            CommaBar => self.catenate_first(left, right, span)?,
+            UpArrow => self.take_or_drop("take", left, right, span)?,
+            DownArrow => self.take_or_drop("drop", left, right, span)?,
+            CircleStile => self.rotate_last(left, right, span)?,
+            CircleBar => self.rotate_first(left, right, span)?,
+            Transpose => self.transpose_with_axes(left, right, span)?,
+            RightShoe | Squad => self.squad(left, right, span)?,
+            Slash | SlashBar => self.replicate(left, right, primitive == SlashBar, span)?,
+            Backslash | BackslashBar => return Err(ElabError::nonce(span, "expand (\\ with an array left operand)")),
+            Iota => self.index_of(left, right, span)?,
+            Epsilon => self.member_of(left, right, span)?,
+            Match => self.match_arrays(left, right, span)?,
+            Tally => {
+                let matched = self.match_arrays(left, right, span)?;
+                self.scalar_monadic(Tilde, matched, span)?
+            }
+            Tilde => self.without(left, right, span)?,
+            UpTack => self.decode(left, right, span)?,
+            other => return Err(ElabError::nonce(span, format!("dyadic {}", other.glyph()))),
+        };
+        Ok(Val::Array(result))
+    }
+
+    /// `⍴A`: a vector of known length (the rank); constant when the shape is static.
+    pub fn shape_of(&mut self, array: &Arr) -> Arr {
+        if let Some(shape) = array.static_shape() {
+            return Arr::vector_constant(shape.into_iter().map(Scalar::Int).collect(), Base::Int);
+        }
+        Arr::dynamic(Expr::op("shape", vec![array.expr.clone()]), Base::Int, 1)
+            .with_extents(vec![Some(array.rank as i64)])
+    }
+
+    /// `≢A`: the length of the first axis (1 for a scalar).
+    pub fn tally(&mut self, array: &Arr) -> Arr {
+        if array.rank == 0 {
+            return Arr::scalar_constant(Scalar::Int(1));
+        }
+        if let Some(extent) = array.extents[0] {
+            return Arr::scalar_constant(Scalar::Int(extent));
+        }
+        let shape = Expr::op("shape", vec![array.expr.clone()]);
+        Arr::dynamic(Expr::op("first", vec![shape]), Base::Int, 0)
+    }
+
+    pub fn ravel(&mut self, array: Arr) -> Arr {
+        if array.rank == 1 {
+            return array;
+        }
+        let size = array.static_size();
+        let constant = array.constant.clone();
+        let expr = if array.rank == 0 {
+            Expr::Vector(vec![array.expr], array.base)
+        } else {
+            Expr::op("rav", vec![array.expr])
+        };
+        Arr {
+            expr,
+            base: array.base,
+            rank: 1,
+            extents: vec![size],
+            constant,
+        }
+    }
+
+    /// Monadic `⍪`: a matrix with the first axis kept and the rest ravelled.
+    fn table(&mut self, array: Arr, span: Span) -> ElabResult<Arr> {
+        match array.rank {
+            0 | 1 => {
+                let vector = self.ravel(array);
+                let vector = self.bind(vector);
+                let length = self.tally(&vector);
+                let shape = Arr::dynamic(
+                    Expr::Vector(vec![length.expr.clone(), Expr::Int(1)], Base::Int),
+                    Base::Int,
+                    1,
+                )
+                .with_extents(vec![Some(2)]);
+                self.reshape(shape, vector, span)
+            }
+            2 => Ok(array),
+            _ => Err(ElabError::nonce(span, "monadic ⍪ on an array of rank 3 or more")),
+        }
+    }
+
+    pub fn iota(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
+        if argument.rank > 1 || (argument.rank == 1 && argument.extents[0] != Some(1)) {
+            return Err(ElabError::nonce(span, "⍳ of a vector (nested result)"));
+        }
+        let argument = if argument.rank == 1 {
+            self.first(argument)
+        } else {
+            argument
+        };
+        let argument = self.integer_argument(argument, span)?;
+        let extent = argument.constant_scalar().and_then(|s| s.as_int());
+        if let Some(n) = extent {
+            if n < 0 {
+                return Err(ElabError::domain(span, "⍳ of a negative number"));
+            }
+        }
+        Ok(Arr::dynamic(Expr::op("iota", vec![argument.expr]), Base::Int, 1).with_extents(vec![extent]))
+    }
+
+    /// An argument that must be integral: bools are widened, doubles rejected unless constant and whole.
+    pub fn integer_argument(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
+        match argument.base {
+            Base::Int => Ok(argument),
+            Base::Bool => self.convert(argument, Base::Int, span),
+            Base::Double => {
+                if let Some(values) = &argument.constant {
+                    let ints: Option<Vec<Scalar>> = values.iter().map(|v| v.as_int().map(Scalar::Int)).collect();
+                    if let Some(ints) = ints {
+                        if argument.rank == 0 {
+                            return Ok(Arr::scalar_constant(ints[0]));
+                        }
+                        if argument.rank == 1 {
+                            return Ok(Arr::vector_constant(ints, Base::Int));
+                        }
+                    }
+                }
+                Err(
+                    ElabError::domain(span, "an integer is needed here, not a floating-point number")
+                        .with_hint("convert with ⌊ or ⌈ first"),
+                )
+            }
+            _ => Err(ElabError::domain(
+                span,
+                format!("an integer is needed here, not a {}", argument.base.name()),
+            )),
+        }
+    }
+
+    pub fn first(&mut self, array: Arr) -> Arr {
+        if array.rank == 0 {
+            return array;
+        }
+        if let Some(values) = &array.constant {
+            if let Some(value) = values.first() {
+                return Arr::scalar_constant(*value);
+            }
+        }
+        Arr::dynamic(Expr::op("first", vec![array.expr]), array.base, 0)
+    }
+
+    pub fn reverse_last(&mut self, array: Arr) -> Arr {
+        match array.rank {
+            0 => array,
+            1 => Arr {
+                expr: Expr::op("reverse", vec![array.expr]),
+                constant: None,
+                ..array
+            },
+            _ => {
+                let transposed = Expr::op("transp", vec![array.expr]);
+                Arr {
+                    expr: Expr::op("transp", vec![Expr::op("vreverse", vec![transposed])]),
+                    constant: None,
+                    ..array
+                }
+            }
+        }
+    }
+
+    pub fn reverse_first(&mut self, array: Arr) -> Arr {
+        match array.rank {
+            0 => array,
+            1 => self.reverse_last(array),
+            _ => Arr {
+                expr: Expr::op("vreverse", vec![array.expr]),
+                constant: None,
+                ..array
+            },
+        }
+    }
+
+    pub fn transpose(&mut self, array: Arr) -> Arr {
+        if array.rank < 2 {
+            return array;
+        }
+        let mut extents = array.extents.clone();
+        extents.reverse();
+        Arr::dynamic(Expr::op("transp", vec![array.expr]), array.base, array.rank).with_extents(extents)
+    }
+
+    fn transpose_with_axes(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        let Some(axes) = left.constant_ints() else {
+            return Err(ElabError::nonce(span, "dyadic ⍉ with axes that are not constant"));
+        };
+        if axes.len() != right.rank {
+            return Err(ElabError::length(
+                span,
+                format!("{} axes for an array of rank {}", axes.len(), right.rank),
+            ));
+        }
+        let mut sorted = axes.clone();
+        sorted.sort();
+        if sorted != (1..=right.rank as i64).collect::<Vec<_>>() {
+            return Err(ElabError::nonce(span, "dyadic ⍉ with repeated axes (diagonals)"));
+        }
+        let mut extents = vec![None; right.rank];
+        for (source, target) in axes.iter().enumerate() {
+            extents[(*target - 1) as usize] = right.extents[source];
+        }
+        let axes_literal = Expr::Vector(axes.iter().map(|a| Expr::Int(*a)).collect(), Base::Int);
+        Ok(Arr::dynamic(
+            Expr::op("transp2", vec![axes_literal, right.expr]),
+            right.base,
+            right.rank,
+        )
+        .with_extents(extents))
+    }
+
+    pub fn reshape(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        if left.rank > 1 {
+            return Err(ElabError::rank(span, "the left argument of ⍴ must be a vector"));
+        }
+        let left = self.integer_argument(left, span)?;
+        let left = if left.rank == 0 { self.ravel(left) } else { left };
+        let Some(rank) = left.extents[0] else {
+            return Err(
+                ElabError::nonce(span, "⍴ with a left argument whose length is not known statically")
+                    .with_hint("the rank of every array must be static; write the shape as a strand, e.g. (n m)⍴x"),
+            );
+        };
+        let extents = match left.constant_ints() {
+            Some(values) => values.into_iter().map(Some).collect(),
+            None => match &left.expr {
+                Expr::Vector(elements, _) => elements
+                    .iter()
+                    .map(|e| match e {
+                        Expr::Int(v) => Some(*v),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => vec![None; rank as usize],
+            },
+        };
+        if let Some(values) = left.constant_ints() {
+            if values.iter().any(|v| *v < 0) {
+                return Err(ElabError::domain(span, "a negative extent in the left argument of ⍴"));
+            }
+        }
+        let right = if right.rank == 0 { self.ravel(right) } else { right };
+        let constant = match (&right.constant, left.constant_ints()) {
+            (Some(values), Some(shape)) if !values.is_empty() => {
+                let size: i64 = shape.iter().product();
+                if size <= 4096 {
+                    Some(std::rc::Rc::new(
+                        (0..size as usize).map(|i| values[i % values.len()]).collect(),
+                    ))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        Ok(Arr {
+            expr: Expr::op("reshape", vec![left.expr, right.expr]),
+            base: right.base,
+            rank: rank as usize,
+            extents,
+            constant,
+        })
+    }
+
+    /// Promote two arrays to their joined base type.
+    pub fn unify_bases(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<(Arr, Arr)> {
+        let Some(base) = left.base.join(right.base) else {
+            return Err(ElabError::domain(span, "characters mixed with numbers"));
+        };
+        let left = self.convert(left, base, span)?;
+        let right = self.convert(right, base, span)?;
+        Ok((left, right))
+    }
+
+    /// `A,B` along the last axis.
+    pub fn catenate_last(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        let (left, right) = self.unify_bases(left, right, span)?;
+        let base = left.base;
+        if let (Some(l), Some(r)) = (&left.constant, &right.constant) {
+            if left.rank <= 1 && right.rank <= 1 {
+                let values: Vec<Scalar> = l.iter().chain(r.iter()).copied().collect();
+                return Ok(Arr::vector_constant(values, base));
+            }
+        }
+        let add = |a: Option<i64>, b: Option<i64>| Some(a? + b?);
+        match (left.rank, right.rank) {
+            (0, 0) => {
+                Ok(Arr::dynamic(Expr::Vector(vec![left.expr, right.expr], base), base, 1).with_extents(vec![Some(2)]))
+            }
+            (0, 1) => {
+                let extent = right.extents[0].map(|e| e + 1);
+                Ok(Arr::dynamic(Expr::op("cons", vec![left.expr, right.expr]), base, 1).with_extents(vec![extent]))
+            }
+            (1, 0) => {
+                let extent = left.extents[0].map(|e| e + 1);
+                Ok(Arr::dynamic(Expr::op("snoc", vec![left.expr, right.expr]), base, 1).with_extents(vec![extent]))
+            }
+            (l, r) if l == r => {
+                let mut extents = left.extents.clone();
+                extents[l - 1] = add(left.extents[l - 1], right.extents[l - 1]);
+                Ok(Arr::dynamic(Expr::op("cat", vec![left.expr, right.expr]), base, l).with_extents(extents))
+            }
+            (l, r) if l + 1 == r => {
+                let mut extents = right.extents.clone();
+                extents[r - 1] = right.extents[r - 1].map(|e| e + 1);
+                Ok(Arr::dynamic(Expr::op("cons", vec![left.expr, right.expr]), base, r).with_extents(extents))
+            }
+            (l, r) if r + 1 == l => {
+                let mut extents = left.extents.clone();
+                extents[l - 1] = left.extents[l - 1].map(|e| e + 1);
+                Ok(Arr::dynamic(Expr::op("snoc", vec![left.expr, right.expr]), base, l).with_extents(extents))
+            }
+            (0, r) => {
+                let right = self.bind(right);
+                let column = self.column_of(left, &right, span)?;
+                self.catenate_last(column, right, span).map(|a| Arr { rank: r, ..a })
+            }
+            (l, 0) => {
+                let left = self.bind(left);
+                let column = self.column_of(right, &left, span)?;
+                self.catenate_last(left, column, span).map(|a| Arr { rank: l, ..a })
+            }
+            (l, r) => Err(ElabError::rank(span, format!("catenating arrays of rank {l} and {r}"))),
+        }
+    }
+
+    /// A scalar extended to the shape of `like` without its last axis (to catenate as a column).
+    fn column_of(&mut self, scalar: Arr, like: &Arr, span: Span) -> ElabResult<Arr> {
+        let shape = self.shape_of(like);
+        let shape = self.bind(shape);
+        let count = Arr::scalar_constant(Scalar::Int(-1));
+        let frame_shape = self.take_or_drop("drop", count, shape, span)?;
+        let frame_shape = Arr {
+            extents: vec![Some(like.rank as i64 - 1)],
+            ..frame_shape
+        };
+        self.reshape(frame_shape, scalar, span)
+    }
+
+    /// `A⍪B` along the first axis: catenation of the transposes.
+    pub fn catenate_first(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        if left.rank <= 1 && right.rank <= 1 {
+            return self.catenate_last(left, right, span);
+        }
+        let left = self.transpose(left);
+        let right = self.transpose(right);
+        let joined = self.catenate_last(left, right, span)?;
+        Ok(self.transpose(joined))
+    }
+
+    /// `n↑A` and `n↓A` along the first axis (a one-element left argument only).
+    pub fn take_or_drop(&mut self, op: &'static str, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        let glyph = if op == "take" { "↑" } else { "↓" };
+        if left.rank > 1 || (left.rank == 1 && left.extents[0] != Some(1)) {
+            if left.rank == 1 && left.extents[0].is_some_and(|n| n as usize == right.rank) && right.rank >= 2 {
+                return self.take_or_drop_each_axis(op, left, right, span);
+            }
+            return Err(
+                ElabError::nonce(span, format!("{glyph} with a left argument of more than one element"))
+                    .with_hint("give one count (for the first axis) per use, or one per axis"),
+            );
+        }
+        let left = if left.rank == 1 { self.first(left) } else { left };
+        let left = self.integer_argument(left, span)?;
+        let right = if right.rank == 0 { self.ravel(right) } else { right };
+        let count = left.constant_scalar().and_then(|s| s.as_int());
+        let mut extents = right.extents.clone();
+        extents[0] = match (op, count, right.extents[0]) {
+            ("take", Some(n), _) => Some(n.abs()),
+            ("drop", Some(n), Some(e)) => Some((e - n.abs()).max(0)),
+            _ => None,
+        };
+        if let (Some(values), Some(n), 1) = (&right.constant, count, right.rank) {
+            let length = values.len() as i64;
+            let folded: Option<Vec<Scalar>> = match op {
+                "take" if n.abs() <= length => Some(if n >= 0 {
+                    values[..n as usize].to_vec()
+                } else {
+                    values[(length + n) as usize..].to_vec()
+                }),
+                "drop" => Some(if n >= 0 {
+                    values[(n.min(length)) as usize..].to_vec()
+                } else {
+                    values[..(length + n).max(0) as usize].to_vec()
+                }),
+                _ => None,
+            };
+            if let Some(folded) = folded {
+                return Ok(Arr::vector_constant(folded, right.base));
+            }
+        }
+        Ok(Arr::dynamic(Expr::op(op, vec![left.expr, right.expr]), right.base, right.rank).with_extents(extents))
+    }
+
+    /// `m n↑A`: take or drop along each axis in turn, moving each axis to the front with a transpose.
+    fn take_or_drop_each_axis(&mut self, op: &'static str, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        let left = self.integer_argument(left, span)?;
+        let left = self.bind(left);
+        let rank = right.rank;
+        let mut result = right;
+        for axis in 0..rank {
+            let count = match left.constant_ints() {
+                Some(values) => Arr::scalar_constant(Scalar::Int(values[axis])),
+                None => {
+                    let index = Arr::scalar_constant(Scalar::Int(axis as i64 + 1));
+                    self.pick_element(index, left.clone(), span)?
+                }
+            };
+            let moved = self.swap_axis_to_front(result, axis);
+            let cut = self.take_or_drop(op, count, moved, span)?;
+            result = self.swap_axis_to_front(cut, axis);
+        }
+        Ok(result)
+    }
+
+    /// A transpose exchanging axis 0 and `axis` (its own inverse).
+    fn swap_axis_to_front(&mut self, array: Arr, axis: usize) -> Arr {
+        if axis == 0 {
+            return array;
+        }
+        let mut axes: Vec<i64> = (1..=array.rank as i64).collect();
+        axes.swap(0, axis);
+        let mut extents = array.extents.clone();
+        extents.swap(0, axis);
+        let axes_literal = Expr::Vector(axes.into_iter().map(Expr::Int).collect(), Base::Int);
+        Arr::dynamic(
+            Expr::op("transp2", vec![axes_literal, array.expr]),
+            array.base,
+            array.rank,
+        )
+        .with_extents(extents)
+    }
+
+    fn rotate_count(&mut self, left: Arr, span: Span) -> ElabResult<Arr> {
+        if left.rank > 1 || (left.rank == 1 && left.extents[0] != Some(1)) {
+            return Err(ElabError::nonce(span, "rotation by an array of counts"));
+        }
+        let left = if left.rank == 1 { self.first(left) } else { left };
+        self.integer_argument(left, span)
+    }
+
+    pub fn rotate_last(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        let count = self.rotate_count(left, span)?;
+        match right.rank {
+            0 => Ok(right),
+            1 => Ok(Arr {
+                expr: Expr::op("rotate", vec![count.expr, right.expr]),
+                constant: None,
+                ..right
+            }),
+            _ => {
+                let transposed = Expr::op("transp", vec![right.expr.clone()]);
+                Ok(Arr {
+                    expr: Expr::op("transp", vec![Expr::op("vrotate", vec![count.expr, transposed])]),
+                    constant: None,
+                    ..right
+                })
+            }
+        }
+    }
+
+    pub fn rotate_first(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        if right.rank <= 1 {
+            return self.rotate_last(left, right, span);
+        }
+        let count = self.rotate_count(left, span)?;
+        Ok(Arr {
+            expr: Expr::op("vrotate", vec![count.expr, right.expr]),
+            constant: None,
+            ..right
+        })
+    }
+
+    fn grade(&mut self, primitive: Primitive, argument: Arr, span: Span) -> ElabResult<Arr> {
+        if argument.rank != 1 {
+            return Err(ElabError::nonce(
+                span,
+                format!("{} on an array that is not a vector", primitive.glyph()),
+            ));
+        }
+        let op = if primitive == Primitive::GradeUp {
+            "gradeUp"
+        } else {
+            "gradeDown"
+        };
+        Ok(Arr::dynamic(Expr::op(op, vec![argument.expr]), Base::Int, 1).with_extents(argument.extents))
+    }
+
+    /// `⍸B` for a boolean vector: the indices of the ones.
+    fn where_true(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
+        if argument.rank != 1 || argument.base != Base::Bool {
+            return Err(ElabError::nonce(span, "⍸ on anything but a boolean vector"));
+        }
+        let argument = self.bind(argument);
+        let length = self.tally(&argument);
+        let indices = self.iota(length, span)?;
+        Ok(Arr::dynamic(
+            Expr::op("compress", vec![argument.expr, indices.expr]),
+            Base::Int,
+            1,
+        ))
+    }
+
+    fn format(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
+        if argument.rank > 1 {
+            return Err(ElabError::nonce(span, "⍕ on an array of rank 2 or more"));
+        }
+        if argument.base == Base::Char {
+            return Ok(self.ravel(argument));
+        }
+        Ok(Arr::dynamic(
+            Expr::op("format", vec![Expr::Int(self.print_precision), argument.expr]),
+            Base::Char,
+            1,
+        ))
+    }
+}

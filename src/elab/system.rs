@@ -1,0 +1,108 @@
+//! System names: `⎕IO`, `⎕PP` (read and assigned), `⎕NOW`, `⎕A`, `⎕D`, the `⎕INT32*` bitwise family and the file
+//! readers `⎕ReadFile`, `⎕ReadIntVecFile`, `⎕ReadDoubleVecFile`.
+
+use super::env::{Arr, Fun, Scalar, Val};
+use super::error::{ElabError, ElabResult};
+use super::ir::{Base, Expr};
+use super::resolve::system_name_is_function;
+use super::Elaborator;
+use crate::source::Span;
+use crate::syntax::ast;
+use std::rc::Rc;
+
+impl Elaborator {
+    pub fn system_name(&mut self, name: &ast::Name) -> ElabResult<Val> {
+        let upper = name.text.to_uppercase();
+        if system_name_is_function(&upper) {
+            return Ok(Val::Function(Rc::new(Fun::System(upper, name.span))));
+        }
+        Ok(Val::Array(match upper.as_str() {
+            "⎕IO" => Arr::scalar_constant(Scalar::Bool(true)),
+            "⎕PP" => Arr::scalar_constant(Scalar::Int(self.print_precision)),
+            "⎕NOW" => Arr::dynamic(Expr::op("nowi", vec![Expr::Int(0)]), Base::Int, 0),
+            "⎕A" => Arr::vector_constant(('A'..='Z').map(Scalar::Char).collect(), Base::Char),
+            "⎕D" => Arr::vector_constant(('0'..='9').map(Scalar::Char).collect(), Base::Char),
+            _ => return Err(ElabError::nonce(name.span, format!("the system name {}", name.text))),
+        }))
+    }
+
+    pub fn assign_system_name(
+        &mut self,
+        name: &ast::Name,
+        value: Val,
+        assignment: &ast::Assignment,
+    ) -> ElabResult<Val> {
+        let upper = name.text.to_uppercase();
+        if !assignment.modifier.is_empty() || assignment.indices.is_some() {
+            return Err(ElabError::nonce(assignment.span, format!("modifying {}", name.text)));
+        }
+        let constant = match &value {
+            Val::Array(array) => array.constant_scalar().and_then(|s| s.as_int()),
+            _ => None,
+        };
+        match (upper.as_str(), constant) {
+            ("⎕PP", Some(precision)) if (1..=17).contains(&precision) => self.print_precision = precision,
+            ("⎕PP", Some(_)) => return Err(ElabError::domain(assignment.span, "⎕PP must be between 1 and 17")),
+            ("⎕PP", None) => {
+                return Err(ElabError::nonce(
+                    assignment.span,
+                    "⎕PP set to a value that is not a constant",
+                ))
+            }
+            ("⎕IO", Some(1)) => {}
+            ("⎕IO", _) => {
+                return Err(ElabError::nonce(assignment.span, "⎕IO other than 1")
+                    .with_hint("aplc compiles with index origin 1"))
+            }
+            _ => return Err(ElabError::nonce(name.span, format!("assigning {}", name.text))),
+        }
+        Ok(value)
+    }
+
+    pub fn system_function_monadic(&mut self, name: &str, argument: Val, span: Span) -> ElabResult<Val> {
+        let argument = self.expect_array(argument, span)?;
+        let (op, base) = match name {
+            "⎕READFILE" => ("readFile", Base::Char),
+            "⎕READINTVECFILE" => ("readIntVecFile", Base::Int),
+            "⎕READDOUBLEVECFILE" => ("readDoubleVecFile", Base::Double),
+            "⎕INT32NOT" => {
+                let argument = self.integer_argument(argument, span)?;
+                return self
+                    .pointwise_monadic(argument, span, &mut |_, x| {
+                        Ok(Val::Array(Arr::dynamic(Expr::op("noti", vec![x.expr]), Base::Int, 0)))
+                    })
+                    .map(Val::Array);
+            }
+            other => return Err(ElabError::nonce(span, format!("{other} used monadically"))),
+        };
+        if argument.base != Base::Char || argument.rank > 1 {
+            return Err(ElabError::domain(span, format!("{name} takes a file name")));
+        }
+        let argument = self.ravel(argument);
+        Ok(Val::Array(Arr::dynamic(Expr::op(op, vec![argument.expr]), base, 1)))
+    }
+
+    pub fn system_function_dyadic(&mut self, name: &str, left: Val, right: Val, span: Span) -> ElabResult<Val> {
+        let op: &'static str = match name {
+            "⎕INT32AND" => "andi",
+            "⎕INT32OR" => "ori",
+            "⎕INT32XOR" => "xori",
+            "⎕INT32SHL" => "shli",
+            "⎕INT32SHR" => "shri",
+            "⎕INT32SHAR" => "shari",
+            other => return Err(ElabError::nonce(span, format!("{other} used dyadically"))),
+        };
+        let left = self.expect_array(left, span)?;
+        let right = self.expect_array(right, span)?;
+        let left = self.integer_argument(left, span)?;
+        let right = self.integer_argument(right, span)?;
+        self.pointwise_dyadic(left, right, span, &mut |_, x, y| {
+            Ok(Val::Array(Arr::dynamic(
+                Expr::op(op, vec![x.expr, y.expr]),
+                Base::Int,
+                0,
+            )))
+        })
+        .map(Val::Array)
+    }
+}

@@ -1,0 +1,1007 @@
+//! The parser: tokens to [`ast::Program`], written with nom over a token slice ([`Tokens`]).
+//!
+//! Every expression becomes an unresolved sequence of items (see the top of `ast.rs` and grammar.md). The parser
+//! settles brackets, parentheses, dfns and guards, numeric strands, assignments and indexing.
+//!
+//! Error recovery: an error inside a statement is recorded and the parser skips to the end of that statement (the
+//! next newline, or `⋄` outside brackets, or the `}` that closes the enclosing dfn), so one run reports the errors of
+//! every statement. Recovery happens in the innermost statement list: an error in a dfn's line does not lose the
+//! rest of the dfn.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
+
+use nom::branch::alt;
+use nom::error::{ErrorKind, ParseError};
+use nom::{IResult, Needed, Parser as _};
+
+use crate::source::Span;
+use crate::syntax::ast::Program;
+use crate::syntax::ast::{
+    AssignTarget, Assignment, Comment, Dfn, Expr, Item, Name, NumberLiteral, SpecialName, Statement, StatementKind,
+};
+use crate::syntax::error::{SyntaxError, SyntaxErrorKind};
+use crate::syntax::token::{special_name_glyph, Token, TokenKind};
+
+/// A token slice as nom input. `end_of_text` gives errors at the end of the input a place to point at.
+#[derive(Clone, Copy, Debug)]
+pub struct Tokens<'t> {
+    tokens: &'t [Token],
+    end_of_text: usize,
+}
+
+impl<'t> Tokens<'t> {
+    pub fn new(tokens: &'t [Token], end_of_text: usize) -> Tokens<'t> {
+        Tokens { tokens, end_of_text }
+    }
+
+    fn first(&self) -> Option<&'t Token> {
+        self.tokens.first()
+    }
+
+    fn first_kind(&self) -> Option<&'t TokenKind> {
+        self.first().map(|token| &token.kind)
+    }
+
+    fn second_kind(&self) -> Option<&'t TokenKind> {
+        self.tokens.get(1).map(|token| &token.kind)
+    }
+
+    fn after_first(&self) -> Tokens<'t> {
+        Tokens {
+            tokens: &self.tokens[1..],
+            end_of_text: self.end_of_text,
+        }
+    }
+
+    /// Where the next token starts (the end of the text when there is none).
+    fn position(&self) -> usize {
+        self.first().map_or(self.end_of_text, |token| token.span.start)
+    }
+
+    /// The span of the next token, or an empty span at the end of the text.
+    fn next_span(&self) -> Span {
+        self.first()
+            .map_or(Span::new(self.end_of_text, self.end_of_text), |token| token.span)
+    }
+
+    /// The span of the tokens consumed between `self` and `rest` (empty, at the current position, if none).
+    fn span_until(&self, rest: Tokens<'t>) -> Span {
+        let consumed = self.tokens.len() - rest.tokens.len();
+        if consumed == 0 {
+            let position = self.position();
+            return Span::new(position, position);
+        }
+        self.tokens[0].span.join(self.tokens[consumed - 1].span)
+    }
+}
+
+impl<'t> nom::Input for Tokens<'t> {
+    type Item = &'t Token;
+    type Iter = std::slice::Iter<'t, Token>;
+    type IterIndices = std::iter::Enumerate<std::slice::Iter<'t, Token>>;
+
+    fn input_len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    fn take(&self, index: usize) -> Self {
+        Tokens {
+            tokens: &self.tokens[..index],
+            end_of_text: self.end_of_text,
+        }
+    }
+
+    fn take_from(&self, index: usize) -> Self {
+        Tokens {
+            tokens: &self.tokens[index..],
+            end_of_text: self.end_of_text,
+        }
+    }
+
+    fn take_split(&self, index: usize) -> (Self, Self) {
+        (self.take_from(index), self.take(index))
+    }
+
+    fn position<P>(&self, predicate: P) -> Option<usize>
+    where
+        P: Fn(Self::Item) -> bool,
+    {
+        self.tokens.iter().position(predicate)
+    }
+
+    fn iter_elements(&self) -> Self::Iter {
+        self.tokens.iter()
+    }
+
+    fn iter_indices(&self) -> Self::IterIndices {
+        self.tokens.iter().enumerate()
+    }
+
+    fn slice_index(&self, count: usize) -> Result<usize, Needed> {
+        if self.tokens.len() >= count {
+            Ok(count)
+        } else {
+            Err(Needed::new(count - self.tokens.len()))
+        }
+    }
+}
+
+/// The parser's nom error: the syntax error to report. `Err::Error` means "this alternative does not apply here"
+/// (the caller tries another or stops a loop); `Err::Failure` is a definite error in the program.
+#[derive(Debug)]
+pub struct ParseFailure(pub SyntaxError);
+
+impl<'t> ParseError<Tokens<'t>> for ParseFailure {
+    fn from_error_kind(input: Tokens<'t>, _kind: ErrorKind) -> Self {
+        let description = input
+            .first_kind()
+            .map_or("end of input".to_string(), TokenKind::describe);
+        ParseFailure(SyntaxError::new(
+            SyntaxErrorKind::UnexpectedToken(description),
+            input.next_span(),
+        ))
+    }
+
+    fn append(_input: Tokens<'t>, _kind: ErrorKind, other: Self) -> Self {
+        other
+    }
+}
+
+type ParseResult<'t, T> = IResult<Tokens<'t>, T, ParseFailure>;
+
+fn fail<'t, T>(kind: SyntaxErrorKind, span: Span) -> ParseResult<'t, T> {
+    Err(nom::Err::Failure(ParseFailure(SyntaxError::new(kind, span))))
+}
+
+fn fail_with_help<'t, T>(kind: SyntaxErrorKind, span: Span, help: &str) -> ParseResult<'t, T> {
+    Err(nom::Err::Failure(ParseFailure(
+        SyntaxError::new(kind, span).with_help(help),
+    )))
+}
+
+fn not_here<'t, T>(input: Tokens<'t>) -> ParseResult<'t, T> {
+    Err(nom::Err::Error(ParseFailure::from_error_kind(input, ErrorKind::Alt)))
+}
+
+/// How deeply parentheses, brackets and dfns may nest. The parser is recursive; the limit turns a pathological input
+/// into a syntax error instead of a stack overflow, far above what any real program needs.
+const MAXIMUM_NESTING_DEPTH: usize = 100;
+
+/// Counts one level of nesting while it lives.
+struct NestingLevel<'p> {
+    depth: &'p Cell<usize>,
+}
+
+impl Drop for NestingLevel<'_> {
+    fn drop(&mut self) {
+        self.depth.set(self.depth.get() - 1);
+    }
+}
+
+/// Whether statements are parsed at the top level or inside a dfn (where guards are allowed and `}` ends the list).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum StatementContext {
+    TopLevel,
+    DfnBody,
+}
+
+/// Parses a whole program. Returns the program (with whatever could be parsed) and every error found.
+pub fn parse_tokens(text: &str, tokens: &[Token], comments: Vec<Comment>) -> (Program, Vec<SyntaxError>) {
+    let parser = Parser::new(text, &comments);
+    let input = Tokens::new(tokens, text.len());
+    let (statements, _rest) = parser.statement_list(input, StatementContext::TopLevel);
+    let errors = parser.errors.into_inner();
+    (Program { statements, comments }, errors)
+}
+
+struct Parser<'s> {
+    text: &'s str,
+    comments: &'s [Comment],
+    /// Byte offsets where each line starts, for "the line directly above".
+    line_starts: Vec<usize>,
+    /// Errors recorded by statement lists that recovered from them.
+    errors: RefCell<Vec<SyntaxError>>,
+    /// Indices into `comments` already taken as a dfn's annotation (so they are not also a statement's).
+    claimed_annotations: RefCell<HashSet<usize>>,
+    /// Parentheses, brackets and dfns currently open.
+    nesting_depth: Cell<usize>,
+}
+
+impl<'s> Parser<'s> {
+    fn new(text: &'s str, comments: &'s [Comment]) -> Parser<'s> {
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(index, _)| index + 1))
+            .collect();
+        Parser {
+            text,
+            comments,
+            line_starts,
+            errors: RefCell::new(Vec::new()),
+            claimed_annotations: RefCell::new(HashSet::new()),
+            nesting_depth: Cell::new(0),
+        }
+    }
+
+    /// Enters a parenthesis, bracket or dfn opened at `open_span`; the level ends when the result is dropped.
+    fn enter_nesting(&self, open_span: Span) -> Result<NestingLevel<'_>, nom::Err<ParseFailure>> {
+        if self.nesting_depth.get() >= MAXIMUM_NESTING_DEPTH {
+            let error = SyntaxError::new(SyntaxErrorKind::TooDeeplyNested(MAXIMUM_NESTING_DEPTH), open_span);
+            return Err(nom::Err::Failure(ParseFailure(error)));
+        }
+        self.nesting_depth.set(self.nesting_depth.get() + 1);
+        Ok(NestingLevel {
+            depth: &self.nesting_depth,
+        })
+    }
+
+    // ----- Statements -------------------------------------------------------------------------------------------
+
+    /// Statements separated by newlines and `⋄`, up to the end of the input or (in a dfn) the closing `}`. Never
+    /// fails: a statement with an error is recorded and skipped.
+    fn statement_list<'t>(&self, mut input: Tokens<'t>, context: StatementContext) -> (Vec<Statement>, Tokens<'t>) {
+        let mut statements = Vec::new();
+        loop {
+            input = skip_statement_separators(input);
+            match input.first_kind() {
+                None => break,
+                Some(TokenKind::RightBrace) if context == StatementContext::DfnBody => break,
+                Some(TokenKind::RightBrace) => {
+                    let kind = SyntaxErrorKind::UnopenedBracket { close: "}", open: "{" };
+                    self.errors.borrow_mut().push(SyntaxError::new(kind, input.next_span()));
+                    input = input.after_first();
+                    continue;
+                }
+                Some(_) => {}
+            }
+            match self.statement(input, context) {
+                Ok((rest, statement)) => {
+                    statements.push(statement);
+                    input = rest;
+                }
+                Err(nom::Err::Error(ParseFailure(error)) | nom::Err::Failure(ParseFailure(error))) => {
+                    self.errors.borrow_mut().push(error);
+                    input = skip_to_statement_end(input);
+                }
+                Err(nom::Err::Incomplete(_)) => unreachable!("the token parsers are complete, never streaming"),
+            }
+        }
+        (statements, input)
+    }
+
+    /// One statement: an expression, or (in a dfn) a guard `condition : result`.
+    fn statement<'t>(&self, input: Tokens<'t>, context: StatementContext) -> ParseResult<'t, Statement> {
+        let annotation = self.statement_annotation(input.position());
+        let (rest, expression) = self.expression(input)?;
+        let (rest, kind) = match rest.first() {
+            Some(Token {
+                kind: TokenKind::Colon,
+                span: colon_span,
+            }) => self.guard_after_condition(rest.after_first(), expression, *colon_span, context)?,
+            _ => (rest, StatementKind::Expr(expression)),
+        };
+        expect_statement_end(rest)?;
+        Ok((
+            rest,
+            Statement {
+                kind,
+                annotation,
+                span: input.span_until(rest),
+            },
+        ))
+    }
+
+    fn guard_after_condition<'t>(
+        &self,
+        input: Tokens<'t>,
+        condition: Expr,
+        colon_span: Span,
+        context: StatementContext,
+    ) -> ParseResult<'t, StatementKind> {
+        if context == StatementContext::TopLevel {
+            return fail_with_help(
+                SyntaxErrorKind::GuardOutsideDfn,
+                colon_span,
+                "guards belong in dfn bodies, as in {⍵=0:1 ⋄ ⍵×∇ ⍵-1}",
+            );
+        }
+        if is_empty_expression(&condition) {
+            return fail(
+                SyntaxErrorKind::MalformedGuard("the condition before : is missing"),
+                colon_span,
+            );
+        }
+        let (rest, result) = self.expression(input)?;
+        if is_empty_expression(&result) {
+            return fail(
+                SyntaxErrorKind::MalformedGuard("the result after : is missing"),
+                colon_span,
+            );
+        }
+        if let Some(Token {
+            kind: TokenKind::Colon,
+            span,
+        }) = rest.first()
+        {
+            return fail(SyntaxErrorKind::MalformedGuard("a guard has only one :"), *span);
+        }
+        Ok((rest, StatementKind::Guard { condition, result }))
+    }
+
+    // ----- Expressions ------------------------------------------------------------------------------------------
+
+    /// Items up to something that ends an expression (a separator, a closing bracket, `;`, `:`), then an optional
+    /// assignment whose value is the rest of the expression. May be empty; callers decide whether that is an error.
+    fn expression<'t>(&self, input: Tokens<'t>) -> ParseResult<'t, Expr> {
+        let mut items = Vec::new();
+        let mut rest = input;
+        let mut quad_target = None;
+        loop {
+            if let Some(Token {
+                kind: TokenKind::Quad,
+                span,
+            }) = rest.first()
+            {
+                if rest.second_kind() != Some(&TokenKind::Assign) {
+                    return fail_with_help(
+                        SyntaxErrorKind::QuadAsValue,
+                        *span,
+                        "to print a value, assign it to ⎕: ⎕←value",
+                    );
+                }
+                quad_target = Some(*span);
+                rest = rest.after_first();
+                break;
+            }
+            match self.item(rest) {
+                Ok((after_item, item)) => {
+                    items.push(item);
+                    rest = after_item;
+                }
+                Err(nom::Err::Error(_)) => break,
+                Err(failure) => return Err(failure),
+            }
+        }
+        match rest.first() {
+            Some(Token {
+                kind: TokenKind::Assign,
+                span: arrow_span,
+            }) => self.assignment_after_arrow(input, items, quad_target, *arrow_span, rest.after_first()),
+            _ => Ok((
+                rest,
+                Expr {
+                    items,
+                    assignment: None,
+                    span: input.span_until(rest),
+                },
+            )),
+        }
+    }
+
+    /// Splits the items before `←` into the expression's own items, the target and the modifier, then parses the
+    /// value (the rest of the expression).
+    fn assignment_after_arrow<'t>(
+        &self,
+        expression_start: Tokens<'t>,
+        items: Vec<Item>,
+        quad_target: Option<Span>,
+        arrow_span: Span,
+        after_arrow: Tokens<'t>,
+    ) -> ParseResult<'t, Expr> {
+        let split = match quad_target {
+            Some(quad_span) => AssignmentSplit {
+                prefix: items,
+                target: AssignTarget::QuadOutput(quad_span),
+                target_span: quad_span,
+                indices: None,
+                modifier: Vec::new(),
+            },
+            None => {
+                split_assignment_target(items, arrow_span).map_err(|error| nom::Err::Failure(ParseFailure(error)))?
+            }
+        };
+        let (rest, value) = self.expression(after_arrow)?;
+        if is_empty_expression(&value) {
+            return fail_with_help(
+                SyntaxErrorKind::MissingAssignmentValue,
+                arrow_span,
+                "write the value to assign after ←, as in x←3",
+            );
+        }
+        let assignment = Assignment {
+            target: split.target,
+            indices: split.indices,
+            modifier: split.modifier,
+            span: split.target_span.join(value.span),
+            value,
+        };
+        let expression = Expr {
+            items: split.prefix,
+            assignment: Some(Box::new(assignment)),
+            span: expression_start.span_until(rest),
+        };
+        Ok((rest, expression))
+    }
+
+    // ----- Items ------------------------------------------------------------------------------------------------
+
+    /// An atom followed by any number of bracket indexings (`x[1][2]`, `(⍳5)[2]`, `+/[1]`).
+    fn item<'t>(&self, input: Tokens<'t>) -> ParseResult<'t, Item> {
+        let (mut rest, mut item) = alt((
+            |tokens| self.number_strand(tokens),
+            |tokens| self.single_token_atom(tokens),
+            |tokens| self.parenthesised(tokens),
+            |tokens| self.dfn(tokens),
+            |tokens| self.index_without_value(tokens),
+        ))
+        .parse(input)?;
+        while let Some(TokenKind::LeftBracket) = rest.first_kind() {
+            let (after_brackets, indices) = self.bracket_indices(rest)?;
+            let span = item.span().join(rest.span_until(after_brackets));
+            item = Item::Indexed {
+                base: Box::new(item),
+                indices,
+                span,
+            };
+            rest = after_brackets;
+        }
+        Ok((rest, item))
+    }
+
+    /// Adjacent numbers form one strand: `1 2 ¯3.5` is a single item.
+    fn number_strand<'t>(&self, input: Tokens<'t>) -> ParseResult<'t, Item> {
+        let mut numbers: Vec<NumberLiteral> = Vec::new();
+        let mut rest = input;
+        while let Some(TokenKind::Number(number)) = rest.first_kind() {
+            numbers.push(*number);
+            rest = rest.after_first();
+        }
+        if numbers.is_empty() {
+            return not_here(input);
+        }
+        Ok((rest, Item::Numbers(numbers, input.span_until(rest))))
+    }
+
+    fn single_token_atom<'t>(&self, input: Tokens<'t>) -> ParseResult<'t, Item> {
+        let Some(token) = input.first() else {
+            return not_here(input);
+        };
+        let span = token.span;
+        let item = match &token.kind {
+            TokenKind::String(text) => Item::String(text.clone(), span),
+            TokenKind::Zilde => Item::Zilde(span),
+            TokenKind::Name(text) => Item::Name(Name {
+                text: text.clone(),
+                span,
+            }),
+            TokenKind::SystemName(text) => Item::SystemName(Name {
+                text: text.clone(),
+                span,
+            }),
+            TokenKind::Special(special) => Item::Special(*special, span),
+            TokenKind::Primitive(primitive) => Item::Primitive(*primitive, span),
+            _ => return not_here(input),
+        };
+        Ok((input.after_first(), item))
+    }
+
+    fn parenthesised<'t>(&self, input: Tokens<'t>) -> ParseResult<'t, Item> {
+        let Some(Token {
+            kind: TokenKind::LeftParenthesis,
+            span: open_span,
+        }) = input.first()
+        else {
+            return not_here(input);
+        };
+        let _level = self.enter_nesting(*open_span)?;
+        let (rest, inner) = self.expression(input.after_first())?;
+        if is_empty_expression(&inner) && rest.first_kind() == Some(&TokenKind::RightParenthesis) {
+            return fail(SyntaxErrorKind::EmptyParentheses, open_span.join(rest.next_span()));
+        }
+        let (rest, ()) = expect_closing(rest, *open_span, ClosingBracket::Parenthesis)?;
+        Ok((rest, Item::Parenthesised(Box::new(inner), input.span_until(rest))))
+    }
+
+    fn dfn<'t>(&self, input: Tokens<'t>) -> ParseResult<'t, Item> {
+        let Some(Token {
+            kind: TokenKind::LeftBrace,
+            span: open_span,
+        }) = input.first()
+        else {
+            return not_here(input);
+        };
+        let _level = self.enter_nesting(*open_span)?;
+        let body_start = input.after_first();
+        let annotation = self.dfn_annotation(*open_span, body_start);
+        let (body, rest) = self.statement_list(body_start, StatementContext::DfnBody);
+        let Some(TokenKind::RightBrace) = rest.first_kind() else {
+            return fail_with_help(
+                SyntaxErrorKind::UnclosedBracket { open: "{" },
+                *open_span,
+                "a dfn ends with } (it may span several lines)",
+            );
+        };
+        let rest = rest.after_first();
+        Ok((
+            rest,
+            Item::Dfn(Box::new(Dfn {
+                body,
+                annotation,
+                span: input.span_until(rest),
+            })),
+        ))
+    }
+
+    /// `[` where no item precedes it: nothing to index.
+    fn index_without_value<'t>(&self, input: Tokens<'t>) -> ParseResult<'t, Item> {
+        match input.first() {
+            Some(Token {
+                kind: TokenKind::LeftBracket,
+                span,
+            }) => fail_with_help(
+                SyntaxErrorKind::IndexWithoutValue,
+                *span,
+                "brackets index the value directly on their left, as in x[1] or (⍳5)[2]",
+            ),
+            _ => not_here(input),
+        }
+    }
+
+    /// `[i;j;...]`: one entry per axis, `None` where the axis is elided (`[;2]`, `[1;]`, `[]`).
+    fn bracket_indices<'t>(&self, input: Tokens<'t>) -> ParseResult<'t, Vec<Option<Expr>>> {
+        let open_span = input.next_span();
+        let _level = self.enter_nesting(open_span)?;
+        let mut rest = input.after_first();
+        let mut indices = Vec::new();
+        loop {
+            let (after_index, index) = self.expression(rest)?;
+            indices.push((!is_empty_expression(&index)).then_some(index));
+            match after_index.first_kind() {
+                Some(TokenKind::Semicolon) => rest = after_index.after_first(),
+                _ => {
+                    let (rest, ()) = expect_closing(after_index, open_span, ClosingBracket::Bracket)?;
+                    return Ok((rest, indices));
+                }
+            }
+        }
+    }
+
+    // ----- Annotations ------------------------------------------------------------------------------------------
+
+    /// The `⍝:` comment right after a dfn's `{` (on the same line, or alone on the lines before the first statement).
+    fn dfn_annotation(&self, open_span: Span, body_start: Tokens<'_>) -> Option<Comment> {
+        let first_statement_start = skip_newlines(body_start).position();
+        // Comments are in source order: the first one after the brace, if it comes before the first statement.
+        let index = self
+            .comments
+            .partition_point(|comment| comment.span.start < open_span.end);
+        let comment = self
+            .comments
+            .get(index)
+            .filter(|comment| comment.span.start < first_statement_start)?;
+        comment.annotation_text()?;
+        self.claimed_annotations.borrow_mut().insert(index);
+        Some(comment.clone())
+    }
+
+    /// The `⍝:` comment alone on the line directly above a statement that starts its own line.
+    fn statement_annotation(&self, statement_start: usize) -> Option<Comment> {
+        let line = self.line_of(statement_start);
+        if line == 0 || !self.only_blanks_before_on_line(statement_start) {
+            return None;
+        }
+        // A line holds at most one comment (it runs to the end of the line): the first one starting on line - 1.
+        let index = self
+            .comments
+            .partition_point(|comment| comment.span.start < self.line_starts[line - 1]);
+        let comment = self
+            .comments
+            .get(index)
+            .filter(|comment| comment.span.start < self.line_starts[line])?;
+        let is_annotation_alone_on_its_line = comment.annotation_text().is_some()
+            && self.only_blanks_before_on_line(comment.span.start)
+            && !self.claimed_annotations.borrow().contains(&index);
+        is_annotation_alone_on_its_line.then(|| comment.clone())
+    }
+
+    fn line_of(&self, offset: usize) -> usize {
+        self.line_starts.partition_point(|&start| start <= offset) - 1
+    }
+
+    fn only_blanks_before_on_line(&self, offset: usize) -> bool {
+        let line_start = self.line_starts[self.line_of(offset)];
+        self.text[line_start..offset]
+            .chars()
+            .all(|character| character == ' ' || character == '\t')
+    }
+}
+
+// ----- Assignment targets ---------------------------------------------------------------------------------------
+
+struct AssignmentSplit {
+    prefix: Vec<Item>,
+    target: AssignTarget,
+    target_span: Span,
+    indices: Option<Vec<Option<Expr>>>,
+    modifier: Vec<Item>,
+}
+
+/// The target of `←` is the last name among the items before it; the items after that name are the modifier of a
+/// modified assignment (`x+←1`, `x f.g←1`) and must be able to denote functions; the items before it belong to the
+/// enclosing expression (`2×x←3`).
+fn split_assignment_target(mut items: Vec<Item>, arrow_span: Span) -> Result<AssignmentSplit, SyntaxError> {
+    let Some(target_index) = items.iter().rposition(is_assignable) else {
+        return Err(match items.last() {
+            None => SyntaxError::new(SyntaxErrorKind::MissingAssignmentTarget, arrow_span)
+                .with_help("write the name to assign before ←, as in x←3"),
+            Some(last) => invalid_target_error(last),
+        });
+    };
+    if let Some(not_a_function) = items[target_index + 1..].iter().find(|item| !may_be_modifier(item)) {
+        return Err(invalid_target_error(not_a_function));
+    }
+    let modifier = items.split_off(target_index + 1);
+    let target_item = items.pop().expect("target_index is in range");
+    let target_span = target_item.span();
+    let (target, indices) = match target_item {
+        Item::Indexed { base, indices, .. } => (assign_target_of(*base), Some(indices)),
+        simple => (assign_target_of(simple), None),
+    };
+    Ok(AssignmentSplit {
+        prefix: items,
+        target,
+        target_span,
+        indices,
+        modifier,
+    })
+}
+
+fn is_assignable(item: &Item) -> bool {
+    match item {
+        Item::Name(_) | Item::SystemName(_) | Item::Special(SpecialName::Alpha, _) => true,
+        Item::Indexed { base, .. } => matches!(**base, Item::Name(_) | Item::SystemName(_)),
+        _ => false,
+    }
+}
+
+fn assign_target_of(item: Item) -> AssignTarget {
+    match item {
+        Item::Name(name) => AssignTarget::Name(name),
+        Item::SystemName(name) => AssignTarget::SystemName(name),
+        Item::Special(SpecialName::Alpha, span) => AssignTarget::Alpha(span),
+        other => unreachable!("is_assignable accepted {other:?}"),
+    }
+}
+
+/// Items that can denote a function (or an operator with its operands) between a target and `←`.
+fn may_be_modifier(item: &Item) -> bool {
+    match item {
+        Item::Primitive(..) | Item::Dfn(_) | Item::Parenthesised(..) => true,
+        Item::Special(special, _) => !matches!(special, SpecialName::Alpha | SpecialName::Omega),
+        Item::Indexed { base, .. } => matches!(**base, Item::Primitive(..)),
+        _ => false,
+    }
+}
+
+fn invalid_target_error(item: &Item) -> SyntaxError {
+    let error = SyntaxError::new(
+        SyntaxErrorKind::InvalidAssignmentTarget(describe_item(item)),
+        item.span(),
+    );
+    match item {
+        Item::Parenthesised(..) => error.with_help("assigning several names at once, (a b)←1 2, is not supported"),
+        Item::Special(SpecialName::Omega, _) => error.with_help("⍵ is the right argument of a dfn and is read-only"),
+        _ => error.with_help("the target of ← is a name (x←3), an indexed name (x[1]←3), ⎕ or a system variable"),
+    }
+}
+
+fn describe_item(item: &Item) -> String {
+    match item {
+        Item::Numbers(numbers, _) if numbers.len() == 1 => "a number".to_string(),
+        Item::Numbers(..) => "numbers".to_string(),
+        Item::String(..) => "a string".to_string(),
+        Item::Zilde(_) => "⍬".to_string(),
+        Item::Name(name) | Item::SystemName(name) => name.text.clone(),
+        Item::Special(special, _) => special_name_glyph(*special).to_string(),
+        Item::Primitive(primitive, _) => format!("the primitive {}", primitive.glyph()),
+        Item::Parenthesised(..) => "a parenthesised expression".to_string(),
+        Item::Dfn(_) => "a dfn".to_string(),
+        Item::Indexed { .. } => "an indexed expression".to_string(),
+    }
+}
+
+// ----- Token-level helpers ----------------------------------------------------------------------------------------
+
+fn is_empty_expression(expression: &Expr) -> bool {
+    expression.items.is_empty() && expression.assignment.is_none()
+}
+
+fn skip_statement_separators(mut input: Tokens<'_>) -> Tokens<'_> {
+    while input.first_kind().is_some_and(TokenKind::is_statement_separator) {
+        input = input.after_first();
+    }
+    input
+}
+
+fn skip_newlines(mut input: Tokens<'_>) -> Tokens<'_> {
+    while input.first_kind() == Some(&TokenKind::Newline) {
+        input = input.after_first();
+    }
+    input
+}
+
+/// Error recovery: from the start of a failed statement, skip to where the statement ends — a newline outside any
+/// dfn, a `⋄` outside any bracket, or the `}` closing the enclosing dfn. Always skips at least one token.
+fn skip_to_statement_end(input: Tokens<'_>) -> Tokens<'_> {
+    let mut brace_depth = 0usize;
+    let mut bracket_depth = 0usize;
+    let mut end = input.tokens.len();
+    for (index, token) in input.tokens.iter().enumerate() {
+        let ends_here = match token.kind {
+            TokenKind::LeftBrace => {
+                brace_depth += 1;
+                false
+            }
+            TokenKind::RightBrace if brace_depth == 0 => true,
+            TokenKind::RightBrace => {
+                brace_depth -= 1;
+                false
+            }
+            TokenKind::LeftParenthesis | TokenKind::LeftBracket => {
+                bracket_depth += 1;
+                false
+            }
+            TokenKind::RightParenthesis | TokenKind::RightBracket => {
+                bracket_depth = bracket_depth.saturating_sub(1);
+                false
+            }
+            TokenKind::Newline => brace_depth == 0,
+            TokenKind::Diamond => brace_depth == 0 && bracket_depth == 0,
+            _ => false,
+        };
+        if ends_here {
+            end = index;
+            break;
+        }
+    }
+    Tokens {
+        tokens: &input.tokens[end.max(1).min(input.tokens.len())..],
+        end_of_text: input.end_of_text,
+    }
+}
+
+/// After a statement: the end of the input, a separator, or the `}` of the enclosing dfn.
+fn expect_statement_end(input: Tokens<'_>) -> ParseResult<'_, ()> {
+    let span = input.next_span();
+    match input.first_kind() {
+        None | Some(TokenKind::Newline | TokenKind::Diamond | TokenKind::RightBrace) => Ok((input, ())),
+        Some(TokenKind::RightParenthesis) => fail(SyntaxErrorKind::UnopenedBracket { close: ")", open: "(" }, span),
+        Some(TokenKind::RightBracket) => fail(SyntaxErrorKind::UnopenedBracket { close: "]", open: "[" }, span),
+        Some(TokenKind::Semicolon) => fail_with_help(
+            SyntaxErrorKind::UnexpectedToken(";".to_string()),
+            span,
+            "; separates the positions of an index inside brackets, as in A[1;2]",
+        ),
+        Some(other) => fail(SyntaxErrorKind::UnexpectedToken(other.describe()), span),
+    }
+}
+
+#[derive(Clone, Copy)]
+enum ClosingBracket {
+    Parenthesis,
+    Bracket,
+}
+
+impl ClosingBracket {
+    fn glyphs(self) -> (&'static str, &'static str) {
+        match self {
+            ClosingBracket::Parenthesis => ("(", ")"),
+            ClosingBracket::Bracket => ("[", "]"),
+        }
+    }
+
+    fn token(self) -> TokenKind {
+        match self {
+            ClosingBracket::Parenthesis => TokenKind::RightParenthesis,
+            ClosingBracket::Bracket => TokenKind::RightBracket,
+        }
+    }
+}
+
+/// Consumes the closing `)` or `]`, or explains what stands in its place.
+fn expect_closing(input: Tokens<'_>, open_span: Span, bracket: ClosingBracket) -> ParseResult<'_, ()> {
+    let (open, close) = bracket.glyphs();
+    let span = input.next_span();
+    match input.first_kind() {
+        Some(kind) if *kind == bracket.token() => Ok((input.after_first(), ())),
+        None | Some(TokenKind::Newline) => fail_with_help(
+            SyntaxErrorKind::UnclosedBracket { open },
+            open_span,
+            &format!("add the {close}; brackets and parentheses close on the line they open"),
+        ),
+        Some(TokenKind::Diamond) => fail(
+            SyntaxErrorKind::SeparatorInsideBrackets {
+                separator: "⋄".to_string(),
+                open,
+                close,
+            },
+            span,
+        ),
+        Some(TokenKind::RightParenthesis) => fail(SyntaxErrorKind::MismatchedBracket { open, close: ")" }, span),
+        Some(TokenKind::RightBracket) => fail(SyntaxErrorKind::MismatchedBracket { open, close: "]" }, span),
+        Some(TokenKind::RightBrace) => fail(SyntaxErrorKind::MismatchedBracket { open, close: "}" }, span),
+        Some(TokenKind::Semicolon) => fail_with_help(
+            SyntaxErrorKind::UnexpectedToken(";".to_string()),
+            span,
+            "; separates the positions of an index inside brackets, as in A[1;2]",
+        ),
+        Some(TokenKind::Colon) => fail_with_help(
+            SyntaxErrorKind::MalformedGuard("a guard cannot be inside brackets or parentheses"),
+            span,
+            "a guard is a whole dfn statement: condition : result",
+        ),
+        Some(other) => fail(SyntaxErrorKind::UnexpectedToken(other.describe()), span),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::source::SourceFile;
+    use crate::syntax::error::SyntaxErrorKind;
+    use crate::syntax::{parse_program, print_program};
+
+    fn printed(text: &str) -> String {
+        match parse_program(&SourceFile::new("test.apl", text)) {
+            Ok(program) => print_program(&program),
+            Err(errors) => panic!("unexpected syntax errors for {text:?}: {:?}", errors.errors),
+        }
+    }
+
+    fn error_kinds(text: &str) -> Vec<SyntaxErrorKind> {
+        match parse_program(&SourceFile::new("test.apl", text)) {
+            Ok(program) => panic!("expected an error for {text:?}, got {}", print_program(&program)),
+            Err(errors) => errors.errors.into_iter().map(|error| error.kind).collect(),
+        }
+    }
+
+    #[test]
+    fn adjacent_numbers_form_one_strand_item() {
+        assert_eq!(printed("1 2 ¯3.5"), "(seq (num 1 2 ¯3.5))\n");
+    }
+
+    #[test]
+    fn index_with_elided_last_axis() {
+        assert_eq!(printed("x[1;]"), "(seq (index (name x) (seq (num 1)) _))\n");
+    }
+
+    #[test]
+    fn index_with_elided_first_axis() {
+        assert_eq!(printed("A[;2]"), "(seq (index (name A) _ (seq (num 2))))\n");
+    }
+
+    #[test]
+    fn chained_assignment_nests_to_the_right() {
+        assert_eq!(printed("a←b←3"), "(assign a (assign b (seq (num 3))))\n");
+    }
+
+    #[test]
+    fn modified_assignment_keeps_the_function_between_name_and_arrow() {
+        assert_eq!(printed("x+←1"), "(assign x (modify (prim +)) (seq (num 1)))\n");
+    }
+
+    #[test]
+    fn assignment_inside_an_expression_keeps_the_items_on_its_left() {
+        assert_eq!(printed("2×x←3"), "(seq (num 2) (prim ×) (assign x (seq (num 3))))\n");
+    }
+
+    #[test]
+    fn indexed_assignment_with_elided_axis() {
+        assert_eq!(printed("A[;2]←0"), "(assign A (at _ (seq (num 2))) (seq (num 0)))\n");
+    }
+
+    #[test]
+    fn quad_output_and_system_variable_assignment() {
+        assert_eq!(printed("⎕←1"), "(assign ⎕ (seq (num 1)))\n");
+        assert_eq!(printed("⎕PP←17"), "(assign ⎕PP (seq (num 17)))\n");
+    }
+
+    #[test]
+    fn inner_and_outer_products_are_items() {
+        assert_eq!(printed("a+.×b"), "(seq (name a) (prim +) (prim .) (prim ×) (name b))\n");
+        assert_eq!(
+            printed("∘.×⍨⍳3"),
+            "(seq (prim ∘.) (prim ×) (prim ⍨) (prim ⍳) (num 3))\n"
+        );
+    }
+
+    #[test]
+    fn multi_line_dfn_with_guard() {
+        assert_eq!(
+            printed("f←{\n  ⍵=0:1\n  ⍵×∇ ⍵-1\n}"),
+            "(assign f (seq (dfn\n  (guard (seq (special ⍵) (prim =) (num 0)) (seq (num 1)))\n  \
+             (seq (special ⍵) (prim ×) (special ∇) (special ⍵) (prim -) (num 1)))))\n"
+        );
+    }
+
+    #[test]
+    fn alpha_default_inside_a_dfn() {
+        assert_eq!(
+            printed("{⍺←0 ⋄ ⍺+⍵}"),
+            "(seq (dfn\n  (assign ⍺ (seq (num 0)))\n  (seq (special ⍺) (prim +) (special ⍵))))\n"
+        );
+    }
+
+    #[test]
+    fn annotations_attach_to_dfn_and_statement() {
+        assert_eq!(
+            printed("⍝: x : int\nx←{⍝: int → int\n⍵}"),
+            "(annotated \" x : int\" (assign x (seq (dfn (type \" int → int\")\n  (seq (special ⍵))))))\n\
+             (comment \": x : int\")\n(comment \": int → int\")\n"
+        );
+    }
+
+    #[test]
+    fn several_errors_in_one_run() {
+        assert_eq!(
+            error_kinds("(1 2\n3]\n'abc"),
+            vec![
+                SyntaxErrorKind::UnclosedBracket { open: "(" },
+                SyntaxErrorKind::UnopenedBracket { close: "]", open: "[" },
+                SyntaxErrorKind::UnterminatedString,
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_inside_a_dfn_do_not_hide_later_dfn_lines() {
+        assert_eq!(
+            error_kinds("{\n 1 2←3\n ⍵)\n}"),
+            vec![
+                SyntaxErrorKind::InvalidAssignmentTarget("numbers".to_string()),
+                SyntaxErrorKind::UnopenedBracket { close: ")", open: "(" },
+            ]
+        );
+    }
+
+    #[test]
+    fn guard_at_top_level_is_an_error() {
+        assert_eq!(error_kinds("1:2"), vec![SyntaxErrorKind::GuardOutsideDfn]);
+    }
+
+    #[test]
+    fn arrow_without_target_or_value() {
+        assert_eq!(error_kinds("←3"), vec![SyntaxErrorKind::MissingAssignmentTarget]);
+        assert_eq!(error_kinds("x←"), vec![SyntaxErrorKind::MissingAssignmentValue]);
+    }
+
+    #[test]
+    fn quad_as_a_value_is_an_error() {
+        assert_eq!(error_kinds("1+⎕"), vec![SyntaxErrorKind::QuadAsValue]);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let deep = format!("{}1{}", "(".repeat(5000), ")".repeat(5000));
+        assert_eq!(error_kinds(&deep), vec![SyntaxErrorKind::TooDeeplyNested(100)]);
+        let deep_dfns = format!("{}⍵{}", "{".repeat(5000), "}".repeat(5000));
+        assert_eq!(error_kinds(&deep_dfns), vec![SyntaxErrorKind::TooDeeplyNested(100)]);
+    }
+
+    #[test]
+    fn nesting_up_to_the_limit_parses() {
+        let nested = format!("{}1{}", "(".repeat(100), ")".repeat(100));
+        assert!(printed(&nested).starts_with("(seq (paren (seq (paren"));
+    }
+
+    #[test]
+    fn separator_inside_parentheses() {
+        assert_eq!(
+            error_kinds("(1 ⋄ 2)"),
+            vec![SyntaxErrorKind::SeparatorInsideBrackets {
+                separator: "⋄".to_string(),
+                open: "(",
+                close: ")"
+            }]
+        );
+    }
+}
