@@ -322,7 +322,11 @@ pub fn cons_or_snoc(item: &ArrayValue, array: &ArrayValue, prepend: bool) -> Res
 fn select_columns(array: &ArrayValue, columns: &[usize]) -> ArrayValue {
     let array = at_least_vector(array);
     let extent = *array.shape.last().expect("rank ≥ 1");
-    let rows = array.data.len().checked_div(extent).unwrap_or_else(|| product(&array.shape[..array.rank() - 1]));
+    let rows = array
+        .data
+        .len()
+        .checked_div(extent)
+        .unwrap_or_else(|| product(&array.shape[..array.rank() - 1]));
     let mut positions = Vec::with_capacity(rows * columns.len());
     for row in 0..rows {
         positions.extend(columns.iter().map(|&c| if c == FILL { FILL } else { row * extent + c }));

@@ -15,8 +15,8 @@ use std::rc::Rc;
 
 /// What a running program may ask of its surroundings.
 pub trait Host {
-    /// Shows a value (`⎕←`); the host chooses the format (see [`display_lines`]).
-    fn print(&mut self, value: &Value) -> Result<(), AplError>;
+    /// Shows a value (`⎕←`) with a print precision (`⎕PP`); the host chooses the format (see [`display_lines`]).
+    fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError>;
     /// The contents of a text file.
     fn read_file(&mut self, path: &str) -> Result<String, AplError>;
     /// The current time in milliseconds since some fixed point.
@@ -32,8 +32,9 @@ pub struct MemoryHost {
 }
 
 impl Host for MemoryHost {
-    fn print(&mut self, value: &Value) -> Result<(), AplError> {
-        self.printed_lines.extend(display_lines(value));
+    fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError> {
+        self.printed_lines
+            .extend(display_lines_with_precision(value, print_precision));
         Ok(())
     }
 
@@ -49,18 +50,35 @@ impl Host for MemoryHost {
     }
 }
 
-/// The print precision (`⎕PP`) used by printing and formatting.
+/// The default print precision (`⎕PP`).
 pub const PRINT_PRECISION: u32 = 10;
 
-/// The lines Dyalog would print for a value (tuples: each component in turn; functions: a placeholder).
+/// The lines Dyalog would print for a value with `⎕PP` 10 (tuples: each component in turn; functions: a
+/// placeholder).
 pub fn display_lines(value: &Value) -> Vec<String> {
+    display_lines_with_precision(value, PRINT_PRECISION)
+}
+
+/// The lines Dyalog would print for a value with the given `⎕PP`.
+pub fn display_lines_with_precision(value: &Value, print_precision: u32) -> Vec<String> {
     match value {
-        Value::Tuple(components) => components.iter().flat_map(display_lines).collect(),
+        Value::Tuple(components) => components
+            .iter()
+            .flat_map(|c| display_lines_with_precision(c, print_precision))
+            .collect(),
         Value::Function(_) => vec!["<function>".to_string()],
         _ => {
             let array = value.to_array().expect("an array value");
-            aplc_runtime::display::display(&view(&array), PRINT_PRECISION)
+            aplc_runtime::display::display(&view(&array), print_precision)
         }
+    }
+}
+
+/// A `⎕PP` argument: 1 to 17 (DOMAIN ERROR otherwise).
+fn print_precision(value: &Value) -> Result<u32, AplError> {
+    match as_int(value)? {
+        p @ 1..=17 => Ok(p as u32),
+        p => Err(AplError::domain(format!("print precision {p} is outside 1..17"))),
     }
 }
 
@@ -337,7 +355,7 @@ impl Interpreter<'_> {
             Op::Each | Op::EachV => self.each(&args[0], &*as_array(&args[1])?),
             Op::ZipWith => self.zip_with(&args[0], &*as_array(&args[1])?, &*as_array(&args[2])?),
             Op::Reduce => self.reduce(&args[0], as_scalar(&args[1])?, &*as_array(&args[2])?),
-            Op::Scan => self.scan(&args[0], &*as_array(&args[1])?),
+            Op::Scan => self.scan(&args[0], &*as_array(&args[2])?),
             Op::Compress => {
                 let mask = array_ops::bools(&*as_array(&args[0])?, "the compress mask")?;
                 Ok(array(array_ops::compress(&mask, &*as_array(&args[1])?)?))
@@ -374,7 +392,7 @@ impl Interpreter<'_> {
                     Ok(args[2].clone())
                 }
             }
-            Op::Index => Ok(array(array_ops::index(
+            Op::Index | Op::IdxS => Ok(array(array_ops::index(
                 as_int(&args[0])?,
                 as_int(&args[1])?,
                 &*as_array(&args[2])?,
@@ -406,10 +424,13 @@ impl Interpreter<'_> {
             }
             Op::Mem => Ok(args[0].clone()),
             Op::Print => {
-                self.host.print(&args[0])?;
-                Ok(args[0].clone())
+                self.host.print(&args[1], print_precision(&args[0])?)?;
+                Ok(args[1].clone())
             }
-            Op::Format | Op::FormatMatrix => self.format(&*as_array(&args[0])?, op == Op::FormatMatrix),
+            Op::Format | Op::FormatMatrix => {
+                let precision = print_precision(&args[0])?;
+                self.format(&*as_array(&args[1])?, op == Op::FormatMatrix, precision)
+            }
             Op::ReadFile => {
                 let text = self.host.read_file(&as_text(&args[0])?)?;
                 Ok(array(ArrayValue::vector(ArrayData::Char(text.chars().collect()))))
@@ -563,7 +584,7 @@ impl Interpreter<'_> {
         )
     }
 
-    fn format(&mut self, source: &ArrayValue, as_matrix: bool) -> Result<Value, AplError> {
+    fn format(&mut self, source: &ArrayValue, as_matrix: bool, precision: u32) -> Result<Value, AplError> {
         if !as_matrix && source.rank() > 1 {
             return Err(AplError::rank(
                 "format of an array of rank 2 or more (use formatMatrix for a matrix)",
@@ -572,7 +593,7 @@ impl Interpreter<'_> {
         if as_matrix && source.rank() != 2 {
             return Err(AplError::rank("formatMatrix needs a matrix"));
         }
-        let rows = aplc_runtime::display::format_to_char_matrix(&view(source), PRINT_PRECISION);
+        let rows = aplc_runtime::display::format_to_char_matrix(&view(source), precision);
         if !as_matrix {
             let chars: Vec<char> = rows.into_iter().next().unwrap_or_default();
             return Ok(array(ArrayValue::vector(ArrayData::Char(chars))));

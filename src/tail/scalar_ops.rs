@@ -23,7 +23,8 @@ pub fn is_scalar_op(op: Op) -> bool {
         arity += 1;
         ty = result;
     }
-    arity > 0 && is_scalar_type(ty) && op != Op::Roll
+    // roll and nowi have scalar types but effects (random state, the clock): the interpreter handles them.
+    arity > 0 && is_scalar_type(ty) && !matches!(op, Op::Roll | Op::NowI)
 }
 
 fn domain(op: Op, message: &str) -> AplError {
