@@ -102,6 +102,7 @@ pub fn eval_program(program: &super::ast::Program, host: &mut dyn Host) -> Resul
     let mut interpreter = Interpreter {
         host,
         random_state: 0x2545_F491_4F6C_DD1D,
+        lambda_bodies: std::collections::HashMap::new(),
     };
     interpreter.eval(&program.body, &Environment::default())
 }
@@ -110,6 +111,9 @@ struct Interpreter<'h> {
     host: &'h mut dyn Host,
     /// State of the xorshift generator behind `roll` (fixed seed, so runs are reproducible).
     random_state: u64,
+    /// The body of every lambda evaluated so far, by the address of its node in the program (which outlives the
+    /// run), so that a closure built once per element does not copy its body each time.
+    lambda_bodies: std::collections::HashMap<usize, Rc<Expr>>,
 }
 
 fn not_well_typed(what: &str) -> AplError {
@@ -192,6 +196,14 @@ impl Interpreter<'_> {
                     .ok_or_else(|| not_well_typed("vector literal with elements of different types"))?;
                 Ok(Value::Array(Rc::new(ArrayValue::vector(data))))
             }
+            ExprKind::Op { op, args } if args.len() <= 2 && is_scalar_op(*op) => {
+                // The common case inside element functions, without allocating.
+                let mut scalars = [Scalar::Int(0); 2];
+                for (slot, arg) in scalars.iter_mut().zip(args) {
+                    *slot = as_scalar(&self.eval(arg, env)?)?;
+                }
+                apply_scalar_op(*op, &scalars[..args.len()]).map(Value::Scalar)
+            }
             ExprKind::Op { op, args } => {
                 let mut values = Vec::with_capacity(args.len());
                 for arg in args {
@@ -205,11 +217,7 @@ impl Interpreter<'_> {
                 let env = env.bind(Rc::from(name.as_str()), value);
                 self.eval(body, &env)
             }
-            ExprKind::Lambda { parameter, body, .. } => Ok(Value::Function(Rc::new(Function::Closure {
-                parameter: Rc::from(parameter.as_str()),
-                body: Rc::new((**body).clone()),
-                environment: env.clone(),
-            }))),
+            ExprKind::Lambda { .. } => Ok(Value::Function(Rc::new(self.closure(expr, env)))),
             ExprKind::Tuple(components) => {
                 let mut values = Vec::with_capacity(components.len());
                 for component in components {
@@ -250,18 +258,58 @@ impl Interpreter<'_> {
                 }
             }
             Function::Closure {
-                parameter,
+                parameters,
+                bound,
                 body,
                 environment,
             } => {
-                let env = environment.bind(parameter.clone(), args[0].clone());
+                let remaining = parameters.len() - bound;
+                let taken = remaining.min(args.len());
+                let mut env = environment.clone();
+                for (parameter, arg) in parameters[*bound..].iter().zip(&args[..taken]) {
+                    env = env.bind(parameter.clone(), arg.clone());
+                }
+                if taken < remaining {
+                    return Ok(Value::Function(Rc::new(Function::Closure {
+                        parameters: parameters.clone(),
+                        bound: bound + taken,
+                        body: body.clone(),
+                        environment: env,
+                    })));
+                }
                 let result = self.eval(body, &env)?;
-                if args.len() > 1 {
-                    self.apply(&result, &args[1..])
+                if taken < args.len() {
+                    self.apply(&result, &args[taken..])
                 } else {
                     Ok(result)
                 }
             }
+        }
+    }
+
+    /// The closure of a lambda expression: its curried parameters are collected so that applying it to all of them
+    /// creates no intermediate closures, and its body is shared (copied out of the program once per lambda).
+    fn closure(&mut self, lambda: &Expr, env: &Environment) -> Function {
+        let mut parameters: Vec<Rc<str>> = Vec::new();
+        let mut body = lambda;
+        while let ExprKind::Lambda {
+            parameter, body: inner, ..
+        } = &body.kind
+        {
+            parameters.push(Rc::from(parameter.as_str()));
+            body = inner;
+        }
+        let key = lambda as *const Expr as usize;
+        let shared_body = self
+            .lambda_bodies
+            .entry(key)
+            .or_insert_with(|| Rc::new(body.clone()))
+            .clone();
+        Function::Closure {
+            parameters: parameters.into(),
+            bound: 0,
+            body: shared_body,
+            environment: env.clone(),
         }
     }
 
@@ -271,6 +319,23 @@ impl Interpreter<'_> {
             if let Function::Op { op, args: given } = &**f {
                 if given.is_empty() && is_scalar_op(*op) && op.arity() == args.len() {
                     return apply_scalar_op(*op, args);
+                }
+            }
+        }
+        if let Value::Function(f) = function {
+            if let Function::Closure {
+                parameters,
+                bound,
+                body,
+                environment,
+            } = &**f
+            {
+                if parameters.len() - bound == args.len() {
+                    let mut env = environment.clone();
+                    for (parameter, arg) in parameters[*bound..].iter().zip(args) {
+                        env = env.bind(parameter.clone(), Value::Scalar(*arg));
+                    }
+                    return as_scalar(&self.eval(body, &env)?);
                 }
             }
         }
@@ -656,22 +721,18 @@ fn static_result_base(function: &Value, argument_types: &[BaseType]) -> Option<B
             OpResultBase::Unknown => None,
         },
         Function::Closure {
-            parameter,
+            parameters,
+            bound,
             body,
             environment,
         } => {
-            let mut locals = vec![(parameter.to_string(), argument_types.first().copied())];
-            let mut body = &**body;
-            for argument in argument_types.iter().skip(1) {
-                match &body.kind {
-                    ExprKind::Lambda {
-                        parameter, body: inner, ..
-                    } => {
-                        locals.push((parameter.clone(), Some(*argument)));
-                        body = inner;
-                    }
-                    _ => break,
-                }
+            let mut locals: Vec<(String, Option<BaseType>)> = parameters[*bound..]
+                .iter()
+                .zip(argument_types)
+                .map(|(parameter, base)| (parameter.to_string(), Some(*base)))
+                .collect();
+            if locals.len() < parameters.len() - bound {
+                return None;
             }
             static_base(body, &mut locals, environment)
         }

@@ -374,13 +374,21 @@ impl Op {
 
     /// The number of arguments (arrows on the spine of the scheme).
     pub fn arity(self) -> usize {
-        let mut arity = 0;
-        let mut ty = &self.scheme().body;
-        while let super::ast::Type::Function(_, result) = ty {
-            arity += 1;
-            ty = result;
-        }
-        arity
+        static ARITIES: OnceLock<Vec<usize>> = OnceLock::new();
+        ARITIES.get_or_init(|| {
+            Op::ALL
+                .iter()
+                .map(|op| {
+                    let mut arity = 0;
+                    let mut ty = &op.scheme().body;
+                    while let super::ast::Type::Function(_, result) = ty {
+                        arity += 1;
+                        ty = result;
+                    }
+                    arity
+                })
+                .collect()
+        })[self as usize]
     }
 }
 

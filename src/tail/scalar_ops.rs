@@ -8,8 +8,13 @@ use super::ast::Op;
 use super::value::Scalar;
 use crate::runtime::error::AplError;
 
-/// Whether `op` is a scalar operator handled by [`apply_scalar_op`].
+/// Whether `op` is a scalar operator handled by [`apply_scalar_op`] (computed once from the op table).
 pub fn is_scalar_op(op: Op) -> bool {
+    static SCALAR: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
+    SCALAR.get_or_init(|| Op::ALL.iter().map(|op| has_scalar_scheme(*op)).collect())[op as usize]
+}
+
+fn has_scalar_scheme(op: Op) -> bool {
     use super::ast::Type;
     fn is_scalar_type(ty: &Type) -> bool {
         matches!(ty, Type::Array(_, shape) if shape.as_constant() == Some(0)) || matches!(ty, Type::Singleton(..))

@@ -168,7 +168,7 @@ impl Unifier {
                         .next()
                         .map(|(v, c)| (*v, *c as u64))
                         .expect("one");
-                    if remaining % count != 0 {
+                    if !remaining.is_multiple_of(count) {
                         return Err(clash());
                     }
                     return self.bind_shape(variable, Shape::constant(remaining / count));
