@@ -405,3 +405,21 @@ fn static_vector_ops() {
     assert_eq!(value("dropLastV(1,[1,2,3])"), "1 2");
     assert_eq!(value("b2iV(tt)"), "1");
 }
+
+#[test]
+fn long_let_chains_parse_infer_print_and_run_without_deep_recursion() {
+    // Front ends emit one let per intermediate value; 20000 of them must not overflow a test thread's stack.
+    let count = 20_000;
+    let mut text = String::from("let v0 = 0 in\n");
+    for i in 1..count {
+        text.push_str(&format!("let v{i} = addi(v{},1) in\n", i - 1));
+    }
+    text.push_str(&format!("v{}", count - 1));
+    let mut program = parse_program(&SourceFile::new("long.tail", text)).unwrap();
+    infer_program(&mut program).unwrap();
+    assert!(aplc::tail::print_program(&program).starts_with("let v0:S(int,0) = 0 in\nlet v1:[int]0 = addi(v0,1) in"));
+    assert_eq!(
+        display_lines(&eval_program(&program, &mut MemoryHost::default()).unwrap()),
+        vec!["19999"]
+    );
+}

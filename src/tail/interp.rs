@@ -212,10 +212,16 @@ impl Interpreter<'_> {
                 self.apply_op(*op, &values)
             }
             ExprKind::OpRef(op) => Ok(Value::Function(Rc::new(Function::Op { op: *op, args: vec![] }))),
-            ExprKind::Let { name, value, body, .. } => {
-                let value = self.eval(value, env)?;
-                let env = env.bind(Rc::from(name.as_str()), value);
-                self.eval(body, &env)
+            ExprKind::Let { .. } => {
+                // A chain of lets is a loop, not a recursion: generated programs have thousands.
+                let mut env = env.clone();
+                let mut current = expr;
+                while let ExprKind::Let { name, value, body, .. } = &current.kind {
+                    let value = self.eval(value, &env)?;
+                    env = env.bind(Rc::from(name.as_str()), value);
+                    current = body;
+                }
+                self.eval(current, &env)
             }
             ExprKind::Lambda { .. } => Ok(Value::Function(Rc::new(self.closure(expr, env)))),
             ExprKind::Tuple(components) => {

@@ -225,25 +225,38 @@ impl<'a> Parser<'a> {
     fn expr(&mut self) -> Parsed<Expr> {
         self.skip_space()?;
         let start = self.position;
-        if self.eat_keyword("let")? {
-            let name = self.binder_name()?;
-            let ty = self.optional_annotation()?;
-            self.expect("=")?;
-            let value = self.expr()?;
-            if !self.eat_keyword("in")? {
-                return Err(self.error_here("expected `in`"));
+        if self.peek_word()? == Some("let") {
+            // A chain of lets is parsed in a loop (generated programs have thousands), then built from the inside.
+            let mut bindings = Vec::new();
+            loop {
+                self.skip_space()?;
+                let start = self.position;
+                if !self.eat_keyword("let")? {
+                    break;
+                }
+                let name = self.binder_name()?;
+                let ty = self.optional_annotation()?;
+                self.expect("=")?;
+                let value = self.expr()?;
+                if !self.eat_keyword("in")? {
+                    return Err(self.error_here("expected `in`"));
+                }
+                bindings.push((start, name, ty, value));
             }
-            let body = self.expr()?;
-            let span = Span::new(start, body.span.end);
-            return Ok(Expr::new(
-                ExprKind::Let {
-                    name,
-                    ty,
-                    value: Box::new(value),
-                    body: Box::new(body),
-                },
-                span,
-            ));
+            let mut body = self.expr()?;
+            for (start, name, ty, value) in bindings.into_iter().rev() {
+                let span = Span::new(start, body.span.end);
+                body = Expr::new(
+                    ExprKind::Let {
+                        name,
+                        ty,
+                        value: Box::new(value),
+                        body: Box::new(body),
+                    },
+                    span,
+                );
+            }
+            return Ok(body);
         }
         if self.eat_keyword("fn")? {
             let parameter = self.binder_name()?;
