@@ -306,16 +306,21 @@ fn append(data: &mut ArrayData, more: &ArrayData) {
     }
 }
 
-/// `x,A` (prepend) or `A,x` (append) where x has rank one less than A: x gets a trailing extent of 1.
-pub fn cons_or_snoc(item: &ArrayValue, array: &ArrayValue, prepend: bool) -> Result<ArrayValue, AplError> {
-    let mut item_shape = item.shape.clone();
-    item_shape.push(1);
-    let item = ArrayValue::new(item_shape, item.data.clone());
-    if prepend {
-        catenate(&item, array, Axis::Last)
-    } else {
-        catenate(array, &item, Axis::Last)
-    }
+/// x as an array with a trailing extent of 1, so that it catenates with A (of rank one more) on the last axis.
+fn with_trailing_unit_axis(item: &ArrayValue) -> ArrayValue {
+    let mut shape = item.shape.clone();
+    shape.push(1);
+    ArrayValue::new(shape, item.data.clone())
+}
+
+/// `x,A` where x has rank one less than A.
+pub fn cons(item: &ArrayValue, array: &ArrayValue) -> Result<ArrayValue, AplError> {
+    catenate(&with_trailing_unit_axis(item), array, Axis::Last)
+}
+
+/// `A,x` where x has rank one less than A.
+pub fn snoc(array: &ArrayValue, item: &ArrayValue) -> Result<ArrayValue, AplError> {
+    catenate(array, &with_trailing_unit_axis(item), Axis::Last)
 }
 
 /// The source column of every result column along the last axis (FILL for a fill column), applied to every row.
@@ -505,8 +510,15 @@ pub fn where_true(mask: &[bool]) -> ArrayValue {
     ArrayValue::vector(ArrayData::Int(result))
 }
 
+/// The order of a grade.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Direction {
+    Ascending,
+    Descending,
+}
+
 /// `⍋V` (ascending) or `⍒V` (descending), stable; complex numbers have no order (DOMAIN ERROR).
-pub fn grade(array: &ArrayValue, descending: bool) -> Result<ArrayValue, AplError> {
+pub fn grade(array: &ArrayValue, direction: Direction) -> Result<ArrayValue, AplError> {
     let mut order: Vec<usize> = (0..array.data.len()).collect();
     match &array.data {
         ArrayData::Bool(v) => order.sort_by_key(|&i| v[i]),
@@ -515,7 +527,7 @@ pub fn grade(array: &ArrayValue, descending: bool) -> Result<ArrayValue, AplErro
         ArrayData::Double(v) => order.sort_by(|&i, &j| v[i].total_cmp(&v[j])),
         ArrayData::Complex(_) => return Err(AplError::domain("grade of complex numbers")),
     }
-    if descending {
+    if direction == Direction::Descending {
         // Reverse the order of distinct keys but keep equal keys in their original order.
         let key = |i: usize| array.data.get(i);
         let mut groups: Vec<Vec<usize>> = Vec::new();

@@ -6,7 +6,7 @@
 //! panics, even for programs that were not type-checked. The interpreter touches no files and no stdout: printing,
 //! reading files and the clock go through a [`Host`].
 
-use super::array_ops::{self, Axis};
+use super::array_ops::{self, Axis, Direction};
 use super::ast::{BaseType, Expr, ExprKind, Op, Type};
 use super::scalar_ops::{apply_scalar_op, is_associative, is_scalar_op};
 use super::value::{ArrayData, ArrayValue, Environment, Function, Scalar, Value};
@@ -413,16 +413,8 @@ impl Interpreter<'_> {
                 &*as_array(&args[1])?,
                 Axis::First,
             )?)),
-            Op::Cons | Op::ConsV => Ok(array(array_ops::cons_or_snoc(
-                &*as_array(&args[0])?,
-                &*as_array(&args[1])?,
-                true,
-            )?)),
-            Op::Snoc | Op::SnocV => Ok(array(array_ops::cons_or_snoc(
-                &*as_array(&args[1])?,
-                &*as_array(&args[0])?,
-                false,
-            )?)),
+            Op::Cons | Op::ConsV => Ok(array(array_ops::cons(&*as_array(&args[0])?, &*as_array(&args[1])?)?)),
+            Op::Snoc | Op::SnocV => Ok(array(array_ops::snoc(&*as_array(&args[0])?, &*as_array(&args[1])?)?)),
             Op::Each | Op::EachV => self.each(&args[0], &*as_array(&args[1])?),
             Op::ZipWith => self.zip_with(&args[0], &*as_array(&args[1])?, &*as_array(&args[2])?),
             Op::Reduce => self.reduce(&args[0], as_scalar(&args[1])?, &*as_array(&args[2])?),
@@ -482,8 +474,8 @@ impl Interpreter<'_> {
                 &*as_array(&args[0])?,
                 "⍸'s argument",
             )?))),
-            Op::GradeUp => Ok(array(array_ops::grade(&*as_array(&args[0])?, false)?)),
-            Op::GradeDown => Ok(array(array_ops::grade(&*as_array(&args[0])?, true)?)),
+            Op::GradeUp => Ok(array(array_ops::grade(&*as_array(&args[0])?, Direction::Ascending)?)),
+            Op::GradeDown => Ok(array(array_ops::grade(&*as_array(&args[0])?, Direction::Descending)?)),
             Op::Decode => {
                 let radix = array_ops::ints(&*as_array(&args[0])?, "the radix")?;
                 let digits = array_ops::ints(&*as_array(&args[1])?, "the digits")?;
@@ -498,10 +490,8 @@ impl Interpreter<'_> {
                 self.host.print(&args[1], print_precision(&args[0])?)?;
                 Ok(args[1].clone())
             }
-            Op::Format | Op::FormatMatrix => {
-                let precision = print_precision(&args[0])?;
-                self.format(&*as_array(&args[1])?, op == Op::FormatMatrix, precision)
-            }
+            Op::Format => self.format_vector(&*as_array(&args[1])?, print_precision(&args[0])?),
+            Op::FormatMatrix => self.format_matrix(&*as_array(&args[1])?, print_precision(&args[0])?),
             Op::ReadFile => {
                 let text = self.host.read_file(&as_text(&args[0])?)?;
                 Ok(array(ArrayValue::vector(ArrayData::Char(text.chars().collect()))))
@@ -655,20 +645,24 @@ impl Interpreter<'_> {
         )
     }
 
-    fn format(&mut self, source: &ArrayValue, as_matrix: bool, precision: u32) -> Result<Value, AplError> {
-        if !as_matrix && source.rank() > 1 {
+    /// `⍕` of a scalar or vector: one line of text.
+    fn format_vector(&mut self, source: &ArrayValue, precision: u32) -> Result<Value, AplError> {
+        if source.rank() > 1 {
             return Err(AplError::rank(
                 "format of an array of rank 2 or more (use formatMatrix for a matrix)",
             ));
         }
-        if as_matrix && source.rank() != 2 {
+        let rows = aplc_runtime::display::format_to_char_matrix(&view(source), precision);
+        let chars: Vec<char> = rows.into_iter().next().unwrap_or_default();
+        Ok(array(ArrayValue::vector(ArrayData::Char(chars))))
+    }
+
+    /// `⍕` of a matrix: the displayed lines as rows of a char matrix.
+    fn format_matrix(&mut self, source: &ArrayValue, precision: u32) -> Result<Value, AplError> {
+        if source.rank() != 2 {
             return Err(AplError::rank("formatMatrix needs a matrix"));
         }
         let rows = aplc_runtime::display::format_to_char_matrix(&view(source), precision);
-        if !as_matrix {
-            let chars: Vec<char> = rows.into_iter().next().unwrap_or_default();
-            return Ok(array(ArrayValue::vector(ArrayData::Char(chars))));
-        }
         let width = rows.first().map_or(0, Vec::len);
         let height = rows.len();
         let chars: Vec<char> = rows.into_iter().flatten().collect();
