@@ -168,7 +168,7 @@ impl Unifier {
                         .next()
                         .map(|(v, c)| (*v, *c as u64))
                         .expect("one");
-                    if !remaining.is_multiple_of(count) {
+                    if remaining.checked_rem(count) != Some(0) {
                         return Err(clash());
                     }
                     return self.bind_shape(variable, Shape::constant(remaining / count));
