@@ -92,6 +92,15 @@ fn double_arithmetic_follows_apl_division_and_domains() {
     assert_eq!(error("asin(2.0)"), "DOMAIN ERROR");
     assert_eq!(value("[negd(1.5),absd(~1.5),signd(~0.1)]"), "¯1.5 1.5 ¯1");
     assert_eq!(value("[floor(~1.5),ceil(~1.5),floor(2.0)]"), "¯2 ¯1 2");
+    // Comparison tolerance (⎕CT 1E¯14): 0.1+0.2 = 0.3, ⌊0.3÷0.1 is 3 although 0.3÷0.1 is 2.9999999999999996.
+    assert_eq!(
+        value("[eqd(addd(0.1,0.2),0.3),ltd(addd(0.1,0.2),0.3),gted(0.3,addd(0.1,0.2)),eqd(1.0,1.000001)]"),
+        "1 0 1 0"
+    );
+    assert_eq!(
+        value("[floor(divd(0.3,0.1)),ceil(addd(1.0,1.0E~15)),floor(2.5),ceil(~0.5)]"),
+        "3 1 2 0"
+    );
     assert_eq!(error("floor(1.0E300)"), "DOMAIN ERROR");
     // Γ(x+1): 5! = 120 and (-1/2)! = √π.
     assert_eq!(value("[factd(5.0),factd(~0.5),binomd(2.0,5.0)]"), "120 1.772453851 10");

@@ -132,9 +132,10 @@ operator_table! {
     Sqrt = "sqrt" : "double -> double",
     /// `!x` on doubles: Γ(x+1); DOMAIN ERROR at negative integers.
     Gamma = "factd" : "double -> double",
-    /// `⌊x`, to int.
+    /// `⌊x`, to int, with APL's comparison tolerance: a number within 1E¯14 (relative) below an integer gives that
+    /// integer (`⌊0.3÷0.1` is 3); DOMAIN ERROR outside the int range.
     Floor = "floor" : "double -> int",
-    /// `⌈x`, to int.
+    /// `⌈x`, to int, tolerant like floor.
     Ceil = "ceil" : "double -> int",
 
     // ---- Complex ----
@@ -166,11 +167,13 @@ operator_table! {
     GteI = "gtei" : "int -> int -> bool",
     EqI = "eqi" : "int -> int -> bool",
     NeqI = "neqi" : "int -> int -> bool",
+    /// `x<y` on doubles: less and not tolerantly equal (see eqd).
     LtD = "ltd" : "double -> double -> bool",
+    /// `x≤y`: less or tolerantly equal.
     LteD = "lted" : "double -> double -> bool",
     GtD = "gtd" : "double -> double -> bool",
     GteD = "gted" : "double -> double -> bool",
-    /// Exact equality on doubles (APL's comparison tolerance is not modelled).
+    /// `x=y` on doubles with APL's comparison tolerance ⎕CT = 1E¯14: |x-y| ≤ ⎕CT × max(|x|,|y|), so `0.3=0.1+0.2`.
     EqD = "eqd" : "double -> double -> bool",
     NeqD = "neqd" : "double -> double -> bool",
     LtC = "ltc" : "char -> char -> bool",

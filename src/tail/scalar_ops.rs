@@ -272,12 +272,30 @@ fn double_unary(op: Op, x: f64) -> Result<Scalar, AplError> {
         Op::Atanh => x.atanh(),
         Op::Sqrt => x.sqrt(),
         Op::Gamma => return factorial_double(op, x),
-        Op::Floor => return double_to_int(op, x.floor()),
-        Op::Ceil => return double_to_int(op, x.ceil()),
+        Op::Floor => return double_to_int(op, tolerant_floor(x)),
+        Op::Ceil => return double_to_int(op, -tolerant_floor(-x)),
         Op::D2X => return Ok(Scalar::Complex(x, 0.0)),
         _ => return Err(wrong_arguments(op, &[Scalar::Double(x)])),
     };
     checked_double(op, result, &[x])
+}
+
+/// APL's default comparison tolerance `⎕CT`.
+pub const COMPARISON_TOLERANCE: f64 = 1e-14;
+
+/// `x = y` in APL: equal within ⎕CT relative to the larger magnitude (exactly equal when either is 0).
+pub fn tolerantly_equal(x: f64, y: f64) -> bool {
+    x == y || (x - y).abs() <= COMPARISON_TOLERANCE * x.abs().max(y.abs())
+}
+
+/// APL's tolerant floor: the nearest integer when x is tolerantly equal to it, the floor otherwise.
+pub fn tolerant_floor(x: f64) -> f64 {
+    let nearest = x.round();
+    if tolerantly_equal(x, nearest) {
+        nearest
+    } else {
+        x.floor()
+    }
 }
 
 /// APL division: `0÷0` is 1 and `x÷0` for other x is a DOMAIN ERROR.
@@ -317,12 +335,12 @@ fn double_binary(op: Op, x: f64, y: f64) -> Result<Scalar, AplError> {
         }
         Op::LogD => y.ln() / x.ln(),
         Op::MakeX => return Ok(Scalar::Complex(x, y)),
-        Op::LtD => return Ok(Scalar::Bool(x < y)),
-        Op::LteD => return Ok(Scalar::Bool(x <= y)),
-        Op::GtD => return Ok(Scalar::Bool(x > y)),
-        Op::GteD => return Ok(Scalar::Bool(x >= y)),
-        Op::EqD => return Ok(Scalar::Bool(x == y)),
-        Op::NeqD => return Ok(Scalar::Bool(x != y)),
+        Op::LtD => return Ok(Scalar::Bool(x < y && !tolerantly_equal(x, y))),
+        Op::LteD => return Ok(Scalar::Bool(x < y || tolerantly_equal(x, y))),
+        Op::GtD => return Ok(Scalar::Bool(x > y && !tolerantly_equal(x, y))),
+        Op::GteD => return Ok(Scalar::Bool(x > y || tolerantly_equal(x, y))),
+        Op::EqD => return Ok(Scalar::Bool(tolerantly_equal(x, y))),
+        Op::NeqD => return Ok(Scalar::Bool(!tolerantly_equal(x, y))),
         _ => return Err(wrong_arguments(op, &[Scalar::Double(x), Scalar::Double(y)])),
     };
     checked_double(op, result, &[x, y])
