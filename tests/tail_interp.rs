@@ -81,7 +81,10 @@ fn double_arithmetic_follows_apl_division_and_domains() {
     assert_eq!(value("divd(0.0,0.0)"), "1");
     assert_eq!(value("divd(1.0,4.0)"), "0.25");
     assert_eq!(error("divd(1.0,0.0)"), "DOMAIN ERROR");
-    assert_eq!(value("[resd(2.5,7.0),resd(0.0,3.5),resd(~2.0,5.0)]"), "2 3.5 ¯1");
+    assert_eq!(
+        value("[resd(2.5,7.0),resd(0.0,3.5),resd(~2.0,5.0),resd(0.1,0.3)]"),
+        "2 3.5 ¯1 0"
+    );
     assert_eq!(
         value("[powd(2.0,0.5),expd(0.0),ln(1.0),logd(2.0,8.0),sqrt(16.0)]"),
         "1.414213562 1 0 3 4"

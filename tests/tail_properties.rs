@@ -1,10 +1,12 @@
 //! Property tests of the TAIL layer:
 //! (a) print → parse → print is the identity on generated programs (any syntax, typed or not);
-//! (b) type preservation: a generated well-typed program infers, and evaluating it gives a value whose rank, length
+//! (b) type preservation: a generated well-typed program infers, its printed annotated form passes the checker with
+//!     the same type, and evaluating it gives a value whose rank, length
 //!     and base type match the inferred type, or an APL error; never a panic.
 
 use aplc::source::SourceFile;
 use aplc::tail::ast::{BaseType, Expr, ExprKind, Op, Shape, Type};
+use aplc::tail::check::check_program;
 use aplc::tail::infer::infer_program;
 use aplc::tail::interp::{eval_program, MemoryHost};
 use aplc::tail::value::{Scalar, Value};
@@ -381,6 +383,11 @@ proptest! {
         let mut program = parse_program(&SourceFile::new("generated", text.clone()))
             .unwrap_or_else(|e| panic!("{text}: {e}"));
         let ty = infer_program(&mut program).unwrap_or_else(|e| panic!("{text}: {e}"));
+        // The annotated program passes the checker with the same type after a print/parse round trip.
+        let printed = print_program(&program);
+        let reparsed = parse_program(&SourceFile::new("printed", printed.clone())).expect("printed program parses");
+        let checked = check_program(&reparsed).unwrap_or_else(|e| panic!("{printed}\nchecker: {e}"));
+        prop_assert_eq!(print_type(&checked), print_type(&ty));
         match eval_program(&program, &mut MemoryHost::default()) {
             Ok(value) => {
                 if let Err(problem) = fits(&value, &ty) {

@@ -96,7 +96,8 @@ operator_table! {
     MulD = "muld" : "double -> double -> double",
     /// APL division: `0÷0` is 1, `x÷0` for x ≠ 0 is a DOMAIN ERROR.
     DivD = "divd" : "double -> double -> double",
-    /// APL residue `x|y` on doubles: `y` when `x = 0`, otherwise `y - x×⌊y÷x`.
+    /// APL residue `x|y` on doubles: `y` when `x = 0`, 0 when `y÷x` is tolerantly an integer, otherwise
+    /// `y - x×⌊y÷x`.
     ResD = "resd" : "double -> double -> double",
     MinD = "mind" : "double -> double -> double",
     MaxD = "maxd" : "double -> double -> double",

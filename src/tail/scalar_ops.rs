@@ -314,8 +314,11 @@ fn double_binary(op: Op, x: f64, y: f64) -> Result<Scalar, AplError> {
         Op::MulD => x * y,
         Op::DivD => apl_divide(x, y).ok_or_else(|| domain(op, "division by zero"))?,
         Op::ResD => {
+            // Tolerant, as APL's |: when y÷x is tolerantly an integer the residue is 0.
             if x == 0.0 {
                 y
+            } else if tolerantly_equal(y / x, (y / x).round()) {
+                0.0
             } else {
                 y - x * (y / x).floor()
             }
