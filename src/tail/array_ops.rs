@@ -148,7 +148,7 @@ pub fn transpose(array: &ArrayValue) -> ArrayValue {
     transpose_by(&axes, array).expect("the reversed axes are a permutation")
 }
 
-/// `X⍉A` with a 1-based axis vector: source axis i becomes result axis X[i].
+/// `X⍉A` with a 1-based axis vector: source axis i becomes result axis `X[i]`.
 pub fn transpose_by(axes: &[usize], array: &ArrayValue) -> Result<ArrayValue, AplError> {
     let rank = array.rank();
     if axes.len() != rank {

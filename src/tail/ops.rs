@@ -246,7 +246,7 @@ operator_table! {
     VRotateV = "vrotateV" : "int -> <'a>'n -> <'a>'n",
     /// `⍉A`: reverse the order of the axes.
     Transpose = "transp" : "['a]'n -> ['a]'n",
-    /// `X⍉A` (APL convention, 1-based): source axis i becomes result axis X[i]. X must be a permutation of 1..rank
+    /// `X⍉A` (APL convention, 1-based): source axis i becomes result axis `X[i]`. X must be a permutation of 1..rank
     /// (repeated axes, i.e. diagonals, are not supported: DOMAIN ERROR); wrong length is a LENGTH ERROR.
     Transpose2 = "transp2" : "<int>'n -> ['a]'n -> ['a]'n",
     /// `n↑A` along the first axis: overtake pads with fill elements, at the end for n ≥ 0 and at the front for n < 0.
