@@ -138,3 +138,31 @@ fn syntax_errors_say_what_was_expected_and_where() {
         "bad number `99999999999999999999`"
     );
 }
+
+#[test]
+fn programs_built_with_the_shorthands_print_as_written() {
+    use aplc::tail::ast::{Expr, Op};
+    let each = Expr::op(
+        Op::Each,
+        vec![
+            Expr::lambda(
+                "x",
+                Some(Type::scalar(BaseType::Int)),
+                Expr::op(Op::I2D, vec![Expr::var("x")]),
+            ),
+            Expr::var("v"),
+        ],
+    );
+    let body = Expr::op(Op::Reduce, vec![Expr::op_ref(Op::AddD), Expr::double(0.0), each]);
+    let vector = Expr::vector(vec![Expr::int(1), Expr::int(-2)], None);
+    let program = aplc::tail::Program {
+        body: Expr::let_in("v", None, vector, body),
+    };
+    assert_eq!(
+        print_program(&program),
+        "let v = [1,~2] in\nreduce(addd,0.0,each(fn x:[int]0 => i2d(x),v))"
+    );
+    let empty = Expr::vector(vec![], Some(BaseType::Char));
+    let tuple = Expr::project(2, Expr::tuple(vec![Expr::bool(true), Expr::char('a'), empty]));
+    assert_eq!(aplc::tail::print_expr(&tuple), "#2((tt,'a',[]:char))");
+}
