@@ -354,6 +354,11 @@ fn search_sort_and_radix_ops() {
         "2 1 / 3 2"
     );
     assert_eq!(value("member([1,5],[1,2,3])"), "1 0");
+    // First occurrences win; doubles match within the comparison tolerance.
+    assert_eq!(value("indexOf([5,7,5],[5,7,9])"), "1 2 4");
+    assert_eq!(value("indexOf([0.1,0.3],[addd(0.1,0.2)])"), "2");
+    assert_eq!(value("member(['a','z'],['x','y','z'])"), "0 1");
+    assert_eq!(value("member([ff],[tt])"), "0");
     assert_eq!(value("where([ff,tt,tt])"), "2 3");
     assert_eq!(value("gradeUp([3,1,2,1])"), "2 4 3 1");
     assert_eq!(value("gradeDown([3,1,2,1])"), "1 3 2 4");

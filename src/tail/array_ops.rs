@@ -477,25 +477,49 @@ fn elements(array: &ArrayValue) -> impl Iterator<Item = Scalar> + '_ {
     (0..array.data.len()).map(|i| array.data.get(i))
 }
 
+/// The 0-based position of the first element of `within` that matches each element of `array` (APL's match:
+/// doubles within the comparison tolerance). Ints, chars and bools are looked up in a hash table; doubles and
+/// complex numbers are searched linearly.
+fn first_positions(within: &ArrayValue, array: &ArrayValue) -> Vec<Option<usize>> {
+    use std::collections::HashMap;
+    fn by_hash<T: Copy + Eq + std::hash::Hash>(within: &[T], array: &[T]) -> Vec<Option<usize>> {
+        let mut first: HashMap<T, usize> = HashMap::with_capacity(within.len());
+        for (position, x) in within.iter().enumerate() {
+            first.entry(*x).or_insert(position);
+        }
+        array.iter().map(|x| first.get(x).copied()).collect()
+    }
+    match (&within.data, &array.data) {
+        (ArrayData::Int(w), ArrayData::Int(a)) => by_hash(w, a),
+        (ArrayData::Char(w), ArrayData::Char(a)) => by_hash(w, a),
+        (ArrayData::Bool(w), ArrayData::Bool(a)) => by_hash(w, a),
+        (ArrayData::Double(w), ArrayData::Double(a)) => a
+            .iter()
+            .map(|x| w.iter().position(|y| super::scalar_ops::tolerantly_equal(*x, *y)))
+            .collect(),
+        _ => {
+            let haystack: Vec<Scalar> = elements(within).collect();
+            elements(array).map(|x| haystack.iter().position(|y| *y == x)).collect()
+        }
+    }
+}
+
 /// Dyadic `⍳`: 1-based position of the first occurrence in `within`, or 1 + its length.
 pub fn index_of(within: &ArrayValue, array: &ArrayValue) -> ArrayValue {
-    let haystack: Vec<Scalar> = elements(within).collect();
-    let not_found = haystack.len() as i64 + 1;
-    let result: Vec<i64> = elements(array)
-        .map(|x| {
-            haystack
-                .iter()
-                .position(|y| *y == x)
-                .map_or(not_found, |p| p as i64 + 1)
-        })
+    let not_found = within.data.len() as i64 + 1;
+    let result: Vec<i64> = first_positions(within, array)
+        .into_iter()
+        .map(|p| p.map_or(not_found, |p| p as i64 + 1))
         .collect();
     ArrayValue::new(array.shape.clone(), ArrayData::Int(result))
 }
 
 /// `A∊V`.
 pub fn member(array: &ArrayValue, within: &ArrayValue) -> ArrayValue {
-    let haystack: Vec<Scalar> = elements(within).collect();
-    let result: Vec<bool> = elements(array).map(|x| haystack.contains(&x)).collect();
+    let result: Vec<bool> = first_positions(within, array)
+        .into_iter()
+        .map(|p| p.is_some())
+        .collect();
     ArrayValue::new(array.shape.clone(), ArrayData::Bool(result))
 }
 
