@@ -137,7 +137,12 @@ impl Elaborator {
         })?;
         let then_expr = self.finish_branch(then_frame, then_value, &target, span)?;
         let else_expr = self.finish_branch(else_frame, else_value.clone(), &target, span)?;
-        let expr = Expr::If(Box::new(condition.expr), Box::new(then_expr), Box::new(else_expr));
+        let expr = Expr::If(
+            Box::new(condition.expr),
+            Box::new(then_expr),
+            Box::new(else_expr),
+            target.clone(),
+        );
         let like = super::operators::value_of_type(&target);
         let value = rebuild_value(expr, &like);
         Ok(self.bind_value(value))

@@ -20,6 +20,7 @@ pub mod env;
 pub mod error;
 pub mod indexing;
 pub mod ir;
+pub mod lower;
 pub mod operators;
 pub mod resolve;
 pub mod scalar;
@@ -50,6 +51,13 @@ pub fn elaborate_to_ir(program: &ast::Program, file: &SourceFile) -> Result<Expr
     }
 }
 
+/// Elaborate a whole script to a TAIL program (which `tail::infer` then types).
+pub fn elaborate_program(program: &ast::Program, file: &SourceFile) -> Result<crate::tail::ast::Program, ElabErrors> {
+    let expr = elaborate_to_ir(program, file)?;
+    lower::lower_program(&expr)
+        .map_err(|message| ElabErrors::new(file, vec![ElabError::nonce(Span::default(), message)]))
+}
+
 /// One binding or effect accumulated in the current scope, wrapped around the scope's result at its end.
 #[derive(Clone, Debug)]
 enum Entry {
@@ -71,6 +79,8 @@ pub struct Elaborator {
     pub call_depth: usize,
     /// `⍝:` annotations on the lines before assignments, by statement span start.
     pub comments: Vec<ast::Comment>,
+    /// Let-bound variables whose TAIL type is a vector of known length (`<κ>n`), so that the V ops apply to them.
+    static_length_variables: std::collections::HashSet<String>,
 }
 
 /// How deep inlined calls may nest before elaboration gives up on a recursion it cannot unfold.
@@ -86,6 +96,7 @@ impl Elaborator {
             print_precision: DEFAULT_PRINT_PRECISION,
             call_depth: 0,
             comments: program.comments.clone(),
+            static_length_variables: Default::default(),
         }
     }
 
@@ -119,10 +130,7 @@ impl Elaborator {
         match value {
             Val::Array(array) => {
                 let bound = self.bind(array.clone());
-                self.effect(Expr::op(
-                    "print",
-                    vec![Expr::Int(self.print_precision), bound.expr.clone()],
-                ));
+                self.effect(Expr::op("print", vec![bound.expr.clone()]));
                 Ok(())
             }
             Val::Tuple(components) => {
@@ -157,7 +165,10 @@ impl Elaborator {
         }
         let name = self.fresh_name("v");
         let value_type = array.tail_type();
-        let expr = std::mem::replace(&mut array.expr.clone(), Expr::Var(name.clone()));
+        let expr = array.expr.clone();
+        if self.knows_length(&expr) {
+            self.static_length_variables.insert(name.clone());
+        }
         self.frames
             .last_mut()
             .expect("a frame is open")
@@ -165,6 +176,22 @@ impl Elaborator {
         Arr {
             expr: Expr::Var(name),
             ..array
+        }
+    }
+
+    /// Whether TAIL's type inference gives this expression a vector type of known length (`<κ>n`): vector literals
+    /// and the V ops (and variables bound to them). The V ops (`catV`, `dropV`, ...) need such arguments.
+    pub fn knows_length(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Vector(..) => true,
+            Expr::Var(name) => self.static_length_variables.contains(name),
+            Expr::Op(name, arguments) => match *name {
+                "shape" | "iotaV" | "takeV" | "takeLastV" | "dropV" | "dropLastV" => true,
+                "catV" => arguments.iter().all(|a| self.knows_length(a)),
+                "consV" | "snocV" => true,
+                _ => false,
+            },
+            _ => false,
         }
     }
 
@@ -282,7 +309,9 @@ impl Elaborator {
             }
             ast::AssignTarget::SystemName(name) => self.assign_system_name(name, value, assignment),
             // `⍺←v` as a dfn statement is handled by the dfn body; anywhere else it is an error.
-            ast::AssignTarget::Alpha(span) => Err(ElabError::syntax(*span, "⍺← must be a statement of its own in a dfn")),
+            ast::AssignTarget::Alpha(span) => {
+                Err(ElabError::syntax(*span, "⍺← must be a statement of its own in a dfn"))
+            }
             ast::AssignTarget::Name(name) => {
                 let value = if !assignment.modifier.is_empty() {
                     self.modified_assignment(name, &assignment.modifier, value, assignment.span)?

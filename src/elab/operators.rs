@@ -228,30 +228,31 @@ impl Elaborator {
             this.apply_dyadic(&function_for_lambda, Val::Array(x), Val::Array(y), span)
         })?;
         let result_rank = array.rank - 1;
-        if let Some(identity) = primitive_of(function).and_then(|p| identity_item(p, base)) {
+        let identity = primitive_of(function)
+            .and_then(|p| identity_item(p, base))
+            .or_else(|| op_identity(&lambda, base));
+        if let Some(identity) = identity {
             let expr = Expr::op("reduce", vec![lambda, identity.literal(), array.expr]);
             return Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents));
         }
-        // No identity item: fold from the last element, `f/A` = `f/(¯1↓A)` folded onto `⊃⌽A`.
-        if array.rank != 1 {
-            return Err(ElabError::nonce(
-                span,
-                "reducing an array of rank 2 or more with a function that has no identity item",
-            )
-            .with_hint("reduce each row with a primitive, or ravel the argument first"));
-        }
+        // No identity item: TAIL's reduce folds a non-empty row from its last element (the neutral element only
+        // stands for an empty row), so any value of the type will do, except for a row known to be empty.
         if length == Some(0) {
             return Err(ElabError::domain(
                 span,
-                "reducing an empty vector with a function that has no identity item",
+                "reducing an empty axis with a function that has no identity item",
             ));
         }
-        let array = self.bind(array);
-        let last = Expr::op("first", vec![Expr::op("reverse", vec![array.expr.clone()])]);
-        let rest = Expr::op("drop", vec![Expr::Int(-1), array.expr.clone()]);
-        let expr = Expr::op("reduce", vec![lambda, last, rest]);
-        let _ = length;
-        Ok(Arr::dynamic(expr, base, 0))
+        let zero = Scalar::Int(0).promote(base);
+        let zero = if base == Base::Bool {
+            Scalar::Bool(false)
+        } else if base == Base::Char {
+            Scalar::Char(' ')
+        } else {
+            zero
+        };
+        let expr = Expr::op("reduce", vec![lambda, zero.literal(), array.expr]);
+        Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents))
     }
 
     pub fn scan(&mut self, function: &Rc<Fun>, array: Arr, axis: Axis, span: Span) -> ElabResult<Arr> {
@@ -269,15 +270,7 @@ impl Elaborator {
         let (lambda, _) = self.scalar_lambda2(base, base, span, |this, x, y| {
             this.apply_dyadic(&function_for_lambda, Val::Array(x), Val::Array(y), span)
         })?;
-        let identity = primitive_of(function)
-            .and_then(|p| identity_item(p, base))
-            .unwrap_or_else(|| Scalar::Int(0).promote(base));
-        let identity = if base == Base::Bool {
-            Scalar::Bool(false)
-        } else {
-            identity
-        };
-        let expr = Expr::op("scan", vec![lambda, identity.literal(), array.expr]);
+        let expr = Expr::op("scan", vec![lambda, array.expr]);
         Ok(Arr::dynamic(expr, base, array.rank).with_extents(array.extents))
     }
 
@@ -487,12 +480,7 @@ impl Elaborator {
         let body = self.scoped_value(&state_type, span, |this| step(this, parameter_value))?;
         let lambda = Expr::lambda(&parameter, state_type.clone(), body);
         if count.base == Base::Bool {
-            let state_expr = value_expr(&state);
-            let Expr::Lambda(parameter, parameter_type, body) = lambda else {
-                unreachable!("built as a lambda above")
-            };
-            let applied = Expr::Let(parameter, parameter_type, Box::new(state_expr.clone()), body);
-            let expr = Expr::If(Box::new(count.expr), Box::new(applied), Box::new(state_expr));
+            let expr = Expr::op("condScl", vec![lambda, count.expr, value_expr(&state)]);
             return Ok(rebuild_value(expr, &state));
         }
         let count = self.integer_argument(count, span)?;
@@ -555,6 +543,34 @@ impl Elaborator {
             )),
         }
     }
+}
+
+/// The identity item of a reduction whose lambda is just one TAIL op (`{⍺+⍵}` elaborates to `addi`).
+fn op_identity(lambda: &Expr, base: Base) -> Option<Scalar> {
+    let Expr::Lambda(x, _, body) = lambda else { return None };
+    let Expr::Lambda(y, _, inner) = &**body else {
+        return None;
+    };
+    let Expr::Op(name, arguments) = &**inner else {
+        return None;
+    };
+    if !matches!(arguments.as_slice(), [Expr::Var(a), Expr::Var(b)] if a == x && b == y) {
+        return None;
+    }
+    let primitive = match *name {
+        "addi" | "addd" | "addx" => Primitive::Plus,
+        "subi" | "subd" | "subx" => Primitive::Minus,
+        "muli" | "muld" | "mulx" => Primitive::Times,
+        "divd" => Primitive::Divide,
+        "maxi" | "maxd" => Primitive::Ceiling,
+        "mini" | "mind" => Primitive::Floor,
+        "andb" => Primitive::And,
+        "orb" => Primitive::Or,
+        "eqb" => Primitive::Equal,
+        "xorb" => Primitive::NotEqual,
+        _ => return None,
+    };
+    identity_item(primitive, base)
 }
 
 /// The primitive behind a function value, for its identity item.
