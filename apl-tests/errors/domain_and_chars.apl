@@ -1,0 +1,3 @@
+⍝ boolean functions on characters
+⍝! DOMAIN ERROR
+'ab'∧'cd'

@@ -1,0 +1,3 @@
+⍝ arithmetic on characters
+⍝! DOMAIN ERROR
+'a'+1

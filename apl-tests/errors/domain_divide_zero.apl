@@ -1,0 +1,3 @@
+⍝ a nonzero number divided by zero
+⍝! DOMAIN ERROR
+1÷0

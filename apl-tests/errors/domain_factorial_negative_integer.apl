@@ -1,0 +1,3 @@
+⍝ ! of a negative integer (a pole of the gamma function)
+⍝! DOMAIN ERROR
+!¯1

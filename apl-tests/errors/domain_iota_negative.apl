@@ -1,0 +1,3 @@
+⍝ ⍳ of a negative number
+⍝! DOMAIN ERROR
+⍳¯1

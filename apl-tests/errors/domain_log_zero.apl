@@ -1,0 +1,3 @@
+⍝ the natural log of zero
+⍝! DOMAIN ERROR
+⍟0

@@ -1,0 +1,3 @@
+⍝ a non-integral shape
+⍝! DOMAIN ERROR
+1.5⍴3

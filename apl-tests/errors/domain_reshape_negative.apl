@@ -1,0 +1,3 @@
+⍝ a negative shape
+⍝! DOMAIN ERROR
+¯1⍴5

@@ -1,0 +1,4 @@
+⍝ indexed assignment past the end
+⍝! INDEX ERROR
+v←1 2 3
+v[5]←1

@@ -1,0 +1,3 @@
+⍝ ⌷ past the end
+⍝! INDEX ERROR
+4⌷1 2 3

@@ -1,0 +1,3 @@
+⍝ an index past the end
+⍝! INDEX ERROR
+(⍳3)[4]

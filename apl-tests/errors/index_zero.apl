@@ -1,0 +1,3 @@
+⍝ index 0 with ⎕IO=1
+⍝! INDEX ERROR
+(⍳3)[0]

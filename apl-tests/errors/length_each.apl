@@ -1,0 +1,3 @@
+⍝ dyadic each needs equal lengths
+⍝! LENGTH ERROR
+1 2{⍺+⍵}¨1 2 3

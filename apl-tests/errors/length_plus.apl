@@ -1,0 +1,3 @@
+⍝ scalar functions need equal lengths
+⍝! LENGTH ERROR
+1 2+1 2 3

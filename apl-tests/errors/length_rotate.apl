@@ -1,0 +1,3 @@
+⍝ a vector left argument of ⌽ needs one count per row
+⍝! LENGTH ERROR
+1 2 3⌽2 2⍴1

@@ -1,0 +1,3 @@
+⍝ enclose makes a nested array, which aplc does not support
+⍝! NONCE ERROR
+⊂1 2

@@ -1,0 +1,3 @@
+⍝ execute (⍎) is not supported
+⍝! NONCE ERROR
+⍎'1+1'

@@ -1,0 +1,3 @@
+⍝ ⍳ of a vector gives a nested array of index vectors
+⍝! NONCE ERROR
+⍳2 3

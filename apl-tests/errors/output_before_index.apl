@@ -1,0 +1,9 @@
+⍝ statements before the failing one print normally; the index 4 is computed from the data
+⍝> 10 20 30
+⍝> 3
+⍝! INDEX ERROR
+v←10 20 30
+v
+i←+/v>0
+i
+v[i+1]

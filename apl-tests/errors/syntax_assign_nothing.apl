@@ -1,0 +1,3 @@
+⍝ an assignment with no value
+⍝! SYNTAX ERROR
+x←

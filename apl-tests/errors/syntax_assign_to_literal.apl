@@ -1,0 +1,3 @@
+⍝ assigning to a number
+⍝! SYNTAX ERROR
+3←4

@@ -1,0 +1,3 @@
+⍝ a closing parenthesis with no opening one
+⍝! SYNTAX ERROR
+1+2)

@@ -1,0 +1,3 @@
+⍝ a dyadic function with no right argument
+⍝! SYNTAX ERROR
+1 2+

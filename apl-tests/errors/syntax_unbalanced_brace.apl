@@ -1,0 +1,3 @@
+⍝ an unclosed dfn
+⍝! SYNTAX ERROR
+{⍵+1

@@ -1,0 +1,3 @@
+⍝ an unclosed parenthesis
+⍝! SYNTAX ERROR
+(1 2

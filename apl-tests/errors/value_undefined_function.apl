@@ -1,0 +1,3 @@
+⍝ an undefined name used as a function
+⍝! VALUE ERROR
+foo 3

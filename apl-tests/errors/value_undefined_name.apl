@@ -1,0 +1,3 @@
+⍝ an undefined name
+⍝! VALUE ERROR
+x+1

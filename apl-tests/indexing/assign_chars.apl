@@ -1,0 +1,5 @@
+⍝ indexed assignment into a character vector
+⍝> Jello
+s←'hello'
+s[1]←'J'
+s

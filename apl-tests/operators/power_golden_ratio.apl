@@ -1,0 +1,3 @@
+⍝ the golden ratio as the fixpoint of 1+÷⍵ from 1.5: (1+sqrt 5)÷2 = 1.6180339887...
+⍝> 1.618033989
+{1+÷⍵}⍣≡1.5

@@ -1,0 +1,5 @@
+⍝ monadic ~ on booleans
+⍝> 0 1 0
+⍝> 1
+~1 0 1
+~0

@@ -1,0 +1,3 @@
+⍝ monadic + is identity (conjugate) on real numbers
+⍝> ¯3 4.5 0
++¯3 4.5 0

@@ -1,0 +1,5 @@
+⍝ a scan of an empty vector is empty (an empty line); its length is 0
+⍝>
+⍝> 0
++\⍳0
+≢+\⍳0

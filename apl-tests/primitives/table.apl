@@ -1,0 +1,7 @@
+⍝ monadic ⍪ (table) turns a vector into a one-column matrix
+⍝> 1
+⍝> 2
+⍝> 3
+⍝> 3 1
+⍪1 2 3
+⍴⍪1 2 3

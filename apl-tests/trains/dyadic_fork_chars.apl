@@ -1,0 +1,5 @@
+⍝ a dyadic fork on strings: ⍺ (⊣,⊢) ⍵ is ⍺,⍵ and ⍺ (⊢,⊣) ⍵ is ⍵,⍺
+⍝> abcd
+⍝> cdab
+'ab'(⊣,⊢)'cd'
+'ab'(⊢,⊣)'cd'

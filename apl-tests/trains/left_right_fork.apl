@@ -1,0 +1,5 @@
+⍝ dyadic forks with ⊣ and ⊢ as tines
+⍝> 3
+⍝> ¯3
+5(⊣-⊢)2
+5(⊢-⊣)2

@@ -1,0 +1,3 @@
+⍝ (⌈/-⌊/) is the range of a vector
+⍝> 4
+(⌈/-⌊/)3 1 4 1 5
