@@ -263,3 +263,103 @@ fn errors_are_reported_in_apl_terms() {
     check_error("f←{⍵=0:0 ⋄ ∇ ⍵-1}\nf ⍳3", "");
 }
 
+
+// ----- the apl-tests corpus -----
+
+/// What a corpus file expects: its output lines and, if it must fail, the APL error name.
+struct Expectation {
+    lines: Vec<String>,
+    error: Option<String>,
+    skipped: bool,
+}
+
+fn expectation(text: &str) -> Expectation {
+    let mut expectation = Expectation {
+        lines: Vec::new(),
+        error: None,
+        skipped: false,
+    };
+    for line in text.lines() {
+        let line = line.trim_start();
+        if let Some(rest) = line.strip_prefix("⍝>") {
+            expectation.lines.push(rest.strip_prefix(' ').unwrap_or(rest).to_string());
+        } else if let Some(rest) = line.strip_prefix("⍝!") {
+            expectation.error = Some(rest.trim().to_string());
+        } else if let Some(rest) = line.strip_prefix("⍝?") {
+            if rest.trim().starts_with("skip interp") {
+                expectation.skipped = true;
+            }
+        }
+    }
+    expectation
+}
+
+/// Whether a corpus file behaves as its header says, on the TAIL interpreter.
+fn corpus_file_passes(text: &str) -> Result<(), String> {
+    let expected = expectation(text);
+    let program = match compile(text) {
+        Ok(program) => program,
+        Err(error) => {
+            return match &expected.error {
+                Some(name) if error.starts_with(name.as_str()) && expected.lines.is_empty() => Ok(()),
+                _ => Err(error),
+            }
+        }
+    };
+    let mut host = MemoryHost::default();
+    let result = eval_program(&program, &mut host);
+    if host.printed_lines != expected.lines {
+        return Err(format!("printed {:?}, expected {:?}", host.printed_lines, expected.lines));
+    }
+    match (result, &expected.error) {
+        (Ok(_), None) => Ok(()),
+        (Err(error), Some(name)) if error.kind.apl_name() == name => Ok(()),
+        (Err(error), _) => Err(format!("run-time error {error}")),
+        (Ok(_), Some(name)) => Err(format!("expected {name}")),
+    }
+}
+
+fn corpus_files(directory: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(directory) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if !path.ends_with("syntax") && !path.ends_with("tail") {
+                corpus_files(&path, files);
+            }
+        } else if path.extension().is_some_and(|e| e == "apl") {
+            files.push(path);
+        }
+    }
+}
+
+/// The corpus is the lead's harness's business; this test guards against elaboration regressions on it, and with
+/// `APLC_CORPUS_REPORT=1` lists every failing file.
+#[test]
+fn corpus_files_pass_on_the_interpreter() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("apl-tests");
+    let mut files = Vec::new();
+    corpus_files(&root, &mut files);
+    files.sort();
+    let mut passed = 0;
+    let mut failures = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("a corpus file");
+        if expectation(&text).skipped {
+            continue;
+        }
+        match std::panic::catch_unwind(|| corpus_file_passes(&text)) {
+            Ok(Ok(())) => passed += 1,
+            Ok(Err(error)) => failures.push(format!("{}: {}", file.display(), error.lines().next().unwrap_or(""))),
+            Err(_) => failures.push(format!("{}: PANIC", file.display())),
+        }
+    }
+    if std::env::var("APLC_CORPUS_REPORT").is_ok() {
+        for failure in &failures {
+            println!("{failure}");
+        }
+        println!("{passed} passed, {} failed", failures.len());
+    }
+    assert!(failures.iter().all(|f| !f.ends_with("PANIC")), "panics: {failures:#?}");
+    assert!(passed >= 1, "{passed} corpus files pass");
+}
