@@ -79,12 +79,21 @@ pub struct Elaborator {
     pub call_depth: usize,
     /// `⍝:` annotations on the lines before assignments, by statement span start.
     pub comments: Vec<ast::Comment>,
+    /// How many more dfn calls may be inlined in the current top-level statement (recursion unfolding is bounded).
+    pub inline_budget: usize,
+    /// The dfns being inlined, innermost last (to find the outermost call of a recursive dfn).
+    active_dfns: Vec<*const ast::Dfn>,
+    /// Per inlined call, innermost last: whether the call is being compiled as a loop (tail recursion).
+    loops: Vec<Option<dfns::LoopMode>>,
     /// Let-bound variables whose TAIL type is a vector of known length (`<κ>n`), so that the V ops apply to them.
     static_length_variables: std::collections::HashSet<String>,
 }
 
 /// How deep inlined calls may nest before elaboration gives up on a recursion it cannot unfold.
-pub const MAX_CALL_DEPTH: usize = 64;
+pub const MAX_CALL_DEPTH: usize = 160;
+
+/// How many dfn calls one top-level statement may inline (bounds recursion unfolded on constants).
+pub const INLINE_BUDGET: usize = 20_000;
 
 impl Elaborator {
     pub fn new(program: &ast::Program) -> Elaborator {
@@ -97,6 +106,9 @@ impl Elaborator {
             call_depth: 0,
             comments: program.comments.clone(),
             static_length_variables: Default::default(),
+            inline_budget: INLINE_BUDGET,
+            active_dfns: Vec::new(),
+            loops: Vec::new(),
         }
     }
 
@@ -116,6 +128,7 @@ impl Elaborator {
         if let Some(annotation) = &statement.annotation {
             self.check_statement_annotation(annotation, expr)?;
         }
+        self.inline_budget = INLINE_BUDGET;
         let value = self.expr(expr)?;
         let is_assignment = expr.assignment.is_some() && expr.items.is_empty();
         if !is_assignment {
@@ -149,6 +162,17 @@ impl Elaborator {
     pub fn fresh_name(&mut self, stem: &str) -> String {
         self.next_variable += 1;
         format!("{stem}{}", self.next_variable)
+    }
+
+    /// The number of entries in the current scope (to undo a failed attempt with [`Self::truncate_scope`]).
+    pub fn scope_length(&self) -> usize {
+        self.frames.last().map_or(0, |frame| frame.len())
+    }
+
+    pub fn truncate_scope(&mut self, length: usize) {
+        if let Some(frame) = self.frames.last_mut() {
+            frame.truncate(length);
+        }
     }
 
     pub fn effect(&mut self, expr: Expr) {

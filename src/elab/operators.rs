@@ -77,6 +77,9 @@ impl Elaborator {
             (Each, Val::Function(function), None) => {
                 let function = function.clone();
                 let argument = self.expect_array(argument, span)?;
+                if let Some(folded) = self.constant_each(&function, &argument, span) {
+                    return Ok(Val::Array(folded));
+                }
                 self.pointwise_monadic(argument, span, &mut |this, x| {
                     this.apply_monadic(&function, Val::Array(x), span)
                 })
@@ -104,11 +107,11 @@ impl Elaborator {
                     this.apply_monadic(&function, x, span)
                 })
             }
-            (Power, Val::Function(_), Some(Val::Function(_))) => Err(ElabError::nonce(
-                span,
-                "⍣ with a function right operand (fixpoint or condition)",
-            )
-            .with_hint("give a repetition count: f⍣n")),
+            (Power, Val::Function(function), Some(Val::Function(predicate))) => {
+                let function = function.clone();
+                let predicate = predicate.clone();
+                self.power_until(&predicate, argument, span, &mut |this, x| this.apply_monadic(&function, x, span))
+            }
             (OuterProduct | Dot, _, _) => Err(ElabError::syntax(
                 span,
                 format!("{} needs a left argument", operator.glyph()),
@@ -161,6 +164,14 @@ impl Elaborator {
                 let count = self.expect_array(count.clone(), span)?;
                 let left = self.bind_value(left);
                 self.power(count, right, span, &mut |this, x| {
+                    this.apply_dyadic(&function, left.clone(), x, span)
+                })
+            }
+            (Power, Val::Function(function), Some(Val::Function(predicate))) => {
+                let function = function.clone();
+                let predicate = predicate.clone();
+                let left = self.bind_value(left);
+                self.power_until(&predicate, right, span, &mut |this, x| {
                     this.apply_dyadic(&function, left.clone(), x, span)
                 })
             }
@@ -486,6 +497,78 @@ impl Elaborator {
         let count = self.integer_argument(count, span)?;
         let expr = Expr::op("power", vec![lambda, count.expr, value_expr(&state)]);
         Ok(rebuild_value(expr, &state))
+    }
+
+    /// `f⍣g x`: apply f until `(f x) g x` holds (`⍣≡` is a fixpoint), through `powerUntil`.
+    pub fn power_until(
+        &mut self,
+        predicate: &Rc<Fun>,
+        argument: Val,
+        span: Span,
+        step: &mut dyn FnMut(&mut Self, Val) -> ElabResult<Val>,
+    ) -> ElabResult<Val> {
+        let mut state = self.bind_value(argument);
+        for _ in 0..4 {
+            let state_type = value_type(&state, span)?;
+            let saved = self.next_variable;
+            let result_type = self.probe_step(&state_type, span, step)?;
+            self.next_variable = saved.max(self.next_variable);
+            if result_type == state_type {
+                break;
+            }
+            state = self.widen_to(state, &result_type, span)?;
+        }
+        let state_type = value_type(&state, span)?;
+        let parameter = self.fresh_name("p");
+        let parameter_value = rebuild_value(Expr::Var(parameter.clone()), &state);
+        let body = self.scoped_value(&state_type, span, |this| step(this, parameter_value))?;
+        let lambda = Expr::lambda(&parameter, state_type.clone(), body);
+        let new_name = self.fresh_name("y");
+        let old_name = self.fresh_name("x");
+        let new_value = rebuild_value(Expr::Var(new_name.clone()), &state);
+        let old_value = rebuild_value(Expr::Var(old_name.clone()), &state);
+        let predicate = predicate.clone();
+        let test = self.scoped(|this| {
+            let value = this.apply_dyadic(&predicate, new_value, old_value, span)?;
+            let array = this.expect_array(value, span)?;
+            let array = if array.rank == 1 && array.extents[0] == Some(1) { this.first(array) } else { array };
+            if array.rank != 0 || array.base != Base::Bool {
+                return Err(ElabError::domain(span, "the right operand of ⍣ must give a boolean scalar"));
+            }
+            Ok(array)
+        })?;
+        let test = Expr::lambda(&new_name, state_type.clone(), Expr::lambda(&old_name, state_type, test.expr));
+        let expr = Expr::op("powerUntil", vec![lambda, test, value_expr(&state)]);
+        Ok(self.bind_value(rebuild_value(expr, &state)))
+    }
+
+    /// `f¨A` on a small constant A, where every application gives a constant: folded at compile time (this is how a
+    /// recursive dfn applied to each of a few constants unfolds).
+    fn constant_each(&mut self, function: &Rc<Fun>, argument: &Arr, span: Span) -> Option<Arr> {
+        let values = argument.constant.as_ref()?.clone();
+        if values.len() > 64 || values.is_empty() || argument.rank > 1 {
+            return None;
+        }
+        let scope_length = self.scope_length();
+        let mut results = Vec::with_capacity(values.len());
+        for value in values.iter() {
+            let result = self.apply_monadic(function, Val::Array(Arr::scalar_constant(*value)), span);
+            match result {
+                Ok(Val::Array(array)) if array.rank == 0 && array.constant.is_some() => {
+                    results.push(array.constant_scalar()?)
+                }
+                _ => {
+                    self.truncate_scope(scope_length);
+                    return None;
+                }
+            }
+        }
+        self.truncate_scope(scope_length);
+        let base = results.iter().map(|r| r.base()).try_fold(results[0].base(), |a, b| a.join(b))?;
+        if argument.rank == 0 {
+            return Some(Arr::scalar_constant(results[0].promote(base)));
+        }
+        Some(Arr::vector_constant(results, base))
     }
 
     fn probe_step(

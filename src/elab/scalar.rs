@@ -598,6 +598,10 @@ pub fn fold_dyadic(primitive: Primitive, left: Scalar, right: Scalar) -> Option<
             }
             None => return None,
         },
+        Star => match integers {
+            Some((x, y)) if (0..=62).contains(&y) => Scalar::Int(x.checked_pow(y as u32)?),
+            _ => Scalar::Double(a.powf(b)),
+        },
         Less => boolean(a < b),
         LessEqual => boolean(a <= b),
         Equal => boolean(a == b),
@@ -629,6 +633,9 @@ pub fn fold_monadic(primitive: Primitive, value: Scalar) -> Option<Scalar> {
         (Stile, Scalar::Int(x)) => Scalar::Int(x.checked_abs()?),
         (Stile, Scalar::Double(x)) => Scalar::Double(x.abs()),
         (Factorial, Scalar::Bool(_)) => Scalar::Int(1),
+        (Floor, Scalar::Double(x)) if x.abs() < 9.0e15 => Scalar::Int((x + 1e-13 * x.abs().max(1.0)).floor() as i64),
+        (Ceiling, Scalar::Double(x)) if x.abs() < 9.0e15 => Scalar::Int((x - 1e-13 * x.abs().max(1.0)).ceil() as i64),
+        (Floor | Ceiling, Scalar::Int(_) | Scalar::Bool(_)) => value,
         (Factorial, Scalar::Int(x)) if (0..=20).contains(&x) => Scalar::Int((1..=x).product()),
         _ => return None,
     })
