@@ -169,12 +169,16 @@ impl Elaborator {
         let done = Expr::Project(0, Box::new(Expr::Var(next.clone())));
         let predicate = Expr::lambda(&next, state_type.clone(), Expr::lambda(&previous, state_type.clone(), done));
         // The first state.
-        let mut initial = vec![plain_literal(Expr::Bool(false)), placeholder_expr(&result_type)];
+        let mut initial = vec![
+            plain_value(Expr::Bool(false)),
+            rebuild_value(placeholder_expr(&result_type), &super::operators::value_of_type(&result_type)),
+        ];
         if let (Some(left), Some(alpha_type)) = (left, &alpha_type) {
-            initial.push(value_expr(&self.convert_value(left, alpha_type, span)?));
+            initial.push(self.convert_value(left, alpha_type, span)?);
         }
-        initial.push(value_expr(&self.convert_value(right, &omega_type, span)?));
-        let looped = Expr::op("powerUntil", vec![step, predicate, Expr::Tuple(initial)]);
+        initial.push(self.convert_value(right, &omega_type, span)?);
+        let initial = value_expr(&self.generalize_value(Val::Tuple(initial)));
+        let looped = Expr::op("powerUntil", vec![step, predicate, initial]);
         let looped = self.bind_value(rebuild_value(looped, &super::operators::value_of_type(&state_type)));
         let Val::Tuple(mut components) = looped else { unreachable!("a tuple state") };
         Ok(components.swap_remove(1))
@@ -288,7 +292,7 @@ impl Elaborator {
                         _ => return Err(loop_type_error(expr.span, "⍺")),
                     }
                     components.push(self.convert_value(right, &omega_type, expr.span)?);
-                    Ok(Val::Tuple(components))
+                    Ok(self.generalize_value(Val::Tuple(components)))
                 }
             };
         }
@@ -311,7 +315,7 @@ impl Elaborator {
                 let mut components = vec![plain_value(Expr::Bool(true)), value];
                 components.extend(alpha);
                 components.push(omega);
-                Ok(Val::Tuple(components))
+                Ok(self.generalize_value(Val::Tuple(components)))
             }
         }
     }
@@ -450,7 +454,7 @@ impl Elaborator {
 
     fn finish_branch(&mut self, frame: Vec<Entry>, value: Val, target: &Type, span: Span) -> ElabResult<Expr> {
         self.frames.push(frame);
-        let converted = self.convert_value(value, target, span);
+        let converted = self.convert_value(value, target, span).map(|v| self.generalize_value(v));
         let frame = self.frames.pop().expect("the branch frame");
         Ok(super::wrap_entries(frame, value_expr(&converted?)))
     }

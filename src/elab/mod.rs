@@ -87,6 +87,8 @@ pub struct Elaborator {
     loops: Vec<Option<dfns::LoopMode>>,
     /// Let-bound variables whose TAIL type is a vector of known length (`<κ>n`), so that the V ops apply to them.
     static_length_variables: std::collections::HashSet<String>,
+    /// Let-bound int scalars that TAIL may type as singletons (`S(int,n)`).
+    singleton_variables: std::collections::HashSet<String>,
 }
 
 /// How deep inlined calls may nest before elaboration gives up on a recursion it cannot unfold.
@@ -106,6 +108,7 @@ impl Elaborator {
             call_depth: 0,
             comments: program.comments.clone(),
             static_length_variables: Default::default(),
+            singleton_variables: Default::default(),
             inline_budget: INLINE_BUDGET,
             active_dfns: Vec::new(),
             loops: Vec::new(),
@@ -193,6 +196,9 @@ impl Elaborator {
         if self.knows_length(&expr) {
             self.static_length_variables.insert(name.clone());
         }
+        if array.rank == 0 && array.base == Base::Int && matches!(expr, Expr::Op("tally" | "firstV" | "negi", _)) {
+            self.singleton_variables.insert(name.clone());
+        }
         self.frames
             .last_mut()
             .expect("a frame is open")
@@ -216,6 +222,28 @@ impl Elaborator {
                 _ => false,
             },
             _ => false,
+        }
+    }
+
+    /// A value whose TAIL type is the plain `[κ]r` (no vector length, no singleton): what the polymorphic ops
+    /// `power`, `powerUntil` and `condScl` need for the values they pass around.
+    pub fn generalize_value(&self, value: Val) -> Val {
+        match value {
+            Val::Array(array) => {
+                let expr = match &array.expr {
+                    Expr::Bool(_) => Expr::op("andb", vec![array.expr.clone(), Expr::Bool(true)]),
+                    Expr::Int(_) => Expr::op("addi", vec![array.expr.clone(), Expr::Int(0)]),
+                    Expr::Double(_) => Expr::op("addd", vec![array.expr.clone(), Expr::Double(0.0)]),
+                    expr if array.rank == 1 && self.knows_length(expr) => Expr::op("rav", vec![expr.clone()]),
+                    Expr::Var(name) if array.rank == 0 && self.singleton_variables.contains(name) => {
+                        Expr::op("addi", vec![array.expr.clone(), Expr::Int(0)])
+                    }
+                    _ => return Val::Array(array),
+                };
+                Val::Array(Arr { expr, ..array })
+            }
+            Val::Tuple(components) => Val::Tuple(components.into_iter().map(|c| self.generalize_value(c)).collect()),
+            other => other,
         }
     }
 

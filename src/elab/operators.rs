@@ -474,7 +474,7 @@ impl Elaborator {
         }
         let argument = self.bind_value(argument);
         // Find the loop type: widen the argument until one step keeps its type.
-        let mut state = argument;
+        let mut state = self.generalize_value(argument);
         for _ in 0..4 {
             let state_type = value_type(&state, span)?;
             let saved = self.next_variable;
@@ -507,7 +507,8 @@ impl Elaborator {
         span: Span,
         step: &mut dyn FnMut(&mut Self, Val) -> ElabResult<Val>,
     ) -> ElabResult<Val> {
-        let mut state = self.bind_value(argument);
+        let state = self.bind_value(argument);
+        let mut state = self.generalize_value(state);
         for _ in 0..4 {
             let state_type = value_type(&state, span)?;
             let saved = self.next_variable;
@@ -596,7 +597,7 @@ impl Elaborator {
         self.frames.push(Vec::new());
         let result = body(self);
         let frame = self.frames.pop().expect("the scope's frame");
-        let value = result?;
+        let value = self.generalize_value(result?);
         let actual = value_type(&value, span)?;
         if &actual != expected {
             return Err(ElabError::nonce(
