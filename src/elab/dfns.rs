@@ -148,8 +148,13 @@ impl Elaborator {
         let state_type = Type::Tuple(state_types);
         // The loop body, over a state variable.
         let parameter = self.fresh_name("s");
-        let state = rebuild_value(Expr::Var(parameter.clone()), &super::operators::value_of_type(&state_type));
-        let Val::Tuple(components) = state else { unreachable!("a tuple state") };
+        let state = rebuild_value(
+            Expr::Var(parameter.clone()),
+            &super::operators::value_of_type(&state_type),
+        );
+        let Val::Tuple(components) = state else {
+            unreachable!("a tuple state")
+        };
         let alpha = alpha_type.as_ref().map(|_| components[2].clone());
         let omega = components[components.len() - 1].clone();
         let mode = LoopMode::Build {
@@ -167,11 +172,18 @@ impl Elaborator {
         let previous = self.fresh_name("s");
         let next = self.fresh_name("s");
         let done = Expr::Project(0, Box::new(Expr::Var(next.clone())));
-        let predicate = Expr::lambda(&next, state_type.clone(), Expr::lambda(&previous, state_type.clone(), done));
+        let predicate = Expr::lambda(
+            &next,
+            state_type.clone(),
+            Expr::lambda(&previous, state_type.clone(), done),
+        );
         // The first state.
         let mut initial = vec![
             plain_value(Expr::Bool(false)),
-            rebuild_value(placeholder_expr(&result_type), &super::operators::value_of_type(&result_type)),
+            rebuild_value(
+                placeholder_expr(&result_type),
+                &super::operators::value_of_type(&result_type),
+            ),
         ];
         if let (Some(left), Some(alpha_type)) = (left, &alpha_type) {
             initial.push(self.convert_value(left, alpha_type, span)?);
@@ -180,7 +192,9 @@ impl Elaborator {
         let initial = value_expr(&self.generalize_value(Val::Tuple(initial)));
         let looped = Expr::op("powerUntil", vec![step, predicate, initial]);
         let looped = self.bind_value(rebuild_value(looped, &super::operators::value_of_type(&state_type)));
-        let Val::Tuple(mut components) = looped else { unreachable!("a tuple state") };
+        let Val::Tuple(mut components) = looped else {
+            unreachable!("a tuple state")
+        };
         Ok(components.swap_remove(1))
     }
 
@@ -284,10 +298,17 @@ impl Elaborator {
                     omega_type,
                     ..
                 } => {
-                    let mut components =
-                        vec![plain_value(Expr::Bool(false)), rebuild_value(placeholder_expr(&result_type), &super::operators::value_of_type(&result_type))];
+                    let mut components = vec![
+                        plain_value(Expr::Bool(false)),
+                        rebuild_value(
+                            placeholder_expr(&result_type),
+                            &super::operators::value_of_type(&result_type),
+                        ),
+                    ];
                     match (left, &alpha_type) {
-                        (Some(left), Some(alpha_type)) => components.push(self.convert_value(left, alpha_type, expr.span)?),
+                        (Some(left), Some(alpha_type)) => {
+                            components.push(self.convert_value(left, alpha_type, expr.span)?)
+                        }
                         (None, None) => {}
                         _ => return Err(loop_type_error(expr.span, "⍺")),
                     }
@@ -328,14 +349,22 @@ impl Elaborator {
         let env = self.env.clone();
         let node = Resolver { env: &env }.resolve(&expr.items, expr.span)?;
         let is_del = |node: &Node<'_>| {
-            matches!(node, Node::Atom(crate::syntax::ast::Item::Special(crate::syntax::ast::SpecialName::Del, _), _))
+            matches!(
+                node,
+                Node::Atom(
+                    crate::syntax::ast::Item::Special(crate::syntax::ast::SpecialName::Del, _),
+                    _
+                )
+            )
         };
         match &node {
             Node::Monadic { function, argument, .. } if is_del(function) => {
                 let right = self.node(argument)?;
                 Ok(Some((None, right)))
             }
-            Node::Dyadic { left, function, right, .. } if is_del(function) => {
+            Node::Dyadic {
+                left, function, right, ..
+            } if is_del(function) => {
                 let right = self.node(right)?;
                 let left = self.node(left)?;
                 Ok(Some((Some(left), right)))
@@ -454,7 +483,9 @@ impl Elaborator {
 
     fn finish_branch(&mut self, frame: Vec<Entry>, value: Val, target: &Type, span: Span) -> ElabResult<Expr> {
         self.frames.push(frame);
-        let converted = self.convert_value(value, target, span).map(|v| self.generalize_value(v));
+        let converted = self
+            .convert_value(value, target, span)
+            .map(|v| self.generalize_value(v));
         let frame = self.frames.pop().expect("the branch frame");
         Ok(super::wrap_entries(frame, value_expr(&converted?)))
     }
@@ -497,7 +528,10 @@ pub fn join_types(a: &Type, b: &Type) -> Option<Type> {
 }
 
 fn loop_type_error(span: Span, what: &str) -> ElabError {
-    ElabError::nonce(span, format!("a tail-recursive dfn whose {what} changes rank or kind between calls"))
+    ElabError::nonce(
+        span,
+        format!("a tail-recursive dfn whose {what} changes rank or kind between calls"),
+    )
 }
 
 /// A literal as an expression of an ordinary (not singleton) scalar type, for loop states.
@@ -532,7 +566,10 @@ pub fn placeholder_expr(value_type: &Type) -> Expr {
         }),
         Type::Array { base, rank } => Expr::op(
             "reshape",
-            vec![Expr::Vector(vec![Expr::Int(0); *rank], Base::Int), Expr::Vector(vec![], *base)],
+            vec![
+                Expr::Vector(vec![Expr::Int(0); *rank], Base::Int),
+                Expr::Vector(vec![], *base),
+            ],
         ),
         Type::Tuple(components) => Expr::Tuple(components.iter().map(placeholder_expr).collect()),
     }
@@ -542,7 +579,11 @@ pub fn placeholder_expr(value_type: &Type) -> Expr {
 fn has_tail_call(body: &[Statement]) -> bool {
     use crate::syntax::ast::{Item, SpecialName};
     let mentions_del = |expr: &crate::syntax::ast::Expr| {
-        expr.assignment.is_none() && expr.items.iter().any(|item| matches!(item, Item::Special(SpecialName::Del, _)))
+        expr.assignment.is_none()
+            && expr
+                .items
+                .iter()
+                .any(|item| matches!(item, Item::Special(SpecialName::Del, _)))
     };
     body.iter().any(|statement| match &statement.kind {
         StatementKind::Expr(expr) => mentions_del(expr),

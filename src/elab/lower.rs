@@ -157,7 +157,6 @@ fn widen_literal(expr: tail::Expr) -> tail::Expr {
     })
 }
 
-
 /// Some value of a type (never looked at: the branch not taken of a conditional).
 fn placeholder(value_type: &Type) -> tail::Expr {
     use tail::ExprKind as K;

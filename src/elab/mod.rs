@@ -39,6 +39,9 @@ use ir::{Base, Expr, Type};
 use resolve::{Class, Node, Resolver};
 use std::rc::Rc;
 
+/// APL definitions of some primitives' harder cases.
+const PRELUDE: &str = include_str!("../../prelude/prelude.apl");
+
 /// Dyalog's default print precision.
 pub const DEFAULT_PRINT_PRECISION: i64 = 10;
 
@@ -87,6 +90,8 @@ pub struct Elaborator {
     loops: Vec<Option<dfns::LoopMode>>,
     /// Let-bound variables whose TAIL type is a vector of known length (`<κ>n`), so that the V ops apply to them.
     static_length_variables: std::collections::HashSet<String>,
+    /// The prelude's functions, elaborated on first use.
+    prelude: Option<Env>,
     /// Let-bound int scalars that TAIL may type as singletons (`S(int,n)`).
     singleton_variables: std::collections::HashSet<String>,
 }
@@ -109,6 +114,7 @@ impl Elaborator {
             comments: program.comments.clone(),
             static_length_variables: Default::default(),
             singleton_variables: Default::default(),
+            prelude: None,
             inline_budget: INLINE_BUDGET,
             active_dfns: Vec::new(),
             loops: Vec::new(),
@@ -157,6 +163,35 @@ impl Elaborator {
             }
             // Dyalog shows a function's definition; a compiled program has nothing to show.
             Val::Function(_) | Val::Operator(_) => Ok(()),
+        }
+    }
+
+    /// A function of `prelude/prelude.apl`.
+    pub fn prelude_function(&mut self, name: &str, span: Span) -> ElabResult<Rc<Fun>> {
+        if self.prelude.is_none() {
+            let file = SourceFile::new("prelude.apl", PRELUDE);
+            let program = crate::syntax::parse_program(&file)
+                .map_err(|_| ElabError::nonce(span, "internal error: the prelude does not parse"))?;
+            let saved_env = std::mem::take(&mut self.env);
+            let mut result = Ok(());
+            for statement in &program.statements {
+                if let ast::StatementKind::Expr(expr) = &statement.kind {
+                    if let Err(error) = self.expr(expr) {
+                        result = Err(error);
+                        break;
+                    }
+                }
+            }
+            let prelude = std::mem::replace(&mut self.env, saved_env);
+            result?;
+            self.prelude = Some(prelude);
+        }
+        match self.prelude.as_ref().and_then(|env| env.lookup(name)) {
+            Some(Val::Function(function)) => Ok(function.clone()),
+            _ => Err(ElabError::nonce(
+                span,
+                format!("internal error: the prelude has no function {name}"),
+            )),
         }
     }
 

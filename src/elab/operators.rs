@@ -69,6 +69,12 @@ impl Elaborator {
                 self.replicate(counts, argument, operator == SlashBar, span)
                     .map(Val::Array)
             }
+            (Backslash | BackslashBar, mask @ (Val::Array(_) | Val::Tuple(_)), None) => {
+                let mask = self.expect_array(mask.clone(), span)?;
+                let argument = self.expect_array(argument, span)?;
+                self.expand(mask, argument, operator == BackslashBar, span)
+                    .map(Val::Array)
+            }
             (Backslash | BackslashBar, Val::Function(function), None) => {
                 let argument = self.expect_array(argument, span)?;
                 let axis = if operator == Backslash { Axis::Last } else { Axis::First };
@@ -110,7 +116,9 @@ impl Elaborator {
             (Power, Val::Function(function), Some(Val::Function(predicate))) => {
                 let function = function.clone();
                 let predicate = predicate.clone();
-                self.power_until(&predicate, argument, span, &mut |this, x| this.apply_monadic(&function, x, span))
+                self.power_until(&predicate, argument, span, &mut |this, x| {
+                    this.apply_monadic(&function, x, span)
+                })
             }
             (OuterProduct | Dot, _, _) => Err(ElabError::syntax(
                 span,
@@ -294,10 +302,26 @@ impl Elaborator {
                 format!("the left argument of {glyph} must be a vector"),
             ));
         }
-        if array.rank > 1 {
-            return Err(ElabError::nonce(span, format!("{glyph} on an array of rank 2 or more")));
-        }
         let array = if array.rank == 0 { self.ravel(array) } else { array };
+        if array.rank > 1 {
+            let transposing = first_axis;
+            let array = if transposing { self.transpose(array) } else { array };
+            let counts = if counts.base == Base::Bool {
+                counts
+            } else {
+                self.integer_argument(counts, span)?
+            };
+            let counts = self.ravel(counts);
+            let op = if counts.base == Base::Bool {
+                "compress"
+            } else {
+                "replicate"
+            };
+            let rank = array.rank;
+            let base = array.base;
+            let result = Arr::dynamic(Expr::op(op, vec![counts.expr, array.expr]), base, rank);
+            return Ok(if transposing { self.transpose(result) } else { result });
+        }
         if let (Some(c), Some(a)) = (counts.extents.first().copied().flatten(), array.extents[0]) {
             if counts.rank == 1 && c != a && c != 1 && a != 1 {
                 return Err(ElabError::length(
@@ -336,6 +360,28 @@ impl Elaborator {
                 self.replicate(counts, array, first_axis, span)
             }
         }
+    }
+
+    /// `B\A` (expand) along the last axis (`⍀`: the first).
+    pub fn expand(&mut self, mask: Arr, array: Arr, first_axis: bool, span: Span) -> ElabResult<Arr> {
+        if mask.rank > 1 {
+            return Err(ElabError::rank(span, "the left argument of expand must be a vector"));
+        }
+        if mask.base != Base::Bool {
+            return Err(ElabError::nonce(span, "expand with counts other than 0 and 1"));
+        }
+        let mask = self.ravel(mask);
+        let array = if array.rank == 0 { self.ravel(array) } else { array };
+        if first_axis && array.rank >= 2 {
+            let transposed = self.transpose(array);
+            let expanded = self.expand(mask, transposed, false, span)?;
+            return Ok(self.transpose(expanded));
+        }
+        let rank = array.rank;
+        let base = array.base;
+        let mut extents = array.extents.clone();
+        extents[rank - 1] = mask.extents[0];
+        Ok(Arr::dynamic(Expr::op("expand", vec![mask.expr, array.expr]), base, rank).with_extents(extents))
     }
 
     /// A scalar reshaped to the length of the vector `like`.
@@ -532,13 +578,24 @@ impl Elaborator {
         let test = self.scoped(|this| {
             let value = this.apply_dyadic(&predicate, new_value, old_value, span)?;
             let array = this.expect_array(value, span)?;
-            let array = if array.rank == 1 && array.extents[0] == Some(1) { this.first(array) } else { array };
+            let array = if array.rank == 1 && array.extents[0] == Some(1) {
+                this.first(array)
+            } else {
+                array
+            };
             if array.rank != 0 || array.base != Base::Bool {
-                return Err(ElabError::domain(span, "the right operand of ⍣ must give a boolean scalar"));
+                return Err(ElabError::domain(
+                    span,
+                    "the right operand of ⍣ must give a boolean scalar",
+                ));
             }
             Ok(array)
         })?;
-        let test = Expr::lambda(&new_name, state_type.clone(), Expr::lambda(&old_name, state_type, test.expr));
+        let test = Expr::lambda(
+            &new_name,
+            state_type.clone(),
+            Expr::lambda(&old_name, state_type, test.expr),
+        );
         let expr = Expr::op("powerUntil", vec![lambda, test, value_expr(&state)]);
         Ok(self.bind_value(rebuild_value(expr, &state)))
     }
@@ -565,7 +622,10 @@ impl Elaborator {
             }
         }
         self.truncate_scope(scope_length);
-        let base = results.iter().map(|r| r.base()).try_fold(results[0].base(), |a, b| a.join(b))?;
+        let base = results
+            .iter()
+            .map(|r| r.base())
+            .try_fold(results[0].base(), |a, b| a.join(b))?;
         if argument.rank == 0 {
             return Some(Arr::scalar_constant(results[0].promote(base)));
         }

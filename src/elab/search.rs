@@ -111,8 +111,18 @@ impl Elaborator {
 
     /// `R⊤x` for a scalar x of integers.
     pub fn encode(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        if right.rank == 1 && left.rank == 1 {
+            let function = self.prelude_function("encode_vector", span)?;
+            let left = self.integer_argument(left, span)?;
+            let right = self.integer_argument(right, span)?;
+            let value = self.apply_dyadic(&function, Val::Array(left), Val::Array(right), span)?;
+            return self.expect_array(value, span);
+        }
         if right.rank != 0 || left.rank > 1 {
-            return Err(ElabError::nonce(span, "⊤ other than a vector radix and a scalar"));
+            return Err(ElabError::nonce(
+                span,
+                "⊤ other than a vector radix and a scalar or vector",
+            ));
         }
         if left.base > Base::Int || right.base > Base::Int {
             return Err(ElabError::nonce(span, "⊤ on floating-point numbers"));

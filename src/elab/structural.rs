@@ -88,7 +88,7 @@ impl Elaborator {
             Transpose => self.transpose_with_axes(left, right, span)?,
             RightShoe | Squad => self.squad(left, right, span)?,
             Slash | SlashBar => self.replicate(left, right, primitive == SlashBar, span)?,
-            Backslash | BackslashBar => return Err(ElabError::nonce(span, "expand (\\ with an array left operand)")),
+            Backslash | BackslashBar => self.expand(left, right, primitive == BackslashBar, span)?,
             Iota => self.index_of(left, right, span)?,
             Epsilon => self.member_of(left, right, span)?,
             Match => self.match_arrays(left, right, span)?,
@@ -557,6 +557,27 @@ impl Elaborator {
     }
 
     pub fn rotate_last(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        let per_row = left.rank == 1 && left.extents[0] != Some(1);
+        if per_row || left.rank > 1 {
+            if left.rank + 1 != right.rank || right.rank != 2 {
+                return Err(ElabError::rank(
+                    span,
+                    "rotation counts must have one item per row of a matrix",
+                ));
+            }
+            if let (Some(counts), Some(rows)) = (left.extents[0], right.extents[0]) {
+                if counts != rows {
+                    return Err(ElabError::length(
+                        span,
+                        format!("{counts} rotation counts for {rows} rows"),
+                    ));
+                }
+            }
+            let left = self.integer_argument(left, span)?;
+            let function = self.prelude_function("rotate_rows", span)?;
+            let value = self.apply_dyadic(&function, Val::Array(left), Val::Array(right), span)?;
+            return self.expect_array(value, span);
+        }
         let count = self.rotate_count(left, span)?;
         match right.rank {
             0 => Ok(right),
@@ -605,8 +626,19 @@ impl Elaborator {
 
     /// `⍸B` for a boolean vector: the indices of the ones.
     fn where_true(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
-        if argument.rank != 1 || argument.base != Base::Bool {
-            return Err(ElabError::nonce(span, "⍸ on anything but a boolean vector"));
+        if argument.rank != 1 {
+            return Err(ElabError::nonce(span, "⍸ on an array that is not a vector"));
+        }
+        if argument.base != Base::Bool {
+            let counts = self.integer_argument(argument, span)?;
+            let counts = self.bind(counts);
+            let length = self.tally(&counts);
+            let indices = self.iota(length, span)?;
+            return Ok(Arr::dynamic(
+                Expr::op("replicate", vec![counts.expr, indices.expr]),
+                Base::Int,
+                1,
+            ));
         }
         Ok(Arr::dynamic(Expr::op("where", vec![argument.expr]), Base::Int, 1))
     }

@@ -263,7 +263,6 @@ fn errors_are_reported_in_apl_terms() {
     check_error("f←{⍵=0:0 ⋄ ∇ ⍵-1}\nf ⍳3", "");
 }
 
-
 // ----- the apl-tests corpus -----
 
 /// What a corpus file expects: its output lines and, if it must fail, the APL error name.
@@ -282,7 +281,9 @@ fn expectation(text: &str) -> Expectation {
     for line in text.lines() {
         let line = line.trim_start();
         if let Some(rest) = line.strip_prefix("⍝>") {
-            expectation.lines.push(rest.strip_prefix(' ').unwrap_or(rest).to_string());
+            expectation
+                .lines
+                .push(rest.strip_prefix(' ').unwrap_or(rest).to_string());
         } else if let Some(rest) = line.strip_prefix("⍝!") {
             expectation.error = Some(rest.trim().to_string());
         } else if let Some(rest) = line.strip_prefix("⍝?") {
@@ -309,7 +310,10 @@ fn corpus_file_passes(text: &str) -> Result<(), String> {
     let mut host = MemoryHost::default();
     let result = eval_program(&program, &mut host);
     if host.printed_lines != expected.lines {
-        return Err(format!("printed {:?}, expected {:?}", host.printed_lines, expected.lines));
+        return Err(format!(
+            "printed {:?}, expected {:?}",
+            host.printed_lines, expected.lines
+        ));
     }
     match (result, &expected.error) {
         (Ok(_), None) => Ok(()),
@@ -320,7 +324,9 @@ fn corpus_file_passes(text: &str) -> Result<(), String> {
 }
 
 fn corpus_files(directory: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(directory) else { return };
+    let Ok(entries) = std::fs::read_dir(directory) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
