@@ -333,13 +333,25 @@ impl Lmad {
     /// negative stride δ of size σ is flipped by adding `(σ-1)·δ` to the offset (the thesis' NORMALIZE, corrected).
     /// The image is preserved but not the index-to-address map. `None` when a stride's sign or the order of two
     /// strides cannot be proved from `bounds`.
+    ///
+    /// The proofs may assume every size is at least 1: if one is 0, the image is empty before and after, whatever
+    /// the strides. So the transpose of `[n][m]`, `0+{(m:1),(n:m)}`, normalises to `0+{(n:m),(m:1)}`.
     pub fn normalize_with_bounds(&self, bounds: &VariableBounds) -> Option<Lmad> {
-        let flipped = self.with_non_negative_strides(bounds)?;
-        let dims = sort_by_decreasing_stride(flipped.dims, bounds)?;
+        let bounds = self.bounds_assuming_non_empty(bounds);
+        let flipped = self.with_non_negative_strides(&bounds)?;
+        let dims = sort_by_decreasing_stride(flipped.dims, &bounds)?;
         Some(Lmad {
             offset: flipped.offset,
             dims,
         })
+    }
+
+    /// The bounds strengthened by `size >= 1` for every dimension: facts that hold whenever the LMAD's image is not
+    /// empty.
+    pub fn bounds_assuming_non_empty(&self, bounds: &VariableBounds) -> VariableBounds {
+        self.dims
+            .iter()
+            .fold(bounds.clone(), |bounds, dim| bounds.assuming_positive_size(&dim.size))
     }
 
     /// The first half of normalisation: every negative stride δ of size σ flipped, adding `(σ-1)·δ` to the offset,
@@ -391,7 +403,7 @@ fn sort_by_decreasing_stride(dims: Vec<Dim>, bounds: &VariableBounds) -> Option<
             if bounds.is_provably_at_most(&dim.stride, before) {
                 break;
             }
-            if !bounds.is_provably_less(before, &dim.stride) {
+            if !bounds.is_provably_at_most(before, &dim.stride) {
                 return None;
             }
             position -= 1;

@@ -176,10 +176,18 @@ impl Term {
         (quotient, remainder)
     }
 
-    /// The monomials in printing order: higher degree first, then alphabetically, the constant last.
+    /// The monomials in printing order: positive coefficients before negative ones (`n - k`, not `-k + n`); within
+    /// each group the constant last and higher degrees first, then alphabetically.
     fn monomials_in_printing_order(&self) -> Vec<(&Monomial, i64)> {
         let mut monomials: Vec<(&Monomial, i64)> = self.coefficients.iter().map(|(m, c)| (m, *c)).collect();
-        monomials.sort_by(|(left, _), (right, _)| right.len().cmp(&left.len()).then_with(|| left.cmp(right)));
+        monomials.sort_by_key(|(monomial, coefficient)| {
+            (
+                *coefficient < 0,
+                monomial.is_empty(),
+                std::cmp::Reverse(monomial.len()),
+                *monomial,
+            )
+        });
         monomials
     }
 
@@ -200,7 +208,7 @@ fn write_monomial(formatter: &mut fmt::Formatter<'_>, monomial: &Monomial, magni
 }
 
 impl fmt::Display for Term {
-    /// Prints `2*n + 1`, `m*n - m`, `-n`, `0`.
+    /// Prints `2*n + 1`, `m*n - m`, `n - k`, `1 - n`, `-n`, `0`.
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         let monomials = self.monomials_in_printing_order();
         if monomials.is_empty() {

@@ -34,7 +34,7 @@ pub fn disjoint_with_bounds(first: &Lmad, second: &Lmad, bounds: &VariableBounds
     if is_provably_empty(first, bounds) || is_provably_empty(second, bounds) {
         return true;
     }
-    let bounds = assuming_non_empty(first, &assuming_non_empty(second, bounds));
+    let bounds = first.bounds_assuming_non_empty(&second.bounds_assuming_non_empty(bounds));
     let (Some(first), Some(second)) = (
         first.with_non_negative_strides(&bounds),
         second.with_non_negative_strides(&bounds),
@@ -48,12 +48,6 @@ pub fn disjoint_with_bounds(first: &Lmad, second: &Lmad, bounds: &VariableBounds
 
 fn is_provably_empty(lmad: &Lmad, bounds: &VariableBounds) -> bool {
     lmad.dims.iter().any(|dim| bounds.is_provably_non_positive(&dim.size))
-}
-
-fn assuming_non_empty(lmad: &Lmad, bounds: &VariableBounds) -> VariableBounds {
-    lmad.dims
-        .iter()
-        .fold(bounds.clone(), |bounds, dim| bounds.assuming_positive_size(&dim.size))
 }
 
 fn greatest_common_divisor(left: i64, right: i64) -> i64 {
@@ -169,10 +163,12 @@ fn prove_strided_intervals_disjoint(
     if has_provably_empty_interval(&first, bounds) || has_provably_empty_interval(&second, bounds) {
         return true;
     }
+    let first = move_lower_bounds_into_offset(first, strides);
+    let second = move_lower_bounds_into_offset(second, strides);
     let first = move_offset_into_intervals(first, &second.offset, strides, bounds);
     match first_self_overlapping_position(&first, &second, strides, bounds) {
         None => has_disjoint_interval_pair(&first, &second, bounds),
-        Some(position) => split_and_retry(&first, &second, position, strides, bounds, budget),
+        Some((position, too_wide)) => split_and_retry(&first, &second, position, too_wide, strides, bounds, budget),
     }
 }
 
@@ -182,6 +178,18 @@ fn has_provably_empty_interval(intervals: &StridedIntervals, bounds: &VariableBo
         .iter()
         .zip(&intervals.upper)
         .any(|(lower, upper)| bounds.is_provably_less(upper, lower))
+}
+
+/// Rewrites every interval `[l, u]·δ` as `l·δ + [0, u - l]·δ`, moving `l·δ` into the offset, so that the offset
+/// difference is always distributed from the SOSI's own lowest point (a point split off a self-overlapping interval
+/// is then placed by its address, not by the shifted indices it had).
+fn move_lower_bounds_into_offset(mut intervals: StridedIntervals, strides: &[Term]) -> StridedIntervals {
+    for (position, stride) in strides.iter().enumerate() {
+        let lower = std::mem::take(&mut intervals.lower[position]);
+        intervals.offset = &intervals.offset + &(&lower * stride);
+        intervals.upper[position] = &intervals.upper[position] - &lower;
+    }
+    intervals
 }
 
 /// Rewrites `first` so that its offset equals `target_offset`, without changing its image: the difference of the
@@ -223,7 +231,8 @@ fn largest_multiple_within(remaining: &Term, stride: &Term, bounds: &VariableBou
     }
     if let Some(stride_value) = stride.as_constant().filter(|value| *value > 0) {
         if let Some(value) = remaining.as_constant() {
-            return Term::constant(value.div_euclid(stride_value));
+            // Rounding towards zero keeps `c·stride` on the same side of zero as `remaining`.
+            return Term::constant(value / stride_value);
         }
         if let Some(quotient) = remaining.divide_exactly(stride_value) {
             return quotient;
@@ -245,18 +254,31 @@ fn largest_multiple_within(remaining: &Term, stride: &Term, bounds: &VariableBou
     Term::constant(count)
 }
 
-/// The first position q where `δ_q > Σ_{k>q} (u_k - l'_k)·δ_k` cannot be proved, for either order of the two SOSIs.
-/// With no such position, equal addresses imply equal interval indices (the thesis' Lemma 3.6.1, which needs only
-/// non-negative strides).
+/// Which SOSI's later intervals reach too far at a position: the one whose upper bounds appear in the failed
+/// inequality, hence the one to split first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TooWide {
+    First,
+    Second,
+}
+
+/// The first position q where `δ_q > Σ_{k>q} (u_k - l'_k)·δ_k` cannot be proved, for either order of the two SOSIs,
+/// and which SOSI supplied the upper bounds `u`. With no such position, equal addresses imply equal interval indices
+/// (the thesis' Lemma 3.6.1, which needs only non-negative strides).
 fn first_self_overlapping_position(
     first: &StridedIntervals,
     second: &StridedIntervals,
     strides: &[Term],
     bounds: &VariableBounds,
-) -> Option<usize> {
-    (0..strides.len()).find(|&position| {
-        !later_spread_is_below(first, second, position, strides, bounds)
-            || !later_spread_is_below(second, first, position, strides, bounds)
+) -> Option<(usize, TooWide)> {
+    (0..strides.len()).find_map(|position| {
+        if !later_spread_is_below(first, second, position, strides, bounds) {
+            Some((position, TooWide::First))
+        } else if !later_spread_is_below(second, first, position, strides, bounds) {
+            Some((position, TooWide::Second))
+        } else {
+            None
+        }
     })
 }
 
@@ -281,22 +303,23 @@ fn has_disjoint_interval_pair(first: &StridedIntervals, second: &StridedInterval
 }
 
 /// Splits a later interval `[l, u]` of either SOSI into `[l, u-1]` and the point `u` (moved into the offset), and
-/// proves both halves disjoint from the other SOSI. Tries each later position of each side until one works.
+/// proves both halves disjoint from the other SOSI. Tries each later position, the too wide side first, until one
+/// works or the budget is spent.
 fn split_and_retry(
     first: &StridedIntervals,
     second: &StridedIntervals,
     position: usize,
+    too_wide: TooWide,
     strides: &[Term],
     bounds: &VariableBounds,
     budget: &mut usize,
 ) -> bool {
+    let sides = match too_wide {
+        TooWide::First => [(first, second), (second, first)],
+        TooWide::Second => [(second, first), (first, second)],
+    };
     for later in position + 1..strides.len() {
-        for first_is_split in [true, false] {
-            let (split, other) = if first_is_split {
-                (first, second)
-            } else {
-                (second, first)
-            };
+        for (split, other) in sides {
             if split.lower[later] == split.upper[later] {
                 continue;
             }
