@@ -35,6 +35,7 @@ pub fn disjoint_with_bounds(first: &Lmad, second: &Lmad, bounds: &VariableBounds
         return true;
     }
     let bounds = first.bounds_assuming_non_empty(&second.bounds_assuming_non_empty(bounds));
+    let (first, second) = (without_single_point_dims(first), without_single_point_dims(second));
     let (Some(first), Some(second)) = (
         first.with_non_negative_strides(&bounds),
         second.with_non_negative_strides(&bounds),
@@ -48,6 +49,18 @@ pub fn disjoint_with_bounds(first: &Lmad, second: &Lmad, bounds: &VariableBounds
 
 fn is_provably_empty(lmad: &Lmad, bounds: &VariableBounds) -> bool {
     lmad.dims.iter().any(|dim| bounds.is_provably_non_positive(&dim.size))
+}
+
+/// Drops the dimensions that add only 0 to every address of a non-empty LMAD: size 1 or stride 0. Their strides
+/// would otherwise weaken the gcd test and lengthen the stride list.
+fn without_single_point_dims(lmad: &Lmad) -> Lmad {
+    let dims = lmad
+        .dims
+        .iter()
+        .filter(|dim| dim.size != Term::one() && !dim.stride.is_zero())
+        .cloned()
+        .collect();
+    Lmad::new(lmad.offset.clone(), dims)
 }
 
 fn greatest_common_divisor(left: i64, right: i64) -> i64 {
