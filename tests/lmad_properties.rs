@@ -174,7 +174,11 @@ proptest! {
     }
 
     #[test]
-    fn slice_past_the_end_is_an_error(model in non_empty_model_strategy(), dimension_seed in 0usize..3, extra in 1i64..3) {
+    fn slice_past_the_end_is_an_error(
+        model in non_empty_model_strategy(),
+        dimension_seed in 0usize..3,
+        extra in 1i64..3,
+    ) {
         let dimension = dimension_seed % model.dims.len();
         let size = model.dims[dimension].0;
         let range = DimSlice::new(0, size + extra, 1);
@@ -182,7 +186,11 @@ proptest! {
     }
 
     #[test]
-    fn fix_indexes_one_dimension(model in non_empty_model_strategy(), dimension_seed in 0usize..3, index_seed in 0i64..5) {
+    fn fix_indexes_one_dimension(
+        model in non_empty_model_strategy(),
+        dimension_seed in 0usize..3,
+        index_seed in 0i64..5,
+    ) {
         let dimension = dimension_seed % model.dims.len();
         let fixed = index_seed % model.dims[dimension].0;
         let result = Model::from_lmad(&model.to_lmad().fix(dimension, &Term::constant(fixed)).unwrap());
@@ -339,7 +347,8 @@ proptest! {
         stride_factors in prop::collection::vec(-3i64..=3, 3),
     ) {
         // Every stride a multiple of 6 and offsets that differ by 1..=5: the gcd test separates them.
-        let dims: Vec<(i64, i64)> = sizes.iter().zip(&stride_factors).map(|(&size, &factor)| (size, 6 * factor)).collect();
+        let dims: Vec<(i64, i64)> =
+            sizes.iter().zip(&stride_factors).map(|(&size, &factor)| (size, 6 * factor)).collect();
         let first = Model { offset, dims: dims.clone() };
         let second = Model { offset: offset + residue, dims };
         prop_assert!(disjoint(&first.to_lmad(), &second.to_lmad()));

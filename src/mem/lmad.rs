@@ -62,7 +62,10 @@ pub enum LmadError {
     #[error("{permutation:?} is not a permutation of the {rank} dimensions")]
     #[diagnostic(code(aplc::mem::lmad_bad_permutation))]
     NotAPermutation { permutation: Vec<usize>, rank: usize },
-    #[error("the range starting at {start} with {size} elements of step {step} leaves dimension {dimension} of size {dimension_size}")]
+    #[error(
+        "the range starting at {start} with {size} elements of step {step} leaves dimension {dimension} \
+         of size {dimension_size}"
+    )]
     #[diagnostic(code(aplc::mem::lmad_slice_out_of_bounds))]
     SliceOutOfBounds {
         dimension: usize,
@@ -335,7 +338,9 @@ impl Lmad {
     /// strides cannot be proved from `bounds`.
     ///
     /// The proofs may assume every size is at least 1: if one is 0, the image is empty before and after, whatever
-    /// the strides. So the transpose of `[n][m]`, `0+{(m:1),(n:m)}`, normalises to `0+{(n:m),(m:1)}`.
+    /// the strides. So the transpose of `[n][m]`, `0+{(m:1),(n:m)}`, normalises to `0+{(n:m),(m:1)}`. (In an
+    /// environment where a size is 0, a normalised stride may therefore evaluate to a negative number; the image is
+    /// empty there.)
     pub fn normalize_with_bounds(&self, bounds: &VariableBounds) -> Option<Lmad> {
         let bounds = self.bounds_assuming_non_empty(bounds);
         let flipped = self.with_non_negative_strides(&bounds)?;

@@ -9,11 +9,11 @@
 //!    strides, so offsets that differ by a non-multiple of `g` never meet;
 //! 3. the interval test: after flipping negative strides, each set lies in `[τ, τ + Σ (σ-1)·δ]`;
 //! 4. sums of strided intervals (SOSIs): both LMADs become `τ + Σ [l_k, u_k]·δ_k` over one shared list of strides
-//!    (decreasing, ending with 1); the difference of the offsets is distributed over the intervals of the first; then,
-//!    if for every position q `δ_q > Σ_{k>q} (u'_k - l_k)·δ_k` in both directions (no self-overlap), two points can only
-//!    be equal when their interval indices are equal, so one pair of disjoint intervals proves the sets disjoint. When
-//!    that condition fails, a later interval is split into `[l, u-1]` and the single point `u`, and both halves are
-//!    tried (a bounded number of times).
+//!    (decreasing, ending with 1); the difference of the offsets is distributed over the intervals of the first;
+//!    then, if for every position q `δ_q > Σ_{k>q} (u'_k - l_k)·δ_k` in both directions (no self-overlap), two points
+//!    can only be equal when their interval indices are equal, so one pair of disjoint intervals proves the sets
+//!    disjoint. When that condition fails, a later interval is split into `[l, u-1]` and the single point `u`, and
+//!    both halves are tried (a bounded number of times).
 
 use crate::mem::lmad::Lmad;
 use crate::mem::term::{Term, VariableBounds};
