@@ -147,7 +147,20 @@ fn reverse_moves_the_offset_to_the_last_element() {
 fn take_and_drop_slice_the_first_axis() {
     assert_eq!(n_by_m().take(&var("k")).unwrap().to_string(), "0+{(k:m),(m:1)}");
     assert_eq!(n_by_m().drop(&var("k")).unwrap().to_string(), "k*m+{(n - k:m),(m:1)}");
+    // The last k rows start at row n - k; dropping the last k leaves n - k rows from row 0.
+    assert_eq!(
+        n_by_m().take_last(&var("k")).unwrap().to_string(),
+        "(m*n - k*m)+{(k:m),(m:1)}"
+    );
+    assert_eq!(
+        n_by_m().drop_last(&var("k")).unwrap().to_string(),
+        "0+{(n - k:m),(m:1)}"
+    );
     assert_eq!(Lmad::row_major(&[]).take(&constant(1)), Err(LmadError::ScalarHasNoAxis));
+    assert_eq!(
+        Lmad::row_major(&[]).drop_last(&constant(1)),
+        Err(LmadError::ScalarHasNoAxis)
+    );
     assert!(concrete(0, &[(4, 1)]).take(&constant(5)).is_err());
 }
 

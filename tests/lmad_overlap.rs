@@ -47,9 +47,11 @@ fn one_dimensional_interval_test() {
     assert_disjoint(&concrete(0, &[(5, 1)]), &concrete(4, &[(3, 1)]), false);
     // A reversed vector {9,8,...,5} and {0..4}: the interval test uses the normalised extent.
     assert_disjoint(&concrete(9, &[(5, -1)]), &concrete(0, &[(5, 1)]), true);
-    // The thesis' extent slip: {0, 10} and {5}; using σ instead of (σ-1)·δ as the extent would not change this, but
-    // {0, 10} and {12} are only separated by the true extent 10.
-    assert_disjoint(&concrete(0, &[(2, 10)]), &concrete(12, &[(1, 1)]), true);
+    // The thesis' extent slip: its predicate `τ2 > τ1 + σ1` would call {0, 10} and {10} disjoint (10 > 0 + 2);
+    // the true extent (σ-1)·δ = 10 does not.
+    assert_disjoint(&concrete(0, &[(2, 10)]), &concrete(10, &[(1, 1)]), false);
+    // {0, 10} and {11, 12, 13} lie apart.
+    assert_disjoint(&concrete(0, &[(2, 10)]), &concrete(11, &[(3, 1)]), true);
 }
 
 #[test]

@@ -246,7 +246,7 @@ proptest! {
     }
 
     #[test]
-    fn take_and_drop_split_the_rows(model in non_empty_model_strategy(), count_seed in 0i64..6) {
+    fn take_and_drop_select_rows(model in non_empty_model_strategy(), count_seed in 0i64..6) {
         let rows = model.dims[0].0;
         let count = count_seed % (rows + 1);
         let lmad = model.to_lmad();
@@ -263,6 +263,16 @@ proptest! {
             source
         });
         prop_assert_eq!(dropped.addresses(), expected_dropped);
+        // From the end: the last `count` rows, and all but the last `count`.
+        let taken_last = Model::from_lmad(&lmad.take_last(&Term::constant(count)).unwrap());
+        let dropped_last = Model::from_lmad(&lmad.drop_last(&Term::constant(count)).unwrap());
+        let expected_taken_last = expected_addresses(&model, &taken_shape, |index| {
+            let mut source = index.to_vec();
+            source[0] += rows - count;
+            source
+        });
+        prop_assert_eq!(taken_last.addresses(), expected_taken_last);
+        prop_assert_eq!(dropped_last.addresses(), expected_addresses(&model, &dropped_shape, |index| index.to_vec()));
     }
 
     #[test]

@@ -298,6 +298,24 @@ impl Lmad {
         self.slice_dimension(0, DimSlice::new(count.clone(), remaining, Term::one()))
     }
 
+    /// The last `count` rows (APL's `-count↑`, a slice along the first axis).
+    pub fn take_last(&self, count: &Term) -> Result<Lmad, LmadError> {
+        if self.rank() == 0 {
+            return Err(LmadError::ScalarHasNoAxis);
+        }
+        let start = &self.dims[0].size - count;
+        self.slice_dimension(0, DimSlice::new(start, count.clone(), Term::one()))
+    }
+
+    /// All rows but the last `count` (APL's `-count↓`, a slice along the first axis).
+    pub fn drop_last(&self, count: &Term) -> Result<Lmad, LmadError> {
+        if self.rank() == 0 {
+            return Err(LmadError::ScalarHasNoAxis);
+        }
+        let remaining = &self.dims[0].size - count;
+        self.slice_dimension(0, DimSlice::new(Term::zero(), remaining, Term::one()))
+    }
+
     /// True when the LMAD provably lists `offset, offset + 1, ...` in row-major index order: walking from the last
     /// dimension, every stride equals the product of the later sizes. Dimensions of constant size 1 may have any
     /// stride, and a dimension of constant size 0 makes the array empty, hence trivially contiguous.

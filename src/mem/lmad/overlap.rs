@@ -178,7 +178,9 @@ fn prove_strided_intervals_disjoint(
     }
     let first = move_lower_bounds_into_offset(first, strides);
     let second = move_lower_bounds_into_offset(second, strides);
-    let first = move_offset_into_intervals(first, &second.offset, strides, bounds);
+    let Some(first) = move_offset_into_intervals(first, &second.offset, strides, bounds) else {
+        return false;
+    };
     match first_self_overlapping_position(&first, &second, strides, bounds) {
         None => has_disjoint_interval_pair(&first, &second, bounds),
         Some((position, too_wide)) => split_and_retry(&first, &second, position, too_wide, strides, bounds, budget),
@@ -212,19 +214,19 @@ fn move_offset_into_intervals(
     target_offset: &Term,
     strides: &[Term],
     bounds: &VariableBounds,
-) -> StridedIntervals {
-    let shifts = distribute_over_strides(&first.offset - target_offset, strides, bounds);
+) -> Option<StridedIntervals> {
+    let shifts = distribute_over_strides(&first.offset - target_offset, strides, bounds)?;
     for (position, shift) in shifts.into_iter().enumerate() {
         first.lower[position] = &first.lower[position] + &shift;
         first.upper[position] = &first.upper[position] + &shift;
     }
     first.offset = target_offset.clone();
-    first
+    Some(first)
 }
 
-/// Writes `difference` as `Σ shift_k·stride_k` exactly, greedily from the largest stride; the last stride is 1 and
-/// takes whatever remains.
-fn distribute_over_strides(difference: Term, strides: &[Term], bounds: &VariableBounds) -> Vec<Term> {
+/// Writes `difference` as `Σ shift_k·stride_k` exactly, greedily from the largest stride; the unit stride (always in
+/// the list) takes whatever remains. `None` if something remained all the same, which would make the rewrite inexact.
+fn distribute_over_strides(difference: Term, strides: &[Term], bounds: &VariableBounds) -> Option<Vec<Term>> {
     let mut remaining = difference;
     let mut shifts = Vec::with_capacity(strides.len());
     for stride in strides {
@@ -232,8 +234,7 @@ fn distribute_over_strides(difference: Term, strides: &[Term], bounds: &Variable
         remaining = &remaining - &(&shift * stride);
         shifts.push(shift);
     }
-    debug_assert!(remaining.is_zero(), "the unit stride takes the rest");
-    shifts
+    remaining.is_zero().then_some(shifts)
 }
 
 /// A count `c` with `c·stride` close to `remaining` and of the same sign: exact for the unit stride, floor division
