@@ -63,8 +63,8 @@ fn without_single_point_dims(lmad: &Lmad) -> Lmad {
     Lmad::new(lmad.offset.clone(), dims)
 }
 
-fn greatest_common_divisor(left: i64, right: i64) -> i64 {
-    let (mut left, mut right) = (left.abs(), right.abs());
+fn greatest_common_divisor(left: u64, right: u64) -> u64 {
+    let (mut left, mut right) = (left, right);
     while right != 0 {
         (left, right) = (right, left % right);
     }
@@ -81,12 +81,12 @@ fn gcd_test_proves_disjoint(first: &Lmad, second: &Lmad) -> bool {
         let Some(stride) = dim.stride.as_constant() else {
             return false;
         };
-        divisor = greatest_common_divisor(divisor, stride);
+        divisor = greatest_common_divisor(divisor, stride.unsigned_abs());
     }
     if divisor == 0 {
         return difference != 0;
     }
-    difference % divisor != 0
+    difference.unsigned_abs() % divisor != 0
 }
 
 /// The last address of an LMAD whose strides are non-negative.
