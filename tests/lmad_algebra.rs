@@ -204,6 +204,30 @@ fn reshape_of_a_transpose_or_of_a_different_count_needs_a_copy() {
 }
 
 #[test]
+fn expand_undoes_fix_over_a_loop() {
+    // Row i of [n][m] for i in 0..n is the whole matrix again.
+    let row = n_by_m().fix(0, &var("i")).unwrap();
+    assert_eq!(row.expand("i", &Term::zero(), &var("n")).unwrap(), n_by_m());
+    // Column j for j in 1..1+k: 1+{(k:1),(n:m)}.
+    let column = n_by_m().fix(1, &var("j")).unwrap();
+    assert_eq!(
+        column.expand("j", &constant(1), &var("k")).unwrap().to_string(),
+        "1+{(k:1),(n:m)}"
+    );
+    // The diagonal element i*m + i over i in 0..n: 0+{(n:m + 1)}.
+    let diagonal = Lmad::new(var("i") * var("m") + var("i"), vec![]);
+    assert_eq!(
+        diagonal.expand("i", &Term::zero(), &var("n")).unwrap().to_string(),
+        "0+{(n:m + 1)}"
+    );
+    // Not one LMAD: the variable in a size (a triangle), or an offset quadratic in it.
+    let triangle_row = Lmad::new(var("i") * var("m"), vec![Dim::new(var("i"), 1)]);
+    assert_eq!(triangle_row.expand("i", &Term::zero(), &var("n")), None);
+    let quadratic = Lmad::new(var("i") * var("i"), vec![]);
+    assert_eq!(quadratic.expand("i", &Term::zero(), &var("n")), None);
+}
+
+#[test]
 fn normalize_makes_strides_positive_and_decreasing() {
     // The thesis' example with the corrected offset: 16+{(4:-1),(8:4)} covers 13..16 + 4*{0..7};
     // normalised it is 13+{(8:4),(4:1)}.

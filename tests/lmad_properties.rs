@@ -276,6 +276,24 @@ proptest! {
     }
 
     #[test]
+    fn expand_lists_the_accesses_of_every_iteration(
+        model in model_strategy(),
+        step in -6i64..=6,
+        (lower, count) in (-3i64..=3, 0i64..=4),
+    ) {
+        // The accesses `offset + step·i + L` for i in lower..lower+count, one iteration after the other.
+        let iteration = Lmad::new(
+            Term::constant(model.offset) + Term::variable("i").scale(step),
+            model.to_lmad().dims,
+        );
+        let expanded = iteration.expand("i", &Term::constant(lower), &Term::constant(count)).unwrap();
+        let expected: Vec<i64> = (lower..lower + count)
+            .flat_map(|i| Model { offset: model.offset + step * i, dims: model.dims.clone() }.addresses())
+            .collect();
+        prop_assert_eq!(Model::from_lmad(&expanded).addresses(), expected);
+    }
+
+    #[test]
     fn contiguity_means_consecutive_addresses(model in model_strategy()) {
         let addresses = model.addresses();
         let consecutive = addresses.is_empty()

@@ -395,6 +395,35 @@ impl Lmad {
         Some(Lmad { offset, dims })
     }
 
+    /// The accesses of a loop `for i in lower..lower+count` that touches this LMAD in every iteration, as one LMAD with
+    /// a new outermost dimension (the thesis' EXPAND, the inverse of [`Lmad::fix`]): the iteration variable may occur
+    /// only in the offset, and only linearly; the new stride is `τ[i+1] - τ[i]` and the new offset `τ[lower]`.
+    /// `None` when the accesses are not one LMAD (the caller keeps a set of LMADs instead).
+    pub fn expand(&self, variable: &str, lower: &Term, count: &Term) -> Option<Lmad> {
+        let mentions_variable = |term: &Term| term.variables().iter().any(|name| name == variable);
+        if self
+            .dims
+            .iter()
+            .any(|dim| mentions_variable(&dim.size) || mentions_variable(&dim.stride))
+        {
+            return None;
+        }
+        let next = self
+            .offset
+            .substitute(variable, &(Term::variable(variable) + Term::one()));
+        let stride = &next - &self.offset;
+        if mentions_variable(&stride) {
+            return None;
+        }
+        let mut dims = Vec::with_capacity(self.rank() + 1);
+        dims.push(Dim::new(count.clone(), stride));
+        dims.extend(self.dims.iter().cloned());
+        Some(Lmad {
+            offset: self.offset.substitute(variable, lower),
+            dims,
+        })
+    }
+
     /// Replaces every variable by its value: the concrete LMAD of a symbolic one.
     pub fn evaluate(&self, environment: &HashMap<String, i64>) -> Result<Lmad, TermEvaluationError> {
         let constant = |term: &Term| term.evaluate(environment).map(Term::constant);
