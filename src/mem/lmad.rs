@@ -23,6 +23,7 @@
 //! describes.
 
 pub mod overlap;
+pub mod parse;
 
 use super::term::{Term, TermEvaluationError, VariableBounds};
 use std::collections::HashMap;
