@@ -9,10 +9,13 @@
 //! dimensions are listed outermost first, in the order of the array's axes (row-major order of indices), so
 //! `[n][m]` stored row-major is `0+{(n:m),(m:1)}`.
 //!
-//! Every operation here is O(rank) term arithmetic at compile time and none of them moves data: a transpose, a slice,
-//! a take or drop, a row index, a reverse or a reshape of contiguous data only changes the descriptor the memory IR
-//! keeps for an array. [`Lmad::reshape`] returns `None` when one LMAD cannot express the result (flattening a
-//! transpose, say); the caller then inserts a copy into a fresh row-major block.
+//! Every layout operation here is O(rank) term arithmetic at compile time and none of them moves data: a transpose,
+//! a permutation, a slice, a take or drop (from either end), a row or column index ([`Lmad::fix`]), a reverse or a
+//! reshape of contiguous data only changes the descriptor the memory IR keeps for an array, and indexing computes one
+//! address term. [`Lmad::reshape`] returns `None` when one LMAD cannot express the result (flattening a transpose,
+//! say); the caller then inserts a copy into a fresh row-major block. The analyses cost a little more, still without
+//! touching data: [`Lmad::normalize`] sorts the dimensions (O(rank²) comparisons), [`Lmad::expand`] summarises a
+//! loop's accesses, and [`overlap::disjoint`] runs a search bounded by a fixed budget.
 //!
 //! Rotation is deliberately not an LMAD operation. The rotated vector `0+{(10:1)}` by 5 has addresses 5..9, 0..4;
 //! its slice `[3:4]` has 8, 9, 0, 1, which no LMAD describes, so rotation is not closed under slicing. It stays an
