@@ -72,6 +72,23 @@ fn malformed_text_is_an_error_with_a_position() {
         parse_term("99999999999999999999"),
         Err(error("99999999999999999999", 0, "an integer that fits in 64 bits"))
     );
+    // Coefficient overflow is an error at the operator, not a panic.
+    let big = "9223372036854775807";
+    let overflowing_sum = format!("{big}*n + n");
+    assert_eq!(
+        parse_term(&overflowing_sum),
+        Err(error(&overflowing_sum, 22, "a term whose coefficients fit in 64 bits"))
+    );
+    let overflowing_product = format!("{big}*2");
+    assert_eq!(
+        parse_term(&overflowing_product),
+        Err(error(
+            &overflowing_product,
+            19,
+            "a term whose coefficients fit in 64 bits"
+        ))
+    );
+    assert_eq!(parse_term(&format!("-{big}")).unwrap().as_constant(), Some(-i64::MAX));
     assert_eq!(parse_array_annotation("[n]mem"), Err(error("[n]mem", 3, "`[` or `@`")));
     assert_eq!(
         parse_array_annotation("[n]@ -> 0+{}"),

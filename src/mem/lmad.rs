@@ -118,9 +118,10 @@ impl DimSlice {
         let (Some(start), Some(size), Some(step), Some(bound)) = parts else {
             return Ok(());
         };
-        let last = start + (size - 1) * step;
-        let inside = |index: i64| (0..bound).contains(&index);
-        if size < 0 || (size > 0 && !(inside(start) && inside(last))) {
+        // In i128, so that no constant can overflow the check.
+        let last = i128::from(start) + (i128::from(size) - 1) * i128::from(step);
+        let inside = |index: i128| (0..i128::from(bound)).contains(&index);
+        if size < 0 || (size > 0 && !(inside(i128::from(start)) && inside(last))) {
             return Err(LmadError::SliceOutOfBounds {
                 dimension,
                 start,

@@ -10,8 +10,11 @@
 //! no coefficient is negative. That test is sound (never claims a sign that does not hold) but incomplete; callers
 //! treat "not provable" as "unknown".
 //!
-//! Coefficients are `i64`; the terms of a compiler (sizes, strides, offsets) are far from overflowing them.
+//! Coefficients are `i64`; the terms of a compiler (sizes, strides, offsets) are far from overflowing them. The
+//! operators (`+`, `-`, `*`, unary `-`) panic on coefficient overflow, like `i64` arithmetic in a debug build;
+//! code that handles untrusted input (the parser) uses the `checked_*` methods, which return `None` instead.
 
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::ops::{Add, Mul, Neg, Sub};
@@ -66,14 +69,65 @@ impl Term {
 
     /// Adds `coefficient * monomial` in place, dropping the monomial when its coefficient becomes zero.
     fn add_monomial(&mut self, monomial: Monomial, coefficient: i64) {
+        self.checked_add_monomial(monomial, coefficient)
+            .expect("a term coefficient overflows i64");
+    }
+
+    /// [`Term::add_monomial`], or `None` when the coefficient overflows (the term is then unspecified).
+    fn checked_add_monomial(&mut self, monomial: Monomial, coefficient: i64) -> Option<()> {
         if coefficient == 0 {
-            return;
+            return Some(());
         }
-        let entry = self.coefficients.entry(monomial).or_insert(0);
-        *entry += coefficient;
-        if *entry == 0 {
-            self.coefficients.retain(|_, value| *value != 0);
+        match self.coefficients.entry(monomial) {
+            Entry::Vacant(vacant) => {
+                vacant.insert(coefficient);
+            }
+            Entry::Occupied(mut occupied) => {
+                let sum = occupied.get().checked_add(coefficient)?;
+                if sum == 0 {
+                    occupied.remove();
+                } else {
+                    *occupied.get_mut() = sum;
+                }
+            }
         }
+        Some(())
+    }
+
+    /// `self + other`, or `None` when a coefficient overflows.
+    pub fn checked_add(&self, other: &Term) -> Option<Term> {
+        let mut result = self.clone();
+        for (monomial, coefficient) in &other.coefficients {
+            result.checked_add_monomial(monomial.clone(), *coefficient)?;
+        }
+        Some(result)
+    }
+
+    /// `self - other`, or `None` when a coefficient overflows.
+    pub fn checked_sub(&self, other: &Term) -> Option<Term> {
+        self.checked_add(&other.checked_scale(-1)?)
+    }
+
+    /// `self * other`, or `None` when a coefficient overflows.
+    pub fn checked_mul(&self, other: &Term) -> Option<Term> {
+        let mut result = Term::zero();
+        for (left_monomial, left_coefficient) in &self.coefficients {
+            for (right_monomial, right_coefficient) in &other.coefficients {
+                let mut monomial: Monomial = left_monomial.iter().chain(right_monomial).cloned().collect();
+                monomial.sort();
+                result.checked_add_monomial(monomial, left_coefficient.checked_mul(*right_coefficient)?)?;
+            }
+        }
+        Some(result)
+    }
+
+    /// Every coefficient multiplied by `factor`, or `None` when one overflows.
+    pub fn checked_scale(&self, factor: i64) -> Option<Term> {
+        let mut result = Term::zero();
+        for (monomial, coefficient) in &self.coefficients {
+            result.checked_add_monomial(monomial.clone(), coefficient.checked_mul(factor)?)?;
+        }
+        Some(result)
     }
 
     /// The value of a term without variables.
@@ -111,11 +165,7 @@ impl Term {
 
     /// Multiplies every coefficient by a constant.
     pub fn scale(&self, factor: i64) -> Term {
-        let mut result = Term::zero();
-        for (monomial, coefficient) in &self.coefficients {
-            result.add_monomial(monomial.clone(), coefficient * factor);
-        }
-        result
+        self.checked_scale(factor).expect("a term coefficient overflows i64")
     }
 
     /// Replaces every occurrence of the variable `name` by `replacement`.
@@ -242,11 +292,7 @@ impl From<&str> for Term {
 impl Add<&Term> for &Term {
     type Output = Term;
     fn add(self, other: &Term) -> Term {
-        let mut result = self.clone();
-        for (monomial, coefficient) in &other.coefficients {
-            result.add_monomial(monomial.clone(), *coefficient);
-        }
-        result
+        self.checked_add(other).expect("a term coefficient overflows i64")
     }
 }
 
@@ -260,15 +306,7 @@ impl Sub<&Term> for &Term {
 impl Mul<&Term> for &Term {
     type Output = Term;
     fn mul(self, other: &Term) -> Term {
-        let mut result = Term::zero();
-        for (left_monomial, left_coefficient) in &self.coefficients {
-            for (right_monomial, right_coefficient) in &other.coefficients {
-                let mut monomial: Monomial = left_monomial.iter().chain(right_monomial).cloned().collect();
-                monomial.sort();
-                result.add_monomial(monomial, left_coefficient * right_coefficient);
-            }
-        }
-        result
+        self.checked_mul(other).expect("a term coefficient overflows i64")
     }
 }
 

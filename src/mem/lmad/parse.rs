@@ -149,6 +149,15 @@ impl<'text> Cursor<'text> {
         Some(name.to_string())
     }
 
+    /// The result of checked term arithmetic, or an error at `start` when a coefficient overflowed.
+    fn fits(&self, start: usize, result: Option<Term>) -> Result<Term, LmadParseError> {
+        result.ok_or_else(|| LmadParseError {
+            text: self.text.to_string(),
+            position: start,
+            expected: "a term whose coefficients fit in 64 bits",
+        })
+    }
+
     fn integer(&mut self) -> Result<Option<Term>, LmadParseError> {
         if !self.peek().is_some_and(|character| character.is_ascii_digit()) {
             return Ok(None);
@@ -167,11 +176,14 @@ impl<'text> Cursor<'text> {
         let mut sum = self.product()?;
         loop {
             // A '+' before '{' ends the offset of an LMAD rather than adding to it.
+            let start = self.position;
             if self.peek() == Some('+') && self.peek_second() != Some('{') {
                 self.eat('+');
-                sum = sum + self.product()?;
+                let product = self.product()?;
+                sum = self.fits(start, sum.checked_add(&product))?;
             } else if self.eat('-') {
-                sum = sum - self.product()?;
+                let product = self.product()?;
+                sum = self.fits(start, sum.checked_sub(&product))?;
             } else {
                 return Ok(sum);
             }
@@ -180,15 +192,21 @@ impl<'text> Cursor<'text> {
 
     fn product(&mut self) -> Result<Term, LmadParseError> {
         let mut product = self.factor()?;
-        while self.eat('*') {
-            product = product * self.factor()?;
+        loop {
+            let start = self.position;
+            if !self.eat('*') {
+                return Ok(product);
+            }
+            let factor = self.factor()?;
+            product = self.fits(start, product.checked_mul(&factor))?;
         }
-        Ok(product)
     }
 
     fn factor(&mut self) -> Result<Term, LmadParseError> {
+        let start = self.position;
         if self.eat('-') {
-            return Ok(-self.factor()?);
+            let factor = self.factor()?;
+            return self.fits(start, factor.checked_scale(-1));
         }
         if self.eat('(') {
             let term = self.term()?;
