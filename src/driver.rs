@@ -66,10 +66,10 @@ pub enum ProgramError {
     Elaboration(#[from] elab::ElabErrors),
     #[error(transparent)]
     #[diagnostic(transparent)]
-    Tail(WithSource<TailError>),
+    Tail(Box<WithSource<TailError>>),
     #[error(transparent)]
     #[diagnostic(transparent)]
-    Runtime(WithSource<RuntimeError>),
+    Runtime(Box<WithSource<RuntimeError>>),
 }
 
 impl ProgramError {
@@ -144,7 +144,7 @@ impl Diagnostic for RuntimeError {
 }
 
 fn tail_error(error: TailError, file: &SourceFile) -> ProgramError {
-    ProgramError::Tail(WithSource::new(error, file))
+    ProgramError::Tail(Box::new(WithSource::new(error, file)))
 }
 
 /// Parses and elaborates an APL script, or parses a TAIL program: TAIL as the front end produced it, not yet typed.
@@ -197,7 +197,7 @@ pub fn run_with_host(file: &SourceFile, backend: Backend, host: &mut dyn Host) -
     match backend {
         Backend::Interp => tail::interp::eval_program(&program, host)
             .map(|_| ())
-            .map_err(|error| ProgramError::Runtime(WithSource::new(RuntimeError(error), file))),
+            .map_err(|error| ProgramError::Runtime(Box::new(WithSource::new(RuntimeError(error), file)))),
     }
 }
 
