@@ -234,7 +234,7 @@ fn blank_lines_before_row(row_axes: &[usize], row: usize) -> usize {
     // Walk outwards from the last leading axis: a block of that axis is a plane, the next a group of planes, ...
     for &axis_length in row_axes.iter().rev().take(row_axes.len() - 1) {
         rows_per_block *= axis_length;
-        if row % rows_per_block == 0 {
+        if row.is_multiple_of(rows_per_block) {
             blank_line_count += 1;
         }
     }

@@ -1,6 +1,6 @@
 //! Indexing: `A[i;j]`, `i⌷A`, `i⊃A`, tuple components `t[k]`, and indexed assignment `A[i]←v`.
 //!
-//! Scalar indices select with `idxS(axis, index, A)` (checked at run time); a vector index on a vector is an `each`
+//! Scalar indices select with `index(axis, i, A)` (checked at run time); a vector index on a vector is an `each`
 //! over the index; other array indices go through flat row-major offsets built with outer sums, and select from the
 //! ravel. Indexed assignment is functional: a new array equal to the old one except at the indexed places.
 
@@ -57,7 +57,7 @@ impl Elaborator {
                 if let Some(index) = index {
                     let mut extents = result.extents.clone();
                     extents.remove(axis);
-                    let expr = Expr::op("idxS", vec![Expr::Int(axis as i64 + 1), index.expr, result.expr]);
+                    let expr = Expr::op("index", vec![Expr::Int(axis as i64 + 1), index.expr, result.expr]);
                     result = Arr::dynamic(expr, result.base, result.rank - 1).with_extents(extents);
                 }
             }
@@ -71,7 +71,7 @@ impl Elaborator {
                 .expect("a vector index (not all scalar)");
             let source = array.clone();
             return self.pointwise_monadic(index, span, &mut |_, i| {
-                let expr = Expr::op("idxS", vec![Expr::Int(1), i.expr, source.expr.clone()]);
+                let expr = Expr::op("index", vec![Expr::Int(1), i.expr, source.expr.clone()]);
                 Ok(Val::Array(Arr::dynamic(expr, source.base, 0)))
             });
         }
@@ -119,7 +119,7 @@ impl Elaborator {
         let ravel = self.bind(ravel);
         self.pointwise_monadic(offsets, span, &mut |_, offset| {
             let position = Expr::op("addi", vec![offset.expr, Expr::Int(1)]);
-            let expr = Expr::op("idxS", vec![Expr::Int(1), position, ravel.expr.clone()]);
+            let expr = Expr::op("index", vec![Expr::Int(1), position, ravel.expr.clone()]);
             Ok(Val::Array(Arr::dynamic(expr, ravel.base, 0)))
         })
     }
@@ -133,7 +133,7 @@ impl Elaborator {
             return Err(ElabError::index(span, "index out of range"));
         }
         let expr = Expr::op(
-            "idxS",
+            "index",
             vec![Expr::Int(1), Expr::Int(axis as i64 + 1), vector.expr.clone()],
         );
         Ok(Arr::dynamic(expr, vector.base, 0))
@@ -297,7 +297,12 @@ impl Elaborator {
             let mask = self.expect_array(mask, span)?;
             let replacement = value.clone();
             let result = self.pointwise_dyadic(mask, current.clone(), span, &mut |_, m, old| {
-                let expr = Expr::If(Box::new(m.expr), Box::new(replacement.expr.clone()), Box::new(old.expr));
+                let expr = Expr::If(
+                    Box::new(m.expr),
+                    Box::new(replacement.expr.clone()),
+                    Box::new(old.expr),
+                    super::ir::Type::scalar(base),
+                );
                 Ok(Val::Array(Arr::dynamic(expr, base, 0)))
             })?;
             return Ok(Val::Array(result.with_extents(current.extents.clone())));
@@ -305,44 +310,15 @@ impl Elaborator {
         if value.rank != 0 {
             return Err(ElabError::rank(span, "assigning an array to a single element"));
         }
-        let mut position: Option<Arr> = None;
-        for (axis, index) in evaluated.into_iter().enumerate() {
-            let one = Arr::scalar_constant(Scalar::Int(1));
-            let zero_based = self.scalar_dyadic(Primitive::Minus, index, one, span)?;
-            position = Some(match position {
-                None => zero_based,
-                Some(previous) => {
-                    let extent = self.vector_element(&shape, axis, span)?;
-                    let scaled = self.scalar_dyadic(Primitive::Times, previous, extent, span)?;
-                    self.scalar_dyadic(Primitive::Plus, scaled, zero_based, span)?
-                }
-            });
-        }
-        let position = position.expect("rank at least 1");
-        let position = self.bind(position);
-        let size = match current.static_size() {
-            Some(size) => Arr::scalar_constant(Scalar::Int(size)),
-            None => {
-                let ravel = self.ravel(current.clone());
-                self.tally(&ravel)
-            }
-        };
-        let offsets = self.iota(size, span)?;
-        let ravel = self.ravel(current.clone());
-        let replacement = value.clone();
-        let updated = self.pointwise_dyadic(offsets, ravel, span, &mut |_, offset, old| {
-            let here = Expr::op(
-                "eqi",
-                vec![offset.expr, Expr::op("addi", vec![position.expr.clone(), Expr::Int(1)])],
-            );
-            let expr = Expr::If(Box::new(here), Box::new(replacement.expr.clone()), Box::new(old.expr));
-            Ok(Val::Array(Arr::dynamic(expr, base, 0)))
-        })?;
-        if current.rank == 1 {
-            return Ok(Val::Array(updated.with_extents(current.extents.clone())));
-        }
-        let reshaped = self.reshape(shape, updated, span)?;
-        Ok(Val::Array(reshaped.with_extents(current.extents.clone())))
+        let _ = shape;
+        let index_vector: Vec<Expr> = evaluated.into_iter().map(|index| index.expr).collect();
+        let expr = Expr::op(
+            "update",
+            vec![current.expr.clone(), Expr::Vector(index_vector, Base::Int), value.expr],
+        );
+        Ok(Val::Array(
+            Arr::dynamic(expr, base, current.rank).with_extents(current.extents.clone()),
+        ))
     }
 }
 

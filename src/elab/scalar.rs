@@ -197,6 +197,32 @@ impl Elaborator {
         if let Some(folded) = fold_dyadic_arrays(primitive, &left, &right) {
             return Ok(folded);
         }
+        if primitive == Primitive::Circle && left.rank == 1 && right.rank == 0 && left.constant.is_some() {
+            // Several circle functions of one value: a vector of applications.
+            let selectors = left.constant.clone().expect("checked");
+            let right = self.bind(right);
+            let mut elements = Vec::new();
+            for selector in selectors.iter() {
+                let element =
+                    self.scalar_dyadic_element(primitive, Arr::scalar_constant(*selector), right.clone(), span)?;
+                elements.push(element.expr);
+            }
+            let count = elements.len() as i64;
+            return Ok(
+                Arr::dynamic(Expr::Vector(elements, Base::Double), Base::Double, 1).with_extents(vec![Some(count)])
+            );
+        }
+        if matches!(primitive, Primitive::And | Primitive::Or)
+            && left.base.join(right.base).is_some_and(|b| b == Base::Int)
+        {
+            let name = if primitive == Primitive::Or { "gcd" } else { "lcm" };
+            let function = self.prelude_function(name, span)?;
+            let left = self.convert(left, Base::Int, span)?;
+            let right = self.convert(right, Base::Int, span)?;
+            return self.pointwise_dyadic(left, right, span, &mut |this, x, y| {
+                this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)
+            });
+        }
         if primitive == Primitive::Circle && left.constant.is_none() {
             return Err(ElabError::nonce(span, "○ with a left argument that is not a constant")
                 .with_hint("write the circle-function selector as a literal, e.g. 2○x"));
@@ -455,7 +481,8 @@ impl Elaborator {
             (Tilde, _) => return Err(ElabError::domain(span, "~ needs 0s and 1s")),
             (Question, Base::Bool | Base::Int) => (Expr::op("roll", vec![as_int()]), Base::Int),
             (Question, _) => return Err(ElabError::domain(span, "? needs positive integers")),
-            (Factorial, _) => return Err(ElabError::nonce(span, "monadic ! on values not known statically")),
+            (Factorial, Base::Bool | Base::Int) => (Expr::op("facti", vec![as_int()]), Base::Int),
+            (Factorial, Base::Double) => (Expr::op("factd", vec![x]), Base::Double),
             _ => return Err(ElabError::nonce(span, format!("monadic {}", primitive.glyph()))),
         };
         Ok(scalar(expr, result_base))
@@ -598,6 +625,10 @@ pub fn fold_dyadic(primitive: Primitive, left: Scalar, right: Scalar) -> Option<
             }
             None => return None,
         },
+        Star => match integers {
+            Some((x, y)) if (0..=62).contains(&y) => Scalar::Int(x.checked_pow(y as u32)?),
+            _ => Scalar::Double(a.powf(b)),
+        },
         Less => boolean(a < b),
         LessEqual => boolean(a <= b),
         Equal => boolean(a == b),
@@ -629,6 +660,9 @@ pub fn fold_monadic(primitive: Primitive, value: Scalar) -> Option<Scalar> {
         (Stile, Scalar::Int(x)) => Scalar::Int(x.checked_abs()?),
         (Stile, Scalar::Double(x)) => Scalar::Double(x.abs()),
         (Factorial, Scalar::Bool(_)) => Scalar::Int(1),
+        (Floor, Scalar::Double(x)) if x.abs() < 9.0e15 => Scalar::Int((x + 1e-13 * x.abs().max(1.0)).floor() as i64),
+        (Ceiling, Scalar::Double(x)) if x.abs() < 9.0e15 => Scalar::Int((x - 1e-13 * x.abs().max(1.0)).ceil() as i64),
+        (Floor | Ceiling, Scalar::Int(_) | Scalar::Bool(_)) => value,
         (Factorial, Scalar::Int(x)) if (0..=20).contains(&x) => Scalar::Int((1..=x).product()),
         _ => return None,
     })
