@@ -60,9 +60,14 @@ fn integer_arithmetic() {
         "1024 ¯5 5 ¯1 0"
     );
     assert_eq!(error("powi(2,~1)"), "DOMAIN ERROR");
+    // The bitwise ops work in 32 bits (⎕INT32...): 1 shifted left 31 is the sign bit, ¯1 shifted right 28 is 15.
     assert_eq!(
-        value("[andi(12,10),ori(12,10),xori(12,10),shli(1,4),shri(~1,60),shari(~16,2),noti(0)]"),
-        "8 14 6 16 15 ¯4 ¯1"
+        value("[andi(12,10),ori(12,10),xori(12,10),shli(1,4),shri(256,4),shari(~16,2),noti(0)]"),
+        "8 14 6 16 16 ¯4 ¯1"
+    );
+    assert_eq!(
+        value("[shli(1,31),shri(~1,28),shli(1,32),shari(~1,40),andi(4294967295,7)]"),
+        "¯2147483648 15 0 ¯1 7"
     );
     assert_eq!(
         value("[binomi(2,5),binomi(6,5),binomi(0,0),facti(5),facti(0)]"),
@@ -90,6 +95,7 @@ fn double_arithmetic_follows_apl_division_and_domains() {
         "1.414213562 1 0 3 4"
     );
     assert_eq!(error("ln(~1.0)"), "DOMAIN ERROR");
+    assert_eq!(error("ln(0.0)"), "DOMAIN ERROR");
     assert_eq!(error("sqrt(~4.0)"), "DOMAIN ERROR");
     assert_eq!(error("powd(~8.0,0.5)"), "DOMAIN ERROR");
     assert_eq!(error("asin(2.0)"), "DOMAIN ERROR");
@@ -171,7 +177,7 @@ fn iota_shape_reshape_ravel_and_tally() {
     assert_eq!(value("rav(reshape([2,2],[1,2,3,4]))"), "1 2 3 4");
     assert_eq!(value("[tally(reshape([4,2],[1])),tally(7),tally(zilde())]"), "4 1 0");
     assert_eq!(value("zilde()"), "");
-    assert_eq!(value("nowi(0)"), "1234");
+    assert_eq!(value("nowi()"), "1234");
 }
 
 #[test]
@@ -288,11 +294,11 @@ fn each_zip_with_reduce_and_scan() {
     assert_eq!(value("reduce(maxi,~99,reshape([2,0],zilde()))"), "¯99 ¯99");
     assert_eq!(value("reduce(fn a => fn b => subi(a,b),0,[1,2,3])"), "2");
     // Inclusive scan along the last axis, with APL's meaning for non-associative functions: -\1 2 3 is 1 ¯1 2.
-    assert_eq!(value("scan(addi,0,[1,2,3,4])"), "1 3 6 10");
-    assert_eq!(value("scan(subi,0,[1,2,3])"), "1 ¯1 2");
-    assert_eq!(value("scan(fn a => fn b => subi(a,b),0,[1,2,3])"), "1 ¯1 2");
-    assert_eq!(value("scan(addi,0,reshape([2,2],[1,2,3,4]))"), "1 3 / 3 7");
-    assert_eq!(value("shape(scan(addi,0,zilde()))"), "0");
+    assert_eq!(value("scan(addi,[1,2,3,4])"), "1 3 6 10");
+    assert_eq!(value("scan(subi,[1,2,3])"), "1 ¯1 2");
+    assert_eq!(value("scan(fn a => fn b => subi(a,b),[1,2,3])"), "1 ¯1 2");
+    assert_eq!(value("scan(addi,reshape([2,2],[1,2,3,4]))"), "1 3 / 3 7");
+    assert_eq!(value("shape(scan(addi,zilde()))"), "0");
 }
 
 #[test]
@@ -315,7 +321,6 @@ fn index_and_update_check_every_axis() {
     let matrix = "reshape([2,3],iota(6))";
     assert_eq!(value(&format!("index(1,2,{matrix})")), "4 5 6");
     assert_eq!(value(&format!("index(2,3,{matrix})")), "3 6");
-    assert_eq!(value(&format!("idxS(2,3,{matrix})")), "3 6");
     assert_eq!(error(&format!("index(2,4,{matrix})")), "INDEX ERROR");
     assert_eq!(error(&format!("index(1,0,{matrix})")), "INDEX ERROR");
     assert_eq!(error(&format!("index(3,1,{matrix})")), "RANK ERROR");
@@ -387,20 +392,16 @@ fn roll_stays_in_range() {
 
 #[test]
 fn print_format_and_files_go_through_the_host() {
-    assert_eq!(value("addi(print(10,3),1)"), "3 / 4");
+    assert_eq!(value("addi(print(3),1)"), "3 / 4");
     assert_eq!(
-        value("print(10,reshape([2,2],[1,20,300,4]))"),
+        value("print(reshape([2,2],[1,20,300,4]))"),
         "  1 20 / 300  4 /   1 20 / 300  4"
     );
-    assert_eq!(value("format(10,~12)"), "¯12");
-    assert_eq!(value("tally(format(10,[1,2,3]))"), "5");
-    assert_eq!(value("format(10,1.5)"), "1.5");
-    // The first argument is ⎕PP.
-    assert_eq!(value("format(3,3.14159)"), "3.14");
-    assert_eq!(value("print(5,pi())"), "3.1416 / 3.141592654");
-    assert_eq!(error("format(0,1)"), "DOMAIN ERROR");
-    assert_eq!(value("formatMatrix(10,reshape([2,2],[1,20,3,4]))"), "1 20 / 3  4");
-    assert_eq!(error("format(10,reshape([2,2],[1]))"), "RANK ERROR");
+    assert_eq!(value("format(~12)"), "¯12");
+    assert_eq!(value("tally(format([1,2,3]))"), "5");
+    assert_eq!(value("format(1.5)"), "1.5");
+    assert_eq!(value("formatMatrix(reshape([2,2],[1,20,3,4]))"), "1 20 / 3  4");
+    assert_eq!(error("format(reshape([2,2],[1]))"), "RANK ERROR");
     assert_eq!(value("readIntVecFile(['i','n','t','s','.','t','x','t'])"), "1 2 ¯3 40");
     assert_eq!(
         value("readDoubleVecFile(['d','o','u','b','l','e','s','.','t','x','t'])"),

@@ -15,8 +15,8 @@ use std::rc::Rc;
 
 /// What a running program may ask of its surroundings.
 pub trait Host {
-    /// Shows a value (`⎕←`) with a print precision (`⎕PP`); the host chooses the format (see [`display_lines`]).
-    fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError>;
+    /// Shows a value (`⎕←`); the host chooses the format (see [`display_lines`]).
+    fn print(&mut self, value: &Value) -> Result<(), AplError>;
     /// The contents of a text file.
     fn read_file(&mut self, path: &str) -> Result<String, AplError>;
     /// The current time in milliseconds since some fixed point.
@@ -32,9 +32,8 @@ pub struct MemoryHost {
 }
 
 impl Host for MemoryHost {
-    fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError> {
-        self.printed_lines
-            .extend(display_lines_with_precision(value, print_precision));
+    fn print(&mut self, value: &Value) -> Result<(), AplError> {
+        self.printed_lines.extend(display_lines(value));
         Ok(())
     }
 
@@ -71,14 +70,6 @@ pub fn display_lines_with_precision(value: &Value, print_precision: u32) -> Vec<
             let array = value.to_array().expect("an array value");
             aplc_runtime::display::display(&view(&array), print_precision)
         }
-    }
-}
-
-/// A `⎕PP` argument: 1 to 17 (DOMAIN ERROR otherwise).
-fn print_precision(value: &Value) -> Result<u32, AplError> {
-    match as_int(value)? {
-        p @ 1..=17 => Ok(p as u32),
-        p => Err(AplError::domain(format!("print precision {p} is outside 1..17"))),
     }
 }
 
@@ -418,7 +409,7 @@ impl Interpreter<'_> {
             Op::Each | Op::EachV => self.each(&args[0], &*as_array(&args[1])?),
             Op::ZipWith => self.zip_with(&args[0], &*as_array(&args[1])?, &*as_array(&args[2])?),
             Op::Reduce => self.reduce(&args[0], as_scalar(&args[1])?, &*as_array(&args[2])?),
-            Op::Scan => self.scan(&args[0], &*as_array(&args[2])?),
+            Op::Scan => self.scan(&args[0], &*as_array(&args[1])?),
             Op::Compress => {
                 let mask = array_ops::bools(&*as_array(&args[0])?, "the compress mask")?;
                 Ok(array(array_ops::compress(&mask, &*as_array(&args[1])?)?))
@@ -455,7 +446,7 @@ impl Interpreter<'_> {
                     Ok(args[2].clone())
                 }
             }
-            Op::Index | Op::IdxS => Ok(array(array_ops::index(
+            Op::Index => Ok(array(array_ops::index(
                 as_int(&args[0])?,
                 as_int(&args[1])?,
                 &*as_array(&args[2])?,
@@ -487,11 +478,11 @@ impl Interpreter<'_> {
             }
             Op::Mem => Ok(args[0].clone()),
             Op::Print => {
-                self.host.print(&args[1], print_precision(&args[0])?)?;
-                Ok(args[1].clone())
+                self.host.print(&args[0])?;
+                Ok(args[0].clone())
             }
-            Op::Format => self.format_vector(&*as_array(&args[1])?, print_precision(&args[0])?),
-            Op::FormatMatrix => self.format_matrix(&*as_array(&args[1])?, print_precision(&args[0])?),
+            Op::Format => self.format_vector(&*as_array(&args[0])?, PRINT_PRECISION),
+            Op::FormatMatrix => self.format_matrix(&*as_array(&args[0])?, PRINT_PRECISION),
             Op::ReadFile => {
                 let text = self.host.read_file(&as_text(&args[0])?)?;
                 Ok(array(ArrayValue::vector(ArrayData::Char(text.chars().collect()))))

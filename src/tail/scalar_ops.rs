@@ -93,7 +93,7 @@ fn int_unary(op: Op, x: i64) -> Result<Scalar, AplError> {
         Op::NegI => x.wrapping_neg(),
         Op::AbsI => x.wrapping_abs(),
         Op::SignI => x.signum(),
-        Op::NotI => !x,
+        Op::NotI => !(x as i32) as i64,
         Op::FactorialI => {
             if x < 0 {
                 return Err(domain(op, "factorial of a negative int"));
@@ -139,17 +139,18 @@ fn int_binary(op: Op, x: i64, y: i64) -> Result<Scalar, AplError> {
             let exponent = u32::try_from(y).map_err(|_| domain(op, "negative or huge exponent"))?;
             x.wrapping_pow(exponent)
         }
-        Op::AndI => x & y,
-        Op::OrI => x | y,
-        Op::XorI => x ^ y,
+        // The bitwise ops are ⎕INT32AND ... on 32-bit two's complement, as in apltail; results are sign-extended.
+        Op::AndI => ((x as i32) & (y as i32)) as i64,
+        Op::OrI => ((x as i32) | (y as i32)) as i64,
+        Op::XorI => ((x as i32) ^ (y as i32)) as i64,
         Op::ShlI | Op::ShrI | Op::SharI => {
             if y < 0 {
                 return Err(domain(op, "negative shift"));
             }
             match op {
-                Op::ShlI if y < 64 => x << y,
-                Op::ShrI if y < 64 => ((x as u64) >> y) as i64,
-                Op::SharI => x >> y.min(63),
+                Op::ShlI if y < 32 => ((x as i32) << y) as i64,
+                Op::ShrI if y < 32 => (((x as i32 as u32) >> y) as i32) as i64,
+                Op::SharI => ((x as i32) >> y.min(31)) as i64,
                 _ => 0,
             }
         }
@@ -253,8 +254,8 @@ fn double_unary(op: Op, x: f64) -> Result<Scalar, AplError> {
         }
         Op::ExpD => x.exp(),
         Op::Ln => {
-            if x < 0.0 {
-                return Err(domain(op, "logarithm of a negative number"));
+            if x <= 0.0 {
+                return Err(domain(op, "logarithm of zero or a negative number"));
             }
             x.ln()
         }
