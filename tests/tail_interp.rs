@@ -369,6 +369,10 @@ fn search_sort_and_radix_ops() {
     assert_eq!(value("gradeDown([3,1,2,1])"), "1 3 2 4");
     assert_eq!(value("gradeUp([2.5,~1.0])"), "2 1");
     assert_eq!(value("gradeUp(['b','a'])"), "2 1");
+    // Rows (3 1) (1 2) (1 1) sort as row 3, row 2, row 1; descending keeps equal rows in order.
+    assert_eq!(value("gradeUp(reshape([3,2],[3,1,1,2,1,1]))"), "3 2 1");
+    assert_eq!(value("gradeDown(reshape([3,2],[3,1,1,2,1,1]))"), "1 2 3");
+    assert_eq!(value("gradeDown(reshape([3,1],[2,5,2]))"), "2 1 3");
     assert_eq!(
         value("[decode([2,2,2],[1,0,1]),decode([24,60,60],[1,2,3]),decode([10],[1,2,3])]"),
         "5 3723 123"

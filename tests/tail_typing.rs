@@ -181,7 +181,7 @@ const ARRAY_OPS: &[(&str, &str, &str)] = &[
         "member(iota(2),reshape([1,1],[1]))",
     ),
     ("where([tt,ff])", "[int]1", "where(iota(2))"),
-    ("gradeUp([2.5,1.5])", "[int]1", "gradeUp(reshape([1,1],[1]))"),
+    ("gradeUp(reshape([2,2],[2.5,1.5]))", "[int]1", "gradeUp(2)"),
     ("gradeDown(['b','a'])", "[int]1", "gradeDown(1)"),
     ("decode([2,2],[1,0])", "[int]0", "decode([2,2],[1.5])"),
     ("encode([2,2],3)", "[int]1", "encode([2,2],[3,4])"),

@@ -541,27 +541,36 @@ pub enum Direction {
     Descending,
 }
 
-/// `⍋V` (ascending) or `⍒V` (descending), stable; complex numbers have no order (DOMAIN ERROR).
+/// `⍋A` (ascending) or `⍒A` (descending) of the major cells of A, stable; complex numbers have no order (DOMAIN
+/// ERROR).
 pub fn grade(array: &ArrayValue, direction: Direction) -> Result<ArrayValue, AplError> {
-    let mut order: Vec<usize> = (0..array.data.len()).collect();
-    match &array.data {
-        ArrayData::Bool(v) => order.sort_by_key(|&i| v[i]),
-        ArrayData::Int(v) => order.sort_by_key(|&i| v[i]),
-        ArrayData::Char(v) => order.sort_by_key(|&i| v[i]),
-        ArrayData::Double(v) => order.sort_by(|&i, &j| v[i].total_cmp(&v[j])),
-        ArrayData::Complex(_) => return Err(AplError::domain("grade of complex numbers")),
+    if matches!(array.data, ArrayData::Complex(_)) {
+        return Err(AplError::domain("grade of complex numbers"));
     }
-    if direction == Direction::Descending {
-        // Reverse the order of distinct keys but keep equal keys in their original order.
-        let key = |i: usize| array.data.get(i);
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        for i in order {
-            match groups.last_mut() {
-                Some(group) if key(group[0]) == key(i) => group.push(i),
-                _ => groups.push(vec![i]),
+    let array = at_least_vector(array);
+    // The items are the major cells (rows of a matrix), compared lexicographically.
+    let items = array.shape[0];
+    let cell = product(&array.shape[1..]);
+    let compare_cells = |i: usize, j: usize| -> std::cmp::Ordering {
+        for k in 0..cell {
+            let ordering = match (array.data.get(i * cell + k), array.data.get(j * cell + k)) {
+                (Scalar::Bool(x), Scalar::Bool(y)) => x.cmp(&y),
+                (Scalar::Int(x), Scalar::Int(y)) => x.cmp(&y),
+                (Scalar::Char(x), Scalar::Char(y)) => x.cmp(&y),
+                (Scalar::Double(x), Scalar::Double(y)) => x.total_cmp(&y),
+                _ => std::cmp::Ordering::Equal,
+            };
+            if ordering != std::cmp::Ordering::Equal {
+                return ordering;
             }
         }
-        order = groups.into_iter().rev().flatten().collect();
+        std::cmp::Ordering::Equal
+    };
+    let mut order: Vec<usize> = (0..items).collect();
+    // A stable sort keeps equal items in their original order, in both directions.
+    match direction {
+        Direction::Ascending => order.sort_by(|&i, &j| compare_cells(i, j)),
+        Direction::Descending => order.sort_by(|&i, &j| compare_cells(j, i)),
     }
     Ok(ArrayValue::vector(ArrayData::Int(
         order.into_iter().map(|i| i as i64 + 1).collect(),

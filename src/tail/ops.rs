@@ -321,10 +321,11 @@ operator_table! {
     Member = "member" : "['a]'n -> ['a]1 -> [bool]'n",
     /// `⍸B`: the 1-based positions of the tt elements.
     Where = "where" : "[bool]1 -> [int]1",
-    /// `⍋V`: the permutation that sorts V ascending (stable).
-    GradeUp = "gradeUp" : "['a]1 -> [int]1",
-    /// `⍒V`: the permutation that sorts V descending (stable).
-    GradeDown = "gradeDown" : "['a]1 -> [int]1",
+    /// `⍋A`: the permutation that sorts the major cells of A (the rows of a matrix, compared lexicographically)
+    /// ascending; stable.
+    GradeUp = "gradeUp" : "['a]('n+1) -> [int]1",
+    /// `⍒A`: the permutation that sorts the major cells of A descending; stable (equal cells keep their order).
+    GradeDown = "gradeDown" : "['a]('n+1) -> [int]1",
     /// `R⊥D` (decode): the value of digits D in the mixed radix R (one radix element is extended to all digits).
     Decode = "decode" : "[int]1 -> [int]1 -> int",
     /// `R⊤x` (encode): the digits of x in the mixed radix R (as many as R has elements).
