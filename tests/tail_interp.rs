@@ -404,6 +404,15 @@ fn print_format_and_files_go_through_the_host() {
     assert_eq!(value("format(~12)"), "¯12");
     assert_eq!(value("tally(format([1,2,3]))"), "5");
     assert_eq!(value("format(1.5)"), "1.5");
+    // The Prec variants take ⎕PP: ÷3 with ⎕PP 5 is 0.33333, ○1 with ⎕PP 15 is 3.14159265358979.
+    assert_eq!(value("formatPrec(5,divd(1.0,3.0))"), "0.33333");
+    assert_eq!(value("printPrec(15,pi())"), "3.14159265358979 / 3.141592654");
+    assert_eq!(
+        value("printPrec(3,reshape([2,2],[1.0,0.5,divd(1.0,7.0),2.0]))"),
+        "1     0.5 / 0.143 2 / 1            0.5 / 0.1428571429 2"
+    );
+    assert_eq!(value("formatMatrixPrec(2,reshape([1,2],[0.126,2.0]))"), "0.13 2");
+    assert_eq!(error("formatPrec(0,1)"), "DOMAIN ERROR");
     assert_eq!(value("formatMatrix(reshape([2,2],[1,20,3,4]))"), "1 20 / 3  4");
     assert_eq!(error("format(reshape([2,2],[1]))"), "RANK ERROR");
     assert_eq!(value("readIntVecFile(['i','n','t','s','.','t','x','t'])"), "1 2 ¯3 40");

@@ -187,6 +187,13 @@ const ARRAY_OPS: &[(&str, &str, &str)] = &[
     ("encode([2,2],3)", "[int]1", "encode([2,2],[3,4])"),
     ("mem(iota(2))", "[int]1", "addi(mem(iota(2)),1)"),
     ("print(1.5)", "[double]0", "addi(print(1.5),1)"),
+    ("printPrec(5,iota(2))", "[int]1", "printPrec(5.0,1)"),
+    ("formatPrec(5,1.5)", "[char]1", "formatPrec(5,fn x => x)"),
+    (
+        "formatMatrixPrec(5,reshape([1,1],[1.5]))",
+        "[char]2",
+        "formatMatrixPrec(5,[1.5])",
+    ),
     ("format(iota(3))", "[char]1", "addi(format(1),1)"),
     (
         "formatMatrix(reshape([2,2],iota(4)))",

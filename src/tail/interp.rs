@@ -17,6 +17,12 @@ use std::rc::Rc;
 pub trait Host {
     /// Shows a value (`⎕←`); the host chooses the format (see [`display_lines`]).
     fn print(&mut self, value: &Value) -> Result<(), AplError>;
+    /// Shows a value with print precision `print_precision` (`⎕PP`). This provided version formats the value here
+    /// and hands [`Host::print`] the lines as a char matrix, which any host displays line for line.
+    fn print_with_precision(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError> {
+        let lines = display_lines_with_precision(value, print_precision);
+        self.print(&lines_as_char_matrix(&lines))
+    }
     /// The contents of a text file.
     fn read_file(&mut self, path: &str) -> Result<String, AplError>;
     /// The current time in milliseconds since some fixed point.
@@ -70,6 +76,29 @@ pub fn display_lines_with_precision(value: &Value, print_precision: u32) -> Vec<
             let array = value.to_array().expect("an array value");
             aplc_runtime::display::display(&view(&array), print_precision)
         }
+    }
+}
+
+/// Lines of text as a char matrix (shorter lines padded with blanks).
+fn lines_as_char_matrix(lines: &[String]) -> Value {
+    let width = lines.iter().map(|line| line.chars().count()).max().unwrap_or(0);
+    let mut chars = Vec::with_capacity(width * lines.len());
+    for line in lines {
+        let count = line.chars().count();
+        chars.extend(line.chars());
+        chars.extend(std::iter::repeat_n(' ', width - count));
+    }
+    Value::Array(Rc::new(ArrayValue::new(
+        vec![lines.len(), width],
+        ArrayData::Char(chars),
+    )))
+}
+
+/// A `⎕PP` argument: 1 to 17 (DOMAIN ERROR otherwise).
+fn print_precision(value: &Value) -> Result<u32, AplError> {
+    match as_int(value)? {
+        p @ 1..=17 => Ok(p as u32),
+        p => Err(AplError::domain(format!("print precision {p} is outside 1..17"))),
     }
 }
 
@@ -481,6 +510,12 @@ impl Interpreter<'_> {
                 self.host.print(&args[0])?;
                 Ok(args[0].clone())
             }
+            Op::PrintPrec => {
+                self.host.print_with_precision(&args[1], print_precision(&args[0])?)?;
+                Ok(args[1].clone())
+            }
+            Op::FormatPrec => self.format_vector(&*as_array(&args[1])?, print_precision(&args[0])?),
+            Op::FormatMatrixPrec => self.format_matrix(&*as_array(&args[1])?, print_precision(&args[0])?),
             Op::Format => self.format_vector(&*as_array(&args[0])?, PRINT_PRECISION),
             Op::FormatMatrix => self.format_matrix(&*as_array(&args[0])?, PRINT_PRECISION),
             Op::ReadFile => {

@@ -340,6 +340,12 @@ operator_table! {
     Format = "format" : "['a]'n -> [char]1",
     /// `⍕M` for a matrix: the displayed lines as a char matrix.
     FormatMatrix = "formatMatrix" : "['a]2 -> [char]2",
+    /// `printPrec(pp, x)`: print x with print precision pp (`⎕PP`, 1 to 17, else DOMAIN ERROR) and return it.
+    PrintPrec = "printPrec" : "int -> 't -> 't",
+    /// `formatPrec(pp, A)`: format (`⍕`) with print precision pp.
+    FormatPrec = "formatPrec" : "int -> ['a]'n -> [char]1",
+    /// `formatMatrixPrec(pp, M)`: formatMatrix with print precision pp.
+    FormatMatrixPrec = "formatMatrixPrec" : "int -> ['a]2 -> [char]2",
     /// The contents of the named file as a char vector (FILE I/O ERROR when it cannot be read).
     ReadFile = "readFile" : "[char]1 -> [char]1",
     /// The whitespace-separated ints in the named file (DOMAIN ERROR on a malformed number).
