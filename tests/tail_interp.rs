@@ -144,6 +144,10 @@ fn comparisons_booleans_chars_and_complex_numbers() {
         "0 1 0 0 1 1 0"
     );
     assert_eq!(value("[c2i('a'),c2i(i2c(9042))]"), "97 9042");
+    assert_eq!(value("[i2b(0),i2b(1)]"), "0 1");
+    assert_eq!(error("i2b(2)"), "DOMAIN ERROR");
+    assert_eq!(value("[d2i(3.0),d2i(~2.0),d2i(divd(0.3,0.1))]"), "3 ¯2 3");
+    assert_eq!(error("d2i(2.5)"), "DOMAIN ERROR");
     assert_eq!(value("[i2c(72),'i','\\'']"), "Hi'");
     assert_eq!(error("i2c(~1)"), "DOMAIN ERROR");
     // (1+2i)(3+4i) = -5+10i; |3+4i| = 5.

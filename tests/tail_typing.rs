@@ -71,6 +71,8 @@ const SCALAR_GROUPS: &[(&[&str], &str, &[&str])] = &[
     ),
     (&["bool"], "bool", &["notb"]),
     (&["int"], "double", &["i2d"]),
+    (&["int"], "bool", &["i2b"]),
+    (&["double"], "int", &["d2i"]),
     (&["bool"], "int", &["b2i"]),
     (&["double"], "complex", &["d2x"]),
     (&["char"], "int", &["c2i"]),

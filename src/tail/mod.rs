@@ -23,7 +23,10 @@
 //!   store, so the unsound rule 3.4 never meets a mutation; ⊆s is still provided (`types::SubtypeRules`).
 //! - `power` and `condScl` work on any type (tuples of arrays included); `powerUntil(f, p, x)` is `f⍣p`: it stops
 //!   when `p(f x, x)` holds.
-//! - `print(x)` and `format(x)` use `⎕PP` 10; zero-argument ops are written `pi()`, `zilde()`, `nowi()`.
+//! - `print(x)` and `format(x)` use `⎕PP` 10, `printPrec(pp, x)` and `formatPrec(pp, x)` take it; zero-argument
+//!   ops are written `pi()`, `zilde()`, `nowi()`.
+//! - The bitwise ops (`andi`, `shli`, ...) are Dyalog's `⎕INT32...` functions: 32-bit two's complement.
+//! - `i2b` and `d2i` are checked conversions (DOMAIN ERROR for `~2` or `2.5⍴x`).
 //! - Doubles compare with APL's comparison tolerance (⎕CT 1E¯14) in `eqd`, `ltd`, ..., `floor`, `ceil`, `resd`.
 //! - Integers are 64 bits; integer overflow wraps.
 

@@ -202,6 +202,10 @@ operator_table! {
     /// b2i on a singleton keeps the static value.
     B2IV = "b2iV" : "S(bool,'n) -> S(int,'n)",
     D2X = "d2x" : "double -> complex",
+    /// An int used as a boolean (`~2`): DOMAIN ERROR unless it is 0 or 1.
+    I2B = "i2b" : "int -> bool",
+    /// A double used as an int (`2.0⍴x`): DOMAIN ERROR unless it is tolerantly an integer.
+    D2I = "d2i" : "double -> int",
     /// Code point of a char (`⎕UCS`).
     C2I = "c2i" : "char -> int",
     /// Char of a code point; DOMAIN ERROR outside Unicode.

@@ -103,6 +103,12 @@ fn int_unary(op: Op, x: i64) -> Result<Scalar, AplError> {
                 .ok_or_else(|| domain(op, "factorial too large"))?
         }
         Op::I2D => return Ok(Scalar::Double(x as f64)),
+        Op::I2B => {
+            return match x {
+                0 | 1 => Ok(Scalar::Bool(x == 1)),
+                _ => Err(domain(op, "a boolean must be 0 or 1")),
+            }
+        }
         Op::I2C => {
             return u32::try_from(x)
                 .ok()
@@ -276,6 +282,13 @@ fn double_unary(op: Op, x: f64) -> Result<Scalar, AplError> {
         Op::Floor => return double_to_int(op, tolerant_floor(x)),
         Op::Ceil => return double_to_int(op, -tolerant_floor(-x)),
         Op::D2X => return Ok(Scalar::Complex(x, 0.0)),
+        Op::D2I => {
+            let nearest = x.round();
+            if !tolerantly_equal(x, nearest) {
+                return Err(domain(op, "not an integer"));
+            }
+            return double_to_int(op, nearest);
+        }
         _ => return Err(wrong_arguments(op, &[Scalar::Double(x)])),
     };
     checked_double(op, result, &[x])
