@@ -418,10 +418,16 @@ impl Interpreter<'_> {
                 let axes: Vec<usize> = axes.iter().map(|&a| usize::try_from(a).unwrap_or(0)).collect();
                 Ok(array(array_ops::transpose_by(&axes, &*as_array(&args[1])?)?))
             }
-            Op::Take | Op::TakeV => Ok(array(array_ops::take(as_int(&args[0])?, &*as_array(&args[1])?))),
+            Op::Take | Op::TakeV => Ok(array(array_ops::take(as_int(&args[0])?, &*as_array(&args[1])?)?)),
             Op::Drop | Op::DropV => Ok(array(array_ops::drop(as_int(&args[0])?, &*as_array(&args[1])?))),
-            Op::TakeLastV => Ok(array(array_ops::take(-as_int(&args[0])?, &*as_array(&args[1])?))),
-            Op::DropLastV => Ok(array(array_ops::drop(-as_int(&args[0])?, &*as_array(&args[1])?))),
+            Op::TakeLastV => Ok(array(array_ops::take(
+                as_int(&args[0])?.wrapping_neg(),
+                &*as_array(&args[1])?,
+            )?)),
+            Op::DropLastV => Ok(array(array_ops::drop(
+                as_int(&args[0])?.wrapping_neg(),
+                &*as_array(&args[1])?,
+            ))),
             Op::First | Op::FirstV => Ok(Value::Scalar(array_ops::first(&*as_array(&args[0])?))),
             Op::Cat | Op::CatV => Ok(array(array_ops::catenate(
                 &*as_array(&args[0])?,
