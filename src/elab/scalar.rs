@@ -375,10 +375,13 @@ impl Elaborator {
                 (Base::Bool, Base::Bool, Some(name), false)
             }
             Factorial => {
-                return Err(ElabError::nonce(
-                    span,
-                    "dyadic ! (binomial) on values not known statically",
-                ))
+                if joined <= Base::Int {
+                    (Base::Int, Base::Int, Some("binomi"), false)
+                } else if joined == Base::Double {
+                    (Base::Double, Base::Double, Some("binomd"), false)
+                } else {
+                    (Base::Complex, Base::Complex, None, false)
+                }
             }
             _ => {
                 return Err(ElabError::nonce(
