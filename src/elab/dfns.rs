@@ -36,6 +36,16 @@ const RECURSION_MESSAGE: &str = "recursion that cannot be unfolded at compile ti
 
 impl Elaborator {
     pub fn call_dfn(&mut self, closure: &Closure, left: Option<Val>, right: Val, span: Span) -> ElabResult<Val> {
+        if let (Some(annotation), None) = (&closure.dfn.annotation, &closure.operands) {
+            let annotation = annotation.clone();
+            let (check, left, right) = self.check_call_arguments(&annotation, left, right, span)?;
+            let result = self.call_dfn_unchecked(closure, left, right, span)?;
+            return self.check_call_result(check, result);
+        }
+        self.call_dfn_unchecked(closure, left, right, span)
+    }
+
+    fn call_dfn_unchecked(&mut self, closure: &Closure, left: Option<Val>, right: Val, span: Span) -> ElabResult<Val> {
         let key = Rc::as_ptr(&closure.dfn);
         let outermost = !self.active_dfns.contains(&key);
         let right = self.bind_value(right);
