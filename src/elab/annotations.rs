@@ -52,7 +52,10 @@ pub fn parse_annotation(text: &str) -> Result<AnnotatedType, String> {
     let parsed = parser.function_type()?;
     parser.skip_blanks();
     if parser.position < parser.characters.len() {
-        return Err(format!("unexpected '{}' in the type", parser.characters[parser.position]));
+        return Err(format!(
+            "unexpected '{}' in the type",
+            parser.characters[parser.position]
+        ));
     }
     Ok(parsed)
 }
@@ -133,10 +136,13 @@ impl AnnotationParser {
             return Ok(AnnotatedType::Singleton(base, value));
         }
         let base = self.base()?;
-        Ok(AnnotatedType::Array(base, ShapeTerm {
-            constant: 0,
-            variables: Vec::new(),
-        }))
+        Ok(AnnotatedType::Array(
+            base,
+            ShapeTerm {
+                constant: 0,
+                variables: Vec::new(),
+            },
+        ))
     }
 
     fn identifier(&mut self) -> Option<String> {
@@ -240,7 +246,11 @@ impl Bindings {
         if actual == expected || (actual.is_numeric() && expected.is_numeric() && actual < expected) {
             Ok(expected)
         } else {
-            Err(format!("the values are {}, the annotation says {}", actual.name(), expected.name()))
+            Err(format!(
+                "the values are {}, the annotation says {}",
+                actual.name(),
+                expected.name()
+            ))
         }
     }
 
@@ -302,10 +312,14 @@ impl Elaborator {
     pub fn check_statement_annotation(&mut self, annotation: &ast::Comment, expr: &ast::Expr) -> ElabResult<()> {
         let text = annotation.annotation_text().unwrap_or_default();
         let Some((name, type_text)) = text.split_once(':') else {
-            return Err(ElabError::type_error(annotation.span, "an annotation above a statement is `⍝: name : type`"));
+            return Err(ElabError::type_error(
+                annotation.span,
+                "an annotation above a statement is `⍝: name : type`",
+            ));
         };
         let name = name.trim();
-        let target_matches = matches!(&expr.assignment, Some(a) if matches!(&a.target, ast::AssignTarget::Name(n) if n.text == name));
+        let target_matches =
+            matches!(&expr.assignment, Some(a) if matches!(&a.target, ast::AssignTarget::Name(n) if n.text == name));
         if !target_matches {
             return Err(ElabError::type_error(
                 annotation.span,
@@ -336,7 +350,9 @@ impl Elaborator {
                         span: annotation_span,
                     });
                     closure.dfn = std::rc::Rc::new(dfn);
-                    Ok(Val::Function(std::rc::Rc::new(super::env::Fun::Dfn(closure, *dfn_span))))
+                    Ok(Val::Function(std::rc::Rc::new(super::env::Fun::Dfn(
+                        closure, *dfn_span,
+                    ))))
                 }
                 _ => Ok(Val::Function(function)),
             },
@@ -407,7 +423,13 @@ impl Elaborator {
         self.check_against(&mut check, &part, result, "result")
     }
 
-    fn check_against(&mut self, check: &mut CallCheck, annotated: &AnnotatedType, value: Val, role: &str) -> ElabResult<Val> {
+    fn check_against(
+        &mut self,
+        check: &mut CallCheck,
+        annotated: &AnnotatedType,
+        value: Val,
+        role: &str,
+    ) -> ElabResult<Val> {
         let Val::Array(array) = value else {
             return Ok(value);
         };
@@ -429,7 +451,9 @@ mod tests {
     #[test]
     fn annotations_parse() {
         let parsed = parse_annotation(" <κ>(ρ+1) → <κ>ρ").unwrap();
-        let AnnotatedType::Function(argument, result) = parsed else { panic!("a function type") };
+        let AnnotatedType::Function(argument, result) = parsed else {
+            panic!("a function type")
+        };
         assert_eq!(
             *argument,
             AnnotatedType::Vector(
@@ -450,7 +474,10 @@ mod tests {
                 }
             )
         );
-        assert!(matches!(parse_annotation("S(int,5)"), Ok(AnnotatedType::Singleton(AnnotatedBase::Known(Base::Int), _))));
+        assert!(matches!(
+            parse_annotation("S(int,5)"),
+            Ok(AnnotatedType::Singleton(AnnotatedBase::Known(Base::Int), _))
+        ));
         assert!(matches!(parse_annotation("int → int"), Ok(AnnotatedType::Function(..))));
         assert!(parse_annotation("[int").is_err());
         assert!(parse_annotation("<int>").is_err());

@@ -200,12 +200,18 @@ impl Elaborator {
             value
         } else {
             if value.rank != offsets.rank {
-                return Err(ElabError::rank(span, "the value does not have the shape of the selection"));
+                return Err(ElabError::rank(
+                    span,
+                    "the value does not have the shape of the selection",
+                ));
             }
             for (a, b) in value.extents.iter().zip(&offsets.extents) {
                 if let (Some(a), Some(b)) = (a, b) {
                     if a != b {
-                        return Err(ElabError::length(span, "the value does not have the shape of the selection"));
+                        return Err(ElabError::length(
+                            span,
+                            "the value does not have the shape of the selection",
+                        ));
                     }
                 }
             }
@@ -233,7 +239,12 @@ impl Elaborator {
             } else {
                 Expr::op("index", vec![Expr::Int(1), j.expr, replacement.expr.clone()])
             };
-            let expr = Expr::If(Box::new(selected), Box::new(new), Box::new(old.expr), super::ir::Type::scalar(base));
+            let expr = Expr::If(
+                Box::new(selected),
+                Box::new(new),
+                Box::new(old.expr),
+                super::ir::Type::scalar(base),
+            );
             Ok(Val::Array(Arr::dynamic(expr, base, 0)))
         })?;
         if current.rank == 1 {
@@ -349,7 +360,9 @@ impl Elaborator {
         let value = self.bind(value);
         if evaluated.iter().any(|index| index.rank != 0) || elided {
             let indices = evaluated_options;
-            return self.general_indexed_assignment(current, indices, value, span).map(Val::Array);
+            return self
+                .general_indexed_assignment(current, indices, value, span)
+                .map(Val::Array);
         }
         if value.rank != 0 {
             return Err(ElabError::rank(span, "assigning an array to a single element"));

@@ -78,7 +78,10 @@ pub fn elaborate_program(program: &ast::Program, file: &SourceFile) -> Result<cr
 /// The stack of the elaboration thread (address space only; pages are touched as inlining nests).
 const ELABORATION_STACK_BYTES: usize = 1 << 30;
 
-fn elaborate_on_this_thread(program: &ast::Program, file: &SourceFile) -> Result<crate::tail::ast::Program, ElabErrors> {
+fn elaborate_on_this_thread(
+    program: &ast::Program,
+    file: &SourceFile,
+) -> Result<crate::tail::ast::Program, ElabErrors> {
     let expr = elaborate_to_ir(program, file)?;
     lower::lower_program(&expr)
         .map_err(|message| ElabErrors::new(file, vec![ElabError::nonce(Span::default(), message)]))

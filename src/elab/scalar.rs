@@ -234,6 +234,9 @@ impl Elaborator {
 
     pub fn scalar_monadic(&mut self, primitive: Primitive, argument: Arr, span: Span) -> ElabResult<Arr> {
         if let Some(values) = &argument.constant {
+            if let Some(message) = values.iter().find_map(|value| monadic_domain_error(primitive, *value)) {
+                return Err(ElabError::domain(span, message));
+            }
             if values.len() <= 4096 {
                 let folded: Option<Vec<Scalar>> = values.iter().map(|v| fold_monadic(primitive, *v)).collect();
                 if let Some(folded) = folded {
@@ -649,6 +652,18 @@ pub fn fold_dyadic(primitive: Primitive, left: Scalar, right: Scalar) -> Option<
         }
         _ => return None,
     })
+}
+
+/// A DOMAIN ERROR that a monadic scalar function raises on a constant, found at compile time.
+fn monadic_domain_error(primitive: Primitive, value: Scalar) -> Option<String> {
+    match (primitive, value) {
+        (Primitive::Tilde, Scalar::Int(x)) if x != 0 && x != 1 => Some(format!("~{x}: not is only for 0 and 1")),
+        (Primitive::Tilde, Scalar::Double(x)) if x != 0.0 && x != 1.0 => Some(format!("~{x}: not is only for 0 and 1")),
+        (Primitive::Log, Scalar::Bool(false)) | (Primitive::Log, Scalar::Int(0)) => Some("⍟0".to_string()),
+        (Primitive::Log, Scalar::Double(0.0)) => Some("⍟0".to_string()),
+        (Primitive::Divide, Scalar::Bool(false)) | (Primitive::Divide, Scalar::Int(0)) => Some("÷0".to_string()),
+        _ => None,
+    }
 }
 
 pub fn fold_monadic(primitive: Primitive, value: Scalar) -> Option<Scalar> {
