@@ -622,7 +622,7 @@ pub fn fold_dyadic(primitive: Primitive, left: Scalar, right: Scalar) -> Option<
         Stile => match integers {
             Some((0, y)) => Scalar::Int(y),
             Some((x, y)) => {
-                let remainder = y.rem_euclid(x.abs());
+                let remainder = y.rem_euclid(x.checked_abs()?);
                 Scalar::Int(if x < 0 && remainder != 0 {
                     remainder + x
                 } else {

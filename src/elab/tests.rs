@@ -339,6 +339,18 @@ fn corpus_files(directory: &std::path::Path, files: &mut Vec<std::path::PathBuf>
     }
 }
 
+fn corpus_files_including_all(directory: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(directory) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            corpus_files_including_all(&path, files);
+        } else if path.extension().is_some_and(|e| e == "apl") {
+            files.push(path);
+        }
+    }
+}
+
 /// The corpus is the lead's harness's business; this test guards against elaboration regressions on it, and with
 /// `APLC_CORPUS_REPORT=1` lists every failing file.
 #[test]
@@ -367,7 +379,17 @@ fn corpus_files_pass_on_the_interpreter() {
         println!("{passed} passed, {} failed", failures.len());
     }
     assert!(failures.iter().all(|f| !f.ends_with("PANIC")), "panics: {failures:#?}");
-    assert!(passed >= 1, "{passed} corpus files pass");
+    // The syntax corpus (valid and invalid scripts) must never make elaboration panic.
+    let mut syntax_files = Vec::new();
+    corpus_files_including_all(&root.join("syntax"), &mut syntax_files);
+    for file in &syntax_files {
+        let text = std::fs::read_to_string(file).expect("a syntax corpus file");
+        let outcome = std::panic::catch_unwind(|| {
+            let _ = compile(&text);
+        });
+        assert!(outcome.is_ok(), "elaboration panicked on {}", file.display());
+    }
+    assert!(passed >= 300, "only {passed} corpus files pass");
 }
 
 // ----- resolution of tricky sequences -----
@@ -524,4 +546,40 @@ fn annotations_are_checked_at_calls() {
 fn constant_domain_errors_are_static() {
     check_error("~2", "DOMAIN ERROR");
     check_error("⍟0", "DOMAIN ERROR");
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    const TOKENS: &[&str] = &[
+        "1", "0", "2.5", "¯3", "1 2 3", "'ab'", "⍬", "x", "f", "(", ")", "{", "}", "⍺", "⍵", "∇", "+", "-", "×", "÷", "⍴",
+        ",", "⍳", "/", "\\", "¨", "∘.", ".", "⍣", "∘", "⍨", "⌽", "↑", "↓", "⊃", "≢", "=", "<", "[", "]", ";", "⋄", ":",
+        "←", "⍉", "○", "|", "⌈", "⍋", "∊", "⊤", "⊥", "!", "~",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// Whatever the token soup, elaboration answers with TAIL or an APL error, never an internal error.
+        #[test]
+        fn elaboration_never_fails_internally(tokens in proptest::collection::vec(0..TOKENS.len(), 1..12)) {
+            let body: Vec<&str> = tokens.iter().map(|i| TOKENS[*i]).collect();
+            let text = format!("x←1 2 3\nf←{{⍵+1}}\n{}", body.join(" "));
+            let file = SourceFile::new("fuzz.apl", text.as_str());
+            if let Ok(program) = parse_program(&file) {
+                match elaborate_program(&program, &file) {
+                    Err(errors) => {
+                        for error in &errors.errors {
+                            prop_assert!(!error.to_string().contains("internal error"), "{text}: {error}");
+                        }
+                    }
+                    Ok(mut tail_program) => {
+                        let printed = crate::tail::print_program(&tail_program);
+                        let inferred = crate::tail::infer::infer_program(&mut tail_program);
+                        prop_assert!(inferred.is_ok(), "{text}\n{printed}\n{inferred:?}");
+                    }
+                }
+            }
+        }
+    }
 }
