@@ -304,7 +304,7 @@ impl Elaborator {
             }
             Divide => {
                 let b = joined.max(Base::Double);
-                (b, b, if b == Base::Double { Some("divd") } else { None }, false)
+                (b, b, if b == Base::Double { Some("divd") } else { Some("divx") }, false)
             }
             Stile => {
                 let (b, n) = arithmetic(joined, "resi", "resd", None);
@@ -334,6 +334,11 @@ impl Elaborator {
                 return Ok(scalar(expr, Base::Double));
             }
             Circle => return self.circle_element(left, right, span),
+            Equal | NotEqual if joined == Base::Complex => {
+                let name = if primitive == Equal { "eqx" } else { "neqx" };
+                let expr = Expr::op(name, vec![promote(&left, Base::Complex), promote(&right, Base::Complex)]);
+                return Ok(scalar(expr, Base::Bool));
+            }
             Equal | NotEqual if joined == Base::Bool => {
                 let name = if primitive == Equal { "eqb" } else { "xorb" };
                 return Ok(scalar(Expr::op(name, vec![left.expr, right.expr]), Base::Bool));

@@ -242,6 +242,14 @@ fn indexing() {
 #[test]
 fn tuples_from_mixed_strands() {
     check("t←(1 2)(3 4 5)\n+/t[2]", &["12"]);
+    check("step←{(⍵[1]+1)(⍵[2]×2)}\nr←step⍣10⊢0 (1 1)\nr[1]\nr[2]", &["10", "1024 1024"]);
+}
+
+#[test]
+fn complex_numbers() {
+    check("1J2+3J¯1", &["4J1"]);
+    check("1J1×1J¯1", &["2"]);
+    check("|3J4", &["5"]);
 }
 
 #[test]
