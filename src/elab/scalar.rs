@@ -336,7 +336,10 @@ impl Elaborator {
             Circle => return self.circle_element(left, right, span),
             Equal | NotEqual if joined == Base::Complex => {
                 let name = if primitive == Equal { "eqx" } else { "neqx" };
-                let expr = Expr::op(name, vec![promote(&left, Base::Complex), promote(&right, Base::Complex)]);
+                let expr = Expr::op(
+                    name,
+                    vec![promote(&left, Base::Complex), promote(&right, Base::Complex)],
+                );
                 return Ok(scalar(expr, Base::Bool));
             }
             Equal | NotEqual if joined == Base::Bool => {

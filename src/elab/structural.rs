@@ -326,7 +326,10 @@ impl Elaborator {
         let right = if right.rank == 0 { self.ravel(right) } else { right };
         let constant = match (&right.constant, left.constant_ints()) {
             (Some(values), Some(shape)) if !values.is_empty() => {
-                let size = shape.iter().try_fold(1i64, |product, extent| product.checked_mul(*extent)).unwrap_or(i64::MAX);
+                let size = shape
+                    .iter()
+                    .try_fold(1i64, |product, extent| product.checked_mul(*extent))
+                    .unwrap_or(i64::MAX);
                 if size <= 4096 {
                     Some(std::rc::Rc::new(
                         (0..size as usize).map(|i| values[i % values.len()]).collect(),

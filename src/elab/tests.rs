@@ -111,6 +111,17 @@ fn reductions_fold_from_the_right_with_identity_items() {
 fn reduce_with_a_dfn_folds_onto_the_last_element() {
     check("{⍺-⍵}/1 2 3 4", &["¯2"]);
     check("{⍺+⍵}/⍳10", &["55"]);
+    check("n←⊃⍳5\n{⍺+2×⍵}/⍳n", &["1"]);
+    check("n←2+⊃⍳1\n{⍺+2×⍵}/⍳n", &["17"]);
+    check_error("{⍺+2×⍵}/⍬", "DOMAIN ERROR");
+}
+
+#[test]
+fn reducing_an_empty_axis_without_identity_fails_at_run_time() {
+    let program = compile("n←0×⊃⍳1\n{⍺+2×⍵}/⍳n").unwrap();
+    let mut host = MemoryHost::default();
+    let error = eval_program(&program, &mut host).unwrap_err();
+    assert_eq!(error.kind.apl_name(), "DOMAIN ERROR");
 }
 
 #[test]
@@ -242,7 +253,10 @@ fn indexing() {
 #[test]
 fn tuples_from_mixed_strands() {
     check("t←(1 2)(3 4 5)\n+/t[2]", &["12"]);
-    check("step←{(⍵[1]+1)(⍵[2]×2)}\nr←step⍣10⊢0 (1 1)\nr[1]\nr[2]", &["10", "1024 1024"]);
+    check(
+        "step←{(⍵[1]+1)(⍵[2]×2)}\nr←step⍣10⊢0 (1 1)\nr[1]\nr[2]",
+        &["10", "1024 1024"],
+    );
 }
 
 #[test]
@@ -348,7 +362,9 @@ fn corpus_files(directory: &std::path::Path, files: &mut Vec<std::path::PathBuf>
 }
 
 fn corpus_files_including_all(directory: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(directory) else { return };
+    let Ok(entries) = std::fs::read_dir(directory) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -561,9 +577,9 @@ mod fuzz {
     use proptest::prelude::*;
 
     const TOKENS: &[&str] = &[
-        "1", "0", "2.5", "¯3", "1 2 3", "'ab'", "⍬", "x", "f", "(", ")", "{", "}", "⍺", "⍵", "∇", "+", "-", "×", "÷", "⍴",
-        ",", "⍳", "/", "\\", "¨", "∘.", ".", "⍣", "∘", "⍨", "⌽", "↑", "↓", "⊃", "≢", "=", "<", "[", "]", ";", "⋄", ":",
-        "←", "⍉", "○", "|", "⌈", "⍋", "∊", "⊤", "⊥", "!", "~",
+        "1", "0", "2.5", "¯3", "1 2 3", "'ab'", "⍬", "x", "f", "(", ")", "{", "}", "⍺", "⍵", "∇", "+", "-", "×", "÷",
+        "⍴", ",", "⍳", "/", "\\", "¨", "∘.", ".", "⍣", "∘", "⍨", "⌽", "↑", "↓", "⊃", "≢", "=", "<", "[", "]", ";", "⋄",
+        ":", "←", "⍉", "○", "|", "⌈", "⍋", "∊", "⊤", "⊥", "!", "~",
     ];
 
     proptest! {
