@@ -4,7 +4,9 @@
 //! intermediate language with its reference interpreter), `elab` (APL AST to TAIL), `runtime` (what compiled and
 //! interpreted programs share at run time: display, errors), and `driver` (the only module that touches files).
 
+pub mod driver;
 pub mod elab;
+pub mod mem;
 pub mod runtime;
 pub mod source;
 pub mod syntax;

@@ -1,7 +1,7 @@
 //! The syntax layer: APL text to an AST with spans, or source-pointing syntax errors. Knows nothing of TAIL.
 //!
 //! `lexer` turns text into tokens (over grapheme clusters) and collects comments; `parser` (nom over the token
-//! slice) builds the unresolved [`ast::Program`]; `printer` writes the AST in the project's S-expression form; `error`
+//! slice) builds the unresolved [`ast::Program`]; `printer` writes the AST in the project's S-expression form and `source_printer` back as APL; `error`
 //! holds every message of the layer. The grammar and the resolution rules left to elaboration are in grammar.md.
 
 pub mod ast;
@@ -9,10 +9,12 @@ pub mod error;
 pub mod lexer;
 pub mod parser;
 pub mod printer;
+pub mod source_printer;
 pub mod token;
 
 pub use error::{render_errors_plain, SyntaxError, SyntaxErrorKind, SyntaxErrors};
 pub use printer::print_program;
+pub use source_printer::print_program_as_apl;
 
 use crate::source::SourceFile;
 

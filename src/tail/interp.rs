@@ -59,13 +59,13 @@ pub fn display_lines(value: &Value) -> Vec<String> {
         Value::Function(_) => vec!["<function>".to_string()],
         _ => {
             let array = value.to_array().expect("an array value");
-            crate::runtime::display::display(&view(&array), PRINT_PRECISION)
+            aplc_runtime::display::display(&view(&array), PRINT_PRECISION)
         }
     }
 }
 
-fn view(array: &ArrayValue) -> crate::runtime::display::ArrayView<'_> {
-    use crate::runtime::display::ArrayData as View;
+fn view(array: &ArrayValue) -> aplc_runtime::display::ArrayView<'_> {
+    use aplc_runtime::display::ArrayData as View;
     let data = match &array.data {
         ArrayData::Bool(v) => View::Bool(v),
         ArrayData::Int(v) => View::Int(v),
@@ -73,7 +73,7 @@ fn view(array: &ArrayValue) -> crate::runtime::display::ArrayView<'_> {
         ArrayData::Char(v) => View::Char(v),
         ArrayData::Complex(v) => View::Complex(v),
     };
-    crate::runtime::display::ArrayView {
+    aplc_runtime::display::ArrayView {
         shape: &array.shape,
         data,
     }
@@ -577,7 +577,7 @@ impl Interpreter<'_> {
         if as_matrix && source.rank() != 2 {
             return Err(AplError::rank("formatMatrix needs a matrix"));
         }
-        let rows = crate::runtime::display::format_to_char_matrix(&view(source), PRINT_PRECISION);
+        let rows = aplc_runtime::display::format_to_char_matrix(&view(source), PRINT_PRECISION);
         if !as_matrix {
             let chars: Vec<char> = rows.into_iter().next().unwrap_or_default();
             return Ok(array(ArrayValue::vector(ArrayData::Char(chars))));
