@@ -6,7 +6,7 @@
 
 use crate::runtime::error::AplError;
 use crate::source::{SourceFile, Span};
-use crate::tail::interp::{display_lines, Host};
+use crate::tail::interp::Host;
 use crate::tail::value::Value;
 use crate::{elab, syntax, tail};
 use miette::Diagnostic;
@@ -77,9 +77,11 @@ impl ProgramError {
     pub fn apl_name(&self) -> String {
         match self {
             ProgramError::Syntax(_) => "SYNTAX ERROR".to_string(),
-            ProgramError::Elaboration(errors) => {
-                errors.errors.first().map_or("SYNTAX ERROR", |error| error.apl_name()).to_string()
-            }
+            ProgramError::Elaboration(errors) => errors
+                .errors
+                .first()
+                .map_or("SYNTAX ERROR", |error| error.apl_name())
+                .to_string(),
             // A .tail file that does not parse or type-check: TAIL's own words.
             ProgramError::Tail(error) => match error.error {
                 TailError::Syntax(_) => "SYNTAX ERROR".to_string(),
@@ -112,7 +114,10 @@ pub struct WithSource<E: Diagnostic + 'static> {
 
 impl<E: Diagnostic + 'static> WithSource<E> {
     fn new(error: E, file: &SourceFile) -> WithSource<E> {
-        WithSource { error, source_code: file.named_source() }
+        WithSource {
+            error,
+            source_code: file.named_source(),
+        }
     }
 }
 
@@ -134,12 +139,18 @@ pub struct RuntimeError(pub AplError);
 
 impl Diagnostic for RuntimeError {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(format!("aplc::run::{}", self.0.kind.apl_name().to_lowercase().replace([' ', '/'], "_"))))
+        Some(Box::new(format!(
+            "aplc::run::{}",
+            self.0.kind.apl_name().to_lowercase().replace([' ', '/'], "_")
+        )))
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
         let span: Span = self.0.span?;
-        Some(Box::new(std::iter::once(miette::LabeledSpan::new_with_span(Some("here".to_string()), span))))
+        Some(Box::new(std::iter::once(miette::LabeledSpan::new_with_span(
+            Some("here".to_string()),
+            span,
+        ))))
     }
 }
 
@@ -186,9 +197,12 @@ pub fn dump(file: &SourceFile, stage: Stage) -> Result<String, ProgramError> {
 /// successful check means the TAIL the backends receive is well typed.
 pub fn check(file: &SourceFile) -> Result<String, ProgramError> {
     let program = typed_tail(file)?;
-    let result_type =
-        tail::check::check_program(&program).map_err(|error| tail_error(TailError::Type(error), file))?;
-    Ok(format!("{}: ok (result type {})", file.name(), tail::print_type(&result_type)))
+    let result_type = tail::check::check_program(&program).map_err(|error| tail_error(TailError::Type(error), file))?;
+    Ok(format!(
+        "{}: ok (result type {})",
+        file.name(),
+        tail::print_type(&result_type)
+    ))
 }
 
 /// Runs a program on a backend with the given host; the program's output goes through the host.
@@ -203,7 +217,9 @@ pub fn run_with_host(file: &SourceFile, backend: Backend, host: &mut dyn Host) -
 
 /// `aplc run`: prints to standard output as the program runs.
 pub fn run_to_stdout(file: &SourceFile, backend: Backend) -> Result<(), ProgramError> {
-    let mut host = ProcessHost { output: std::io::stdout().lock() };
+    let mut host = ProcessHost {
+        output: std::io::stdout().lock(),
+    };
     run_with_host(file, backend, &mut host)
 }
 
@@ -228,9 +244,10 @@ pub fn run_source_capturing(file: &SourceFile, backend: Backend) -> RunReport {
     let outcome = run_with_host(file, backend, &mut host);
     RunReport {
         stdout: String::from_utf8_lossy(&host.output).into_owned(),
-        error: outcome
-            .err()
-            .map(|error| ReportedError { apl_name: error.apl_name(), rendered: error.render_plain() }),
+        error: outcome.err().map(|error| ReportedError {
+            apl_name: error.apl_name(),
+            rendered: error.render_plain(),
+        }),
     }
 }
 
@@ -241,8 +258,8 @@ struct ProcessHost<W: Write> {
 }
 
 impl<W: Write> Host for ProcessHost<W> {
-    fn print(&mut self, value: &Value) -> Result<(), AplError> {
-        for line in display_lines(value) {
+    fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError> {
+        for line in crate::tail::interp::display_lines_with_precision(value, print_precision) {
             writeln!(self.output, "{line}")
                 .map_err(|error| AplError::new(crate::runtime::error::AplErrorKind::FileIo, error.to_string()))?;
         }
@@ -251,12 +268,17 @@ impl<W: Write> Host for ProcessHost<W> {
 
     fn read_file(&mut self, path: &str) -> Result<String, AplError> {
         std::fs::read_to_string(path).map_err(|error| {
-            AplError::new(crate::runtime::error::AplErrorKind::FileIo, format!("cannot read {path}: {error}"))
+            AplError::new(
+                crate::runtime::error::AplErrorKind::FileIo,
+                format!("cannot read {path}: {error}"),
+            )
         })
     }
 
     fn now_millis(&mut self) -> i64 {
-        let since_epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        let since_epoch = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
         since_epoch.as_millis() as i64
     }
 }

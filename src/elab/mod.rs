@@ -181,7 +181,8 @@ impl Elaborator {
         match value {
             Val::Array(array) => {
                 let bound = self.bind(array.clone());
-                self.effect(Expr::op("print", vec![bound.expr.clone()]));
+                let precision = Expr::Int(self.print_precision);
+                self.effect(Expr::op("print", vec![precision, bound.expr.clone()]));
                 Ok(())
             }
             Val::Tuple(components) => {

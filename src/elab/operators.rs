@@ -304,7 +304,16 @@ impl Elaborator {
         let (lambda, _) = self.scalar_lambda2(base, base, span, |this, x, y| {
             this.apply_dyadic(&function_for_lambda, Val::Array(x), Val::Array(y), span)
         })?;
-        let expr = Expr::op("scan", vec![lambda, array.expr]);
+        // The neutral element is only used by backends that start from it; user functions get the type's zero.
+        let neutral = primitive_of(function)
+            .and_then(|p| identity_item(p, base))
+            .or_else(|| op_identity(&lambda, base))
+            .unwrap_or(match base {
+                Base::Bool => Scalar::Bool(false),
+                Base::Char => Scalar::Char(' '),
+                other => Scalar::Int(0).promote(other),
+            });
+        let expr = Expr::op("scan", vec![lambda, neutral.literal(), array.expr]);
         Ok(Arr::dynamic(expr, base, array.rank).with_extents(array.extents))
     }
 

@@ -649,7 +649,7 @@ impl Elaborator {
     fn format(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
         if argument.rank == 2 {
             return Ok(Arr::dynamic(
-                Expr::op("formatMatrix", vec![argument.expr]),
+                Expr::op("formatMatrix", vec![Expr::Int(self.print_precision), argument.expr]),
                 Base::Char,
                 2,
             ));
@@ -660,6 +660,10 @@ impl Elaborator {
         if argument.base == Base::Char {
             return Ok(self.ravel(argument));
         }
-        Ok(Arr::dynamic(Expr::op("format", vec![argument.expr]), Base::Char, 1))
+        Ok(Arr::dynamic(
+            Expr::op("format", vec![Expr::Int(self.print_precision), argument.expr]),
+            Base::Char,
+            1,
+        ))
     }
 }
