@@ -77,11 +77,9 @@ impl ProgramError {
     pub fn apl_name(&self) -> String {
         match self {
             ProgramError::Syntax(_) => "SYNTAX ERROR".to_string(),
-            ProgramError::Elaboration(errors) => errors
-                .errors
-                .first()
-                .map_or("SYNTAX ERROR", |error| error.apl_name())
-                .to_string(),
+            ProgramError::Elaboration(errors) => {
+                errors.errors.first().map_or("SYNTAX ERROR", |error| error.apl_name()).to_string()
+            }
             // A .tail file that does not parse or type-check: TAIL's own words.
             ProgramError::Tail(error) => match error.error {
                 TailError::Syntax(_) => "SYNTAX ERROR".to_string(),
@@ -114,10 +112,7 @@ pub struct WithSource<E: Diagnostic + 'static> {
 
 impl<E: Diagnostic + 'static> WithSource<E> {
     fn new(error: E, file: &SourceFile) -> WithSource<E> {
-        WithSource {
-            error,
-            source_code: file.named_source(),
-        }
+        WithSource { error, source_code: file.named_source() }
     }
 }
 
@@ -139,18 +134,12 @@ pub struct RuntimeError(pub AplError);
 
 impl Diagnostic for RuntimeError {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(format!(
-            "aplc::run::{}",
-            self.0.kind.apl_name().to_lowercase().replace([' ', '/'], "_")
-        )))
+        Some(Box::new(format!("aplc::run::{}", self.0.kind.apl_name().to_lowercase().replace([' ', '/'], "_"))))
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
         let span: Span = self.0.span?;
-        Some(Box::new(std::iter::once(miette::LabeledSpan::new_with_span(
-            Some("here".to_string()),
-            span,
-        ))))
+        Some(Box::new(std::iter::once(miette::LabeledSpan::new_with_span(Some("here".to_string()), span))))
     }
 }
 
@@ -197,12 +186,9 @@ pub fn dump(file: &SourceFile, stage: Stage) -> Result<String, ProgramError> {
 /// successful check means the TAIL the backends receive is well typed.
 pub fn check(file: &SourceFile) -> Result<String, ProgramError> {
     let program = typed_tail(file)?;
-    let result_type = tail::check::check_program(&program).map_err(|error| tail_error(TailError::Type(error), file))?;
-    Ok(format!(
-        "{}: ok (result type {})",
-        file.name(),
-        tail::print_type(&result_type)
-    ))
+    let result_type =
+        tail::check::check_program(&program).map_err(|error| tail_error(TailError::Type(error), file))?;
+    Ok(format!("{}: ok (result type {})", file.name(), tail::print_type(&result_type)))
 }
 
 /// Runs a program on a backend with the given host; the program's output goes through the host.
@@ -217,9 +203,7 @@ pub fn run_with_host(file: &SourceFile, backend: Backend, host: &mut dyn Host) -
 
 /// `aplc run`: prints to standard output as the program runs.
 pub fn run_to_stdout(file: &SourceFile, backend: Backend) -> Result<(), ProgramError> {
-    let mut host = ProcessHost {
-        output: std::io::stdout().lock(),
-    };
+    let mut host = ProcessHost { output: std::io::stdout().lock() };
     run_with_host(file, backend, &mut host)
 }
 
@@ -244,10 +228,9 @@ pub fn run_source_capturing(file: &SourceFile, backend: Backend) -> RunReport {
     let outcome = run_with_host(file, backend, &mut host);
     RunReport {
         stdout: String::from_utf8_lossy(&host.output).into_owned(),
-        error: outcome.err().map(|error| ReportedError {
-            apl_name: error.apl_name(),
-            rendered: error.render_plain(),
-        }),
+        error: outcome
+            .err()
+            .map(|error| ReportedError { apl_name: error.apl_name(), rendered: error.render_plain() }),
     }
 }
 
@@ -268,17 +251,12 @@ impl<W: Write> Host for ProcessHost<W> {
 
     fn read_file(&mut self, path: &str) -> Result<String, AplError> {
         std::fs::read_to_string(path).map_err(|error| {
-            AplError::new(
-                crate::runtime::error::AplErrorKind::FileIo,
-                format!("cannot read {path}: {error}"),
-            )
+            AplError::new(crate::runtime::error::AplErrorKind::FileIo, format!("cannot read {path}: {error}"))
         })
     }
 
     fn now_millis(&mut self) -> i64 {
-        let since_epoch = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
+        let since_epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
         since_epoch.as_millis() as i64
     }
 }
