@@ -73,7 +73,7 @@ fn an_empty_vector_prints_one_empty_line_and_an_empty_matrix_none() {
 #[test]
 fn unaligned_data_is_read_correctly() {
     // An int64 vector starting one byte into a buffer.
-    let mut buffer = vec![0u8; 1 + 2 * 8];
+    let mut buffer = [0u8; 1 + 2 * 8];
     buffer[1..9].copy_from_slice(&7i64.to_ne_bytes());
     buffer[9..17].copy_from_slice(&(-8i64).to_ne_bytes());
     let text = printed_text(ElementKind::Int, &[2], unsafe { buffer.as_ptr().add(1) }, 10);
