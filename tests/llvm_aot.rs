@@ -1,0 +1,175 @@
+//! The AOT path: hand-built modules written as object files, linked with `cc` against `libaplc_runtime.a`, and run
+//! as separate processes. The archive is the one Cargo builds in `target/<profile>/deps` along with aplc (it builds
+//! every crate type of a dependency), found by `find_runtime_library` from the test binary's own location; no nested
+//! cargo invocation is needed.
+
+mod llvm_support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use inkwell::context::Context;
+use inkwell::module::Module;
+
+use aplc::codegen::llvm::aot::{
+    compile_module_to_executable, define_c_main_calling_entry, find_runtime_library, link_executable,
+    newest_existing_file, object_path_for_executable, runtime_library_candidates,
+};
+use aplc::codegen::llvm::error::CodegenError;
+use aplc::codegen::llvm::target::CodegenOptions;
+use aplc::codegen::llvm::{verify_module, PROGRAM_ENTRY_FUNCTION_NAME};
+use llvm_support::{
+    build_length_error_module, build_module_referencing_every_runtime_function, build_sum_of_first_integers_module,
+    LENGTH_ERROR_MESSAGE,
+};
+
+/// A fresh directory for one test's files, under Cargo's temporary directory for integration tests.
+fn test_directory(test_name: &str) -> PathBuf {
+    let directory = Path::new(env!("CARGO_TARGET_TMPDIR")).join("llvm_aot").join(test_name);
+    let _ = std::fs::remove_dir_all(&directory);
+    std::fs::create_dir_all(&directory).unwrap();
+    directory
+}
+
+/// Compiles the module into an executable in the test's directory and runs it.
+fn compile_and_run(module: &Module<'_>, test_name: &str, options: &CodegenOptions) -> (PathBuf, Output) {
+    verify_module(module).expect("the hand-built module is valid");
+    let executable = test_directory(test_name).join("program");
+    let runtime_library = find_runtime_library().expect("Cargo built libaplc_runtime.a along with aplc");
+    compile_module_to_executable(
+        module,
+        PROGRAM_ENTRY_FUNCTION_NAME,
+        options,
+        &runtime_library,
+        &executable,
+    )
+    .expect("the module compiles and links");
+    let output = Command::new(&executable).output().expect("the executable runs");
+    (executable, output)
+}
+
+#[test]
+fn the_sum_executable_prints_5050_and_exits_with_0() {
+    let context = Context::create();
+    let module = build_sum_of_first_integers_module(&context, 100);
+    let (executable, output) = compile_and_run(&module, "sum", &CodegenOptions::default());
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "5050\n");
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    assert_eq!(output.status.code(), Some(0));
+    // The object file was an intermediate.
+    assert!(!object_path_for_executable(&executable).exists());
+}
+
+#[test]
+fn the_executable_does_not_depend_on_llvm() {
+    let context = Context::create();
+    let module = build_sum_of_first_integers_module(&context, 10);
+    let (executable, output) = compile_and_run(&module, "no_llvm", &CodegenOptions::default());
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "55\n");
+    let ldd = Command::new("ldd").arg(&executable).output().expect("ldd runs");
+    let libraries = String::from_utf8_lossy(&ldd.stdout);
+    // ldd really listed the dynamic dependencies: the C library is always one.
+    assert!(libraries.contains("libc.so"), "ldd said:\n{libraries}");
+    assert!(!libraries.to_lowercase().contains("llvm"), "ldd said:\n{libraries}");
+}
+
+#[test]
+fn a_length_error_exits_with_1_after_flushing_what_was_printed() {
+    let context = Context::create();
+    let module = build_length_error_module(&context);
+    let (_, output) = compile_and_run(&module, "length_error", &CodegenOptions::default());
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "7\n");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!("LENGTH ERROR: {LENGTH_ERROR_MESSAGE}\n")
+    );
+}
+
+#[test]
+fn every_runtime_function_resolves_in_the_static_library() {
+    let context = Context::create();
+    let module = build_module_referencing_every_runtime_function(&context);
+    let (_, output) = compile_and_run(&module, "every_function", &CodegenOptions::default());
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn a_baseline_cpu_executable_runs_here() {
+    let context = Context::create();
+    let module = build_sum_of_first_integers_module(&context, 100);
+    let options = CodegenOptions {
+        target_cpu: Some("x86-64".to_string()),
+    };
+    let (_, output) = compile_and_run(&module, "baseline_cpu", &options);
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "5050\n");
+}
+
+#[test]
+fn adding_main_twice_is_refused() {
+    let context = Context::create();
+    let module = build_sum_of_first_integers_module(&context, 1);
+    define_c_main_calling_entry(&module, PROGRAM_ENTRY_FUNCTION_NAME).unwrap();
+    verify_module(&module).unwrap();
+    let second = define_c_main_calling_entry(&module, PROGRAM_ENTRY_FUNCTION_NAME);
+    assert!(
+        matches!(second, Err(CodegenError::InvalidModule { ref message, .. }) if message.contains("main")),
+        "{second:?}"
+    );
+}
+
+#[test]
+fn a_failed_link_reports_the_linker_output() {
+    let directory = test_directory("failed_link");
+    let not_an_object = directory.join("not_an_object.o");
+    std::fs::write(&not_an_object, "this is not an object file").unwrap();
+    let runtime_library = find_runtime_library().unwrap();
+    let result = link_executable(&not_an_object, &runtime_library, &directory.join("program"));
+    match result {
+        Err(CodegenError::LinkFailed { stderr, .. }) => assert!(!stderr.is_empty()),
+        other => panic!("expected LinkFailed, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_object_file_sits_beside_the_executable() {
+    assert_eq!(
+        object_path_for_executable(Path::new("/tmp/out/program")),
+        PathBuf::from("/tmp/out/program.o")
+    );
+}
+
+#[test]
+fn runtime_library_candidates_cover_the_profile_and_deps_directories() {
+    let profile = test_directory("candidates").join("target").join("release");
+    let deps = profile.join("deps");
+    std::fs::create_dir_all(&deps).unwrap();
+    let uplifted = profile.join("libaplc_runtime.a");
+    let hashed = deps.join("libaplc_runtime-0123abcd.a");
+    let unrelated = deps.join("libother-0123abcd.a");
+    for file in [&uplifted, &hashed, &unrelated] {
+        std::fs::write(file, "archive").unwrap();
+    }
+    let mut expected = vec![hashed.clone(), uplifted.clone()];
+    expected.sort();
+    // From aplc in target/release and from a test binary in target/release/deps alike.
+    assert_eq!(runtime_library_candidates(&profile), expected);
+    assert_eq!(runtime_library_candidates(&deps), expected);
+
+    // The most recently written wins, whichever place it is in (pauses longer than file time resolution).
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&uplifted, "newer archive").unwrap();
+    assert_eq!(newest_existing_file(&expected), Some(uplifted));
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&hashed, "newest archive").unwrap();
+    assert_eq!(newest_existing_file(&expected), Some(hashed));
+    assert_eq!(
+        runtime_library_candidates(&profile.join("missing")),
+        Vec::<PathBuf>::new()
+    );
+}
