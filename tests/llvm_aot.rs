@@ -16,10 +16,13 @@ use aplc::codegen::llvm::aot::{
     newest_existing_file, object_path_for_executable, runtime_library_candidates,
 };
 use aplc::codegen::llvm::error::CodegenError;
+use aplc::codegen::llvm::runtime_table::RuntimeFunctionId;
 use aplc::codegen::llvm::target::CodegenOptions;
 use aplc::codegen::llvm::{verify_module, PROGRAM_ENTRY_FUNCTION_NAME};
+use aplc_runtime::abi::{RollGenerator, ROLL_SEED};
 use llvm_support::{
-    build_length_error_module, build_module_referencing_every_runtime_function, build_sum_of_first_integers_module,
+    build_length_error_module, build_module_referencing_every_runtime_function, build_program_printing_integers,
+    build_sum_of_first_integers_module, call_alloc_and_free, call_integer_function, call_read_file_length,
     LENGTH_ERROR_MESSAGE,
 };
 
@@ -172,4 +175,103 @@ fn runtime_library_candidates_cover_the_profile_and_deps_directories() {
         runtime_library_candidates(&profile.join("missing")),
         Vec::<PathBuf>::new()
     );
+}
+
+/// Standard output and standard error as text, and the exit status.
+fn outcome(output: &Output) -> (String, String, Option<i32>) {
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.code(),
+    )
+}
+
+#[test]
+fn rolls_follow_the_documented_seeded_generator_on_every_run() {
+    let context = Context::create();
+    let module = build_program_printing_integers(&context, "rolls", |module, builder| {
+        (0..5)
+            .map(|_| call_integer_function(module, builder, RuntimeFunctionId::Roll, &[6]))
+            .collect()
+    });
+    let (executable, output) = compile_and_run(&module, "rolls", &CodegenOptions::default());
+    let mut generator = RollGenerator::with_seed(ROLL_SEED);
+    let expected: String = (0..5).map(|_| format!("{}\n", generator.roll(6))).collect();
+    assert_eq!(outcome(&output), (expected.clone(), String::new(), Some(0)));
+    // Seeded once with a fixed seed: a second run rolls the same numbers.
+    let second_run = Command::new(&executable).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&second_run.stdout), expected);
+}
+
+#[test]
+fn rolling_zero_is_a_domain_error() {
+    let context = Context::create();
+    let module = build_program_printing_integers(&context, "roll_zero", |module, builder| {
+        vec![call_integer_function(module, builder, RuntimeFunctionId::Roll, &[0])]
+    });
+    let (_, output) = compile_and_run(&module, "roll_zero", &CodegenOptions::default());
+    let expected_error = "DOMAIN ERROR: ? needs a positive integer, not 0\n".to_string();
+    assert_eq!(outcome(&output), (String::new(), expected_error, Some(1)));
+}
+
+#[test]
+fn an_impossible_allocation_stops_with_ws_full() {
+    let context = Context::create();
+    let module = build_program_printing_integers(&context, "ws_full", |module, builder| {
+        call_alloc_and_free(module, builder, i64::MAX);
+        Vec::new()
+    });
+    let (_, output) = compile_and_run(&module, "ws_full", &CodegenOptions::default());
+    let expected_error = "WS FULL: cannot allocate 9223372036854775807 bytes\n".to_string();
+    assert_eq!(outcome(&output), (String::new(), expected_error, Some(1)));
+}
+
+#[test]
+fn the_clock_reads_the_time_of_the_run() {
+    let context = Context::create();
+    let module = build_program_printing_integers(&context, "clock", |module, builder| {
+        vec![call_integer_function(
+            module,
+            builder,
+            RuntimeFunctionId::NowMillis,
+            &[],
+        )]
+    });
+    let milliseconds_now = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64
+    };
+    let before = milliseconds_now();
+    let (_, output) = compile_and_run(&module, "clock", &CodegenOptions::default());
+    let after = milliseconds_now();
+    let printed: i64 = String::from_utf8_lossy(&output.stdout).trim().parse().unwrap();
+    assert!(before <= printed && printed <= after, "{before} ≤ {printed} ≤ {after}");
+}
+
+#[test]
+fn reading_a_file_gives_its_length_and_a_missing_file_is_a_file_io_error() {
+    let directory = test_directory("read_file_data");
+    let existing = directory.join("data.txt");
+    // "⍴" is three bytes in UTF-8: 3 + 4 = 7 bytes.
+    std::fs::write(&existing, "⍴1 2\n").unwrap();
+    let missing = directory.join("missing.txt");
+    let existing_path = existing.to_str().unwrap().to_string();
+    let missing_path = missing.to_str().unwrap().to_string();
+
+    let context = Context::create();
+    let reading_existing = build_program_printing_integers(&context, "read_existing_file", |module, builder| {
+        vec![call_read_file_length(module, builder, &existing_path)]
+    });
+    let (_, output) = compile_and_run(&reading_existing, "read_existing_file", &CodegenOptions::default());
+    assert_eq!(outcome(&output), ("7\n".to_string(), String::new(), Some(0)));
+
+    let reading_missing = build_program_printing_integers(&context, "read_missing_file", |module, builder| {
+        vec![call_read_file_length(module, builder, &missing_path)]
+    });
+    let (_, output) = compile_and_run(&reading_missing, "read_missing_file", &CodegenOptions::default());
+    let expected_error =
+        format!("FILE I/O ERROR: cannot read {missing_path}: No such file or directory (os error 2)\n");
+    assert_eq!(outcome(&output), (String::new(), expected_error, Some(1)));
 }

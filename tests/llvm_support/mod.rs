@@ -125,6 +125,84 @@ pub fn build_module_referencing_every_runtime_function(context: &Context) -> Mod
     module
 }
 
+/// `aplc_main`: prints, as integer scalars and in order, the values `compute` builds (calls of run-time functions,
+/// typically), then returns 0.
+pub fn build_program_printing_integers<'ctx>(
+    context: &'ctx Context,
+    name: &str,
+    compute: impl FnOnce(&Module<'ctx>, &Builder<'ctx>) -> Vec<IntValue<'ctx>>,
+) -> Module<'ctx> {
+    let module = context.create_module(name);
+    let builder = context.create_builder();
+    let main_function = add_program_entry(&module);
+    builder.position_at_end(context.append_basic_block(main_function, "entry"));
+    let i64_type = context.i64_type();
+    for value in compute(&module, &builder) {
+        let block = call_alloc(&module, &builder, i64_type.const_int(8, false), "scalar");
+        builder.build_store(block, value).unwrap();
+        call_print_scalar(&module, &builder, ElementKind::Int, block);
+        call_free(&module, &builder, block, i64_type.const_int(8, false));
+    }
+    builder.build_return(Some(&context.i32_type().const_zero())).unwrap();
+    module
+}
+
+/// A call of a run-time function that returns an `i64`, with constant `i64` arguments.
+pub fn call_integer_function<'ctx>(
+    module: &Module<'ctx>,
+    builder: &Builder<'ctx>,
+    id: RuntimeFunctionId,
+    arguments: &[i64],
+) -> IntValue<'ctx> {
+    let function = declare_runtime_function(module, id);
+    let i64_type = module.get_context().i64_type();
+    let arguments: Vec<_> = arguments
+        .iter()
+        .map(|&argument| i64_type.const_int(argument as u64, true).into())
+        .collect();
+    builder
+        .build_call(function, &arguments, "result")
+        .unwrap()
+        .try_as_basic_value()
+        .basic()
+        .unwrap()
+        .into_int_value()
+}
+
+/// Calls `aplrt_alloc(bytes)` and frees the block (for checking allocation failures).
+pub fn call_alloc_and_free<'ctx>(module: &Module<'ctx>, builder: &Builder<'ctx>, bytes: i64) {
+    let byte_count = module.get_context().i64_type().const_int(bytes as u64, true);
+    let block = call_alloc(module, builder, byte_count, "block");
+    call_free(module, builder, block, byte_count);
+}
+
+/// Reads the file at `path` with `aplrt_read_file`, frees the contents, and returns the length it reported.
+pub fn call_read_file_length<'ctx>(module: &Module<'ctx>, builder: &Builder<'ctx>, path: &str) -> IntValue<'ctx> {
+    let context = module.get_context();
+    let i64_type = context.i64_type();
+    let path_text = builder.build_global_string_ptr(path, "path").unwrap();
+    let length_slot = builder.build_alloca(i64_type, "length_slot").unwrap();
+    let read_function = declare_runtime_function(module, RuntimeFunctionId::ReadFile);
+    let arguments = [
+        path_text.as_pointer_value().into(),
+        i64_type.const_int(path.len() as u64, false).into(),
+        length_slot.into(),
+    ];
+    let contents = builder
+        .build_call(read_function, &arguments, "contents")
+        .unwrap()
+        .try_as_basic_value()
+        .basic()
+        .unwrap()
+        .into_pointer_value();
+    let length = builder
+        .build_load(i64_type, length_slot, "length")
+        .unwrap()
+        .into_int_value();
+    call_free(module, builder, contents, length);
+    length
+}
+
 /// `double sum_doubles(ptr data, i64 n)`: a sum reduction loop whose `fadd` carries the fast-math flags given (the
 /// only way LLVM may reorder the additions and so vectorise the loop).
 pub fn build_double_sum_module(context: &Context, flags: inkwell::values::FastMathFlags) -> Module<'_> {
