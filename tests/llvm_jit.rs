@@ -11,7 +11,8 @@ use aplc::codegen::llvm::target::CodegenOptions;
 use aplc::codegen::llvm::{verify_module, PROGRAM_ENTRY_FUNCTION_NAME};
 use aplc_runtime::abi::capture_output_of;
 use llvm_support::{
-    add_program_entry, build_module_referencing_every_runtime_function, build_sum_of_first_integers_module,
+    add_program_entry, build_length_error_module, build_module_referencing_every_runtime_function,
+    build_sum_of_first_integers_module, LENGTH_ERROR_MESSAGE,
 };
 
 /// Runs the module's entry in the JIT with its output captured; returns the exit status and the output.
@@ -108,5 +109,43 @@ fn a_module_that_defines_a_runtime_function_is_refused() {
         Some(CodegenError::RuntimeFunctionDefinedInModule {
             name: "aplrt_alloc".to_string()
         })
+    );
+}
+
+/// Set in the child process of [`an_apl_error_in_jit_code_exits_the_process_with_status_1`].
+const JIT_ERROR_CHILD_VARIABLE: &str = "APLC_TEST_JIT_ERROR_CHILD";
+
+/// An APL error ends the whole process, so this test plays two roles: run normally, it starts this test binary
+/// again, filtered to this test, as a child with [`JIT_ERROR_CHILD_VARIABLE`] set, and checks how the child ends; as
+/// the child, it runs the LENGTH ERROR module in the JIT, which never returns.
+#[test]
+fn an_apl_error_in_jit_code_exits_the_process_with_status_1() {
+    if std::env::var_os(JIT_ERROR_CHILD_VARIABLE).is_some() {
+        let context = Context::create();
+        let module = build_length_error_module(&context);
+        let status = unsafe { run_module_in_jit(&module, PROGRAM_ENTRY_FUNCTION_NAME, &CodegenOptions::default()) };
+        panic!("the program should have stopped with LENGTH ERROR, but returned {status:?}");
+    }
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "an_apl_error_in_jit_code_exits_the_process_with_status_1",
+            "--test-threads=1",
+            "--quiet",
+        ])
+        .env(JIT_ERROR_CHILD_VARIABLE, "1")
+        .output()
+        .expect("the test binary runs");
+    let stdout = String::from_utf8_lossy(&child.stdout);
+    let stderr = String::from_utf8_lossy(&child.stderr);
+    assert_eq!(child.status.code(), Some(1), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    // The test harness prints its own lines on standard output too (few, with --quiet); the program's 7 is one line
+    // among them.
+    assert!(stdout.lines().any(|line| line == "7"), "stdout:\n{stdout}");
+    assert!(
+        stderr
+            .lines()
+            .any(|line| line == format!("LENGTH ERROR: {LENGTH_ERROR_MESSAGE}")),
+        "stderr:\n{stderr}"
     );
 }
