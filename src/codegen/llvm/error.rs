@@ -22,6 +22,10 @@ pub enum CodegenError {
     #[diagnostic(code(aplc::codegen::invalid_module))]
     InvalidModule { module_name: String, message: String },
 
+    #[error("internal compiler error: building LLVM IR failed: {message}")]
+    #[diagnostic(code(aplc::codegen::builder))]
+    Builder { message: String },
+
     #[error("internal compiler error: the LLVM pass pipeline {pipeline} failed: {message}")]
     #[diagnostic(code(aplc::codegen::pass_pipeline))]
     PassPipeline { pipeline: String, message: String },

@@ -3,6 +3,8 @@
 //! - [`target`]: the target machine (host CPU or `--target-cpu`), the attributes that make every function use it,
 //!   and the O3 pipeline, which must be run explicitly (the target machine's optimisation level only affects
 //!   instruction selection);
+//! - [`emit`]: the constructs the translation is made of (loops, conditionals, mutable scalars, blocks, run-time
+//!   calls), emitted the way LLVM's optimiser wants them;
 //! - [`runtime_table`]: the one table of run-time library functions that generated code may call;
 //! - [`jit`]: running a module in-process with MCJIT, the run-time functions mapped to the ones linked into aplc;
 //! - [`aot`]: writing an object file and linking it with `cc` against `libaplc_runtime.a` into an executable that
@@ -13,6 +15,7 @@
 //! the exit status. The JIT calls it directly; AOT adds a C `main` around it.
 
 pub mod aot;
+pub mod emit;
 pub mod error;
 pub mod jit;
 pub mod runtime_table;
