@@ -3,7 +3,7 @@
 
 use inkwell::context::Context;
 use inkwell::module::Module;
-use inkwell::values::{BasicValue, IntValue, PointerValue};
+use inkwell::values::{BasicValue, FloatValue, IntValue, PointerValue};
 use inkwell::IntPredicate;
 
 use aplc::codegen::llvm::emit::{FunctionEmitter, DEFAULT_PRINT_PRECISION};
@@ -270,4 +270,110 @@ fn a_reduction_emitted_with_the_reduction_add_is_vectorised() {
     // The stack slot became a register (mem2reg) and the loop a vector loop.
     assert!(!ir.contains("alloca"), "{ir}");
     assert!(ir.contains("x double>"), "{ir}");
+}
+
+/// `aplc_main`: prints `*1`, `2*0.5`, `⍟10` and `1○1` (exp, power, natural log, sine) of doubles read with volatile
+/// loads from a global, so that LLVM cannot fold them and must call the C maths library at run time.
+fn build_maths_library_program(context: &Context) -> Module<'_> {
+    let module = context.create_module("maths_library");
+    let f64_type = context.f64_type();
+    let inputs = module.add_global(f64_type.array_type(3), None, "inputs");
+    inputs.set_initializer(&f64_type.const_array(&[
+        f64_type.const_float(1.0),
+        f64_type.const_float(2.0),
+        f64_type.const_float(10.0),
+    ]));
+    {
+        let emitter = FunctionEmitter::for_new_program_entry(&module);
+        let input = |position: i64| {
+            let pointer = emitter
+                .emit_element_pointer(
+                    ElementKind::Double,
+                    inputs.as_pointer_value(),
+                    emitter.int_constant(position),
+                )
+                .unwrap();
+            let load = emitter.builder.build_load(f64_type, pointer, "input").unwrap();
+            load.as_instruction_value().unwrap().set_volatile(true).unwrap();
+            load.into_float_value()
+        };
+        let (one, two, ten) = (input(0), input(1), input(2));
+        let results = [
+            emitter.emit_double_intrinsic("llvm.exp", &[one], "exp").unwrap(),
+            emit_square_root_as_power(&emitter, two, one).unwrap(),
+            emitter.emit_double_intrinsic("llvm.log", &[ten], "log").unwrap(),
+            emitter.emit_double_intrinsic("llvm.sin", &[one], "sin").unwrap(),
+        ];
+        for result in results {
+            emitter
+                .emit_print_scalar(ElementKind::Double, result.into(), DEFAULT_PRINT_PRECISION)
+                .unwrap();
+        }
+        emitter.emit_return_status(0).unwrap();
+    }
+    verify_module(&module).expect("the emitted module is valid");
+    module
+}
+
+/// `base * one ÷ 2` through `llvm.pow`, written as a generic function as the translation will be.
+fn emit_square_root_as_power<'ctx>(
+    emitter: &FunctionEmitter<'_, 'ctx>,
+    base: FloatValue<'ctx>,
+    one: FloatValue<'ctx>,
+) -> Result<FloatValue<'ctx>, CodegenError> {
+    let half = emitter
+        .builder
+        .build_float_mul(one, emitter.context.f64_type().const_float(0.5), "half")?;
+    emitter.emit_double_intrinsic("llvm.pow", &[base, half], "pow")
+}
+
+/// e, √2, ln 10 and sin 1 to ten significant digits (⎕PP←10).
+const MATHS_LIBRARY_OUTPUT: &str = "2.718281828\n1.414213562\n2.302585093\n0.8414709848\n";
+
+#[test]
+fn maths_intrinsics_reach_the_c_maths_library_in_the_jit() {
+    let context = Context::create();
+    let module = build_maths_library_program(&context);
+    let (status, output) = capture_output_of(|| unsafe {
+        run_module_in_jit(&module, PROGRAM_ENTRY_FUNCTION_NAME, &CodegenOptions::default())
+    });
+    assert_eq!(status, Ok(0));
+    assert_eq!(String::from_utf8(output).unwrap(), MATHS_LIBRARY_OUTPUT);
+}
+
+#[test]
+fn maths_intrinsics_link_against_libm_in_aot() {
+    use aplc::codegen::llvm::aot::{compile_module_to_executable, find_runtime_library};
+    let context = Context::create();
+    let module = build_maths_library_program(&context);
+    let directory = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("llvm_emit_maths");
+    std::fs::create_dir_all(&directory).unwrap();
+    let executable = directory.join("program");
+    let runtime_library = find_runtime_library().unwrap();
+    compile_module_to_executable(
+        &module,
+        PROGRAM_ENTRY_FUNCTION_NAME,
+        &CodegenOptions::default(),
+        &runtime_library,
+        &executable,
+    )
+    .unwrap();
+    let output = std::process::Command::new(&executable).output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&output.stdout), MATHS_LIBRARY_OUTPUT);
+}
+
+#[test]
+fn an_unknown_intrinsic_is_an_error_not_a_crash() {
+    let context = Context::create();
+    let module = context.create_module("unknown_intrinsic");
+    let emitter = FunctionEmitter::for_new_program_entry(&module);
+    let one = context.f64_type().const_float(1.0);
+    let result = emitter.emit_double_intrinsic("llvm.no_such_thing", &[one], "nothing");
+    assert_eq!(
+        result.err(),
+        Some(CodegenError::Builder {
+            message: "llvm.no_such_thing is not an LLVM intrinsic on doubles".to_string()
+        })
+    );
 }

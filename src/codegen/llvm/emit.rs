@@ -15,6 +15,7 @@
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::{Builder, BuilderError};
 use inkwell::context::ContextRef;
+use inkwell::intrinsics::Intrinsic;
 use inkwell::module::Module;
 use inkwell::types::{BasicType, BasicTypeEnum};
 use inkwell::values::{BasicValue, BasicValueEnum, FloatValue, FunctionValue, IntValue, PointerValue};
@@ -343,6 +344,32 @@ impl<'module, 'ctx> FunctionEmitter<'module, 'ctx> {
         let product = self.builder.build_float_mul(left, right, name)?;
         allow_reassociation(product)?;
         Ok(product)
+    }
+
+    /// A call of an LLVM floating-point intrinsic on doubles, such as `llvm.exp`, `llvm.log`, `llvm.pow`,
+    /// `llvm.sin`, `llvm.floor` or `llvm.fabs` (overloaded on `double`). LLVM folds calls on constants, turns some
+    /// into instructions, and lowers the rest to the C maths library (`exp`, `pow`, ...), which AOT executables link
+    /// with `-lm` and the JIT finds in the aplc process.
+    pub fn emit_double_intrinsic(
+        &self,
+        intrinsic_name: &str,
+        arguments: &[FloatValue<'ctx>],
+        name: &str,
+    ) -> Result<FloatValue<'ctx>, CodegenError> {
+        let unknown_intrinsic = || CodegenError::Builder {
+            message: format!("{intrinsic_name} is not an LLVM intrinsic on doubles"),
+        };
+        let intrinsic = Intrinsic::find(intrinsic_name).ok_or_else(unknown_intrinsic)?;
+        let f64_type: BasicTypeEnum<'ctx> = self.context.f64_type().into();
+        let declaration = intrinsic
+            .get_declaration(self.module, &[f64_type])
+            .ok_or_else(unknown_intrinsic)?;
+        let arguments: Vec<_> = arguments.iter().map(|&argument| argument.into()).collect();
+        let call = self.builder.build_call(declaration, &arguments, name)?;
+        call.try_as_basic_value()
+            .basic()
+            .map(|value| value.into_float_value())
+            .ok_or_else(unknown_intrinsic)
     }
 
     // ---- Run-time library calls ----
