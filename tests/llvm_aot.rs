@@ -275,3 +275,28 @@ fn reading_a_file_gives_its_length_and_a_missing_file_is_a_file_io_error() {
         format!("FILE I/O ERROR: cannot read {missing_path}: No such file or directory (os error 2)\n");
     assert_eq!(outcome(&output), (String::new(), expected_error, Some(1)));
 }
+
+#[test]
+fn output_is_flushed_when_the_program_calls_exit_itself() {
+    use aplc::codegen::llvm::emit::FunctionEmitter;
+    use aplc_runtime::abi::ElementKind;
+    let context = Context::create();
+    let module = context.create_module("exit_without_flush");
+    {
+        let emitter = FunctionEmitter::for_new_program_entry(&module);
+        emitter
+            .emit_print_scalar(ElementKind::Int, emitter.int_constant(42).into(), 10)
+            .unwrap();
+        // C's exit, called before the flush that the generated main does after the entry returns: only the
+        // run-time library's atexit handler can write the buffered 42.
+        let exit_type = context.void_type().fn_type(&[context.i32_type().into()], false);
+        let exit_function = module.add_function("exit", exit_type, None);
+        emitter
+            .builder
+            .build_call(exit_function, &[emitter.i32_constant(3).into()], "")
+            .unwrap();
+        emitter.emit_return_status(0).unwrap();
+    }
+    let (_, output) = compile_and_run(&module, "exit_without_flush", &CodegenOptions::default());
+    assert_eq!(outcome(&output), ("42\n".to_string(), String::new(), Some(3)));
+}
