@@ -300,3 +300,31 @@ fn output_is_flushed_when_the_program_calls_exit_itself() {
     let (_, output) = compile_and_run(&module, "exit_without_flush", &CodegenOptions::default());
     assert_eq!(outcome(&output), ("42\n".to_string(), String::new(), Some(3)));
 }
+
+#[test]
+fn the_environment_variable_wins_and_must_name_a_file() {
+    use aplc::codegen::llvm::aot::find_runtime_library_from;
+    let directory = test_directory("variable");
+    let named = directory.join("custom_runtime.a");
+    std::fs::write(&named, "archive").unwrap();
+    let empty_profile = directory.join("target").join("debug");
+    std::fs::create_dir_all(&empty_profile).unwrap();
+
+    assert_eq!(
+        find_runtime_library_from(Some(named.as_os_str()), &empty_profile),
+        Ok(named)
+    );
+    let missing = directory.join("missing.a");
+    assert_eq!(
+        find_runtime_library_from(Some(missing.as_os_str()), &empty_profile),
+        Err(CodegenError::RuntimeLibraryVariableInvalid { path: missing })
+    );
+    // Neither the variable nor an archive near the executable: the error lists where it looked.
+    match find_runtime_library_from(None, &empty_profile) {
+        Err(CodegenError::RuntimeLibraryNotFound { searched }) => {
+            assert!(searched.contains("APLC_RUNTIME_LIB"), "{searched}");
+            assert!(searched.contains("libaplc_runtime-*.a"), "{searched}");
+        }
+        other => panic!("expected RuntimeLibraryNotFound, got {other:?}"),
+    }
+}

@@ -146,9 +146,24 @@ pub fn link_executable(object_path: &Path, runtime_library: &Path, output: &Path
     }
 }
 
-/// Finds `libaplc_runtime.a` as the module documentation describes.
+/// Finds `libaplc_runtime.a` as the module documentation describes, from `APLC_RUNTIME_LIB` and the location of
+/// the running executable.
 pub fn find_runtime_library() -> Result<PathBuf, CodegenError> {
-    if let Some(path) = std::env::var_os(RUNTIME_LIBRARY_VARIABLE) {
+    let executable = std::env::current_exe().unwrap_or_default();
+    let executable_directory = executable.parent().unwrap_or(Path::new("."));
+    find_runtime_library_from(
+        std::env::var_os(RUNTIME_LIBRARY_VARIABLE).as_deref(),
+        executable_directory,
+    )
+}
+
+/// [`find_runtime_library`] with the value of `APLC_RUNTIME_LIB` and the executable's directory given: a set
+/// variable must name an existing file; otherwise the newest candidate near the executable is taken.
+pub fn find_runtime_library_from(
+    variable_value: Option<&std::ffi::OsStr>,
+    executable_directory: &Path,
+) -> Result<PathBuf, CodegenError> {
+    if let Some(path) = variable_value {
         let path = PathBuf::from(path);
         return if path.is_file() {
             Ok(path)
@@ -156,8 +171,6 @@ pub fn find_runtime_library() -> Result<PathBuf, CodegenError> {
             Err(CodegenError::RuntimeLibraryVariableInvalid { path })
         };
     }
-    let executable = std::env::current_exe().unwrap_or_default();
-    let executable_directory = executable.parent().unwrap_or(Path::new("."));
     let candidates = runtime_library_candidates(executable_directory);
     newest_existing_file(&candidates).ok_or_else(|| CodegenError::RuntimeLibraryNotFound {
         searched: describe_searched_places(executable_directory),
