@@ -6,7 +6,7 @@
 
 use crate::runtime::error::AplError;
 use crate::source::{SourceFile, Span};
-use crate::tail::interp::{display_lines, Host};
+use crate::tail::interp::Host;
 use crate::tail::value::Value;
 use crate::{elab, syntax, tail};
 use miette::Diagnostic;
@@ -241,8 +241,8 @@ struct ProcessHost<W: Write> {
 }
 
 impl<W: Write> Host for ProcessHost<W> {
-    fn print(&mut self, value: &Value) -> Result<(), AplError> {
-        for line in display_lines(value) {
+    fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError> {
+        for line in crate::tail::interp::display_lines_with_precision(value, print_precision) {
             writeln!(self.output, "{line}")
                 .map_err(|error| AplError::new(crate::runtime::error::AplErrorKind::FileIo, error.to_string()))?;
         }

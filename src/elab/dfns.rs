@@ -23,19 +23,35 @@ pub enum LoopMode {
         calls: Vec<(Option<Type>, Type)>,
     },
     /// Building the loop body: a returned value gives a final state, a tail call the next state.
-    Build {
-        result_type: Type,
-        alpha_type: Option<Type>,
-        omega_type: Type,
-        alpha: Option<Val>,
-        omega: Val,
-    },
+    Build(Box<LoopBuild>),
 }
+
+#[derive(Clone, Debug)]
+pub struct LoopBuild {
+    result_type: Type,
+    alpha_type: Option<Type>,
+    omega_type: Type,
+    alpha: Option<Val>,
+    omega: Val,
+}
+
+/// What probing a loop body found: the types of the returned values, and of the arguments of each tail call.
+type ProbedTypes = (Vec<Type>, Vec<(Option<Type>, Type)>);
 
 const RECURSION_MESSAGE: &str = "recursion that cannot be unfolded at compile time";
 
 impl Elaborator {
     pub fn call_dfn(&mut self, closure: &Closure, left: Option<Val>, right: Val, span: Span) -> ElabResult<Val> {
+        if let (Some(annotation), None) = (&closure.dfn.annotation, &closure.operands) {
+            let annotation = annotation.clone();
+            let (check, left, right) = self.check_call_arguments(&annotation, left, right, span)?;
+            let result = self.call_dfn_unchecked(closure, left, right, span)?;
+            return self.check_call_result(check, result);
+        }
+        self.call_dfn_unchecked(closure, left, right, span)
+    }
+
+    fn call_dfn_unchecked(&mut self, closure: &Closure, left: Option<Val>, right: Val, span: Span) -> ElabResult<Val> {
         let key = Rc::as_ptr(&closure.dfn);
         let outermost = !self.active_dfns.contains(&key);
         let right = self.bind_value(right);
@@ -157,13 +173,13 @@ impl Elaborator {
         };
         let alpha = alpha_type.as_ref().map(|_| components[2].clone());
         let omega = components[components.len() - 1].clone();
-        let mode = LoopMode::Build {
+        let mode = LoopMode::Build(Box::new(LoopBuild {
             result_type: result_type.clone(),
             alpha_type: alpha_type.clone(),
             omega_type: omega_type.clone(),
             alpha: alpha.clone(),
             omega: omega.clone(),
-        };
+        }));
         self.frames.push(Vec::new());
         let body = self.run_loop_body(closure, alpha, omega, mode, span);
         let frame = self.frames.pop().expect("the loop body frame");
@@ -224,7 +240,7 @@ impl Elaborator {
         alpha_type: &Option<Type>,
         omega_type: &Type,
         span: Span,
-    ) -> ElabResult<(Vec<Type>, Vec<(Option<Type>, Type)>)> {
+    ) -> ElabResult<ProbedTypes> {
         let saved_variables = self.next_variable;
         let alpha = alpha_type.as_ref().map(|t| self.placeholder_variable(t));
         let omega = self.placeholder_variable(omega_type);
@@ -292,12 +308,13 @@ impl Elaborator {
                     }
                     Ok(Val::Array(Arr::scalar_constant(Scalar::Bool(false))))
                 }
-                LoopMode::Build {
-                    result_type,
-                    alpha_type,
-                    omega_type,
-                    ..
-                } => {
+                LoopMode::Build(build) => {
+                    let LoopBuild {
+                        result_type,
+                        alpha_type,
+                        omega_type,
+                        ..
+                    } = *build;
                     let mut components = vec![
                         plain_value(Expr::Bool(false)),
                         rebuild_value(
@@ -326,12 +343,13 @@ impl Elaborator {
                 }
                 Ok(Val::Array(Arr::scalar_constant(Scalar::Bool(false))))
             }
-            LoopMode::Build {
-                result_type,
-                alpha,
-                omega,
-                ..
-            } => {
+            LoopMode::Build(build) => {
+                let LoopBuild {
+                    result_type,
+                    alpha,
+                    omega,
+                    ..
+                } = *build;
                 let value = self.convert_value(value, &result_type, expr.span)?;
                 let mut components = vec![plain_value(Expr::Bool(true)), value];
                 components.extend(alpha);

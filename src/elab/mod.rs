@@ -55,7 +55,33 @@ pub fn elaborate_to_ir(program: &ast::Program, file: &SourceFile) -> Result<Expr
 }
 
 /// Elaborate a whole script to a TAIL program (which `tail::infer` then types).
+///
+/// Inlining recursion nests deeply, so elaboration runs on a thread of its own with a large stack.
 pub fn elaborate_program(program: &ast::Program, file: &SourceFile) -> Result<crate::tail::ast::Program, ElabErrors> {
+    let outcome = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("aplc-elaborate".to_string())
+            .stack_size(ELABORATION_STACK_BYTES)
+            .spawn_scoped(scope, || elaborate_on_this_thread(program, file))
+            .map(|handle| handle.join())
+    });
+    match outcome {
+        Ok(Ok(result)) => result,
+        // No thread could be started, or it panicked (a bug): report it as an error rather than crash.
+        _ => Err(ElabErrors::new(
+            file,
+            vec![ElabError::nonce(Span::default(), "internal error: elaboration failed")],
+        )),
+    }
+}
+
+/// The stack of the elaboration thread (address space only; pages are touched as inlining nests).
+const ELABORATION_STACK_BYTES: usize = 1 << 30;
+
+fn elaborate_on_this_thread(
+    program: &ast::Program,
+    file: &SourceFile,
+) -> Result<crate::tail::ast::Program, ElabErrors> {
     let expr = elaborate_to_ir(program, file)?;
     lower::lower_program(&expr)
         .map_err(|message| ElabErrors::new(file, vec![ElabError::nonce(Span::default(), message)]))
@@ -90,6 +116,8 @@ pub struct Elaborator {
     loops: Vec<Option<dfns::LoopMode>>,
     /// Let-bound variables whose TAIL type is a vector of known length (`<κ>n`), so that the V ops apply to them.
     static_length_variables: std::collections::HashSet<String>,
+    /// A `⍝: name : type` annotation waiting for its assignment.
+    pending_annotation: Option<(String, String, Span)>,
     /// The prelude's functions, elaborated on first use.
     prelude: Option<Env>,
     /// Let-bound int scalars that TAIL may type as singletons (`S(int,n)`).
@@ -97,7 +125,7 @@ pub struct Elaborator {
 }
 
 /// How deep inlined calls may nest before elaboration gives up on a recursion it cannot unfold.
-pub const MAX_CALL_DEPTH: usize = 160;
+pub const MAX_CALL_DEPTH: usize = 128;
 
 /// How many dfn calls one top-level statement may inline (bounds recursion unfolded on constants).
 pub const INLINE_BUDGET: usize = 20_000;
@@ -115,6 +143,7 @@ impl Elaborator {
             static_length_variables: Default::default(),
             singleton_variables: Default::default(),
             prelude: None,
+            pending_annotation: None,
             inline_budget: INLINE_BUDGET,
             active_dfns: Vec::new(),
             loops: Vec::new(),
@@ -152,7 +181,8 @@ impl Elaborator {
         match value {
             Val::Array(array) => {
                 let bound = self.bind(array.clone());
-                self.effect(Expr::op("print", vec![bound.expr.clone()]));
+                let precision = Expr::Int(self.print_precision);
+                self.effect(Expr::op("print", vec![precision, bound.expr.clone()]));
                 Ok(())
             }
             Val::Tuple(components) => {
@@ -408,6 +438,7 @@ impl Elaborator {
                     value
                 };
                 let value = self.bind_value(value);
+                let value = self.apply_pending_annotation(&name.text, value, assignment.span)?;
                 self.env = self.env.bind(&name.text, value.clone());
                 Ok(value)
             }

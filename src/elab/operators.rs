@@ -255,23 +255,38 @@ impl Elaborator {
             return Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents));
         }
         // No identity item: TAIL's reduce folds a non-empty row from its last element (the neutral element only
-        // stands for an empty row), so any value of the type will do, except for a row known to be empty.
+        // stands for an empty row), so any value of the type will do. An empty row is APL's DOMAIN ERROR: at compile
+        // time when the length is known, otherwise by a run-time check.
         if length == Some(0) {
-            return Err(ElabError::domain(
-                span,
-                "reducing an empty axis with a function that has no identity item",
-            ));
+            return Err(
+                ElabError::domain(span, "reducing an empty axis with a function that has no identity item")
+                    .with_hint("only primitive functions have identity items; this axis is always empty"),
+            );
         }
-        let zero = Scalar::Int(0).promote(base);
-        let zero = if base == Base::Bool {
-            Scalar::Bool(false)
-        } else if base == Base::Char {
-            Scalar::Char(' ')
-        } else {
-            zero
+        let zero = match base {
+            Base::Bool => Scalar::Bool(false),
+            Base::Char => Scalar::Char(' '),
+            other => Scalar::Int(0).promote(other),
         };
-        let expr = Expr::op("reduce", vec![lambda, zero.literal(), array.expr]);
-        Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents))
+        let array = self.bind(array);
+        let expr = Expr::op("reduce", vec![lambda, zero.literal(), array.expr.clone()]);
+        if length.is_some() {
+            return Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents));
+        }
+        let last_extent = if array.rank == 1 {
+            Expr::op("tally", vec![array.expr.clone()])
+        } else {
+            let shape = Expr::op("shape", vec![array.expr.clone()]);
+            Expr::op("index", vec![Expr::Int(1), Expr::Int(array.rank as i64), shape])
+        };
+        let empty = Expr::op("eqi", vec![last_extent, Expr::Int(0)]);
+        let result_type = Type::Array {
+            base,
+            rank: result_rank,
+        };
+        let failing = run_time_domain_error(&result_type);
+        let checked = Expr::If(Box::new(empty), Box::new(failing), Box::new(expr), result_type);
+        Ok(Arr::dynamic(checked, base, result_rank).with_extents(extents))
     }
 
     pub fn scan(&mut self, function: &Rc<Fun>, array: Arr, axis: Axis, span: Span) -> ElabResult<Arr> {
@@ -289,7 +304,16 @@ impl Elaborator {
         let (lambda, _) = self.scalar_lambda2(base, base, span, |this, x, y| {
             this.apply_dyadic(&function_for_lambda, Val::Array(x), Val::Array(y), span)
         })?;
-        let expr = Expr::op("scan", vec![lambda, array.expr]);
+        // The neutral element is only used by backends that start from it; user functions get the type's zero.
+        let neutral = primitive_of(function)
+            .and_then(|p| identity_item(p, base))
+            .or_else(|| op_identity(&lambda, base))
+            .unwrap_or(match base {
+                Base::Bool => Scalar::Bool(false),
+                Base::Char => Scalar::Char(' '),
+                other => Scalar::Int(0).promote(other),
+            });
+        let expr = Expr::op("scan", vec![lambda, neutral.literal(), array.expr]);
         Ok(Arr::dynamic(expr, base, array.rank).with_extents(array.extents))
     }
 
@@ -715,6 +739,29 @@ fn op_identity(lambda: &Expr, base: Base) -> Option<Scalar> {
         _ => return None,
     };
     identity_item(primitive, base)
+}
+
+/// An expression of the given type whose evaluation fails with a DOMAIN ERROR (`facti` of a negative number): the
+/// run-time check for reducing an empty axis with a function that has no identity item.
+fn run_time_domain_error(value_type: &Type) -> Expr {
+    let failure = Expr::op("facti", vec![Expr::Int(-1)]);
+    match value_type {
+        Type::Array { base, rank: 0 } => match base {
+            Base::Int => failure,
+            Base::Bool => Expr::op("eqi", vec![failure, Expr::Int(0)]),
+            Base::Double => Expr::op("i2d", vec![failure]),
+            Base::Complex => Expr::op("d2x", vec![Expr::op("i2d", vec![failure])]),
+            Base::Char => Expr::op("i2c", vec![failure]),
+        },
+        Type::Array { base, rank } => Expr::op(
+            "reshape",
+            vec![
+                Expr::Vector(vec![failure; *rank], Base::Int),
+                Expr::Vector(Vec::new(), *base),
+            ],
+        ),
+        Type::Tuple(components) => Expr::Tuple(components.iter().map(run_time_domain_error).collect()),
+    }
 }
 
 /// The primitive behind a function value, for its identity item.

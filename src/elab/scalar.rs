@@ -234,6 +234,9 @@ impl Elaborator {
 
     pub fn scalar_monadic(&mut self, primitive: Primitive, argument: Arr, span: Span) -> ElabResult<Arr> {
         if let Some(values) = &argument.constant {
+            if let Some(message) = values.iter().find_map(|value| monadic_domain_error(primitive, *value)) {
+                return Err(ElabError::domain(span, message));
+            }
             if values.len() <= 4096 {
                 let folded: Option<Vec<Scalar>> = values.iter().map(|v| fold_monadic(primitive, *v)).collect();
                 if let Some(folded) = folded {
@@ -301,7 +304,7 @@ impl Elaborator {
             }
             Divide => {
                 let b = joined.max(Base::Double);
-                (b, b, if b == Base::Double { Some("divd") } else { None }, false)
+                (b, b, if b == Base::Double { Some("divd") } else { Some("divx") }, false)
             }
             Stile => {
                 let (b, n) = arithmetic(joined, "resi", "resd", None);
@@ -331,6 +334,14 @@ impl Elaborator {
                 return Ok(scalar(expr, Base::Double));
             }
             Circle => return self.circle_element(left, right, span),
+            Equal | NotEqual if joined == Base::Complex => {
+                let name = if primitive == Equal { "eqx" } else { "neqx" };
+                let expr = Expr::op(
+                    name,
+                    vec![promote(&left, Base::Complex), promote(&right, Base::Complex)],
+                );
+                return Ok(scalar(expr, Base::Bool));
+            }
             Equal | NotEqual if joined == Base::Bool => {
                 let name = if primitive == Equal { "eqb" } else { "xorb" };
                 return Ok(scalar(Expr::op(name, vec![left.expr, right.expr]), Base::Bool));
@@ -375,10 +386,13 @@ impl Elaborator {
                 (Base::Bool, Base::Bool, Some(name), false)
             }
             Factorial => {
-                return Err(ElabError::nonce(
-                    span,
-                    "dyadic ! (binomial) on values not known statically",
-                ))
+                if joined <= Base::Int {
+                    (Base::Int, Base::Int, Some("binomi"), false)
+                } else if joined == Base::Double {
+                    (Base::Double, Base::Double, Some("binomd"), false)
+                } else {
+                    (Base::Complex, Base::Complex, None, false)
+                }
             }
             _ => {
                 return Err(ElabError::nonce(
@@ -616,7 +630,7 @@ pub fn fold_dyadic(primitive: Primitive, left: Scalar, right: Scalar) -> Option<
         Stile => match integers {
             Some((0, y)) => Scalar::Int(y),
             Some((x, y)) => {
-                let remainder = y.rem_euclid(x.abs());
+                let remainder = y.rem_euclid(x.checked_abs()?);
                 Scalar::Int(if x < 0 && remainder != 0 {
                     remainder + x
                 } else {
@@ -646,6 +660,18 @@ pub fn fold_dyadic(primitive: Primitive, left: Scalar, right: Scalar) -> Option<
         }
         _ => return None,
     })
+}
+
+/// A DOMAIN ERROR that a monadic scalar function raises on a constant, found at compile time.
+fn monadic_domain_error(primitive: Primitive, value: Scalar) -> Option<String> {
+    match (primitive, value) {
+        (Primitive::Tilde, Scalar::Int(x)) if x != 0 && x != 1 => Some(format!("~{x}: not is only for 0 and 1")),
+        (Primitive::Tilde, Scalar::Double(x)) if x != 0.0 && x != 1.0 => Some(format!("~{x}: not is only for 0 and 1")),
+        (Primitive::Log, Scalar::Bool(false)) | (Primitive::Log, Scalar::Int(0)) => Some("⍟0".to_string()),
+        (Primitive::Log, Scalar::Double(0.0)) => Some("⍟0".to_string()),
+        (Primitive::Divide, Scalar::Bool(false)) | (Primitive::Divide, Scalar::Int(0)) => Some("÷0".to_string()),
+        _ => None,
+    }
 }
 
 pub fn fold_monadic(primitive: Primitive, value: Scalar) -> Option<Scalar> {

@@ -326,7 +326,10 @@ impl Elaborator {
         let right = if right.rank == 0 { self.ravel(right) } else { right };
         let constant = match (&right.constant, left.constant_ints()) {
             (Some(values), Some(shape)) if !values.is_empty() => {
-                let size: i64 = shape.iter().product();
+                let size = shape
+                    .iter()
+                    .try_fold(1i64, |product, extent| product.checked_mul(*extent))
+                    .unwrap_or(i64::MAX);
                 if size <= 4096 {
                     Some(std::rc::Rc::new(
                         (0..size as usize).map(|i| values[i % values.len()]).collect(),
@@ -646,7 +649,7 @@ impl Elaborator {
     fn format(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
         if argument.rank == 2 {
             return Ok(Arr::dynamic(
-                Expr::op("formatMatrix", vec![argument.expr]),
+                Expr::op("formatMatrix", vec![Expr::Int(self.print_precision), argument.expr]),
                 Base::Char,
                 2,
             ));
@@ -657,6 +660,10 @@ impl Elaborator {
         if argument.base == Base::Char {
             return Ok(self.ravel(argument));
         }
-        Ok(Arr::dynamic(Expr::op("format", vec![argument.expr]), Base::Char, 1))
+        Ok(Arr::dynamic(
+            Expr::op("format", vec![Expr::Int(self.print_precision), argument.expr]),
+            Base::Char,
+            1,
+        ))
     }
 }

@@ -111,6 +111,17 @@ fn reductions_fold_from_the_right_with_identity_items() {
 fn reduce_with_a_dfn_folds_onto_the_last_element() {
     check("{⍺-⍵}/1 2 3 4", &["¯2"]);
     check("{⍺+⍵}/⍳10", &["55"]);
+    check("n←⊃⍳5\n{⍺+2×⍵}/⍳n", &["1"]);
+    check("n←2+⊃⍳1\n{⍺+2×⍵}/⍳n", &["17"]);
+    check_error("{⍺+2×⍵}/⍬", "DOMAIN ERROR");
+}
+
+#[test]
+fn reducing_an_empty_axis_without_identity_fails_at_run_time() {
+    let program = compile("n←0×⊃⍳1\n{⍺+2×⍵}/⍳n").unwrap();
+    let mut host = MemoryHost::default();
+    let error = eval_program(&program, &mut host).unwrap_err();
+    assert_eq!(error.kind.apl_name(), "DOMAIN ERROR");
 }
 
 #[test]
@@ -242,6 +253,17 @@ fn indexing() {
 #[test]
 fn tuples_from_mixed_strands() {
     check("t←(1 2)(3 4 5)\n+/t[2]", &["12"]);
+    check(
+        "step←{(⍵[1]+1)(⍵[2]×2)}\nr←step⍣10⊢0 (1 1)\nr[1]\nr[2]",
+        &["10", "1024 1024"],
+    );
+}
+
+#[test]
+fn complex_numbers() {
+    check("1J2+3J¯1", &["4J1"]);
+    check("1J1×1J¯1", &["2"]);
+    check("|3J4", &["5"]);
 }
 
 #[test]
@@ -339,6 +361,20 @@ fn corpus_files(directory: &std::path::Path, files: &mut Vec<std::path::PathBuf>
     }
 }
 
+fn corpus_files_including_all(directory: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(directory) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            corpus_files_including_all(&path, files);
+        } else if path.extension().is_some_and(|e| e == "apl") {
+            files.push(path);
+        }
+    }
+}
+
 /// The corpus is the lead's harness's business; this test guards against elaboration regressions on it, and with
 /// `APLC_CORPUS_REPORT=1` lists every failing file.
 #[test]
@@ -367,5 +403,207 @@ fn corpus_files_pass_on_the_interpreter() {
         println!("{passed} passed, {} failed", failures.len());
     }
     assert!(failures.iter().all(|f| !f.ends_with("PANIC")), "panics: {failures:#?}");
-    assert!(passed >= 1, "{passed} corpus files pass");
+    // The syntax corpus (valid and invalid scripts) must never make elaboration panic.
+    let mut syntax_files = Vec::new();
+    corpus_files_including_all(&root.join("syntax"), &mut syntax_files);
+    for file in &syntax_files {
+        let text = std::fs::read_to_string(file).expect("a syntax corpus file");
+        let outcome = std::panic::catch_unwind(|| {
+            let _ = compile(&text);
+        });
+        assert!(outcome.is_ok(), "elaboration panicked on {}", file.display());
+    }
+    assert!(passed >= 300, "only {passed} corpus files pass");
+}
+
+// ----- resolution of tricky sequences -----
+
+/// The resolved tree of an expression, written with brackets: `(f x)` monadic, `(x f y)` dyadic, `{f /}` an
+/// operator with its operands, `[a b]` a strand, `<f g h>` a fork, `<g h>` an atop. Names `f g h` are functions and
+/// `x y` arrays.
+fn resolved(text: &str) -> String {
+    use super::resolve::Node;
+    let file = SourceFile::new("test.apl", text);
+    let program = parse_program(&file).expect("parses");
+    let ast::StatementKind::Expr(expr) = &program.statements[0].kind else {
+        panic!("an expression")
+    };
+    let span = Span::default();
+    let function = |p| Val::Function(Rc::new(Fun::Primitive(p, span)));
+    let array = Val::Array(Arr::dynamic(Expr::Var("a".to_string()), Base::Int, 1));
+    let env = Env::default()
+        .bind("f", function(ast::Primitive::Plus))
+        .bind("g", function(ast::Primitive::Times))
+        .bind("h", function(ast::Primitive::Minus))
+        .bind("x", array.clone())
+        .bind("y", array);
+    let node = Resolver { env: &env }
+        .resolve(&expr.items, expr.span)
+        .expect("resolves");
+    fn render(node: &Node<'_>, file: &SourceFile) -> String {
+        match node {
+            Node::Atom(item, _) => file.slice(item.span()).to_string(),
+            Node::Given(..) => "given".to_string(),
+            Node::Strand(elements, _) => {
+                format!(
+                    "[{}]",
+                    elements.iter().map(|e| render(e, file)).collect::<Vec<_>>().join(" ")
+                )
+            }
+            Node::Monadic { function, argument, .. } => {
+                format!("({} {})", render(function, file), render(argument, file))
+            }
+            Node::Dyadic {
+                left, function, right, ..
+            } => {
+                format!(
+                    "({} {} {})",
+                    render(left, file),
+                    render(function, file),
+                    render(right, file)
+                )
+            }
+            Node::Derived {
+                operator, left, right, ..
+            } => match right {
+                Some(right) => format!(
+                    "{{{} {} {}}}",
+                    render(left, file),
+                    file.slice(operator.span()),
+                    render(right, file)
+                ),
+                None => format!("{{{} {}}}", render(left, file), file.slice(operator.span())),
+            },
+            Node::Fork {
+                left, middle, right, ..
+            } => {
+                format!(
+                    "<{} {} {}>",
+                    render(left, file),
+                    render(middle, file),
+                    render(right, file)
+                )
+            }
+            Node::Atop { left, right, .. } => format!("<{} {}>", render(left, file), render(right, file)),
+        }
+    }
+    render(&node, &file)
+}
+
+#[test]
+fn resolution_of_tricky_sequences() {
+    assert_eq!(resolved("f g x"), "(f (g x))");
+    assert_eq!(resolved("+/⍳5"), "({+ /} (⍳ 5))");
+    assert_eq!(resolved("1 2+3"), "(1 2 + 3)");
+    assert_eq!(resolved("x f.g y"), "(x {f . g} y)");
+    assert_eq!(resolved("(+/÷≢)x"), "((+/÷≢) x)");
+    assert_eq!(resolved("+/÷≢"), "<{+ /} ÷ ≢>");
+    assert_eq!(resolved("2∘×"), "{2 ∘ ×}");
+    assert_eq!(resolved("f⍣3⊢x"), "({f ⍣ 3} (⊢ x))");
+    assert_eq!(resolved("x∘.×y"), "(x {× ∘.} y)");
+    assert_eq!(resolved("-⍨x"), "({- ⍨} x)");
+    assert_eq!(resolved("x y f x"), "([x y] f x)");
+    assert_eq!(resolved("f g"), "<f g>");
+    assert_eq!(resolved("x f g h y"), "(x f (g (h y)))");
+    assert_eq!(resolved("f∘g¨x"), "({{f ∘ g} ¨} x)");
+    assert_eq!(resolved("1 f g"), "<1 f g>");
+}
+
+// ----- loops, predicates, operators, prelude functions, annotations -----
+
+#[test]
+fn tail_recursion_becomes_a_loop() {
+    check("sum←{⍺←0 ⋄ ⍵=0:⍺ ⋄ (⍺+⍵)∇ ⍵-1}\nsum 1000", &["500500"]);
+    check("gcd←{⍵=0:⍺ ⋄ ⍵ ∇ ⍵|⍺}\n(48×⊃⍳1) gcd 18", &["6"]);
+    let program = crate::tail::print_program(&compile("sum←{⍺←0 ⋄ ⍵=0:⍺ ⋄ (⍺+⍵)∇ ⍵-1}\nsum 1000").unwrap());
+    assert!(program.contains("powerUntil"), "{program}");
+}
+
+#[test]
+fn recursion_on_constants_unfolds() {
+    check(
+        "fib←{⍵<2:⍵ ⋄ (∇ ⍵-1)+∇ ⍵-2}\nfib¨0 1 2 3 4 5 6 7",
+        &["0 1 1 2 3 5 8 13"],
+    );
+    check_error("fib←{⍵<2:⍵ ⋄ (∇ ⍵-1)+∇ ⍵-2}\nfib¨⍳5", "NONCE ERROR");
+}
+
+#[test]
+fn power_with_a_predicate() {
+    check("{⍵÷2}⍣{⍺<1}⊢100", &["0.78125"]);
+    check("{1+÷⍵}⍣≡⊢1", &["1.618033989"]);
+}
+
+#[test]
+fn user_operators() {
+    check("twice←{⍺⍺ ⍺⍺ ⍵}\n{⍵+1}twice 5", &["7"]);
+    check("on←{(⍵⍵ ⍺)⍺⍺(⍵⍵ ⍵)}\n3 +on{⍵×⍵} 4", &["25"]);
+}
+
+#[test]
+fn prelude_backed_primitives() {
+    check("1 2⌽2 3⍴⍳6", &["2 3 1", "6 4 5"]);
+    check("2 2 2⊤1 2 3", &["0 0 0", "0 1 1", "1 0 1"]);
+    check("12 15∨8 10", &["4 5"]);
+    check("1 0 1\\1 2", &["1 0 2"]);
+    check("⍸2 0 1", &["1 1 3"]);
+}
+
+#[test]
+fn indexed_assignment_in_general() {
+    check("v←10 20 30 40\nv[1 3]←7 8\nv", &["7 20 8 40"]);
+    check("m←2 3⍴⍳6\nm[;2]←0\nm", &["1 0 3", "4 0 6"]);
+    check_error("v←1 2 3 4\nv[1 2]←7 8 9", "LENGTH ERROR");
+}
+
+#[test]
+fn annotations_are_checked_at_calls() {
+    check("sq←{ ⍝: int → int\n ⍵×⍵\n}\nsq 7", &["49"]);
+    check("d←{ ⍝: <κ>(ρ+1) → <κ>ρ\n 1↓⍵-¯1⌽⍵\n}\n⍴d ⍳10", &["9"]);
+    check_error("half←{ ⍝: <int>ρ → <int>ρ\n ⍵÷2\n}\nhalf 2 4 6", "TYPE ERROR");
+    check_error("t←{ ⍝: <int>ρ → <int>ρ\n 1↓⍵\n}\nt 1 2 3", "TYPE ERROR");
+    check_error("⍝: v : <int>3\nv←1 2", "TYPE ERROR");
+    check("⍝: v : <double>2\nv←1 2\nv", &["1 2"]);
+}
+
+#[test]
+fn constant_domain_errors_are_static() {
+    check_error("~2", "DOMAIN ERROR");
+    check_error("⍟0", "DOMAIN ERROR");
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    const TOKENS: &[&str] = &[
+        "1", "0", "2.5", "¯3", "1 2 3", "'ab'", "⍬", "x", "f", "(", ")", "{", "}", "⍺", "⍵", "∇", "+", "-", "×", "÷",
+        "⍴", ",", "⍳", "/", "\\", "¨", "∘.", ".", "⍣", "∘", "⍨", "⌽", "↑", "↓", "⊃", "≢", "=", "<", "[", "]", ";", "⋄",
+        ":", "←", "⍉", "○", "|", "⌈", "⍋", "∊", "⊤", "⊥", "!", "~",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// Whatever the token soup, elaboration answers with TAIL or an APL error, never an internal error.
+        #[test]
+        fn elaboration_never_fails_internally(tokens in proptest::collection::vec(0..TOKENS.len(), 1..12)) {
+            let body: Vec<&str> = tokens.iter().map(|i| TOKENS[*i]).collect();
+            let text = format!("x←1 2 3\nf←{{⍵+1}}\n{}", body.join(" "));
+            let file = SourceFile::new("fuzz.apl", text.as_str());
+            if let Ok(program) = parse_program(&file) {
+                match elaborate_program(&program, &file) {
+                    Err(errors) => {
+                        for error in &errors.errors {
+                            prop_assert!(!error.to_string().contains("internal error"), "{text}: {error}");
+                        }
+                    }
+                    Ok(mut tail_program) => {
+                        let printed = crate::tail::print_program(&tail_program);
+                        let inferred = crate::tail::infer::infer_program(&mut tail_program);
+                        prop_assert!(inferred.is_ok(), "{text}\n{printed}\n{inferred:?}");
+                    }
+                }
+            }
+        }
+    }
 }
