@@ -613,10 +613,13 @@ impl Elaborator {
     }
 
     fn grade(&mut self, primitive: Primitive, argument: Arr, span: Span) -> ElabResult<Arr> {
+        if argument.rank == 2 {
+            return self.grade_rows(primitive, argument, span);
+        }
         if argument.rank != 1 {
             return Err(ElabError::nonce(
                 span,
-                format!("{} on an array that is not a vector", primitive.glyph()),
+                format!("{} on an array of rank 3 or more", primitive.glyph()),
             ));
         }
         let op = if primitive == Primitive::GradeUp {
@@ -625,6 +628,40 @@ impl Elaborator {
             "gradeDown"
         };
         Ok(Arr::dynamic(Expr::op(op, vec![argument.expr]), Base::Int, 1).with_extents(argument.extents))
+    }
+
+    /// `⍋M` on a matrix: its rows in lexicographic order, by stable grades on each column from the last to the
+    /// first (the column count must be static).
+    fn grade_rows(&mut self, primitive: Primitive, matrix: Arr, span: Span) -> ElabResult<Arr> {
+        let Some(columns) = matrix.extents[1].filter(|c| (1..=16).contains(c)) else {
+            return Err(ElabError::nonce(
+                span,
+                format!(
+                    "{} on a matrix whose number of columns is not a known number up to 16",
+                    primitive.glyph()
+                ),
+            ));
+        };
+        let matrix = self.bind(matrix);
+        let mut order: Option<Arr> = None;
+        for column in (0..columns).rev() {
+            let index = Arr::scalar_constant(Scalar::Int(column + 1));
+            let keys = self.index_array(matrix.clone(), vec![None, Some(index)], span)?;
+            let keys = match order.clone() {
+                Some(order) => self.index_array(keys, vec![Some(order)], span)?,
+                None => keys,
+            };
+            let grade = self.grade(primitive, keys, span)?;
+            let grade = self.bind(grade);
+            order = Some(match order {
+                Some(order) => self.index_array(order, vec![Some(grade)], span)?,
+                None => grade,
+            });
+            if let Some(current) = order.take() {
+                order = Some(self.bind(current));
+            }
+        }
+        Ok(order.expect("at least one column"))
     }
 
     /// `⍸B` for a boolean vector: the indices of the ones.

@@ -69,7 +69,11 @@ impl Elaborator {
                 let argument = self.integer_argument(argument, span)?;
                 return self
                     .pointwise_monadic(argument, span, &mut |_, x| {
-                        Ok(Val::Array(Arr::dynamic(wrap_to_32_bits(Expr::op("noti", vec![x.expr])), Base::Int, 0)))
+                        Ok(Val::Array(Arr::dynamic(
+                            wrap_to_32_bits(Expr::op("noti", vec![x.expr])),
+                            Base::Int,
+                            0,
+                        )))
                     })
                     .map(Val::Array);
             }

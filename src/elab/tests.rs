@@ -267,6 +267,19 @@ fn complex_numbers() {
 }
 
 #[test]
+fn grade_matrix_rows_lexicographically() {
+    check("⍋3 2⍴3 1 1 2 1 1", &["3 2 1"]);
+    check("⍒3 2⍴3 1 1 2 1 1", &["1 2 3"]);
+}
+
+#[test]
+fn int32_functions_compute_in_32_bits() {
+    check("1 ⎕INT32SHL 31", &["¯2147483648"]);
+    check("¯1 ⎕INT32SHR 28", &["15"]);
+    check("12 ⎕INT32AND 10", &["8"]);
+}
+
+#[test]
 fn system_names() {
     check("⎕IO", &["1"]);
     check("⎕IO←1\n⍳3", &["1 2 3"]);
