@@ -578,7 +578,9 @@ impl Elaborator {
             }
             let left = self.integer_argument(left, span)?;
             let function = self.prelude_function("rotate_rows", span)?;
-            let value = self.apply_dyadic(&function, Val::Array(left), Val::Array(right), span)?;
+            let value = self
+                .apply_dyadic(&function, Val::Array(left), Val::Array(right), span)
+                .map_err(|error| error.at(span))?;
             return self.expect_array(value, span);
         }
         let count = self.rotate_count(left, span)?;
