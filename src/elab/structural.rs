@@ -50,6 +50,17 @@ impl Elaborator {
             },
             GradeUp | GradeDown => self.grade(primitive, argument, span)?,
             IotaUnderbar => self.where_true(argument, span)?,
+            Union => {
+                let argument = if argument.rank == 0 {
+                    self.ravel(argument)
+                } else {
+                    argument
+                };
+                if argument.rank != 1 {
+                    return Err(ElabError::rank(span, "∪ (unique) needs a vector"));
+                }
+                return self.apply_prelude_monadic("unique", argument, span);
+            }
             Format => self.format(argument, span)?,
             LeftShoe => {
                 return Err(ElabError::nonce(span, "⊂ (enclose: nested arrays)")
@@ -97,11 +108,31 @@ impl Elaborator {
                 self.scalar_monadic(Tilde, matched, span)?
             }
             Tilde => self.without(left, right, span)?,
+            Union | Intersection => {
+                let left = if left.rank == 0 { self.ravel(left) } else { left };
+                let right = if right.rank == 0 { self.ravel(right) } else { right };
+                if left.rank != 1 || right.rank != 1 {
+                    return Err(ElabError::rank(span, format!("{} needs vectors", primitive.glyph())));
+                }
+                let (left, right) = self.unify_bases(left, right, span)?;
+                let name = if primitive == Union { "union" } else { "intersection" };
+                let function = self.prelude_function(name, span)?;
+                return self
+                    .apply_dyadic(&function, Val::Array(left), Val::Array(right), span)
+                    .map_err(|error| error.at(span));
+            }
             UpTack => self.decode(left, right, span)?,
             DownTack => self.encode(left, right, span)?,
             other => return Err(ElabError::nonce(span, format!("dyadic {}", other.glyph()))),
         };
         Ok(Val::Array(result))
+    }
+
+    /// Apply a monadic prelude function, with its errors pointing at the use.
+    fn apply_prelude_monadic(&mut self, name: &str, argument: Arr, span: Span) -> ElabResult<Val> {
+        let function = self.prelude_function(name, span)?;
+        self.apply_monadic(&function, Val::Array(argument), span)
+            .map_err(|error| error.at(span))
     }
 
     /// `⍴A`: a vector of known length (the rank); constant when the shape is static.

@@ -221,6 +221,20 @@ fn power_commute_compose() {
 }
 
 #[test]
+fn rank_operator_on_scalars_and_whole_arguments() {
+    check("{⍵×2}⍤0⊢1 2 3", &["2 4 6"]);
+    check("(+/⍤1)1 2 3", &["6"]);
+    check_error("(+/⍤1)2 2⍴1", "NONCE ERROR");
+}
+
+#[test]
+fn at_operator() {
+    check("0@2 4⊢1 2 3 4 5", &["1 0 3 0 5"]);
+    check("(-@2 4)1 2 3 4 5", &["1 ¯2 3 ¯4 5"]);
+    check("0@(>∘3)⊢1 5 2 7", &["1 0 2 0"]);
+}
+
+#[test]
 fn trains() {
     check("(+/÷≢)1 2 3 4", &["2.5"]);
     check("(1+⊢)5", &["6"]);
@@ -560,6 +574,9 @@ fn prelude_backed_primitives() {
     check("12 15∨8 10", &["4 5"]);
     check("1 0 1\\1 2", &["1 0 2"]);
     check("⍸2 0 1", &["1 1 3"]);
+    check("∪3 1 3 2 1", &["3 1 2"]);
+    check("1 2 3∪2 5", &["1 2 3 5"]);
+    check("1 2 3 4∩4 2 7", &["2 4"]);
 }
 
 #[test]
