@@ -637,3 +637,23 @@ mod fuzz {
         }
     }
 }
+
+#[test]
+fn a_session_keeps_names_across_pieces() {
+    let mut session = Session::new();
+    let mut outputs = Vec::new();
+    for (number, text) in ["x←⍳3\nf←{⍵×10}", "f x", "y←+/x\ny", "z+1", "y×2"].iter().enumerate() {
+        let file = SourceFile::new(format!("piece{number}"), *text);
+        let program = parse_program(&file).expect("parses");
+        match session.elaborate(&program, &file) {
+            Ok(mut tail_program) => {
+                crate::tail::infer::infer_program(&mut tail_program).expect("types");
+                let mut host = MemoryHost::default();
+                eval_program(&tail_program, &mut host).expect("runs");
+                outputs.push(host.printed_lines.join("|"));
+            }
+            Err(errors) => outputs.push(errors.errors[0].apl_name().to_string()),
+        }
+    }
+    assert_eq!(outputs, ["", "10 20 30", "6", "VALUE ERROR", "12"]);
+}
