@@ -13,8 +13,8 @@
 //!
 //! Code map: `resolve.rs` (classes, operators, strands, right-to-left, trains), `env.rs` (compile-time values),
 //! `scalar.rs` (scalar functions, promotion, scalar extension, constant folding), `structural.rs` (`⍴ , ⍳ ⌽ ↑ ...`),
-//! `operators.rs` (`/ \ ¨ ∘. . ⍣ ⍨ ∘` and identity items), `dfns.rs` (dfn application, guards, recursion),
-//! `indexing.rs` (`A[i;j]`, `@`), `search.rs` (`⍳ ∊ ≡ ~ ⊥ ⊤`), `system.rs` (`⎕` names), `annotations.rs` (`⍝:`
+//! `operators.rs` (`/ \ ¨ ∘. . ⍣ ⍨ ∘ ⍤ @` and identity items), `dfns.rs` (dfn application, guards, recursion),
+//! `indexing.rs` (`A[i;j]`, indexed assignment), `search.rs` (`⍳ ∊ ≡ ~ ⊥ ⊤`), `system.rs` (`⎕` names), `annotations.rs` (`⍝:`
 //! types), `ir.rs` (the TAIL terms built here), `lower.rs` (those terms to `crate::tail::ast`), `error.rs`, and
 //! `prelude/prelude.apl` (primitives whose clearest definition is APL).
 
@@ -321,7 +321,9 @@ impl Elaborator {
 
     /// Let-bind an array unless its expression is trivial, so that it can be used any number of times.
     pub fn bind(&mut self, array: Arr) -> Arr {
-        if array.expr.is_trivial() || matches!(array.expr, Expr::Vector(ref elements, _) if elements.len() <= 1) {
+        let short_literal = matches!(array.expr, Expr::Vector(ref elements, _)
+            if elements.len() <= 1 || (elements.len() <= 16 && elements.iter().all(Expr::is_trivial)));
+        if array.expr.is_trivial() || short_literal {
             return array;
         }
         let name = self.fresh_name("v");

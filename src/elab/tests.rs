@@ -197,6 +197,14 @@ fn signal_program() {
     assert!(printed.contains("reduce(addd,0.0"), "{printed}");
 }
 
+#[test]
+fn signal_and_inner_product_tail_snapshots() {
+    let signal = "diff←{1↓⍵-¯1⌽⍵}\nsignal←{¯50⌈50⌊50×(diff 0,⍵)÷0.01+⍵}\n+/ signal ⍳100";
+    insta::assert_snapshot!("signal", crate::tail::print_program(&compile(signal).unwrap()));
+    let product = "A←3 2⍴⍳5\nB←⍉A\n×/+/A+.×B";
+    insta::assert_snapshot!("inner_product", crate::tail::print_program(&compile(product).unwrap()));
+}
+
 // ----- operators and trains -----
 
 #[test]
