@@ -294,7 +294,10 @@ fn apply(function: &Expr, args: Vec<Expr>) -> Expr {
     match &function.kind {
         ExprKind::OpRef(op) => op_call(*op, args),
         _ => {
+            // Peel one lambda per argument; the `let`s for non-variable arguments go around the innermost body, in
+            // argument order (unique binders: no argument mentions a parameter name).
             let mut current = function.clone();
+            let mut bindings = Vec::new();
             for arg in args {
                 let ExprKind::Lambda { parameter, ty, body } = current.kind else {
                     unreachable!("parameter_types checked the lambda chain")
@@ -302,15 +305,18 @@ fn apply(function: &Expr, args: Vec<Expr>) -> Expr {
                 current = if matches!(arg.kind, ExprKind::Var(_)) {
                     substitute(*body, &parameter, &arg)
                 } else {
-                    Expr::synthetic(ExprKind::Let {
-                        name: parameter,
-                        ty,
-                        value: Box::new(arg),
-                        body,
-                    })
+                    bindings.push((parameter, ty, arg));
+                    *body
                 };
             }
-            current
+            bindings.into_iter().rev().fold(current, |body, (name, ty, value)| {
+                Expr::synthetic(ExprKind::Let {
+                    name,
+                    ty,
+                    value: Box::new(value),
+                    body: Box::new(body),
+                })
+            })
         }
     }
 }
@@ -322,7 +328,7 @@ impl Rewriter {
         (name, var)
     }
 
-    /// `fn x1:τ1 => ... fn xn:τn => body(x1..xn)`.
+/// `fn x1:τ1 => ... fn xn:τn => body(x1..xn)`.
     fn lambda(&mut self, types: Vec<Type>, body: impl FnOnce(Vec<Expr>) -> Expr) -> Expr {
         let variables: Vec<(String, Expr)> = types.iter().map(|_| self.variable()).collect();
         let mut result = body(variables.iter().map(|(_, var)| var.clone()).collect());

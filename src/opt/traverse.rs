@@ -182,10 +182,9 @@ fn count_uses_at(expr: &Expr, name: &str, under_lambda: bool, rigid: bool, resha
                 count_uses_at(body, name, under_lambda, rigid, false, uses);
             }
         }
-        ExprKind::Lambda { parameter, body, .. } => {
-            if parameter != name {
-                count_uses_at(body, name, true, rigid, false, uses);
-            }
+        // A lambda whose parameter is `name` hides it.
+        ExprKind::Lambda { parameter, body, .. } if parameter != name => {
+            count_uses_at(body, name, true, rigid, false, uses);
         }
         ExprKind::Op { op, args } => {
             for (position, arg) in args.iter().enumerate() {
