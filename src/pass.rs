@@ -50,7 +50,9 @@ pub struct PassError {
 }
 
 /// The TAIL optimiser pipeline, in order. Folding and peephole rules expose work for inlining and back, so the main
-/// group runs twice; each pass is cheap (linear or close to it in the program size).
+/// group runs twice; each pass is cheap (close to linear in the program size). Floating comes before inlining:
+/// inlining would otherwise merge a loop-invariant `let` in a lambda body into the expression that uses it, where
+/// floating can no longer see it; once floated out, the `let`'s uses are inside the lambda and inlining keeps it.
 pub fn tail_pipeline() -> Vec<Pass> {
     let fold = Pass {
         name: "fold-constants",
@@ -78,7 +80,7 @@ pub fn tail_pipeline() -> Vec<Pass> {
         run: opt::float_lets,
     };
     vec![
-        fold, peephole, inline, dead_code, float, fold, peephole, inline, dead_code,
+        fold, peephole, float, inline, dead_code, fold, peephole, float, inline, dead_code,
     ]
 }
 

@@ -78,7 +78,7 @@ impl Generator {
     }
 
     fn vector_expression(&mut self) -> String {
-        match self.choices.pick(19) {
+        match self.choices.pick(20) {
             0 => {
                 let length = self.choices.pick(5);
                 if length == 0 {
@@ -128,6 +128,15 @@ impl Generator {
                 format!("power(fn y:[int]1 => each({f},y),{k},{v})")
             }
             17 => format!("transp2([1],mem({}))", self.vector()),
+            18 => {
+                // Effects inside element functions, next to a function that may fail.
+                let (f, v) = (self.element_function(), self.vector());
+                if self.choices.pick(2) == 0 {
+                    format!("each(fn x:[int]0 => print(x),each({f},{v}))")
+                } else {
+                    format!("each({f},each(fn x:[int]0 => print(x),{v}))")
+                }
+            }
             _ => format!("catV(consV(0,iotaV({})),[1])", self.choices.int(0, 3)),
         }
     }
