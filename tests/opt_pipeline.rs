@@ -72,6 +72,11 @@ fn optimised_corpus_programs_behave_like_the_originals() {
         let program = parse_and_infer(&name, &text);
         let optimised = optimise(&name, &program);
         assert_eq!(
+            outcome(&program),
+            expected_outcome(&text),
+            "{name}: the original program"
+        );
+        assert_eq!(
             outcome(&optimised),
             outcome(&program),
             "{name}:\n{}",

@@ -330,7 +330,7 @@ impl Rewriter {
         (name, var)
     }
 
-/// `fn x1:τ1 => ... fn xn:τn => body(x1..xn)`.
+    /// `fn x1:τ1 => ... fn xn:τn => body(x1..xn)`.
     fn lambda(&mut self, types: Vec<Type>, body: impl FnOnce(Vec<Expr>) -> Expr) -> Expr {
         let variables: Vec<(String, Expr)> = types.iter().map(|_| self.variable()).collect();
         let mut result = body(variables.iter().map(|(_, var)| var.clone()).collect());
