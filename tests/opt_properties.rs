@@ -78,7 +78,7 @@ impl Generator {
     }
 
     fn vector_expression(&mut self) -> String {
-        match self.choices.pick(20) {
+        match self.choices.pick(21) {
             0 => {
                 let length = self.choices.pick(5);
                 if length == 0 {
@@ -135,6 +135,18 @@ impl Generator {
                     format!("each(fn x:[int]0 => print(x),each({f},{v}))")
                 } else {
                     format!("each({f},each(fn x:[int]0 => print(x),{v}))")
+                }
+            }
+            19 => {
+                // Matrices: transpositions, shapes and reductions along the last axis.
+                let (a, b, v) = (self.choices.int(0, 3), self.choices.int(0, 3), self.vector());
+                let matrix = format!("reshape([{a},{b}],{v})");
+                match self.choices.pick(5) {
+                    0 => format!("reduce(addi,0,transp(transp2([2,1],{matrix})))"),
+                    1 => format!("rav(transp({matrix}))"),
+                    2 => format!("catV(shape(transp({matrix})),[1])"),
+                    3 => format!("reduce(maxi,0,transp2([1,2],reverse(reverse({matrix}))))"),
+                    _ => format!("reduce(addi,0,reshape([{b},{a}],transp({matrix})))"),
                 }
             }
             _ => format!("catV(consV(0,iotaV({})),[1])", self.choices.int(0, 3)),
@@ -250,8 +262,10 @@ proptest! {
 
 #[test]
 fn the_generator_produces_failing_printing_and_succeeding_programs() {
-    // A sanity check of the generator itself: over a fixed range of inputs, some programs fail, some print, and
-    // most succeed, so the property above exercises errors and effects.
+    // A sanity check of the generator itself: over a fixed range of inputs, some programs fail, some print, most
+    // succeed, and every pass rewrites some of them, so the property above exercises errors, effects and rewrites.
+    let pipeline = tail_pipeline();
+    let mut changed = vec![0usize; pipeline.len()];
     let (mut failing, mut printing, mut total) = (0, 0, 0);
     for seed in 0..300u32 {
         let numbers: Vec<u32> = (0..60)
@@ -261,6 +275,10 @@ fn the_generator_produces_failing_printing_and_succeeding_programs() {
         let mut program = parse_program(&SourceFile::new("generated", text.clone())).expect("parses");
         infer_program(&mut program).unwrap_or_else(|e| panic!("ill-typed: {e}\n{text}"));
         let lines = outcome(&program);
+        for (position, pass) in pipeline.iter().enumerate() {
+            let rewritten = (pass.run)(program.clone());
+            changed[position] += (print_program(&rewritten) != print_program(&program)) as usize;
+        }
         total += 1;
         failing += lines.last().is_some_and(|l| l.starts_with("error:")) as usize;
         printing += text.contains("print(") as usize;
@@ -274,4 +292,12 @@ fn the_generator_produces_failing_printing_and_succeeding_programs() {
         "only {printing} of {total} generated programs print"
     );
     assert!(failing < total * 3 / 4, "{failing} of {total} generated programs fail");
+    // Every pass has work to do on a good share of the programs, so the property is not vacuous.
+    for (pass, count) in pipeline.iter().zip(&changed) {
+        assert!(
+            *count > total / 20,
+            "{} changes only {count} of {total} programs",
+            pass.name
+        );
+    }
 }

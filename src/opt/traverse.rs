@@ -398,3 +398,45 @@ pub fn int_vector_literal(values: &[i64]) -> Expr {
 pub fn op_call(op: Op, args: Vec<Expr>) -> Expr {
     Expr::synthetic(ExprKind::Op { op, args })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tail::parser::parse_expr;
+    use crate::tail::print_expr;
+
+    fn expr(text: &str) -> Expr {
+        parse_expr(text).expect("parses")
+    }
+
+    #[test]
+    fn shadowing_binders_are_renamed_and_their_uses_follow() {
+        let renamed = make_binders_unique(expr("let x = 1 in let x = addi(x,1) in each(fn x => addi(x,1), x)"));
+        assert_eq!(
+            print_expr(&renamed),
+            "let x = 1 in\nlet o1 = addi(x,1) in\neach(fn o2 => addi(o2,1),o1)"
+        );
+        assert!(binders_are_unique(&renamed));
+        // A binder may not shadow a free variable either.
+        let renamed = make_binders_unique(expr("addi(y, let y = 2 in y)"));
+        assert_eq!(print_expr(&renamed), "addi(y,let o1 = 2 in\no1)");
+    }
+
+    #[test]
+    fn substitution_stops_at_binders_of_the_same_name() {
+        let replaced = substitute(expr("addi(x, let x = x in x)"), "x", &expr("5"));
+        assert_eq!(print_expr(&replaced), "addi(5,let x = 5 in\nx)");
+    }
+
+    #[test]
+    fn uses_record_lambdas_rigid_positions_and_reshape_sources() {
+        let uses = count_uses(&expr("addi(x, first(reshape([2], x)))"), "x");
+        assert_eq!(uses.count, 2);
+        assert!(uses.as_reshape_source && !uses.under_lambda && !uses.at_rigid_position);
+        let uses = count_uses(&expr("power(fn y => x, 2, 0)"), "x");
+        assert!(uses.under_lambda && uses.at_rigid_position);
+        let uses = count_uses(&expr("each(fn y => x, z)"), "x");
+        assert!(uses.under_lambda && !uses.at_rigid_position);
+        assert_eq!(count_uses(&expr("each(fn x => x, z)"), "x").count, 0);
+    }
+}
