@@ -153,11 +153,11 @@ impl Folder {
     /// The literal that `op(args)` (arguments already folded) equals, if it can be computed now.
     fn fold_op(&mut self, op: Op, args: &[Expr]) -> Option<Expr> {
         match op {
-            Op::Shape | Op::ShapeV if is_safe(&args[0]) => {
+            Op::Shape | Op::ShapeV if args.len() == 1 && is_safe(&args[0]) => {
                 let shape = shape_of(&args[0], &mut self.shapes)?;
                 Some(int_vector_literal(&shape.iter().map(|e| *e as i64).collect::<Vec<_>>()))
             }
-            Op::Tally if is_safe(&args[0]) => {
+            Op::Tally if args.len() == 1 && is_safe(&args[0]) => {
                 let shape = shape_of(&args[0], &mut self.shapes)?;
                 Some(Expr::synthetic(ExprKind::Int(shape.first().map_or(1, |e| *e as i64))))
             }

@@ -94,6 +94,9 @@ fn takes_function_argument(op: Op) -> bool {
 
 /// Whether `op(args)` is safe once its (safe) arguments are values.
 fn op_application_is_safe(op: Op, args: &[Expr]) -> bool {
+    if args.len() != op.arity() {
+        return false;
+    }
     if op_is_safe_for_any_arguments(op) {
         return true;
     }

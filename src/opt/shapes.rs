@@ -72,6 +72,12 @@ pub fn shape_of(expr: &Expr, environment: &mut ShapeEnvironment) -> Option<Stati
 }
 
 fn shape_of_op(op: Op, args: &[Expr], environment: &mut ShapeEnvironment) -> Option<StaticShape> {
+    if args.len() != op.arity() {
+        return None;
+    }
+    // The array argument of the structural operators is the last one (arguments such as a count, an axis, a
+    // function, a neutral element or a print precision come first).
+    let last = args.len().saturating_sub(1);
     let mut shape_of_arg = |index: usize| shape_of(&args[index], environment);
     let literal_count = |index: usize| match args[index].kind {
         ExprKind::Int(n) => Some(n),
@@ -84,18 +90,18 @@ fn shape_of_op(op: Op, args: &[Expr], environment: &mut ShapeEnvironment) -> Opt
         Op::Roll | Op::NowI | Op::Pi | Op::Tally | Op::First | Op::FirstV | Op::Decode => Some(vec![]),
         Op::Zilde => Some(vec![0]),
         Op::Iota | Op::IotaV => literal_count(0).filter(|n| *n >= 0).map(|n| vec![n as u64]),
-        Op::Shape => shape_of_arg(0).map(|shape| vec![shape.len() as u64]),
+        Op::Shape => shape_of_arg(last).map(|shape| vec![shape.len() as u64]),
         Op::ShapeV => Some(vec![1]),
         Op::Reshape => literal_ints(&args[0])
             .filter(|extents| extents.iter().all(|e| *e >= 0))
             .map(|extents| extents.iter().map(|e| *e as u64).collect()),
-        Op::Ravel => shape_of_arg(0).map(|shape| vec![shape.iter().product()]),
-        Op::Reverse | Op::VReverse | Op::VReverseV | Op::Mem | Op::Print => shape_of_arg(0),
-        Op::Transpose => shape_of_arg(0).map(|shape| shape.into_iter().rev().collect()),
-        Op::Rotate | Op::RotateV | Op::VRotate | Op::VRotateV | Op::Each | Op::EachV | Op::Scan => shape_of_arg(1),
+        Op::Ravel => shape_of_arg(last).map(|shape| vec![shape.iter().product()]),
+        Op::Reverse | Op::VReverse | Op::VReverseV | Op::Mem | Op::Print => shape_of_arg(last),
+        Op::Transpose => shape_of_arg(last).map(|shape| shape.into_iter().rev().collect()),
+        Op::Rotate | Op::RotateV | Op::VRotate | Op::VRotateV | Op::Each | Op::EachV | Op::Scan => shape_of_arg(last),
         Op::Transpose2 => {
             let axes = literal_ints(&args[0]).filter(|axes| is_permutation(axes))?;
-            let source = shape_of_arg(1).filter(|shape| shape.len() == axes.len())?;
+            let source = shape_of_arg(last).filter(|shape| shape.len() == axes.len())?;
             let mut result = vec![0; axes.len()];
             for (source_axis, target) in axes.iter().enumerate() {
                 result[*target as usize - 1] = source[source_axis];
@@ -104,13 +110,13 @@ fn shape_of_op(op: Op, args: &[Expr], environment: &mut ShapeEnvironment) -> Opt
         }
         Op::Take => {
             let n = literal_count(0)?;
-            let mut shape = at_least_vector(shape_of_arg(1)?);
+            let mut shape = at_least_vector(shape_of_arg(last)?);
             shape[0] = n.unsigned_abs();
             Some(shape)
         }
         Op::Drop => {
             let n = literal_count(0)?;
-            let mut shape = at_least_vector(shape_of_arg(1)?);
+            let mut shape = at_least_vector(shape_of_arg(last)?);
             shape[0] = shape[0].saturating_sub(n.unsigned_abs());
             Some(shape)
         }
@@ -140,13 +146,13 @@ fn shape_of_op(op: Op, args: &[Expr], environment: &mut ShapeEnvironment) -> Opt
         }
         Op::ZipWith => shape_of_arg(1).or_else(|| shape_of_arg(2)),
         Op::Reduce => {
-            let mut shape = shape_of_arg(2)?;
+            let mut shape = shape_of_arg(last)?;
             shape.pop();
             Some(shape)
         }
         Op::Index => {
             let axis = literal_count(0)?;
-            let mut shape = shape_of_arg(2)?;
+            let mut shape = shape_of_arg(last)?;
             if axis < 1 || axis as usize > shape.len() {
                 return None;
             }

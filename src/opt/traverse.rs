@@ -189,7 +189,7 @@ fn count_uses_at(expr: &Expr, name: &str, under_lambda: bool, rigid: bool, resha
         ExprKind::Op { op, args } => {
             for (position, arg) in args.iter().enumerate() {
                 let rigid_arg = has_rigid_lambda_result(*op) && matches!(arg.kind, ExprKind::Lambda { .. });
-                let source = *op == Op::Reshape && position == 1;
+                let source = *op == Op::Reshape && position + 1 == args.len();
                 count_uses_at(arg, name, under_lambda, rigid_arg, source, uses);
             }
         }
