@@ -8,6 +8,8 @@ pub mod codegen;
 pub mod driver;
 pub mod elab;
 pub mod mem;
+pub mod opt;
+pub mod pass;
 pub mod runtime;
 pub mod source;
 pub mod syntax;
