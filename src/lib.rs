@@ -5,6 +5,7 @@
 //! interpreted programs share at run time: display, errors), and `driver` (the only module that touches files).
 
 pub mod elab;
+pub mod loops;
 pub mod runtime;
 pub mod source;
 pub mod syntax;
