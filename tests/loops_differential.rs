@@ -252,3 +252,19 @@ fn lets_prints_tuples_and_conditionals() {
     ok_lines("let f = fn x => muli(x, 3) in each(f, iota(3))");
     ok_lines("print(reshape([2,2], [1.5, 2.25, 3.0, 4.0]))");
 }
+
+#[test]
+fn plus_reduction_keeps_negative_zero_and_empty_rows_give_the_neutral_element() {
+    // The right fold of the single element ¯0.0 is that element (the neutral 0.0 is not added), and x*¯1 shows the
+    // sign of a zero: ¯0.0 gives ¯∞, 0.0 gives ∞.
+    assert_eq!(ok_lines("powd(reduce(addd, 0.0, [negd(0.0)]), ~1.0)"), vec!["¯∞"]);
+    assert_eq!(ok_lines("powd(reduce(addd, 0.0, drop(1, [1.0])), ~1.0)"), vec!["∞"]);
+    let n_is_zero = "let n = reduce(addi, 0, iota(0)) in ";
+    assert_eq!(
+        ok_lines(&format!(
+            "{n_is_zero}powd(reduce(addd, 0.0, reshape([n], [1.0])), ~1.0)"
+        )),
+        vec!["∞"]
+    );
+    ok_lines("each(fn x => powd(x, ~1.0), reduce(addd, 0.0, reshape([2,0], [1.0])))");
+}

@@ -183,7 +183,7 @@ impl Expr {
 
     // ---- Smart constructors for index arithmetic (fold constants, drop neutral operands) ----
 
-    pub fn add(a: Expr, b: Expr) -> Expr {
+    pub fn add_int(a: Expr, b: Expr) -> Expr {
         match (a.as_int(), b.as_int()) {
             (Some(x), Some(y)) => Expr::Int(x.wrapping_add(y)),
             (Some(0), _) => b,
@@ -192,7 +192,7 @@ impl Expr {
         }
     }
 
-    pub fn sub(a: Expr, b: Expr) -> Expr {
+    pub fn sub_int(a: Expr, b: Expr) -> Expr {
         match (a.as_int(), b.as_int()) {
             (Some(x), Some(y)) => Expr::Int(x.wrapping_sub(y)),
             (_, Some(0)) => a,
@@ -200,7 +200,7 @@ impl Expr {
         }
     }
 
-    pub fn mul(a: Expr, b: Expr) -> Expr {
+    pub fn mul_int(a: Expr, b: Expr) -> Expr {
         match (a.as_int(), b.as_int()) {
             (Some(x), Some(y)) => Expr::Int(x.wrapping_mul(y)),
             (Some(0), _) | (_, Some(0)) => Expr::Int(0),
@@ -211,7 +211,7 @@ impl Expr {
     }
 
     /// Floor division (`divi`); only used with positive divisors.
-    pub fn div(a: Expr, b: Expr) -> Expr {
+    pub fn div_int(a: Expr, b: Expr) -> Expr {
         match (a.as_int(), b.as_int()) {
             (_, Some(1)) => a,
             _ => Expr::Prim(Op::DivI, vec![a, b]),
@@ -254,7 +254,7 @@ impl Expr {
         }
     }
 
-    pub fn not(a: Expr) -> Expr {
+    pub fn not_bool(a: Expr) -> Expr {
         match a {
             Expr::Bool(b) => Expr::Bool(!b),
             other => Expr::Prim(Op::NotB, vec![other]),
@@ -287,7 +287,7 @@ impl Expr {
 
     /// The product of a list of int expressions (1 for none).
     pub fn product(factors: &[Expr]) -> Expr {
-        factors.iter().cloned().fold(Expr::Int(1), Expr::mul)
+        factors.iter().cloned().fold(Expr::Int(1), Expr::mul_int)
     }
 }
 
@@ -303,7 +303,7 @@ impl Layout {
     pub fn row_major(shape: &[Expr]) -> Layout {
         let mut strides = vec![Expr::Int(1); shape.len()];
         for axis in (0..shape.len().saturating_sub(1)).rev() {
-            strides[axis] = Expr::mul(strides[axis + 1].clone(), shape[axis + 1].clone());
+            strides[axis] = Expr::mul_int(strides[axis + 1].clone(), shape[axis + 1].clone());
         }
         Layout {
             offset: Expr::Int(0),
@@ -317,7 +317,7 @@ impl Layout {
             .iter()
             .zip(&self.strides)
             .fold(self.offset.clone(), |sum, (i, stride)| {
-                Expr::add(sum, Expr::mul(i.clone(), stride.clone()))
+                Expr::add_int(sum, Expr::mul_int(i.clone(), stride.clone()))
             })
     }
 

@@ -25,6 +25,9 @@ use std::rc::Rc;
 
 pub type LowerResult<T> = Result<T, LowerError>;
 
+/// The body of [`Lowerer::nested_loops`]: gets the multi-index and the row-major position.
+pub type LoopBody<'a> = &'a mut dyn FnMut(&mut Lowerer, &[Expr], Expr) -> LowerResult<()>;
+
 /// A TAIL value during lowering.
 #[derive(Clone)]
 pub enum Lowered {
@@ -192,16 +195,14 @@ impl Lowerer {
 
     /// Nested loops over a shape in row-major order; `body` gets the multi-index and the flat position (a running
     /// counter, so no multiplications).
-    pub fn nested_loops(
-        &mut self,
-        shape: &[Expr],
-        body: &mut dyn FnMut(&mut Lowerer, &[Expr], Expr) -> LowerResult<()>,
-    ) -> LowerResult<()> {
+    pub fn nested_loops(&mut self, shape: &[Expr], body: LoopBody<'_>) -> LowerResult<()> {
         if shape.is_empty() {
             return body(self, &[], Expr::Int(0));
         }
         if shape.len() == 1 {
-            return self.for_loop(shape[0].clone(), "i", |lowerer, i| body(lowerer, &[i.clone()], i));
+            return self.for_loop(shape[0].clone(), "i", |lowerer, i| {
+                body(lowerer, std::slice::from_ref(&i), i.clone())
+            });
         }
         let counter = self.mutable(Expr::Int(0), "p");
         self.nested_loops_from(shape, &mut Vec::new(), &counter, body)
@@ -212,13 +213,13 @@ impl Lowerer {
         shape: &[Expr],
         prefix: &mut Vec<Expr>,
         counter: &Var,
-        body: &mut dyn FnMut(&mut Lowerer, &[Expr], Expr) -> LowerResult<()>,
+        body: LoopBody<'_>,
     ) -> LowerResult<()> {
         if prefix.len() == shape.len() {
             body(self, prefix, Expr::var(counter))?;
             self.emit(Stmt::Assign {
                 var: counter.clone(),
-                value: Expr::add(Expr::var(counter), Expr::Int(1)),
+                value: Expr::add_int(Expr::var(counter), Expr::Int(1)),
             });
             return Ok(());
         }
@@ -254,7 +255,10 @@ impl Lowerer {
         }
         let (then_statements, then_value) = self.capture(then)?;
         let (otherwise_statements, otherwise_value) = self.capture(otherwise)?;
-        if then_statements.is_empty() && otherwise_statements.is_empty() {
+        if let (Some(then_value), Some(otherwise_value)) = (
+            inline_lets(&then_statements, &then_value),
+            inline_lets(&otherwise_statements, &otherwise_value),
+        ) {
             return Ok(Expr::select(condition, then_value, otherwise_value));
         }
         let result = self.mutable(ty.fill(), "r");
@@ -273,6 +277,25 @@ impl Lowerer {
             otherwise: otherwise_statements,
         });
         Ok(Expr::Var(result))
+    }
+
+    /// Emits `if condition { then } else { otherwise }`, or just one side when the condition is constant.
+    pub fn emit_if(&mut self, condition: Expr, then: Vec<Stmt>, otherwise: Vec<Stmt>) {
+        let chosen = match condition {
+            Expr::Bool(true) => then,
+            Expr::Bool(false) => otherwise,
+            condition => {
+                self.emit(Stmt::If {
+                    condition,
+                    then,
+                    otherwise,
+                });
+                return;
+            }
+        };
+        for statement in chosen {
+            self.emit(statement);
+        }
     }
 
     /// Emits `if failed { error kind message }` (nothing when `failed` is statically false).
@@ -661,6 +684,44 @@ impl Lowerer {
     }
 }
 
+/// A branch made of a few `let`s and a value, as one expression (the lets substituted), so that a `choose` can be a
+/// select; `None` when the branch has other statements or too many lets.
+fn inline_lets(statements: &[Stmt], value: &Expr) -> Option<Expr> {
+    const MAX_INLINED: usize = 3;
+    if statements.len() > MAX_INLINED {
+        return None;
+    }
+    let mut bindings: Vec<(u32, Expr)> = Vec::new();
+    for statement in statements {
+        match statement {
+            Stmt::Let { var, value } => {
+                let value = substitute(value, &bindings);
+                bindings.push((var.id, value));
+            }
+            _ => return None,
+        }
+    }
+    Some(substitute(value, &bindings))
+}
+
+fn substitute(expr: &Expr, bindings: &[(u32, Expr)]) -> Expr {
+    match expr {
+        Expr::Var(var) => bindings
+            .iter()
+            .rev()
+            .find(|(id, _)| *id == var.id)
+            .map_or_else(|| expr.clone(), |(_, value)| value.clone()),
+        Expr::Prim(op, args) => Expr::Prim(*op, args.iter().map(|a| substitute(a, bindings)).collect()),
+        Expr::Load { block, index } => Expr::load(*block, substitute(index, bindings)),
+        Expr::Select(c, a, b) => Expr::Select(
+            Box::new(substitute(c, bindings)),
+            Box::new(substitute(a, bindings)),
+            Box::new(substitute(b, bindings)),
+        ),
+        other => other.clone(),
+    }
+}
+
 /// The loop type of a TAIL base type, or NONCE for complex numbers.
 pub fn scalar_type(base: tail::BaseType, what: &str) -> LowerResult<ScalarType> {
     match base {
@@ -705,11 +766,7 @@ fn count_uses(name: &str, expr: &tail::Expr, in_lambda: bool) -> Uses {
                 add(count_uses(name, body, in_lambda));
             }
         }
-        ExprKind::Lambda { parameter, body, .. } => {
-            if parameter != name {
-                add(count_uses(name, body, true));
-            }
-        }
+        ExprKind::Lambda { parameter, body, .. } if parameter != name => add(count_uses(name, body, true)),
         _ => {}
     }
     uses

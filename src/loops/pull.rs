@@ -174,9 +174,10 @@ impl Lowerer {
                 let index = self.to_multi_index(shape, position);
                 f(self, &index)
             }
-            Arr::Mat(mat) if mat.layout.is_row_major(&mat.shape) => {
-                Ok(Expr::load(mat.block, Expr::add(mat.layout.offset.clone(), position)))
-            }
+            Arr::Mat(mat) if mat.layout.is_row_major(&mat.shape) => Ok(Expr::load(
+                mat.block,
+                Expr::add_int(mat.layout.offset.clone(), position),
+            )),
             Arr::Mat(mat) => {
                 let index = self.to_multi_index(&mat.shape, position);
                 Ok(Expr::load(mat.block, mat.layout.position(&index)))
@@ -212,7 +213,7 @@ impl Lowerer {
     /// Row-major position of a multi-index (multiply-adds).
     pub fn from_multi_index(&mut self, shape: &[Expr], index: &[Expr]) -> Expr {
         let position = shape.iter().zip(index).fold(Expr::Int(0), |sum, (extent, i)| {
-            Expr::add(Expr::mul(sum, extent.clone()), i.clone())
+            Expr::add_int(Expr::mul_int(sum, extent.clone()), i.clone())
         });
         self.bind(position, "q")
     }
@@ -228,7 +229,7 @@ impl Lowerer {
             }
             let extent = shape[axis].clone();
             index[axis] = self.bind(Expr::modulo(rest.clone(), extent.clone()), "j");
-            rest = self.bind(Expr::div(rest, extent), "q");
+            rest = self.bind(Expr::div_int(rest, extent), "q");
         }
         index
     }

@@ -10,22 +10,25 @@ use crate::runtime::error::AplErrorKind;
 use crate::tail::ast::Op;
 use crate::tail::scalar_ops::is_associative;
 
-/// Whether `neutral` is the identity of `op`, so that starting the right fold from it gives exactly APL's result
-/// (`f(a[m-1], neutral) = a[m-1]`) and the fold needs no special case for the last element.
-fn is_identity(op: Op, neutral: &Expr) -> bool {
-    match (op, neutral) {
+/// The start value of a right fold that needs no special case for the last element: an element e with
+/// `f(x, e) = x` for every x (bit for bit), when `neutral` is the operator's identity. Doubles start from -0.0 for
+/// `+` (since `x + 0.0` turns -0.0 into 0.0); an empty row must then still give `neutral` (see `fold_row`).
+fn identity_start(op: Op, neutral: &Expr) -> Option<Expr> {
+    let exact = match (op, neutral) {
         (Op::AddI | Op::OrI | Op::XorI, Expr::Int(0)) => true,
         (Op::MulI, Expr::Int(1)) => true,
         (Op::AndI, Expr::Int(-1)) => true,
         (Op::MaxI, Expr::Int(n)) => *n == i64::MIN,
         (Op::MinI, Expr::Int(n)) => *n == i64::MAX,
-        (Op::AddD, Expr::Double(x)) => *x == 0.0,
         (Op::MulD, Expr::Double(x)) => *x == 1.0,
-        (Op::MaxD, Expr::Double(x)) => *x == f64::NEG_INFINITY,
-        (Op::MinD, Expr::Double(x)) => *x == f64::INFINITY,
         (Op::AndB | Op::EqB, Expr::Bool(true)) => true,
         (Op::OrB | Op::XorB, Expr::Bool(false)) => true,
         _ => false,
+    };
+    match (op, neutral) {
+        _ if exact => Some(neutral.clone()),
+        (Op::AddD, Expr::Double(x)) if *x == 0.0 => Some(Expr::Double(-0.0)),
+        _ => None,
     }
 }
 
@@ -39,7 +42,11 @@ impl Lowerer {
         extent: &Expr,
         element: &dyn Fn(&mut Lowerer, Expr) -> LowerResult<Expr>,
     ) -> LowerResult<Expr> {
-        let accumulator = self.mutable(neutral.clone(), "acc");
+        let start = match function {
+            Function::Op(op) => identity_start(*op, neutral),
+            Function::Lambda { .. } => None,
+        };
+        let accumulator = self.mutable(start.clone().unwrap_or_else(|| neutral.clone()), "acc");
         let step = |lowerer: &mut Lowerer, j: Expr| -> LowerResult<()> {
             let x = element(lowerer, j)?;
             let x = lowerer.bind(x, "x");
@@ -50,31 +57,39 @@ impl Lowerer {
             });
             Ok(())
         };
-        let identity = matches!(function, Function::Op(op) if is_identity(*op, neutral));
-        if identity {
-            // One loop from the end, starting from the neutral element.
+        if let Some(start) = start {
+            // One loop from the end, starting from the identity.
             self.for_loop(extent.clone(), "k", |lowerer, k| {
-                let j = lowerer.bind(Expr::sub(Expr::sub(extent.clone(), Expr::Int(1)), k), "j");
+                let j = lowerer.bind(Expr::sub_int(Expr::sub_int(extent.clone(), Expr::Int(1)), k), "j");
                 step(lowerer, j)
             })?;
+            // Compared bit for bit: -0.0 == 0.0 as numbers, but an empty row must give exactly `neutral`.
+            let same_start = match (&start, neutral) {
+                (Expr::Double(a), Expr::Double(b)) => a.to_bits() == b.to_bits(),
+                (a, b) => a == b,
+            };
+            if !same_start && extent.as_int().is_none_or(|n| n == 0) {
+                let empty = Expr::eq(extent.clone(), Expr::Int(0));
+                let value = Expr::select(empty, neutral.clone(), Expr::var(&accumulator));
+                self.emit(Stmt::Assign {
+                    var: accumulator.clone(),
+                    value,
+                });
+            }
         } else {
             let (statements, ()) = self.capture(|lowerer| {
-                let last = lowerer.bind(Expr::sub(extent.clone(), Expr::Int(1)), "last");
+                let last = lowerer.bind(Expr::sub_int(extent.clone(), Expr::Int(1)), "last");
                 let x = element(lowerer, last.clone())?;
                 lowerer.emit(Stmt::Assign {
                     var: accumulator.clone(),
                     value: x,
                 });
                 lowerer.for_loop(last.clone(), "k", |lowerer, k| {
-                    let j = lowerer.bind(Expr::sub(Expr::sub(last.clone(), Expr::Int(1)), k), "j");
+                    let j = lowerer.bind(Expr::sub_int(Expr::sub_int(last.clone(), Expr::Int(1)), k), "j");
                     step(lowerer, j)
                 })
             })?;
-            self.emit(Stmt::If {
-                condition: Expr::lt(Expr::Int(0), extent.clone()),
-                then: statements,
-                otherwise: vec![],
-            });
+            self.emit_if(Expr::lt(Expr::Int(0), extent.clone()), statements, vec![]);
         }
         Ok(Expr::Var(accumulator))
     }
@@ -101,9 +116,9 @@ impl Lowerer {
         });
         if arr.prefers_flat() {
             self.for_loop(rows, "r", |lowerer, r| {
-                let start = lowerer.bind(Expr::mul(r.clone(), extent.clone()), "start");
+                let start = lowerer.bind(Expr::mul_int(r.clone(), extent.clone()), "start");
                 let result = lowerer.fold_row(&function, &neutral, &extent, &|lowerer, j| {
-                    lowerer.read_flat(&arr, Expr::add(start.clone(), j))
+                    lowerer.read_flat(&arr, Expr::add_int(start.clone(), j))
                 })?;
                 lowerer.emit(Stmt::Store {
                     block,
@@ -157,9 +172,9 @@ impl Lowerer {
         });
         let associative = matches!(function, Function::Op(op) if is_associative(op));
         self.for_loop(rows, "r", |lowerer, r| {
-            let start = lowerer.bind(Expr::mul(r, extent.clone()), "start");
+            let start = lowerer.bind(Expr::mul_int(r, extent.clone()), "start");
             let read = |lowerer: &mut Lowerer, j: Expr| -> LowerResult<Expr> {
-                let value = lowerer.read_flat(&source, Expr::add(start.clone(), j))?;
+                let value = lowerer.read_flat(&source, Expr::add_int(start.clone(), j))?;
                 Ok(lowerer.bind(value, "x"))
             };
             if associative {
@@ -171,9 +186,9 @@ impl Lowerer {
                         index: start.clone(),
                         value: Expr::var(&accumulator),
                     });
-                    let rest = lowerer.bind(Expr::sub(extent.clone(), Expr::Int(1)), "m");
+                    let rest = lowerer.bind(Expr::sub_int(extent.clone(), Expr::Int(1)), "m");
                     lowerer.for_loop(rest, "k", |lowerer, k| {
-                        let j = lowerer.bind(Expr::add(k, Expr::Int(1)), "j");
+                        let j = lowerer.bind(Expr::add_int(k, Expr::Int(1)), "j");
                         let x = read(lowerer, j.clone())?;
                         let value = lowerer.apply_scalar(&function, &[Expr::var(&accumulator), x])?;
                         lowerer.emit(Stmt::Assign {
@@ -182,17 +197,13 @@ impl Lowerer {
                         });
                         lowerer.emit(Stmt::Store {
                             block,
-                            index: Expr::add(start.clone(), j),
+                            index: Expr::add_int(start.clone(), j),
                             value: Expr::var(&accumulator),
                         });
                         Ok(())
                     })
                 })?;
-                lowerer.emit(Stmt::If {
-                    condition: Expr::lt(Expr::Int(0), extent.clone()),
-                    then: statements,
-                    otherwise: vec![],
-                });
+                lowerer.emit_if(Expr::lt(Expr::Int(0), extent.clone()), statements, vec![]);
                 Ok(())
             } else {
                 lowerer.for_loop(extent.clone(), "e", |lowerer, end| {
@@ -201,7 +212,7 @@ impl Lowerer {
                         lowerer.mutable(last, "acc")
                     };
                     lowerer.for_loop(end.clone(), "k", |lowerer, k| {
-                        let j = lowerer.bind(Expr::sub(Expr::sub(end.clone(), Expr::Int(1)), k), "j");
+                        let j = lowerer.bind(Expr::sub_int(Expr::sub_int(end.clone(), Expr::Int(1)), k), "j");
                         let x = read(lowerer, j)?;
                         let value = lowerer.apply_scalar(&function, &[x, Expr::var(&accumulator)])?;
                         lowerer.emit(Stmt::Assign {
@@ -212,7 +223,7 @@ impl Lowerer {
                     })?;
                     lowerer.emit(Stmt::Store {
                         block,
-                        index: Expr::add(start.clone(), end),
+                        index: Expr::add_int(start.clone(), end),
                         value: Expr::var(&accumulator),
                     });
                     Ok(())
@@ -275,14 +286,14 @@ impl Lowerer {
                 let count = count_of(lowerer, c)?;
                 lowerer.emit(Stmt::Assign {
                     var: ones.clone(),
-                    value: Expr::add(Expr::var(&ones), count),
+                    value: Expr::add_int(Expr::var(&ones), count),
                 });
                 Ok(())
             })?;
-            let differ = Expr::not(Expr::eq(Expr::var(&ones), extent.clone()));
+            let differ = Expr::not_bool(Expr::eq(Expr::var(&ones), extent.clone()));
             self.fail_if(differ, AplErrorKind::Length, "expand: mask and argument lengths differ");
         } else {
-            let wrong = Expr::not(Expr::or(
+            let wrong = Expr::not_bool(Expr::or(
                 Expr::eq(length.clone(), Expr::Int(1)),
                 Expr::eq(length.clone(), extent.clone()),
             ));
@@ -304,7 +315,7 @@ impl Lowerer {
             };
             lowerer.emit(Stmt::Assign {
                 var: total.clone(),
-                value: Expr::add(Expr::var(&total), width),
+                value: Expr::add_int(Expr::var(&total), width),
             });
             Ok(())
         })?;
@@ -326,21 +337,21 @@ impl Lowerer {
             });
             lowerer.emit(Stmt::Assign {
                 var: write.clone(),
-                value: Expr::add(Expr::var(&write), Expr::Int(1)),
+                value: Expr::add_int(Expr::var(&write), Expr::Int(1)),
             });
         };
         self.for_loop(rows, "r", |lowerer, r| {
-            let start = lowerer.bind(Expr::mul(r, extent.clone()), "start");
+            let start = lowerer.bind(Expr::mul_int(r, extent.clone()), "start");
             if op == Op::Expand {
                 let next = lowerer.mutable(Expr::Int(0), "next");
                 return lowerer.for_loop(length.clone(), "c", |lowerer, c| {
                     let count = count_of(lowerer, c)?;
                     let (then, ()) = lowerer.capture(|lowerer| {
-                        let value = lowerer.read_flat(&arr, Expr::add(start.clone(), Expr::var(&next)))?;
+                        let value = lowerer.read_flat(&arr, Expr::add_int(start.clone(), Expr::var(&next)))?;
                         store(lowerer, value);
                         lowerer.emit(Stmt::Assign {
                             var: next.clone(),
-                            value: Expr::add(Expr::var(&next), Expr::Int(1)),
+                            value: Expr::add_int(Expr::var(&next), Expr::Int(1)),
                         });
                         Ok(())
                     })?;
@@ -361,7 +372,8 @@ impl Lowerer {
                 // The element is read (once) only when the count is positive.
                 let copies = lowerer.bind(Expr::Prim(Op::AbsI, vec![count.clone()]), "copies");
                 let (body, ()) = lowerer.capture(|lowerer| {
-                    let (read, x) = lowerer.capture(|lowerer| lowerer.read_flat(&arr, Expr::add(start.clone(), c)))?;
+                    let (read, x) =
+                        lowerer.capture(|lowerer| lowerer.read_flat(&arr, Expr::add_int(start.clone(), c)))?;
                     let (then, ()) = lowerer.capture(|lowerer| {
                         for statement in read {
                             lowerer.emit(statement);

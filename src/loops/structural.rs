@@ -59,7 +59,7 @@ impl Lowerer {
                     AplErrorKind::Domain,
                     "iota of a negative number",
                 );
-                let mut pull = Pull::flat(ScalarType::Int, vec![n], |_, i| Ok(Expr::add(i, Expr::Int(1))));
+                let mut pull = Pull::flat(ScalarType::Int, vec![n], |_, i| Ok(Expr::add_int(i, Expr::Int(1))));
                 pull.cheap = true;
                 array(Arr::Pull(pull))
             }
@@ -204,7 +204,7 @@ impl Lowerer {
         }
         for (a, b) in left.iter().zip(right) {
             if a != b {
-                let differ = Expr::not(Expr::eq(a.clone(), b.clone()));
+                let differ = Expr::not_bool(Expr::eq(a.clone(), b.clone()));
                 self.fail_if(differ, AplErrorKind::Length, &format!("{what} of different shapes"));
             }
         }
@@ -405,9 +405,9 @@ impl Lowerer {
         let extent = shape[axis].clone();
         if let Arr::Mat(mat) = &arr {
             let mut layout = mat.layout.clone();
-            let last = Expr::max(Expr::sub(extent, Expr::Int(1)), Expr::Int(0));
-            layout.offset = Expr::add(layout.offset, Expr::mul(last, layout.strides[axis].clone()));
-            layout.strides[axis] = Expr::mul(Expr::Int(-1), layout.strides[axis].clone());
+            let last = Expr::max(Expr::sub_int(extent, Expr::Int(1)), Expr::Int(0));
+            layout.offset = Expr::add_int(layout.offset, Expr::mul_int(last, layout.strides[axis].clone()));
+            layout.strides[axis] = Expr::mul_int(Expr::Int(-1), layout.strides[axis].clone());
             return Ok(Arr::Mat(Materialised {
                 block: mat.block,
                 shape: mat.shape.clone(),
@@ -415,7 +415,7 @@ impl Lowerer {
             }));
         }
         Ok(Self::remap_axis(arr, shape, axis, move |_, i| {
-            Expr::sub(Expr::sub(extent.clone(), Expr::Int(1)), i)
+            Expr::sub_int(Expr::sub_int(extent.clone(), Expr::Int(1)), i)
         }))
     }
 
@@ -430,7 +430,7 @@ impl Lowerer {
         let extent = shape[axis].clone();
         // (i + n) mod extent with APL's residue is in 0..extent-1 for any sign of n; an empty axis is never read.
         Ok(Self::remap_axis(arr, shape, axis, move |_, i| {
-            Expr::modulo(Expr::add(i, count.clone()), extent.clone())
+            Expr::modulo(Expr::add_int(i, count.clone()), extent.clone())
         }))
     }
 
@@ -445,12 +445,12 @@ impl Lowerer {
         let shift = Expr::select(
             ge(count.clone(), Expr::Int(0)),
             Expr::Int(0),
-            Expr::sub(shape[0].clone(), extent.clone()),
+            Expr::sub_int(shape[0].clone(), extent.clone()),
         );
         let shift = self.bind(shift, "shift");
         let element = arr.element();
         Ok(Arr::Pull(Pull::shaped(element, shape, move |lowerer, index| {
-            let row = lowerer.bind(Expr::sub(index[0].clone(), shift.clone()), "row");
+            let row = lowerer.bind(Expr::sub_int(index[0].clone(), shift.clone()), "row");
             let inside = and(ge(row.clone(), Expr::Int(0)), Expr::lt(row.clone(), extent.clone()));
             lowerer.choose(
                 inside,
@@ -472,13 +472,13 @@ impl Lowerer {
         let mut shape = arr.shape();
         let extent = shape[0].clone();
         let dropped = self.bind(Expr::min(abs(count.clone()), extent.clone()), "d");
-        shape[0] = self.bind(Expr::sub(extent, dropped.clone()), "n");
+        shape[0] = self.bind(Expr::sub_int(extent, dropped.clone()), "n");
         // count ≥ 0 drops the first rows (the data starts `dropped` rows in), count < 0 the last ones.
         let start = Expr::select(ge(count, Expr::Int(0)), dropped, Expr::Int(0));
         let start = self.bind(start, "start");
         if let Arr::Mat(mat) = &arr {
             let mut layout = mat.layout.clone();
-            layout.offset = Expr::add(layout.offset, Expr::mul(start, layout.strides[0].clone()));
+            layout.offset = Expr::add_int(layout.offset, Expr::mul_int(start, layout.strides[0].clone()));
             let layout_offset = self.bind(layout.offset, "off");
             layout.offset = layout_offset;
             return Ok(Arr::Mat(Materialised {
@@ -490,12 +490,14 @@ impl Lowerer {
         let element = arr.element();
         if arr.prefers_flat() {
             let row = Expr::product(&shape[1..]);
-            let offset = self.bind(Expr::mul(start, row), "off");
+            let offset = self.bind(Expr::mul_int(start, row), "off");
             return Ok(Arr::Pull(Pull::flat(element, shape, move |lowerer, i| {
-                lowerer.read_flat(&arr, Expr::add(i, offset.clone()))
+                lowerer.read_flat(&arr, Expr::add_int(i, offset.clone()))
             })));
         }
-        Ok(Self::remap_axis(arr, shape, 0, move |_, i| Expr::add(i, start.clone())))
+        Ok(Self::remap_axis(arr, shape, 0, move |_, i| {
+            Expr::add_int(i, start.clone())
+        }))
     }
 
     fn first(&mut self, arr: Arr) -> LowerResult<Expr> {
@@ -541,7 +543,7 @@ impl Lowerer {
         let right_extent = right_rest.remove(axis);
         self.check_same_shape(&left_rest, &right_rest, "catenation");
         let mut shape = left.shape();
-        shape[axis] = self.bind(Expr::add(left_extent.clone(), right_extent), "n");
+        shape[axis] = self.bind(Expr::add_int(left_extent.clone(), right_extent), "n");
         let element = left.element();
         Ok(Arr::Pull(Pull::shaped(element, shape, move |lowerer, index| {
             let i = index[axis].clone();
@@ -551,7 +553,7 @@ impl Lowerer {
                 |lowerer| lowerer.read_shaped(&left, index),
                 |lowerer| {
                     let mut source = index.to_vec();
-                    source[axis] = lowerer.bind(Expr::sub(i.clone(), left_extent.clone()), "j");
+                    source[axis] = lowerer.bind(Expr::sub_int(i.clone(), left_extent.clone()), "j");
                     lowerer.read_shaped(&right, &source)
                 },
             )
@@ -587,11 +589,11 @@ impl Lowerer {
             Expr::lt(extent, position.clone()),
         );
         self.fail_if(outside, AplErrorKind::Index, "index out of range");
-        let k = self.bind(Expr::sub(position, Expr::Int(1)), "k");
+        let k = self.bind(Expr::sub_int(position, Expr::Int(1)), "k");
         if let Arr::Mat(mat) = &arr {
             let mut layout = mat.layout.clone();
             let stride = layout.strides.remove(axis);
-            layout.offset = Expr::add(layout.offset, Expr::mul(k, stride));
+            layout.offset = Expr::add_int(layout.offset, Expr::mul_int(k, stride));
             let offset = self.bind(layout.offset, "off");
             layout.offset = offset;
             return Ok(Arr::Mat(Materialised {
@@ -628,7 +630,7 @@ impl Lowerer {
                 Expr::lt(extent.clone(), index.clone()),
             );
             self.fail_if(outside, AplErrorKind::Index, "update: index out of range");
-            zero_based.push(Expr::sub(index.clone(), Expr::Int(1)));
+            zero_based.push(Expr::sub_int(index.clone(), Expr::Int(1)));
         }
         let position = copy.layout.position(&zero_based);
         self.emit(Stmt::Store {
