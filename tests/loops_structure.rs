@@ -25,6 +25,23 @@ fn signal_shape_is_one_loop_without_allocation() {
 }
 
 #[test]
+fn scalar_regions_fuse_into_one_loop() {
+    // +/{(⍵×⍵)+2×⍵}¨⍳n allocates nothing.
+    let fused = counts("reduce(addi, 0, each(fn w => addi(muli(w, w), muli(2, w)), iota(1000)))");
+    assert_eq!((fused.allocations, fused.loops), (0, 1));
+    // z←(x×x)+(y×y)+2×x×y over two materialised inputs: one more loop and z the only new allocation.
+    let inputs = "let x = mem(iota(50)) in let y = mem(each(fn a => muli(a, 3), iota(50))) in ";
+    let base = counts(&format!("{inputs}reduce(addi, 0, zipWith(addi, x, y))"));
+    let z = counts(&format!(
+        "{inputs}let z = zipWith(addi, zipWith(addi, zipWith(muli, x, x), zipWith(muli, y, y)), \
+         zipWith(muli, each(fn a => muli(2, a), x), y)) in print(z)"
+    ));
+    assert_eq!(base.allocations, 2);
+    assert_eq!(z.allocations, base.allocations + 1);
+    assert_eq!(z.loops, base.loops);
+}
+
+#[test]
 fn layout_changes_of_a_materialised_array_allocate_nothing() {
     // `a` is materialised once (one allocation, one fill loop); each view of it must add neither.
     let base = "let a = mem(reshape([3,4], iota(12))) in ";
