@@ -268,3 +268,39 @@ fn plus_reduction_keeps_negative_zero_and_empty_rows_give_the_neutral_element() 
     );
     ok_lines("each(fn x => powd(x, ~1.0), reduce(addd, 0.0, reshape([2,0], [1.0])))");
 }
+
+#[test]
+fn searching_sorting_and_number_bases() {
+    // 3 1 2 ⍳ 2 is 3; positions not found are 1 + the length.
+    assert_eq!(ok_lines("indexOf([3,1,2], 2)"), vec!["3"]);
+    assert_eq!(ok_lines("indexOf([3,1,2,1], [1,5,3])"), vec!["2 5 1"]);
+    ok_lines("indexOf(['a','b'], reshape([2,2], ['b','c','a','a']))");
+    ok_lines("indexOf(zilde(), iota(3))");
+    assert_eq!(ok_lines("member([2,7], [3,1,2])"), vec!["1 0"]);
+    ok_lines("member(reshape([2,2], [1.5,2.0,3.0,1.5]), [1.5])");
+    assert_eq!(ok_lines("where([tt,ff,tt,tt])"), vec!["1 3 4"]);
+    ok_lines("where(each(fn x => lti(x, 0), iota(4)))");
+    // ⍋3 1 2 1 is 2 4 3 1 (stable); ⍒ is 1 3 2 4.
+    assert_eq!(ok_lines("gradeUp([3,1,2,1])"), vec!["2 4 3 1"]);
+    assert_eq!(ok_lines("gradeDown([3,1,2,1])"), vec!["1 3 2 4"]);
+    ok_lines("gradeUp(['d','a','c','a'])");
+    ok_lines("gradeDown([1.5, ~2.0, 1.5, 9.0])");
+    ok_lines("gradeUp([tt,ff,tt])");
+    ok_lines("gradeUp(zilde())");
+    ok_lines("gradeUp(vreverse(mem([5,3,4])))");
+    // 10 10⊥1 2 is 12; 24 60⊥1 30 is 90; 2⊥1 0 1 is 5.
+    assert_eq!(ok_lines("decode([10,10], [1,2])"), vec!["12"]);
+    assert_eq!(ok_lines("decode([24,60], [1,30])"), vec!["90"]);
+    assert_eq!(ok_lines("decode([2], [1,0,1])"), vec!["5"]);
+    ok_lines("decode(zilde(), [1,2])");
+    assert_eq!(error_kind("decode([2,2,2], [1,0])"), "LENGTH ERROR");
+    // 10 10⊤123 is 2 3; 0 10⊤123 is 12 3.
+    assert_eq!(ok_lines("encode([10,10], 123)"), vec!["2 3"]);
+    assert_eq!(ok_lines("encode([0,10], 123)"), vec!["12 3"]);
+    ok_lines("encode([2,2,2], ~3)");
+    // powerUntil: doubling from 1 until above 100 gives 128.
+    assert_eq!(
+        ok_lines("powerUntil(fn x => muli(x, 2), fn x => fn y => gti(x, 100), 1)"),
+        vec!["128"]
+    );
+}

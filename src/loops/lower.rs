@@ -661,6 +661,14 @@ impl Lowerer {
                 let value = next();
                 self.power(function, count, value)
             }
+            Op::PowerUntil => {
+                let function = Self::as_function(next())?;
+                let predicate = Self::as_function(next())?;
+                match next() {
+                    Lowered::Scalar(initial) => self.power_until(function, predicate, initial).map(Lowered::Scalar),
+                    _ => Err(LowerError::unsupported("powerUntil on arrays")),
+                }
+            }
             Op::CondScl => {
                 let function = Self::as_function(next())?;
                 let condition = self.as_scalar(next())?;

@@ -15,6 +15,7 @@ pub mod lower;
 pub mod printer;
 pub mod pull;
 mod reduce;
+mod search;
 mod structural;
 
 pub use error::{CheckError, LowerError, RunError};

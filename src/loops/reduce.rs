@@ -434,6 +434,36 @@ impl Lowerer {
         }
     }
 
+    /// `powerUntil(f, p, x)` on scalars: `y ← f x` until `p(y, x)`, then y.
+    pub(super) fn power_until(&mut self, function: Function, predicate: Function, initial: Expr) -> LowerResult<Expr> {
+        let current = self.mutable(initial, "x");
+        let done = self.mutable(Expr::Bool(false), "done");
+        let (body, ()) = self.capture(|lowerer| {
+            let next = lowerer.apply_scalar(&function, &[Expr::var(&current)])?;
+            let next = lowerer.bind(next, "y");
+            let stop = lowerer.apply(
+                &predicate,
+                vec![Lowered::Scalar(next.clone()), Lowered::Scalar(Expr::var(&current))],
+            )?;
+            let stop = lowerer.as_scalar(stop)?;
+            let stop = lowerer.bind(stop, "stop");
+            lowerer.emit(Stmt::Assign {
+                var: current.clone(),
+                value: next,
+            });
+            lowerer.emit(Stmt::Assign {
+                var: done.clone(),
+                value: stop,
+            });
+            Ok(())
+        })?;
+        self.emit(Stmt::While {
+            condition: Expr::not_bool(Expr::var(&done)),
+            body,
+        });
+        Ok(Expr::Var(current))
+    }
+
     fn power_array(&mut self, function: Function, count: Expr, arr: Arr) -> LowerResult<Lowered> {
         let initial = self.materialise(&arr)?;
         let element = arr.element();

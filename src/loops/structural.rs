@@ -166,7 +166,7 @@ impl Lowerer {
                 let value = self.as_scalar(next())?;
                 self.update(arr, indices, value).and_then(array)
             }
-            other => Err(LowerError::unsupported(other.name())),
+            other => self.lower_search(other, next),
         }
     }
 
