@@ -6,6 +6,7 @@
 
 pub mod elab;
 pub mod loops;
+pub mod mem;
 pub mod runtime;
 pub mod source;
 pub mod syntax;
