@@ -63,6 +63,32 @@ fn layout_changes_of_a_materialised_array_allocate_nothing() {
 }
 
 #[test]
+fn views_of_a_materialised_array_are_lmads_on_the_same_block() {
+    let (program, printed) = loop_ir(
+        "let a = mem(reshape([3,4], iota(12))) in let t = transp(a) in let d = drop(1, a) in \
+         let e = drop(~1, a) in let r = vreverse(a) in let i = index(1, 2, a) in (t, d, e, r, i)",
+    );
+    let views: Vec<&str> = printed.lines().filter(|l| l.starts_with("view")).collect();
+    // a is 0+{(3:4),(4:1)}; ⍉ swaps the pairs; 1↓ moves the offset one row; ¯1↓ shrinks the extent; ⊖ starts at
+    // the last row with a negative stride; row 2 fixes the first index at 1.
+    assert_eq!(
+        views,
+        vec![
+            "view a : int [3][4]@mem1 -> 0+{(3:4),(4:1)}",
+            "view t : int [4][3]@mem1 -> 0+{(4:1),(3:4)}",
+            "view d : int [2][4]@mem1 -> 4+{(2:4),(4:1)}",
+            "view e : int [2][4]@mem1 -> 0+{(2:4),(4:1)}",
+            "view r : int [3][4]@mem1 -> 8+{(3:-4),(4:1)}",
+            "view i : int [4]@mem1 -> 4+{(4:1)}",
+        ],
+        "{printed}"
+    );
+    // The result tuple copies the views that are not row-major from offset 0 (all but e, a prefix of a's block);
+    // the views themselves allocate nothing.
+    assert_eq!(ir::count(&program).allocations, 1 + 4, "{printed}");
+}
+
+#[test]
 fn fixed_shape_power_loop_is_double_buffered() {
     let (program, printed) = loop_ir("power(fn x => each(fn y => addi(y, 1), rotate(1, x)), 5, iota(8))");
     let (outside, inside) = allocations_outside_and_inside_loops(&program);

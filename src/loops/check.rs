@@ -210,6 +210,21 @@ impl Checker {
             Stmt::PrintArray { array } => self.array(array),
             Stmt::PrintScalar { value } => self.expr(value).map(|_| ()),
             Stmt::Error { .. } => Ok(()),
+            Stmt::View {
+                block, shape, layout, ..
+            } => {
+                self.live(block, "view")?;
+                for extent in shape.iter().chain(&layout.strides).chain([&layout.offset]) {
+                    self.expect(extent, ScalarType::Int, "view extent, stride or offset")?;
+                }
+                if layout.strides.len() != shape.len() {
+                    return Err(error(format!(
+                        "view of {} with a stride per axis missing",
+                        block.name()
+                    )));
+                }
+                Ok(())
+            }
         }
     }
 

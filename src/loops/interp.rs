@@ -123,6 +123,9 @@ impl Machine<'_> {
                 let value = Value::Scalar(self.eval(value)?);
                 self.host.print(&value).map_err(RunError::Apl)?;
             }
+            Stmt::View { block, .. } => {
+                self.buffer(block)?;
+            }
             Stmt::Error { kind, message } => return Err(RunError::Apl(AplError::new(*kind, message.clone()))),
         }
         Ok(())

@@ -366,6 +366,14 @@ pub enum Stmt {
     PrintScalar { value: Expr },
     /// Runtime call: raise an APL error (the explicit checks of lowering end here).
     Error { kind: AplErrorKind, message: String },
+    /// A memory decoration with no run-time effect: the array `name` lives in `block`, element `i` of it at
+    /// `layout.position(i)` (printed with its LMAD, see `memory.rs`).
+    View {
+        name: String,
+        block: Block,
+        shape: Vec<Expr>,
+        layout: Layout,
+    },
 }
 
 /// The value a program returns (shown after everything it printed).

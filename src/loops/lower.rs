@@ -358,6 +358,14 @@ impl Lowerer {
             ExprKind::Let { name, value, body, .. } => {
                 let value = self.lower(value, env)?;
                 let value = self.bind_let(name, value, body)?;
+                if let Lowered::Array(Arr::Mat(mat)) = &value {
+                    self.emit(Stmt::View {
+                        name: name.clone(),
+                        block: mat.block,
+                        shape: mat.shape.clone(),
+                        layout: mat.layout.clone(),
+                    });
+                }
                 let env = env.bind(name, value);
                 self.lower(body, &env)
             }
@@ -837,6 +845,7 @@ fn mentions_block(statement: &Stmt, id: u32) -> bool {
             Stmt::For { count, .. } => expr_mentions(count, id),
             Stmt::While { condition, .. } | Stmt::If { condition, .. } => expr_mentions(condition, id),
             Stmt::Error { .. } => false,
+            Stmt::View { block, .. } => block.id == id,
         };
         found |= direct;
     });

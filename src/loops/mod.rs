@@ -12,6 +12,7 @@ pub mod error;
 pub mod interp;
 pub mod ir;
 pub mod lower;
+pub mod memory;
 pub mod printer;
 pub mod pull;
 mod reduce;

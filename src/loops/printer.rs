@@ -136,6 +136,16 @@ fn write_statement(out: &mut String, statement: &Stmt, depth: usize) {
         Stmt::Swap { first, second } => out.push_str(&format!("swap {}, {}", first.name(), second.name())),
         Stmt::PrintArray { array } => out.push_str(&format!("print {}", print_array(array))),
         Stmt::PrintScalar { value } => out.push_str(&format!("print {}", print_expr(value))),
+        Stmt::View {
+            name,
+            block,
+            shape,
+            layout,
+        } => out.push_str(&format!(
+            "view {name} : {} {}",
+            block.element.name(),
+            super::memory::annotation(&block.name(), shape, layout)
+        )),
         Stmt::Error { kind, message } => out.push_str(&format!("error {} {:?}", kind.apl_name(), message)),
     }
     out.push('\n');
