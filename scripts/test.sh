@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo fmt --all -- --check
-cargo clippy --release --all-targets -- -D warnings
-cargo test --release
+cargo clippy --release --workspace --all-targets -- -D warnings
+cargo test --release --workspace
+python3 bench/run --smoke

@@ -4,6 +4,7 @@
 //! intermediate language with its reference interpreter), `elab` (APL AST to TAIL), `runtime` (what compiled and
 //! interpreted programs share at run time: display, errors), and `driver` (the only module that touches files).
 
+pub mod driver;
 pub mod elab;
 pub mod loops;
 pub mod mem;

@@ -1,13 +1,112 @@
-//! The `aplc` command line. Parses arguments, calls the driver, renders diagnostics and sets the exit code
-//! (0 success, 1 APL or program error, 2 usage error).
+//! The `aplc` command line. Parses arguments, calls the driver, renders diagnostics and sets the exit code:
+//! 0 success, 1 APL or program error (syntax, type, run-time), 2 usage error (bad arguments, unreadable file).
 
-use clap::Parser;
+use aplc::driver::{self, Backend, Stage};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
 
-/// aplc compiles Dyalog-style APL to native code through the typed array language TAIL.
+/// aplc compiles Dyalog-style APL through the typed array language TAIL.
+///
+/// Input files ending in .apl are APL scripts; files ending in .tail are TAIL programs.
 #[derive(Parser)]
-#[command(name = "aplc", version, about)]
-struct Cli {}
+#[command(name = "aplc", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-fn main() {
-    let _cli = Cli::parse();
+#[derive(Subcommand)]
+enum Command {
+    /// Run a program and print what it prints (each unassigned top-level value, and ⎕←).
+    ///
+    /// Exits with 1 and a diagnostic pointing into the source when the program has an APL error.
+    Run {
+        /// The .apl script or .tail program.
+        file: PathBuf,
+        /// Which backend runs the program: `interp` is the TAIL reference interpreter.
+        #[arg(long, value_enum, default_value_t = BackendArg::Interp)]
+        backend: BackendArg,
+    },
+    /// Print the program's TAIL, with every let and lambda annotated with its inferred type.
+    Tail {
+        /// The .apl script or .tail program.
+        file: PathBuf,
+    },
+    /// Check a program without running it: syntax, elaboration, TAIL typing, and the type annotations written in
+    /// comments (`⍝: <double>ρ → <double>ρ` in a dfn, `⍝: name : type` above an assignment).
+    Check {
+        /// The .apl script or .tail program.
+        file: PathBuf,
+    },
+    /// Print the program as one stage of the pipeline sees it.
+    Dump {
+        /// The stage: `ast` (the parsed APL, unresolved), `tail` (elaborated TAIL, before type inference annotates
+        /// it), `tail-typed` (after inference).
+        #[arg(long, value_enum)]
+        stage: StageArg,
+        /// The .apl script (or .tail program, for the TAIL stages).
+        file: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum BackendArg {
+    /// The TAIL reference interpreter: the oracle for every other backend.
+    Interp,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum StageArg {
+    Ast,
+    Tail,
+    TailTyped,
+}
+
+impl From<BackendArg> for Backend {
+    fn from(backend: BackendArg) -> Backend {
+        match backend {
+            BackendArg::Interp => Backend::Interp,
+        }
+    }
+}
+
+impl From<StageArg> for Stage {
+    fn from(stage: StageArg) -> Stage {
+        match stage {
+            StageArg::Ast => Stage::Ast,
+            StageArg::Tail => Stage::Tail,
+            StageArg::TailTyped => Stage::TailTyped,
+        }
+    }
+}
+
+const EXIT_PROGRAM_ERROR: u8 = 1;
+const EXIT_USAGE_ERROR: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let file_path = match &cli.command {
+        Command::Run { file, .. } | Command::Tail { file } | Command::Check { file } | Command::Dump { file, .. } => file,
+    };
+    let source = match driver::read_source(file_path) {
+        Ok(source) => source,
+        Err(message) => {
+            eprintln!("aplc: {message}");
+            return ExitCode::from(EXIT_USAGE_ERROR);
+        }
+    };
+    let outcome = match cli.command {
+        Command::Run { backend, .. } => driver::run_to_stdout(&source, backend.into()),
+        Command::Tail { .. } => driver::typed_tail_text(&source).map(|text| println!("{text}")),
+        Command::Check { .. } => driver::check(&source).map(|summary| println!("{summary}")),
+        Command::Dump { stage, .. } => driver::dump(&source, stage.into()).map(|text| println!("{text}")),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("{:?}", miette::Report::new(error));
+            ExitCode::from(EXIT_PROGRAM_ERROR)
+        }
+    }
 }

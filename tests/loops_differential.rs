@@ -31,19 +31,47 @@ fn error_kind(text: &str) -> String {
     outcome.ended.expect_err("an APL error")
 }
 
+/// Corpus files that use what the loop lowering does not support yet, with the construct named in the NONCE error.
+const UNSUPPORTED_CORPUS_FILES: &[(&str, &str)] = &[
+    ("bool_char_complex.tail", "complex"),
+    ("files.tail", "read"),
+    ("print_format.tail", "format"),
+];
+
 #[test]
 fn corpus_tail_files_behave_the_same() {
     let directory = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("apl-tests/tail");
-    let mut count = 0;
-    for entry in std::fs::read_dir(directory).expect("apl-tests/tail") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_some_and(|e| e == "tail") {
-            let text = std::fs::read_to_string(&path).expect("readable");
-            same_behaviour(&text);
-            count += 1;
+    let mut compared = 0;
+    let mut paths: Vec<_> = std::fs::read_dir(directory)
+        .expect("apl-tests/tail")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "tail"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let name = path.file_name().expect("a file name").to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let file = aplc::source::SourceFile::new(name.clone(), text.clone());
+        let mut program = aplc::tail::parse_program(&file).expect("corpus files parse");
+        if aplc::tail::infer::infer_program(&mut program).is_err() {
+            assert!(text.contains("(*! TYPE ERROR *)"), "{name}: unexpected type error");
+            continue;
         }
+        if let Some((_, construct)) = UNSUPPORTED_CORPUS_FILES.iter().find(|(file, _)| *file == name) {
+            let error = lower_checked(&program)
+                .err()
+                .unwrap_or_else(|| panic!("{name} now lowers: compare it"));
+            let message = error.to_string();
+            assert!(
+                message.starts_with("NONCE ERROR") && message.contains(construct),
+                "{name}: {message}"
+            );
+            continue;
+        }
+        same_behaviour(&text);
+        compared += 1;
     }
-    assert!(count >= 2, "found only {count} .tail files");
+    assert!(compared >= 15, "compared only {compared} corpus files");
 }
 
 #[test]
@@ -115,7 +143,7 @@ fn errors_of_structural_checks() {
 
 #[test]
 fn errors_come_after_the_same_output() {
-    let outcome = same_behaviour("let a = print(iota(3)) in zipWith(addi, a, iota(2))");
+    let outcome = same_behaviour("let a = print(10, iota(3)) in zipWith(addi, a, iota(2))");
     assert_eq!(outcome.printed, vec!["1 2 3"]);
     assert_eq!(outcome.ended, Err("LENGTH ERROR".to_string()));
 }
@@ -204,11 +232,11 @@ fn first_catenation_and_index() {
 
 #[test]
 fn scan_compress_replicate_expand_update() {
-    assert_eq!(ok_lines("scan(addi, iota(5))"), vec!["1 3 6 10 15"]);
+    assert_eq!(ok_lines("scan(addi, 0, iota(5))"), vec!["1 3 6 10 15"]);
     // -\1 2 3 4 is 1 ¯1 2 ¯2 (each prefix folded from the right).
-    assert_eq!(ok_lines("scan(subi, iota(4))"), vec!["1 ¯1 2 ¯2"]);
-    ok_lines("scan(addi, reshape([2,3], iota(6)))");
-    ok_lines("scan(maxd, [1.5, 0.5, 2.5])");
+    assert_eq!(ok_lines("scan(subi, 0, iota(4))"), vec!["1 ¯1 2 ¯2"]);
+    ok_lines("scan(addi, 0, reshape([2,3], iota(6)))");
+    ok_lines("scan(maxd, ~1.0E300, [1.5, 0.5, 2.5])");
     assert_eq!(ok_lines("compress([tt,ff,tt], iota(3))"), vec!["1 3"]);
     ok_lines("compress([tt], iota(3))");
     ok_lines("compress([ff,tt], reshape([2,2], iota(4)))");
@@ -242,7 +270,7 @@ fn power_loops() {
 fn lets_prints_tuples_and_conditionals() {
     ok_lines("let a = each(fn x => muli(x, x), iota(4)) in zipWith(addi, a, a)");
     ok_lines("let a = iota(4) in let b = each(fn x => reduce(addi, 0, take(x, a)), a) in b");
-    let outcome = same_behaviour("let a = print(iota(3)) in let b = print(reduce(addi, 0, a)) in muli(b, 2)");
+    let outcome = same_behaviour("let a = print(10, iota(3)) in let b = print(10, reduce(addi, 0, a)) in muli(b, 2)");
     assert_eq!(outcome.printed, vec!["1 2 3", "6"]);
     assert_eq!(outcome.ended, Ok(vec!["12".to_string()]));
     ok_lines("(iota(2), 5)");
@@ -250,7 +278,7 @@ fn lets_prints_tuples_and_conditionals() {
     ok_lines("condScl(fn x => addi(x, 1), tt, 5)");
     ok_lines("condScl(fn x => addi(x, 1), ff, 5)");
     ok_lines("let f = fn x => muli(x, 3) in each(f, iota(3))");
-    ok_lines("print(reshape([2,2], [1.5, 2.25, 3.0, 4.0]))");
+    ok_lines("print(10, reshape([2,2], [1.5, 2.25, 3.0, 4.0]))");
 }
 
 #[test]

@@ -46,8 +46,8 @@ fn expression() -> impl Strategy<Value = Generated> {
             inner.clone().prop_map(|(e, r)| (format!("vreverse({e})"), r)),
             inner.clone().prop_map(|(e, r)| (format!("transp({e})"), r)),
             inner.clone().prop_map(|(e, r)| (format!("mem({e})"), r)),
-            inner.clone().prop_map(|(e, r)| (format!("scan(addi, {e})"), r)),
-            inner.clone().prop_map(|(e, r)| (format!("scan(subi, {e})"), r)),
+            inner.clone().prop_map(|(e, r)| (format!("scan(addi, 0, {e})"), r)),
+            inner.clone().prop_map(|(e, r)| (format!("scan(subi, 0, {e})"), r)),
             inner.clone().prop_map(|(e, _)| (format!("rav({e})"), 1)),
             (inner.clone(), 0i64..4, 0i64..4).prop_map(|((e, _), a, b)| (format!("reshape([{a},{b}], {e})"), 2)),
             (inner.clone(), 0i64..7).prop_map(|((e, _), a)| (format!("reshape([{a}], {e})"), 1)),
@@ -97,7 +97,7 @@ fn program() -> impl Strategy<Value = String> {
     prop_oneof![
         expression().prop_map(|(e, _)| e),
         expression().prop_map(|(e, _)| format!("reduce(addi, 0, rav({e}))")),
-        (expression(), expression()).prop_map(|((a, _), (b, _))| format!("let p = print({a}) in tally({b})")),
+        (expression(), expression()).prop_map(|((a, _), (b, _))| format!("let p = print(10, {a}) in tally({b})")),
     ]
 }
 

@@ -3,7 +3,8 @@
 //! both the AST printer and the error renderer accept whatever the parser returns.
 
 use aplc::source::SourceFile;
-use aplc::syntax::ast::Program;
+use aplc::source::Span;
+use aplc::syntax::ast::{AssignTarget, Expr, Item, Program, Statement, StatementKind};
 use aplc::syntax::{parse_program, print_program, print_program_as_apl, render_errors_plain};
 use proptest::prelude::*;
 
@@ -92,6 +93,7 @@ fn check_parse_is_total(text: &str) {
 /// `parse(print_as_apl(program))` is the same program (compared in the S-expression form, which omits spans; plain
 /// comments are not reprinted, so they are left out of the comparison).
 fn check_round_trip(text: &str, program: &Program) {
+    check_spans_of_statements(text, &program.statements);
     let reprinted = print_program_as_apl(program);
     let reparsed = match parse_program(&SourceFile::new("reprinted.apl", reprinted.as_str())) {
         Ok(reparsed) => reparsed,
@@ -111,6 +113,102 @@ fn check_round_trip(text: &str, program: &Program) {
         statements_only(program),
         "{text:?} reprinted as {reprinted:?}"
     );
+}
+
+/// Every node's span lies inside the text, on character boundaries, and covers text of the right shape: a name's
+/// span is the name, a primitive's its glyph, a dfn's starts with `{` and ends with `}`, and so on.
+fn check_spans_of_statements(text: &str, statements: &[Statement]) {
+    for statement in statements {
+        let slice = slice_of(text, statement.span);
+        assert!(!slice.is_empty(), "empty statement span in {text:?}");
+        match &statement.kind {
+            StatementKind::Expr(expression) => check_spans_of_expression(text, expression),
+            StatementKind::Guard { condition, result } => {
+                check_spans_of_expression(text, condition);
+                check_spans_of_expression(text, result);
+                assert!(
+                    condition.span.end <= result.span.start,
+                    "guard parts out of order in {text:?}"
+                );
+            }
+        }
+        if let Some(annotation) = &statement.annotation {
+            assert!(slice_of(text, annotation.span).starts_with("⍝:"));
+            assert!(annotation.span.end < statement.span.start);
+        }
+    }
+}
+
+fn slice_of(text: &str, span: Span) -> &str {
+    assert!(
+        span.start <= span.end && span.end <= text.len(),
+        "{span:?} outside {text:?}"
+    );
+    assert!(
+        text.is_char_boundary(span.start) && text.is_char_boundary(span.end),
+        "{span:?} splits a character"
+    );
+    &text[span.start..span.end]
+}
+
+fn check_spans_of_expression(text: &str, expression: &Expr) {
+    let whole = expression.span;
+    slice_of(text, whole);
+    for item in &expression.items {
+        check_spans_of_item(text, item);
+        assert!(
+            whole.start <= item.span().start && item.span().end <= whole.end,
+            "item outside its expression"
+        );
+    }
+    if let Some(assignment) = &expression.assignment {
+        let slice = slice_of(text, assignment.span);
+        assert!(slice.contains('←'), "assignment span {slice:?} without ←");
+        match &assignment.target {
+            AssignTarget::Name(name) | AssignTarget::SystemName(name) => {
+                assert_eq!(slice_of(text, name.span), name.text);
+            }
+            AssignTarget::QuadOutput(span) => assert_eq!(slice_of(text, *span), "⎕"),
+            AssignTarget::Alpha(span) => assert_eq!(slice_of(text, *span), "⍺"),
+        }
+        assignment
+            .modifier
+            .iter()
+            .for_each(|item| check_spans_of_item(text, item));
+        check_spans_of_expression(text, &assignment.value);
+        assert!(
+            assignment.value.span.end <= whole.end,
+            "assigned value outside its expression"
+        );
+    }
+}
+
+fn check_spans_of_item(text: &str, item: &Item) {
+    let slice = slice_of(text, item.span());
+    match item {
+        Item::Numbers(..) => assert!(slice.starts_with(|c: char| c.is_ascii_digit() || c == '¯' || c == '.')),
+        Item::String(..) => assert!(slice.starts_with('\'') && slice.ends_with('\'') && slice.len() >= 2),
+        Item::Zilde(_) => assert_eq!(slice, "⍬"),
+        Item::Name(name) | Item::SystemName(name) => assert_eq!(slice, name.text),
+        Item::Special(..) => assert!(["⍺", "⍵", "⍺⍺", "⍵⍵", "∇", "∇∇"].contains(&slice)),
+        Item::Primitive(primitive, _) => assert_eq!(slice, primitive.glyph()),
+        Item::Parenthesised(inner, _) => {
+            assert!(slice.starts_with('(') && slice.ends_with(')'));
+            check_spans_of_expression(text, inner);
+        }
+        Item::Dfn(dfn) => {
+            assert!(slice.starts_with('{') && slice.ends_with('}'));
+            check_spans_of_statements(text, &dfn.body);
+        }
+        Item::Indexed { base, indices, .. } => {
+            assert!(slice.ends_with(']'));
+            check_spans_of_item(text, base);
+            indices
+                .iter()
+                .flatten()
+                .for_each(|index| check_spans_of_expression(text, index));
+        }
+    }
 }
 
 /// Syntactically valid programs from a small grammar: items separated by blanks, parentheses, dfns with guards,

@@ -78,3 +78,32 @@ fn ok_corpus_round_trips_through_the_apl_printer() {
         );
     });
 }
+
+/// grammar.md promises an example of every syntax error code in the error corpus: check that each code in its table
+/// appears in at least one snapshot of the error corpus.
+#[test]
+fn every_documented_error_code_has_an_example_in_the_error_corpus() {
+    let grammar = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/grammar.md")).expect("grammar.md");
+    let documented_codes: Vec<&str> = grammar
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `aplc::syntax::"))
+        .filter_map(|rest| rest.split('`').next())
+        .collect();
+    assert!(
+        documented_codes.len() >= 15,
+        "the code table in grammar.md is missing: {documented_codes:?}"
+    );
+    let snapshot_folder = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots");
+    let rendered_errors: String = std::fs::read_dir(snapshot_folder)
+        .expect("the snapshot folder")
+        .map(|entry| entry.expect("a snapshot file").path())
+        .filter(|path| path.to_string_lossy().contains("error_corpus_reports_syntax_errors@"))
+        .map(|path| std::fs::read_to_string(path).expect("a readable snapshot"))
+        .collect();
+    for code in documented_codes {
+        assert!(
+            rendered_errors.contains(&format!("aplc::syntax::{code}\n")),
+            "no example of aplc::syntax::{code}"
+        );
+    }
+}

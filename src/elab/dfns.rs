@@ -8,22 +8,77 @@ use super::env::{Arr, Closure, Fun, Scalar, Val};
 use super::error::{ElabError, ElabResult};
 use super::ir::{Expr, Type};
 use super::operators::{rebuild_value, value_expr, value_type};
+use super::resolve::{Node, Resolver};
 use super::{Elaborator, Entry, MAX_CALL_DEPTH};
 use crate::source::Span;
 use crate::syntax::ast::{AssignTarget, Statement, StatementKind};
 use std::rc::Rc;
 
+/// How an inlined call of a tail-recursive dfn is being compiled.
+#[derive(Clone, Debug)]
+pub enum LoopMode {
+    /// Finding the types: each returned value's type and each tail call's argument types are recorded.
+    Probe {
+        results: Vec<Type>,
+        calls: Vec<(Option<Type>, Type)>,
+    },
+    /// Building the loop body: a returned value gives a final state, a tail call the next state.
+    Build(Box<LoopBuild>),
+}
+
+#[derive(Clone, Debug)]
+pub struct LoopBuild {
+    result_type: Type,
+    alpha_type: Option<Type>,
+    omega_type: Type,
+    alpha: Option<Val>,
+    omega: Val,
+}
+
+/// What probing a loop body found: the types of the returned values, and of the arguments of each tail call.
+type ProbedTypes = (Vec<Type>, Vec<(Option<Type>, Type)>);
+
+const RECURSION_MESSAGE: &str = "recursion that cannot be unfolded at compile time";
+
 impl Elaborator {
     pub fn call_dfn(&mut self, closure: &Closure, left: Option<Val>, right: Val, span: Span) -> ElabResult<Val> {
-        if self.call_depth >= MAX_CALL_DEPTH {
-            return Err(
-                ElabError::nonce(span, "recursion that cannot be unfolded at compile time").with_hint(
-                    "aplc inlines dfns; recursion works when its guards are decided by constants, or as a loop (⍣)",
-                ),
-            );
+        if let (Some(annotation), None) = (&closure.dfn.annotation, &closure.operands) {
+            let annotation = annotation.clone();
+            let (check, left, right) = self.check_call_arguments(&annotation, left, right, span)?;
+            let result = self.call_dfn_unchecked(closure, left, right, span)?;
+            return self.check_call_result(check, result);
         }
+        self.call_dfn_unchecked(closure, left, right, span)
+    }
+
+    fn call_dfn_unchecked(&mut self, closure: &Closure, left: Option<Val>, right: Val, span: Span) -> ElabResult<Val> {
+        let key = Rc::as_ptr(&closure.dfn);
+        let outermost = !self.active_dfns.contains(&key);
         let right = self.bind_value(right);
         let left = left.map(|value| self.bind_value(value));
+        let scope_length = self.scope_length();
+        self.active_dfns.push(key);
+        self.loops.push(None);
+        let result = self.call_dfn_inlined(closure, left.clone(), right.clone(), span);
+        self.loops.pop();
+        self.active_dfns.pop();
+        match result {
+            Err(ElabError::Nonce { ref message, .. })
+                if outermost && message == RECURSION_MESSAGE && has_tail_call(&closure.dfn.body) =>
+            {
+                self.truncate_scope(scope_length);
+                self.inline_budget = super::INLINE_BUDGET;
+                self.active_dfns.push(key);
+                let looped = self.call_dfn_as_loop(closure, left, right, span);
+                self.active_dfns.pop();
+                looped
+            }
+            other => other,
+        }
+    }
+
+    /// The environment of a call: the closure's, with the arguments, operands and `∇`.
+    fn call_environment(&self, closure: &Closure, left: Option<Val>, right: Val) -> super::env::Env {
         let mut env = closure.env.clone();
         env = env.bind("⍵", right);
         if let Some(left) = left {
@@ -39,6 +94,18 @@ impl Elaborator {
         if let Some(operator) = &closure.operator {
             env = env.bind("∇∇", Val::Operator(operator.clone()));
         }
+        env
+    }
+
+    fn call_dfn_inlined(&mut self, closure: &Closure, left: Option<Val>, right: Val, span: Span) -> ElabResult<Val> {
+        if self.call_depth >= MAX_CALL_DEPTH || self.inline_budget == 0 {
+            return Err(ElabError::nonce(span, RECURSION_MESSAGE).with_hint(
+                "aplc inlines dfns: recursion works when its guards are decided by constants, or when every recursive \
+                 call is a tail call (it becomes a loop)",
+            ));
+        }
+        self.inline_budget -= 1;
+        let env = self.call_environment(closure, left, right);
         let saved_env = std::mem::replace(&mut self.env, env);
         self.call_depth += 1;
         let dfn = closure.dfn.clone();
@@ -46,6 +113,282 @@ impl Elaborator {
         self.call_depth -= 1;
         self.env = saved_env;
         result
+    }
+
+    /// A tail-recursive dfn as a loop: the state is (done, result, ⍺, ⍵), iterated with `powerUntil` until done.
+    fn call_dfn_as_loop(&mut self, closure: &Closure, left: Option<Val>, right: Val, span: Span) -> ElabResult<Val> {
+        let left = match left {
+            Some(left) => Some(left),
+            None => self.default_alpha(closure, right.clone(), span)?,
+        };
+        let mut alpha_type = match &left {
+            Some(left) => Some(value_type(left, span)?),
+            None => None,
+        };
+        let mut omega_type = value_type(&right, span)?;
+        let mut result_type: Option<Type> = None;
+        for _ in 0..5 {
+            let (results, calls) = self.probe_loop_body(closure, &alpha_type, &omega_type, span)?;
+            let mut changed = false;
+            for (call_alpha, call_omega) in calls {
+                match (&alpha_type, call_alpha) {
+                    (Some(current), Some(call_alpha)) => {
+                        let joined = join_types(current, &call_alpha).ok_or_else(|| loop_type_error(span, "⍺"))?;
+                        changed |= &joined != current;
+                        alpha_type = Some(joined);
+                    }
+                    (None, None) => {}
+                    _ => return Err(loop_type_error(span, "⍺")),
+                }
+                let joined = join_types(&omega_type, &call_omega).ok_or_else(|| loop_type_error(span, "⍵"))?;
+                changed |= joined != omega_type;
+                omega_type = joined;
+            }
+            result_type = None;
+            for result in results {
+                result_type = Some(match result_type {
+                    None => result,
+                    Some(current) => join_types(&current, &result).ok_or_else(|| loop_type_error(span, "result"))?,
+                });
+            }
+            if !changed {
+                break;
+            }
+        }
+        let Some(result_type) = result_type else {
+            return Err(ElabError::nonce(span, "a recursive dfn that never returns a value"));
+        };
+        let mut state_types = vec![Type::scalar(super::ir::Base::Bool), result_type.clone()];
+        state_types.extend(alpha_type.clone());
+        state_types.push(omega_type.clone());
+        let state_type = Type::Tuple(state_types);
+        // The loop body, over a state variable.
+        let parameter = self.fresh_name("s");
+        let state = rebuild_value(
+            Expr::Var(parameter.clone()),
+            &super::operators::value_of_type(&state_type),
+        );
+        let Val::Tuple(components) = state else {
+            unreachable!("a tuple state")
+        };
+        let alpha = alpha_type.as_ref().map(|_| components[2].clone());
+        let omega = components[components.len() - 1].clone();
+        let mode = LoopMode::Build(Box::new(LoopBuild {
+            result_type: result_type.clone(),
+            alpha_type: alpha_type.clone(),
+            omega_type: omega_type.clone(),
+            alpha: alpha.clone(),
+            omega: omega.clone(),
+        }));
+        self.frames.push(Vec::new());
+        let body = self.run_loop_body(closure, alpha, omega, mode, span);
+        let frame = self.frames.pop().expect("the loop body frame");
+        let body = super::wrap_entries(frame, value_expr(&body?));
+        let step = Expr::lambda(&parameter, state_type.clone(), body);
+        let previous = self.fresh_name("s");
+        let next = self.fresh_name("s");
+        let done = Expr::Project(0, Box::new(Expr::Var(next.clone())));
+        let predicate = Expr::lambda(
+            &next,
+            state_type.clone(),
+            Expr::lambda(&previous, state_type.clone(), done),
+        );
+        // The first state.
+        let mut initial = vec![
+            plain_value(Expr::Bool(false)),
+            rebuild_value(
+                placeholder_expr(&result_type),
+                &super::operators::value_of_type(&result_type),
+            ),
+        ];
+        if let (Some(left), Some(alpha_type)) = (left, &alpha_type) {
+            initial.push(self.convert_value(left, alpha_type, span)?);
+        }
+        initial.push(self.convert_value(right, &omega_type, span)?);
+        let initial = value_expr(&self.generalize_value(Val::Tuple(initial)));
+        let looped = Expr::op("powerUntil", vec![step, predicate, initial]);
+        let looped = self.bind_value(rebuild_value(looped, &super::operators::value_of_type(&state_type)));
+        let Val::Tuple(mut components) = looped else {
+            unreachable!("a tuple state")
+        };
+        Ok(components.swap_remove(1))
+    }
+
+    /// The value of the first `⍺←v` statement of a dfn, for a loop's first state.
+    fn default_alpha(&mut self, closure: &Closure, right: Val, span: Span) -> ElabResult<Option<Val>> {
+        for statement in &closure.dfn.body {
+            if let StatementKind::Expr(expr) = &statement.kind {
+                if let Some(assignment) = &expr.assignment {
+                    if expr.items.is_empty() && is_alpha_default(&assignment.target) {
+                        let env = self.call_environment(closure, None, right);
+                        let saved = std::mem::replace(&mut self.env, env);
+                        let value = self.expr(&assignment.value);
+                        self.env = saved;
+                        let value = value?;
+                        return Ok(Some(self.bind_value(value)));
+                    }
+                }
+            }
+        }
+        let _ = span;
+        Ok(None)
+    }
+
+    fn probe_loop_body(
+        &mut self,
+        closure: &Closure,
+        alpha_type: &Option<Type>,
+        omega_type: &Type,
+        span: Span,
+    ) -> ElabResult<ProbedTypes> {
+        let saved_variables = self.next_variable;
+        let alpha = alpha_type.as_ref().map(|t| self.placeholder_variable(t));
+        let omega = self.placeholder_variable(omega_type);
+        let mode = LoopMode::Probe {
+            results: Vec::new(),
+            calls: Vec::new(),
+        };
+        self.frames.push(Vec::new());
+        self.loops.push(Some(mode));
+        let env = self.call_environment(closure, alpha, omega);
+        let saved_env = std::mem::replace(&mut self.env, env);
+        self.call_depth += 1;
+        let result = self.dfn_body(&closure.dfn.body, span);
+        self.call_depth -= 1;
+        self.env = saved_env;
+        let mode = self.loops.pop().flatten();
+        self.frames.pop();
+        self.next_variable = self.next_variable.max(saved_variables);
+        result?;
+        match mode {
+            Some(LoopMode::Probe { results, calls }) => Ok((results, calls)),
+            _ => unreachable!("the probe mode pushed above"),
+        }
+    }
+
+    fn placeholder_variable(&mut self, value_type: &Type) -> Val {
+        let name = self.fresh_name("q");
+        rebuild_value(Expr::Var(name), &super::operators::value_of_type(value_type))
+    }
+
+    fn run_loop_body(
+        &mut self,
+        closure: &Closure,
+        alpha: Option<Val>,
+        omega: Val,
+        mode: LoopMode,
+        span: Span,
+    ) -> ElabResult<Val> {
+        self.loops.push(Some(mode));
+        let env = self.call_environment(closure, alpha, omega);
+        let saved_env = std::mem::replace(&mut self.env, env);
+        self.call_depth += 1;
+        let result = self.dfn_body(&closure.dfn.body, span);
+        self.call_depth -= 1;
+        self.env = saved_env;
+        self.loops.pop();
+        result
+    }
+
+    /// A value the dfn returns (a guard's result or a result statement), or, in a loop, a tail call `⍺ ∇ ⍵`.
+    fn dfn_result(&mut self, expr: &crate::syntax::ast::Expr) -> ElabResult<Val> {
+        let Some(Some(mode)) = self.loops.last().cloned() else {
+            return self.expr(expr);
+        };
+        if let Some((left, right)) = self.tail_call_arguments(expr)? {
+            return match mode {
+                LoopMode::Probe { .. } => {
+                    let right_type = value_type(&right, expr.span)?;
+                    let left_type = match &left {
+                        Some(left) => Some(value_type(left, expr.span)?),
+                        None => None,
+                    };
+                    if let Some(Some(LoopMode::Probe { calls, .. })) = self.loops.last_mut() {
+                        calls.push((left_type, right_type));
+                    }
+                    Ok(Val::Array(Arr::scalar_constant(Scalar::Bool(false))))
+                }
+                LoopMode::Build(build) => {
+                    let LoopBuild {
+                        result_type,
+                        alpha_type,
+                        omega_type,
+                        ..
+                    } = *build;
+                    let mut components = vec![
+                        plain_value(Expr::Bool(false)),
+                        rebuild_value(
+                            placeholder_expr(&result_type),
+                            &super::operators::value_of_type(&result_type),
+                        ),
+                    ];
+                    match (left, &alpha_type) {
+                        (Some(left), Some(alpha_type)) => {
+                            components.push(self.convert_value(left, alpha_type, expr.span)?)
+                        }
+                        (None, None) => {}
+                        _ => return Err(loop_type_error(expr.span, "⍺")),
+                    }
+                    components.push(self.convert_value(right, &omega_type, expr.span)?);
+                    Ok(self.generalize_value(Val::Tuple(components)))
+                }
+            };
+        }
+        let value = self.expr(expr)?;
+        match mode {
+            LoopMode::Probe { .. } => {
+                let result_type = value_type(&value, expr.span)?;
+                if let Some(Some(LoopMode::Probe { results, .. })) = self.loops.last_mut() {
+                    results.push(result_type);
+                }
+                Ok(Val::Array(Arr::scalar_constant(Scalar::Bool(false))))
+            }
+            LoopMode::Build(build) => {
+                let LoopBuild {
+                    result_type,
+                    alpha,
+                    omega,
+                    ..
+                } = *build;
+                let value = self.convert_value(value, &result_type, expr.span)?;
+                let mut components = vec![plain_value(Expr::Bool(true)), value];
+                components.extend(alpha);
+                components.push(omega);
+                Ok(self.generalize_value(Val::Tuple(components)))
+            }
+        }
+    }
+
+    /// `⍺ ∇ ⍵` or `∇ ⍵` as a whole expression: its (elaborated) arguments.
+    fn tail_call_arguments(&mut self, expr: &crate::syntax::ast::Expr) -> ElabResult<Option<(Option<Val>, Val)>> {
+        if expr.assignment.is_some() {
+            return Ok(None);
+        }
+        let env = self.env.clone();
+        let node = Resolver { env: &env }.resolve(&expr.items, expr.span)?;
+        let is_del = |node: &Node<'_>| {
+            matches!(
+                node,
+                Node::Atom(
+                    crate::syntax::ast::Item::Special(crate::syntax::ast::SpecialName::Del, _),
+                    _
+                )
+            )
+        };
+        match &node {
+            Node::Monadic { function, argument, .. } if is_del(function) => {
+                let right = self.node(argument)?;
+                Ok(Some((None, right)))
+            }
+            Node::Dyadic {
+                left, function, right, ..
+            } if is_del(function) => {
+                let right = self.node(right)?;
+                let left = self.node(left)?;
+                Ok(Some((Some(left), right)))
+            }
+            _ => Ok(None),
+        }
     }
 
     /// Elaborate statements from the first; the first expression that is not an assignment is the result.
@@ -65,12 +408,11 @@ impl Elaborator {
                             continue;
                         }
                     }
-                    let value = self.expr(expr)?;
                     let is_assignment = expr.assignment.is_some() && expr.items.is_empty();
                     if !is_assignment {
-                        return Ok(value);
+                        return self.dfn_result(expr);
                     }
-                    last_assigned = Some(value);
+                    last_assigned = Some(self.expr(expr)?);
                 }
                 StatementKind::Guard { condition, result } => {
                     let condition_value = self.expr(condition)?;
@@ -78,14 +420,14 @@ impl Elaborator {
                     let condition_array = self.guard_condition(condition_array, condition.span)?;
                     if let Some(decided) = condition_array.constant_scalar() {
                         if decided == Scalar::Bool(true) {
-                            return self.expr(result);
+                            return self.dfn_result(result);
                         }
                         continue;
                     }
                     let rest = &statements[position + 1..];
                     return self.conditional(
                         condition_array,
-                        |this| this.expr(result),
+                        |this| this.dfn_result(result),
                         |this| this.dfn_body(rest, span),
                         statement.span,
                     );
@@ -137,7 +479,12 @@ impl Elaborator {
         })?;
         let then_expr = self.finish_branch(then_frame, then_value, &target, span)?;
         let else_expr = self.finish_branch(else_frame, else_value.clone(), &target, span)?;
-        let expr = Expr::If(Box::new(condition.expr), Box::new(then_expr), Box::new(else_expr));
+        let expr = Expr::If(
+            Box::new(condition.expr),
+            Box::new(then_expr),
+            Box::new(else_expr),
+            target.clone(),
+        );
         let like = super::operators::value_of_type(&target);
         let value = rebuild_value(expr, &like);
         Ok(self.bind_value(value))
@@ -154,7 +501,9 @@ impl Elaborator {
 
     fn finish_branch(&mut self, frame: Vec<Entry>, value: Val, target: &Type, span: Span) -> ElabResult<Expr> {
         self.frames.push(frame);
-        let converted = self.convert_value(value, target, span);
+        let converted = self
+            .convert_value(value, target, span)
+            .map(|v| self.generalize_value(v));
         let frame = self.frames.pop().expect("the branch frame");
         Ok(super::wrap_entries(frame, value_expr(&converted?)))
     }
@@ -194,4 +543,68 @@ pub fn join_types(a: &Type, b: &Type) -> Option<Type> {
         )),
         _ => None,
     }
+}
+
+fn loop_type_error(span: Span, what: &str) -> ElabError {
+    ElabError::nonce(
+        span,
+        format!("a tail-recursive dfn whose {what} changes rank or kind between calls"),
+    )
+}
+
+/// A literal as an expression of an ordinary (not singleton) scalar type, for loop states.
+fn plain_literal(literal: Expr) -> Expr {
+    match literal {
+        Expr::Bool(_) => Expr::op("andb", vec![literal, Expr::Bool(true)]),
+        Expr::Int(_) => Expr::op("addi", vec![literal, Expr::Int(0)]),
+        Expr::Double(_) => Expr::op("addd", vec![literal, Expr::Double(0.0)]),
+        other => other,
+    }
+}
+
+fn plain_value(literal: Expr) -> Val {
+    let base = match literal {
+        Expr::Bool(_) => super::ir::Base::Bool,
+        Expr::Int(_) => super::ir::Base::Int,
+        _ => super::ir::Base::Double,
+    };
+    Val::Array(Arr::dynamic(plain_literal(literal), base, 0))
+}
+
+/// Some value of a type, never looked at (the result slot of a loop state that is not done).
+pub fn placeholder_expr(value_type: &Type) -> Expr {
+    use super::ir::Base;
+    match value_type {
+        Type::Array { base, rank: 0 } => plain_literal(match base {
+            Base::Bool => Expr::Bool(false),
+            Base::Int => Expr::Int(0),
+            Base::Double => Expr::Double(0.0),
+            Base::Complex => Expr::Complex(0.0, 0.0),
+            Base::Char => Expr::Char(' '),
+        }),
+        Type::Array { base, rank } => Expr::op(
+            "reshape",
+            vec![
+                Expr::Vector(vec![Expr::Int(0); *rank], Base::Int),
+                Expr::Vector(vec![], *base),
+            ],
+        ),
+        Type::Tuple(components) => Expr::Tuple(components.iter().map(placeholder_expr).collect()),
+    }
+}
+
+/// Whether a dfn body calls `∇` (outside nested dfns) as the whole of a result.
+fn has_tail_call(body: &[Statement]) -> bool {
+    use crate::syntax::ast::{Item, SpecialName};
+    let mentions_del = |expr: &crate::syntax::ast::Expr| {
+        expr.assignment.is_none()
+            && expr
+                .items
+                .iter()
+                .any(|item| matches!(item, Item::Special(SpecialName::Del, _)))
+    };
+    body.iter().any(|statement| match &statement.kind {
+        StatementKind::Expr(expr) => mentions_del(expr),
+        StatementKind::Guard { result, .. } => mentions_del(result),
+    })
 }

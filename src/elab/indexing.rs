@@ -1,6 +1,6 @@
 //! Indexing: `A[i;j]`, `i⌷A`, `i⊃A`, tuple components `t[k]`, and indexed assignment `A[i]←v`.
 //!
-//! Scalar indices select with `idxS(axis, index, A)` (checked at run time); a vector index on a vector is an `each`
+//! Scalar indices select with `index(axis, i, A)` (checked at run time); a vector index on a vector is an `each`
 //! over the index; other array indices go through flat row-major offsets built with outer sums, and select from the
 //! ravel. Indexed assignment is functional: a new array equal to the old one except at the indexed places.
 
@@ -57,7 +57,7 @@ impl Elaborator {
                 if let Some(index) = index {
                     let mut extents = result.extents.clone();
                     extents.remove(axis);
-                    let expr = Expr::op("idxS", vec![Expr::Int(axis as i64 + 1), index.expr, result.expr]);
+                    let expr = Expr::op("index", vec![Expr::Int(axis as i64 + 1), index.expr, result.expr]);
                     result = Arr::dynamic(expr, result.base, result.rank - 1).with_extents(extents);
                 }
             }
@@ -71,7 +71,7 @@ impl Elaborator {
                 .expect("a vector index (not all scalar)");
             let source = array.clone();
             return self.pointwise_monadic(index, span, &mut |_, i| {
-                let expr = Expr::op("idxS", vec![Expr::Int(1), i.expr, source.expr.clone()]);
+                let expr = Expr::op("index", vec![Expr::Int(1), i.expr, source.expr.clone()]);
                 Ok(Val::Array(Arr::dynamic(expr, source.base, 0)))
             });
         }
@@ -80,7 +80,19 @@ impl Elaborator {
 
     /// General indexing: outer sums of per-axis offsets give row-major positions in the ravel.
     fn index_through_offsets(&mut self, array: Arr, indices: Vec<Option<Arr>>, span: Span) -> ElabResult<Arr> {
-        let shape = self.shape_of(&array);
+        let offsets = self.flat_offsets(&array, indices, span)?;
+        let ravel = self.ravel(array);
+        let ravel = self.bind(ravel);
+        self.pointwise_monadic(offsets, span, &mut |_, offset| {
+            let position = Expr::op("addi", vec![offset.expr, Expr::Int(1)]);
+            let expr = Expr::op("index", vec![Expr::Int(1), position, ravel.expr.clone()]);
+            Ok(Val::Array(Arr::dynamic(expr, ravel.base, 0)))
+        })
+    }
+
+    /// The 0-based row-major offsets of the selected elements, shaped like the selection.
+    fn flat_offsets(&mut self, array: &Arr, indices: Vec<Option<Arr>>, span: Span) -> ElabResult<Arr> {
+        let shape = self.shape_of(array);
         let shape = self.bind(shape);
         let plus: Rc<Fun> = Rc::new(Fun::Primitive(Primitive::Plus, span));
         let mut offsets: Option<Arr> = None;
@@ -114,14 +126,7 @@ impl Elaborator {
                 }
             });
         }
-        let offsets = offsets.expect("rank at least 2");
-        let ravel = self.ravel(array);
-        let ravel = self.bind(ravel);
-        self.pointwise_monadic(offsets, span, &mut |_, offset| {
-            let position = Expr::op("addi", vec![offset.expr, Expr::Int(1)]);
-            let expr = Expr::op("idxS", vec![Expr::Int(1), position, ravel.expr.clone()]);
-            Ok(Val::Array(Arr::dynamic(expr, ravel.base, 0)))
-        })
+        Ok(offsets.expect("rank at least 1"))
     }
 
     /// The `axis`th (0-based) element of a vector, folded when constant.
@@ -133,7 +138,7 @@ impl Elaborator {
             return Err(ElabError::index(span, "index out of range"));
         }
         let expr = Expr::op(
-            "idxS",
+            "index",
             vec![Expr::Int(1), Expr::Int(axis as i64 + 1), vector.expr.clone()],
         );
         Ok(Arr::dynamic(expr, vector.base, 0))
@@ -180,6 +185,76 @@ impl Elaborator {
     }
 
     /// An axis on a function: `⌽[1]`, `⊖[2]`, `,[1]`... Only the first-/last-axis forms that map onto other glyphs.
+    /// `A[I;J]←V` in general: each position of A's ravel looks up whether (and where) it was selected.
+    fn general_indexed_assignment(
+        &mut self,
+        current: Arr,
+        indices: Vec<Option<Arr>>,
+        value: Arr,
+        span: Span,
+    ) -> ElabResult<Arr> {
+        let base = current.base;
+        let offsets = self.flat_offsets(&current, indices, span)?;
+        let offsets = self.bind(offsets);
+        let value = if value.rank == 0 {
+            value
+        } else {
+            if value.rank != offsets.rank {
+                return Err(ElabError::rank(
+                    span,
+                    "the value does not have the shape of the selection",
+                ));
+            }
+            for (a, b) in value.extents.iter().zip(&offsets.extents) {
+                if let (Some(a), Some(b)) = (a, b) {
+                    if a != b {
+                        return Err(ElabError::length(
+                            span,
+                            "the value does not have the shape of the selection",
+                        ));
+                    }
+                }
+            }
+            // A zipWith with the offsets checks the shapes at run time.
+            let checked = self.pointwise_dyadic(offsets.clone(), value, span, &mut |_, _, v| Ok(Val::Array(v)))?;
+            let ravel = self.ravel(checked);
+            self.bind(ravel)
+        };
+        let positions = self.ravel(offsets.clone());
+        let one = Arr::scalar_constant(Scalar::Int(1));
+        let positions = self.scalar_dyadic(Primitive::Plus, positions, one, span)?;
+        let positions = self.bind(positions);
+        let count = self.tally(&positions);
+        let count = self.bind(count);
+        let ravel = self.ravel(current.clone());
+        let ravel = self.bind(ravel);
+        let size = self.tally(&ravel);
+        let all = self.iota(size, span)?;
+        let found = Arr::dynamic(Expr::op("indexOf", vec![positions.expr, all.expr]), Base::Int, 1);
+        let replacement = value.clone();
+        let updated = self.pointwise_dyadic(found, ravel, span, &mut |_, j, old| {
+            let selected = Expr::op("ltei", vec![j.expr.clone(), count.expr.clone()]);
+            let new = if replacement.rank == 0 {
+                replacement.expr.clone()
+            } else {
+                Expr::op("index", vec![Expr::Int(1), j.expr, replacement.expr.clone()])
+            };
+            let expr = Expr::If(
+                Box::new(selected),
+                Box::new(new),
+                Box::new(old.expr),
+                super::ir::Type::scalar(base),
+            );
+            Ok(Val::Array(Arr::dynamic(expr, base, 0)))
+        })?;
+        if current.rank == 1 {
+            return Ok(updated.with_extents(current.extents.clone()));
+        }
+        let shape = self.shape_of(&current);
+        let reshaped = self.reshape(shape, updated, span)?;
+        Ok(reshaped.with_extents(current.extents.clone()))
+    }
+
     pub fn function_with_axis(
         &mut self,
         function: Rc<Fun>,
@@ -259,15 +334,20 @@ impl Elaborator {
                 format!("{} indices for an array of rank {}", indices.len(), current.rank),
             ));
         }
-        let mut evaluated = Vec::new();
-        for index in indices {
-            let Some(expr) = index else {
-                return Err(ElabError::nonce(span, "indexed assignment with an elided axis"));
-            };
-            let index = self.expr(expr)?;
-            let index = self.expect_array(index, expr.span)?;
-            evaluated.push(self.integer_argument(index, expr.span)?);
+        let mut evaluated_options = Vec::new();
+        for index in indices.iter().rev() {
+            evaluated_options.push(match index {
+                Some(expr) => {
+                    let index = self.expr(expr)?;
+                    let index = self.expect_array(index, expr.span)?;
+                    Some(self.integer_argument(index, expr.span)?)
+                }
+                None => None,
+            });
         }
+        evaluated_options.reverse();
+        let elided = evaluated_options.iter().any(|index| index.is_none());
+        let evaluated: Vec<Arr> = evaluated_options.iter().flatten().cloned().collect();
         let Some(base) = current.base.join(value.base) else {
             return Err(ElabError::domain(
                 span,
@@ -278,71 +358,23 @@ impl Elaborator {
         let value = self.convert(value, base, span)?;
         let current = self.bind(current);
         let value = self.bind(value);
-        let shape = self.shape_of(&current);
-        let shape = self.bind(shape);
-        // The row-major position being assigned (1-based), for scalar indices.
-        if evaluated.iter().any(|index| index.rank != 0) {
-            if current.rank != 1 || value.rank != 0 {
-                return Err(ElabError::nonce(
-                    span,
-                    "indexed assignment of arrays (only scalars at scalar or vector indices)",
-                ));
-            }
-            let index = evaluated.pop().expect("one index");
-            let positions = self.bind(index);
-            let length = self.tally(&current);
-            let all = self.iota(length, span)?;
-            let member = Rc::new(Fun::Primitive(Primitive::Epsilon, span));
-            let mask = self.apply_dyadic(&member, Val::Array(all), Val::Array(positions), span)?;
-            let mask = self.expect_array(mask, span)?;
-            let replacement = value.clone();
-            let result = self.pointwise_dyadic(mask, current.clone(), span, &mut |_, m, old| {
-                let expr = Expr::If(Box::new(m.expr), Box::new(replacement.expr.clone()), Box::new(old.expr));
-                Ok(Val::Array(Arr::dynamic(expr, base, 0)))
-            })?;
-            return Ok(Val::Array(result.with_extents(current.extents.clone())));
+        if evaluated.iter().any(|index| index.rank != 0) || elided {
+            let indices = evaluated_options;
+            return self
+                .general_indexed_assignment(current, indices, value, span)
+                .map(Val::Array);
         }
         if value.rank != 0 {
             return Err(ElabError::rank(span, "assigning an array to a single element"));
         }
-        let mut position: Option<Arr> = None;
-        for (axis, index) in evaluated.into_iter().enumerate() {
-            let one = Arr::scalar_constant(Scalar::Int(1));
-            let zero_based = self.scalar_dyadic(Primitive::Minus, index, one, span)?;
-            position = Some(match position {
-                None => zero_based,
-                Some(previous) => {
-                    let extent = self.vector_element(&shape, axis, span)?;
-                    let scaled = self.scalar_dyadic(Primitive::Times, previous, extent, span)?;
-                    self.scalar_dyadic(Primitive::Plus, scaled, zero_based, span)?
-                }
-            });
-        }
-        let position = position.expect("rank at least 1");
-        let position = self.bind(position);
-        let size = match current.static_size() {
-            Some(size) => Arr::scalar_constant(Scalar::Int(size)),
-            None => {
-                let ravel = self.ravel(current.clone());
-                self.tally(&ravel)
-            }
-        };
-        let offsets = self.iota(size, span)?;
-        let ravel = self.ravel(current.clone());
-        let replacement = value.clone();
-        let updated = self.pointwise_dyadic(offsets, ravel, span, &mut |_, offset, old| {
-            let here = Expr::op(
-                "eqi",
-                vec![offset.expr, Expr::op("addi", vec![position.expr.clone(), Expr::Int(1)])],
-            );
-            let expr = Expr::If(Box::new(here), Box::new(replacement.expr.clone()), Box::new(old.expr));
-            Ok(Val::Array(Arr::dynamic(expr, base, 0)))
-        })?;
-        if current.rank == 1 {
-            return Ok(Val::Array(updated.with_extents(current.extents.clone())));
-        }
-        let reshaped = self.reshape(shape, updated, span)?;
-        Ok(Val::Array(reshaped.with_extents(current.extents.clone())))
+        let index_vector: Vec<Expr> = evaluated.into_iter().map(|index| index.expr).collect();
+        let expr = Expr::op(
+            "update",
+            vec![current.expr.clone(), Expr::Vector(index_vector, Base::Int), value.expr],
+        );
+        Ok(Val::Array(
+            Arr::dynamic(expr, base, current.rank).with_extents(current.extents.clone()),
+        ))
     }
 }
 

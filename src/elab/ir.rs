@@ -73,8 +73,8 @@ pub enum Expr {
     Tuple(Vec<Expr>),
     /// The `index`th (0-based) component of a tuple.
     Project(usize, Box<Expr>),
-    /// `if c then t else e`, with a scalar boolean condition; both branches have the same type.
-    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `if c then t else e`, with a scalar boolean condition; both branches have the given type.
+    If(Box<Expr>, Box<Expr>, Box<Expr>, Type),
     /// Evaluate the first expression for its effect (printing), then the second.
     Sequence(Box<Expr>, Box<Expr>),
 }
@@ -174,7 +174,7 @@ impl fmt::Display for Expr {
                 write!(f, ")")
             }
             Expr::Project(index, tuple) => write!(f, "#{index}({tuple})"),
-            Expr::If(condition, then, otherwise) => write!(f, "if {condition} then {then} else {otherwise}"),
+            Expr::If(condition, then, otherwise, _) => write!(f, "if {condition} then {then} else {otherwise}"),
             Expr::Sequence(effect, rest) => write!(f, "{effect};\n{rest}"),
         }
     }

@@ -20,6 +20,7 @@ pub mod env;
 pub mod error;
 pub mod indexing;
 pub mod ir;
+pub mod lower;
 pub mod operators;
 pub mod resolve;
 pub mod scalar;
@@ -38,6 +39,9 @@ use ir::{Base, Expr, Type};
 use resolve::{Class, Node, Resolver};
 use std::rc::Rc;
 
+/// APL definitions of some primitives' harder cases.
+const PRELUDE: &str = include_str!("../../prelude/prelude.apl");
+
 /// Dyalog's default print precision.
 pub const DEFAULT_PRINT_PRECISION: i64 = 10;
 
@@ -48,6 +52,39 @@ pub fn elaborate_to_ir(program: &ast::Program, file: &SourceFile) -> Result<Expr
         Ok(expr) => Ok(expr),
         Err(error) => Err(ElabErrors::new(file, vec![error])),
     }
+}
+
+/// Elaborate a whole script to a TAIL program (which `tail::infer` then types).
+///
+/// Inlining recursion nests deeply, so elaboration runs on a thread of its own with a large stack.
+pub fn elaborate_program(program: &ast::Program, file: &SourceFile) -> Result<crate::tail::ast::Program, ElabErrors> {
+    let outcome = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("aplc-elaborate".to_string())
+            .stack_size(ELABORATION_STACK_BYTES)
+            .spawn_scoped(scope, || elaborate_on_this_thread(program, file))
+            .map(|handle| handle.join())
+    });
+    match outcome {
+        Ok(Ok(result)) => result,
+        // No thread could be started, or it panicked (a bug): report it as an error rather than crash.
+        _ => Err(ElabErrors::new(
+            file,
+            vec![ElabError::nonce(Span::default(), "internal error: elaboration failed")],
+        )),
+    }
+}
+
+/// The stack of the elaboration thread (address space only; pages are touched as inlining nests).
+const ELABORATION_STACK_BYTES: usize = 1 << 30;
+
+fn elaborate_on_this_thread(
+    program: &ast::Program,
+    file: &SourceFile,
+) -> Result<crate::tail::ast::Program, ElabErrors> {
+    let expr = elaborate_to_ir(program, file)?;
+    lower::lower_program(&expr)
+        .map_err(|message| ElabErrors::new(file, vec![ElabError::nonce(Span::default(), message)]))
 }
 
 /// One binding or effect accumulated in the current scope, wrapped around the scope's result at its end.
@@ -71,10 +108,27 @@ pub struct Elaborator {
     pub call_depth: usize,
     /// `⍝:` annotations on the lines before assignments, by statement span start.
     pub comments: Vec<ast::Comment>,
+    /// How many more dfn calls may be inlined in the current top-level statement (recursion unfolding is bounded).
+    pub inline_budget: usize,
+    /// The dfns being inlined, innermost last (to find the outermost call of a recursive dfn).
+    active_dfns: Vec<*const ast::Dfn>,
+    /// Per inlined call, innermost last: whether the call is being compiled as a loop (tail recursion).
+    loops: Vec<Option<dfns::LoopMode>>,
+    /// Let-bound variables whose TAIL type is a vector of known length (`<κ>n`), so that the V ops apply to them.
+    static_length_variables: std::collections::HashSet<String>,
+    /// A `⍝: name : type` annotation waiting for its assignment.
+    pending_annotation: Option<(String, String, Span)>,
+    /// The prelude's functions, elaborated on first use.
+    prelude: Option<Env>,
+    /// Let-bound int scalars that TAIL may type as singletons (`S(int,n)`).
+    singleton_variables: std::collections::HashSet<String>,
 }
 
 /// How deep inlined calls may nest before elaboration gives up on a recursion it cannot unfold.
-pub const MAX_CALL_DEPTH: usize = 64;
+pub const MAX_CALL_DEPTH: usize = 128;
+
+/// How many dfn calls one top-level statement may inline (bounds recursion unfolded on constants).
+pub const INLINE_BUDGET: usize = 20_000;
 
 impl Elaborator {
     pub fn new(program: &ast::Program) -> Elaborator {
@@ -86,6 +140,13 @@ impl Elaborator {
             print_precision: DEFAULT_PRINT_PRECISION,
             call_depth: 0,
             comments: program.comments.clone(),
+            static_length_variables: Default::default(),
+            singleton_variables: Default::default(),
+            prelude: None,
+            pending_annotation: None,
+            inline_budget: INLINE_BUDGET,
+            active_dfns: Vec::new(),
+            loops: Vec::new(),
         }
     }
 
@@ -105,6 +166,7 @@ impl Elaborator {
         if let Some(annotation) = &statement.annotation {
             self.check_statement_annotation(annotation, expr)?;
         }
+        self.inline_budget = INLINE_BUDGET;
         let value = self.expr(expr)?;
         let is_assignment = expr.assignment.is_some() && expr.items.is_empty();
         if !is_assignment {
@@ -119,10 +181,8 @@ impl Elaborator {
         match value {
             Val::Array(array) => {
                 let bound = self.bind(array.clone());
-                self.effect(Expr::op(
-                    "print",
-                    vec![Expr::Int(self.print_precision), bound.expr.clone()],
-                ));
+                let precision = Expr::Int(self.print_precision);
+                self.effect(Expr::op("print", vec![precision, bound.expr.clone()]));
                 Ok(())
             }
             Val::Tuple(components) => {
@@ -136,11 +196,51 @@ impl Elaborator {
         }
     }
 
+    /// A function of `prelude/prelude.apl`.
+    pub fn prelude_function(&mut self, name: &str, span: Span) -> ElabResult<Rc<Fun>> {
+        if self.prelude.is_none() {
+            let file = SourceFile::new("prelude.apl", PRELUDE);
+            let program = crate::syntax::parse_program(&file)
+                .map_err(|_| ElabError::nonce(span, "internal error: the prelude does not parse"))?;
+            let saved_env = std::mem::take(&mut self.env);
+            let mut result = Ok(());
+            for statement in &program.statements {
+                if let ast::StatementKind::Expr(expr) = &statement.kind {
+                    if let Err(error) = self.expr(expr) {
+                        result = Err(error);
+                        break;
+                    }
+                }
+            }
+            let prelude = std::mem::replace(&mut self.env, saved_env);
+            result?;
+            self.prelude = Some(prelude);
+        }
+        match self.prelude.as_ref().and_then(|env| env.lookup(name)) {
+            Some(Val::Function(function)) => Ok(function.clone()),
+            _ => Err(ElabError::nonce(
+                span,
+                format!("internal error: the prelude has no function {name}"),
+            )),
+        }
+    }
+
     // ----- scopes, variables and let-binding -----
 
     pub fn fresh_name(&mut self, stem: &str) -> String {
         self.next_variable += 1;
         format!("{stem}{}", self.next_variable)
+    }
+
+    /// The number of entries in the current scope (to undo a failed attempt with [`Self::truncate_scope`]).
+    pub fn scope_length(&self) -> usize {
+        self.frames.last().map_or(0, |frame| frame.len())
+    }
+
+    pub fn truncate_scope(&mut self, length: usize) {
+        if let Some(frame) = self.frames.last_mut() {
+            frame.truncate(length);
+        }
     }
 
     pub fn effect(&mut self, expr: Expr) {
@@ -157,7 +257,13 @@ impl Elaborator {
         }
         let name = self.fresh_name("v");
         let value_type = array.tail_type();
-        let expr = std::mem::replace(&mut array.expr.clone(), Expr::Var(name.clone()));
+        let expr = array.expr.clone();
+        if self.knows_length(&expr) {
+            self.static_length_variables.insert(name.clone());
+        }
+        if array.rank == 0 && array.base == Base::Int && matches!(expr, Expr::Op("tally" | "firstV" | "negi", _)) {
+            self.singleton_variables.insert(name.clone());
+        }
         self.frames
             .last_mut()
             .expect("a frame is open")
@@ -165,6 +271,44 @@ impl Elaborator {
         Arr {
             expr: Expr::Var(name),
             ..array
+        }
+    }
+
+    /// Whether TAIL's type inference gives this expression a vector type of known length (`<κ>n`): vector literals
+    /// and the V ops (and variables bound to them). The V ops (`catV`, `dropV`, ...) need such arguments.
+    pub fn knows_length(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Vector(..) => true,
+            Expr::Var(name) => self.static_length_variables.contains(name),
+            Expr::Op(name, arguments) => match *name {
+                "shape" | "iotaV" | "takeV" | "takeLastV" | "dropV" | "dropLastV" => true,
+                "catV" => arguments.iter().all(|a| self.knows_length(a)),
+                "consV" | "snocV" => true,
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// A value whose TAIL type is the plain `[κ]r` (no vector length, no singleton): what the polymorphic ops
+    /// `power`, `powerUntil` and `condScl` need for the values they pass around.
+    pub fn generalize_value(&self, value: Val) -> Val {
+        match value {
+            Val::Array(array) => {
+                let expr = match &array.expr {
+                    Expr::Bool(_) => Expr::op("andb", vec![array.expr.clone(), Expr::Bool(true)]),
+                    Expr::Int(_) => Expr::op("addi", vec![array.expr.clone(), Expr::Int(0)]),
+                    Expr::Double(_) => Expr::op("addd", vec![array.expr.clone(), Expr::Double(0.0)]),
+                    expr if array.rank == 1 && self.knows_length(expr) => Expr::op("rav", vec![expr.clone()]),
+                    Expr::Var(name) if array.rank == 0 && self.singleton_variables.contains(name) => {
+                        Expr::op("addi", vec![array.expr.clone(), Expr::Int(0)])
+                    }
+                    _ => return Val::Array(array),
+                };
+                Val::Array(Arr { expr, ..array })
+            }
+            Val::Tuple(components) => Val::Tuple(components.into_iter().map(|c| self.generalize_value(c)).collect()),
+            other => other,
         }
     }
 
@@ -282,7 +426,9 @@ impl Elaborator {
             }
             ast::AssignTarget::SystemName(name) => self.assign_system_name(name, value, assignment),
             // `⍺←v` as a dfn statement is handled by the dfn body; anywhere else it is an error.
-            ast::AssignTarget::Alpha(span) => Err(ElabError::syntax(*span, "⍺← must be a statement of its own in a dfn")),
+            ast::AssignTarget::Alpha(span) => {
+                Err(ElabError::syntax(*span, "⍺← must be a statement of its own in a dfn"))
+            }
             ast::AssignTarget::Name(name) => {
                 let value = if !assignment.modifier.is_empty() {
                     self.modified_assignment(name, &assignment.modifier, value, assignment.span)?
@@ -292,6 +438,7 @@ impl Elaborator {
                     value
                 };
                 let value = self.bind_value(value);
+                let value = self.apply_pending_annotation(&name.text, value, assignment.span)?;
                 self.env = self.env.bind(&name.text, value.clone());
                 Ok(value)
             }

@@ -69,6 +69,12 @@ impl Elaborator {
                 self.replicate(counts, argument, operator == SlashBar, span)
                     .map(Val::Array)
             }
+            (Backslash | BackslashBar, mask @ (Val::Array(_) | Val::Tuple(_)), None) => {
+                let mask = self.expect_array(mask.clone(), span)?;
+                let argument = self.expect_array(argument, span)?;
+                self.expand(mask, argument, operator == BackslashBar, span)
+                    .map(Val::Array)
+            }
             (Backslash | BackslashBar, Val::Function(function), None) => {
                 let argument = self.expect_array(argument, span)?;
                 let axis = if operator == Backslash { Axis::Last } else { Axis::First };
@@ -77,6 +83,9 @@ impl Elaborator {
             (Each, Val::Function(function), None) => {
                 let function = function.clone();
                 let argument = self.expect_array(argument, span)?;
+                if let Some(folded) = self.constant_each(&function, &argument, span) {
+                    return Ok(Val::Array(folded));
+                }
                 self.pointwise_monadic(argument, span, &mut |this, x| {
                     this.apply_monadic(&function, Val::Array(x), span)
                 })
@@ -104,11 +113,13 @@ impl Elaborator {
                     this.apply_monadic(&function, x, span)
                 })
             }
-            (Power, Val::Function(_), Some(Val::Function(_))) => Err(ElabError::nonce(
-                span,
-                "⍣ with a function right operand (fixpoint or condition)",
-            )
-            .with_hint("give a repetition count: f⍣n")),
+            (Power, Val::Function(function), Some(Val::Function(predicate))) => {
+                let function = function.clone();
+                let predicate = predicate.clone();
+                self.power_until(&predicate, argument, span, &mut |this, x| {
+                    this.apply_monadic(&function, x, span)
+                })
+            }
             (OuterProduct | Dot, _, _) => Err(ElabError::syntax(
                 span,
                 format!("{} needs a left argument", operator.glyph()),
@@ -161,6 +172,14 @@ impl Elaborator {
                 let count = self.expect_array(count.clone(), span)?;
                 let left = self.bind_value(left);
                 self.power(count, right, span, &mut |this, x| {
+                    this.apply_dyadic(&function, left.clone(), x, span)
+                })
+            }
+            (Power, Val::Function(function), Some(Val::Function(predicate))) => {
+                let function = function.clone();
+                let predicate = predicate.clone();
+                let left = self.bind_value(left);
+                self.power_until(&predicate, right, span, &mut |this, x| {
                     this.apply_dyadic(&function, left.clone(), x, span)
                 })
             }
@@ -228,30 +247,46 @@ impl Elaborator {
             this.apply_dyadic(&function_for_lambda, Val::Array(x), Val::Array(y), span)
         })?;
         let result_rank = array.rank - 1;
-        if let Some(identity) = primitive_of(function).and_then(|p| identity_item(p, base)) {
+        let identity = primitive_of(function)
+            .and_then(|p| identity_item(p, base))
+            .or_else(|| op_identity(&lambda, base));
+        if let Some(identity) = identity {
             let expr = Expr::op("reduce", vec![lambda, identity.literal(), array.expr]);
             return Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents));
         }
-        // No identity item: fold from the last element, `f/A` = `f/(¯1↓A)` folded onto `⊃⌽A`.
-        if array.rank != 1 {
-            return Err(ElabError::nonce(
-                span,
-                "reducing an array of rank 2 or more with a function that has no identity item",
-            )
-            .with_hint("reduce each row with a primitive, or ravel the argument first"));
-        }
+        // No identity item: TAIL's reduce folds a non-empty row from its last element (the neutral element only
+        // stands for an empty row), so any value of the type will do. An empty row is APL's DOMAIN ERROR: at compile
+        // time when the length is known, otherwise by a run-time check.
         if length == Some(0) {
-            return Err(ElabError::domain(
-                span,
-                "reducing an empty vector with a function that has no identity item",
-            ));
+            return Err(
+                ElabError::domain(span, "reducing an empty axis with a function that has no identity item")
+                    .with_hint("only primitive functions have identity items; this axis is always empty"),
+            );
         }
+        let zero = match base {
+            Base::Bool => Scalar::Bool(false),
+            Base::Char => Scalar::Char(' '),
+            other => Scalar::Int(0).promote(other),
+        };
         let array = self.bind(array);
-        let last = Expr::op("first", vec![Expr::op("reverse", vec![array.expr.clone()])]);
-        let rest = Expr::op("drop", vec![Expr::Int(-1), array.expr.clone()]);
-        let expr = Expr::op("reduce", vec![lambda, last, rest]);
-        let _ = length;
-        Ok(Arr::dynamic(expr, base, 0))
+        let expr = Expr::op("reduce", vec![lambda, zero.literal(), array.expr.clone()]);
+        if length.is_some() {
+            return Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents));
+        }
+        let last_extent = if array.rank == 1 {
+            Expr::op("tally", vec![array.expr.clone()])
+        } else {
+            let shape = Expr::op("shape", vec![array.expr.clone()]);
+            Expr::op("index", vec![Expr::Int(1), Expr::Int(array.rank as i64), shape])
+        };
+        let empty = Expr::op("eqi", vec![last_extent, Expr::Int(0)]);
+        let result_type = Type::Array {
+            base,
+            rank: result_rank,
+        };
+        let failing = run_time_domain_error(&result_type);
+        let checked = Expr::If(Box::new(empty), Box::new(failing), Box::new(expr), result_type);
+        Ok(Arr::dynamic(checked, base, result_rank).with_extents(extents))
     }
 
     pub fn scan(&mut self, function: &Rc<Fun>, array: Arr, axis: Axis, span: Span) -> ElabResult<Arr> {
@@ -269,15 +304,16 @@ impl Elaborator {
         let (lambda, _) = self.scalar_lambda2(base, base, span, |this, x, y| {
             this.apply_dyadic(&function_for_lambda, Val::Array(x), Val::Array(y), span)
         })?;
-        let identity = primitive_of(function)
+        // The neutral element is only used by backends that start from it; user functions get the type's zero.
+        let neutral = primitive_of(function)
             .and_then(|p| identity_item(p, base))
-            .unwrap_or_else(|| Scalar::Int(0).promote(base));
-        let identity = if base == Base::Bool {
-            Scalar::Bool(false)
-        } else {
-            identity
-        };
-        let expr = Expr::op("scan", vec![lambda, identity.literal(), array.expr]);
+            .or_else(|| op_identity(&lambda, base))
+            .unwrap_or(match base {
+                Base::Bool => Scalar::Bool(false),
+                Base::Char => Scalar::Char(' '),
+                other => Scalar::Int(0).promote(other),
+            });
+        let expr = Expr::op("scan", vec![lambda, neutral.literal(), array.expr]);
         Ok(Arr::dynamic(expr, base, array.rank).with_extents(array.extents))
     }
 
@@ -290,10 +326,26 @@ impl Elaborator {
                 format!("the left argument of {glyph} must be a vector"),
             ));
         }
-        if array.rank > 1 {
-            return Err(ElabError::nonce(span, format!("{glyph} on an array of rank 2 or more")));
-        }
         let array = if array.rank == 0 { self.ravel(array) } else { array };
+        if array.rank > 1 {
+            let transposing = first_axis;
+            let array = if transposing { self.transpose(array) } else { array };
+            let counts = if counts.base == Base::Bool {
+                counts
+            } else {
+                self.integer_argument(counts, span)?
+            };
+            let counts = self.ravel(counts);
+            let op = if counts.base == Base::Bool {
+                "compress"
+            } else {
+                "replicate"
+            };
+            let rank = array.rank;
+            let base = array.base;
+            let result = Arr::dynamic(Expr::op(op, vec![counts.expr, array.expr]), base, rank);
+            return Ok(if transposing { self.transpose(result) } else { result });
+        }
         if let (Some(c), Some(a)) = (counts.extents.first().copied().flatten(), array.extents[0]) {
             if counts.rank == 1 && c != a && c != 1 && a != 1 {
                 return Err(ElabError::length(
@@ -332,6 +384,28 @@ impl Elaborator {
                 self.replicate(counts, array, first_axis, span)
             }
         }
+    }
+
+    /// `B\A` (expand) along the last axis (`⍀`: the first).
+    pub fn expand(&mut self, mask: Arr, array: Arr, first_axis: bool, span: Span) -> ElabResult<Arr> {
+        if mask.rank > 1 {
+            return Err(ElabError::rank(span, "the left argument of expand must be a vector"));
+        }
+        if mask.base != Base::Bool {
+            return Err(ElabError::nonce(span, "expand with counts other than 0 and 1"));
+        }
+        let mask = self.ravel(mask);
+        let array = if array.rank == 0 { self.ravel(array) } else { array };
+        if first_axis && array.rank >= 2 {
+            let transposed = self.transpose(array);
+            let expanded = self.expand(mask, transposed, false, span)?;
+            return Ok(self.transpose(expanded));
+        }
+        let rank = array.rank;
+        let base = array.base;
+        let mut extents = array.extents.clone();
+        extents[rank - 1] = mask.extents[0];
+        Ok(Arr::dynamic(Expr::op("expand", vec![mask.expr, array.expr]), base, rank).with_extents(extents))
     }
 
     /// A scalar reshaped to the length of the vector `like`.
@@ -470,7 +544,7 @@ impl Elaborator {
         }
         let argument = self.bind_value(argument);
         // Find the loop type: widen the argument until one step keeps its type.
-        let mut state = argument;
+        let mut state = self.generalize_value(argument);
         for _ in 0..4 {
             let state_type = value_type(&state, span)?;
             let saved = self.next_variable;
@@ -487,17 +561,99 @@ impl Elaborator {
         let body = self.scoped_value(&state_type, span, |this| step(this, parameter_value))?;
         let lambda = Expr::lambda(&parameter, state_type.clone(), body);
         if count.base == Base::Bool {
-            let state_expr = value_expr(&state);
-            let Expr::Lambda(parameter, parameter_type, body) = lambda else {
-                unreachable!("built as a lambda above")
-            };
-            let applied = Expr::Let(parameter, parameter_type, Box::new(state_expr.clone()), body);
-            let expr = Expr::If(Box::new(count.expr), Box::new(applied), Box::new(state_expr));
+            let expr = Expr::op("condScl", vec![lambda, count.expr, value_expr(&state)]);
             return Ok(rebuild_value(expr, &state));
         }
         let count = self.integer_argument(count, span)?;
         let expr = Expr::op("power", vec![lambda, count.expr, value_expr(&state)]);
         Ok(rebuild_value(expr, &state))
+    }
+
+    /// `f⍣g x`: apply f until `(f x) g x` holds (`⍣≡` is a fixpoint), through `powerUntil`.
+    pub fn power_until(
+        &mut self,
+        predicate: &Rc<Fun>,
+        argument: Val,
+        span: Span,
+        step: &mut dyn FnMut(&mut Self, Val) -> ElabResult<Val>,
+    ) -> ElabResult<Val> {
+        let state = self.bind_value(argument);
+        let mut state = self.generalize_value(state);
+        for _ in 0..4 {
+            let state_type = value_type(&state, span)?;
+            let saved = self.next_variable;
+            let result_type = self.probe_step(&state_type, span, step)?;
+            self.next_variable = saved.max(self.next_variable);
+            if result_type == state_type {
+                break;
+            }
+            state = self.widen_to(state, &result_type, span)?;
+        }
+        let state_type = value_type(&state, span)?;
+        let parameter = self.fresh_name("p");
+        let parameter_value = rebuild_value(Expr::Var(parameter.clone()), &state);
+        let body = self.scoped_value(&state_type, span, |this| step(this, parameter_value))?;
+        let lambda = Expr::lambda(&parameter, state_type.clone(), body);
+        let new_name = self.fresh_name("y");
+        let old_name = self.fresh_name("x");
+        let new_value = rebuild_value(Expr::Var(new_name.clone()), &state);
+        let old_value = rebuild_value(Expr::Var(old_name.clone()), &state);
+        let predicate = predicate.clone();
+        let test = self.scoped(|this| {
+            let value = this.apply_dyadic(&predicate, new_value, old_value, span)?;
+            let array = this.expect_array(value, span)?;
+            let array = if array.rank == 1 && array.extents[0] == Some(1) {
+                this.first(array)
+            } else {
+                array
+            };
+            if array.rank != 0 || array.base != Base::Bool {
+                return Err(ElabError::domain(
+                    span,
+                    "the right operand of ⍣ must give a boolean scalar",
+                ));
+            }
+            Ok(array)
+        })?;
+        let test = Expr::lambda(
+            &new_name,
+            state_type.clone(),
+            Expr::lambda(&old_name, state_type, test.expr),
+        );
+        let expr = Expr::op("powerUntil", vec![lambda, test, value_expr(&state)]);
+        Ok(self.bind_value(rebuild_value(expr, &state)))
+    }
+
+    /// `f¨A` on a small constant A, where every application gives a constant: folded at compile time (this is how a
+    /// recursive dfn applied to each of a few constants unfolds).
+    fn constant_each(&mut self, function: &Rc<Fun>, argument: &Arr, span: Span) -> Option<Arr> {
+        let values = argument.constant.as_ref()?.clone();
+        if values.len() > 64 || values.is_empty() || argument.rank > 1 {
+            return None;
+        }
+        let scope_length = self.scope_length();
+        let mut results = Vec::with_capacity(values.len());
+        for value in values.iter() {
+            let result = self.apply_monadic(function, Val::Array(Arr::scalar_constant(*value)), span);
+            match result {
+                Ok(Val::Array(array)) if array.rank == 0 && array.constant.is_some() => {
+                    results.push(array.constant_scalar()?)
+                }
+                _ => {
+                    self.truncate_scope(scope_length);
+                    return None;
+                }
+            }
+        }
+        self.truncate_scope(scope_length);
+        let base = results
+            .iter()
+            .map(|r| r.base())
+            .try_fold(results[0].base(), |a, b| a.join(b))?;
+        if argument.rank == 0 {
+            return Some(Arr::scalar_constant(results[0].promote(base)));
+        }
+        Some(Arr::vector_constant(results, base))
     }
 
     fn probe_step(
@@ -525,7 +681,7 @@ impl Elaborator {
         self.frames.push(Vec::new());
         let result = body(self);
         let frame = self.frames.pop().expect("the scope's frame");
-        let value = result?;
+        let value = self.generalize_value(result?);
         let actual = value_type(&value, span)?;
         if &actual != expected {
             return Err(ElabError::nonce(
@@ -554,6 +710,57 @@ impl Elaborator {
                 format!("⍣ with a function whose result type ({target}) differs from its argument's"),
             )),
         }
+    }
+}
+
+/// The identity item of a reduction whose lambda is just one TAIL op (`{⍺+⍵}` elaborates to `addi`).
+fn op_identity(lambda: &Expr, base: Base) -> Option<Scalar> {
+    let Expr::Lambda(x, _, body) = lambda else { return None };
+    let Expr::Lambda(y, _, inner) = &**body else {
+        return None;
+    };
+    let Expr::Op(name, arguments) = &**inner else {
+        return None;
+    };
+    if !matches!(arguments.as_slice(), [Expr::Var(a), Expr::Var(b)] if a == x && b == y) {
+        return None;
+    }
+    let primitive = match *name {
+        "addi" | "addd" | "addx" => Primitive::Plus,
+        "subi" | "subd" | "subx" => Primitive::Minus,
+        "muli" | "muld" | "mulx" => Primitive::Times,
+        "divd" => Primitive::Divide,
+        "maxi" | "maxd" => Primitive::Ceiling,
+        "mini" | "mind" => Primitive::Floor,
+        "andb" => Primitive::And,
+        "orb" => Primitive::Or,
+        "eqb" => Primitive::Equal,
+        "xorb" => Primitive::NotEqual,
+        _ => return None,
+    };
+    identity_item(primitive, base)
+}
+
+/// An expression of the given type whose evaluation fails with a DOMAIN ERROR (`facti` of a negative number): the
+/// run-time check for reducing an empty axis with a function that has no identity item.
+fn run_time_domain_error(value_type: &Type) -> Expr {
+    let failure = Expr::op("facti", vec![Expr::Int(-1)]);
+    match value_type {
+        Type::Array { base, rank: 0 } => match base {
+            Base::Int => failure,
+            Base::Bool => Expr::op("eqi", vec![failure, Expr::Int(0)]),
+            Base::Double => Expr::op("i2d", vec![failure]),
+            Base::Complex => Expr::op("d2x", vec![Expr::op("i2d", vec![failure])]),
+            Base::Char => Expr::op("i2c", vec![failure]),
+        },
+        Type::Array { base, rank } => Expr::op(
+            "reshape",
+            vec![
+                Expr::Vector(vec![failure; *rank], Base::Int),
+                Expr::Vector(Vec::new(), *base),
+            ],
+        ),
+        Type::Tuple(components) => Expr::Tuple(components.iter().map(run_time_domain_error).collect()),
     }
 }
 

@@ -246,6 +246,13 @@ impl<'e> Resolver<'e> {
         if items.is_empty() && trailing.is_none() {
             return Err(ElabError::syntax(span, "empty expression"));
         }
+        // A lone operator (`twice←{⍺⍺ ⍺⍺ ⍵}`, `(⍣)`) denotes the operator itself.
+        if let ([item], None) = (items, &trailing) {
+            let class = self.class_of(item)?;
+            if matches!(class, Class::MonadicOperator | Class::DyadicOperator) {
+                return Ok(Node::Atom(item, class));
+            }
+        }
         let mut atoms = self.bind_operators(items)?;
         if let Some((value, value_span)) = trailing {
             atoms.push(Node::Given(Box::new(value), value_span));

@@ -197,6 +197,32 @@ impl Elaborator {
         if let Some(folded) = fold_dyadic_arrays(primitive, &left, &right) {
             return Ok(folded);
         }
+        if primitive == Primitive::Circle && left.rank == 1 && right.rank == 0 && left.constant.is_some() {
+            // Several circle functions of one value: a vector of applications.
+            let selectors = left.constant.clone().expect("checked");
+            let right = self.bind(right);
+            let mut elements = Vec::new();
+            for selector in selectors.iter() {
+                let element =
+                    self.scalar_dyadic_element(primitive, Arr::scalar_constant(*selector), right.clone(), span)?;
+                elements.push(element.expr);
+            }
+            let count = elements.len() as i64;
+            return Ok(
+                Arr::dynamic(Expr::Vector(elements, Base::Double), Base::Double, 1).with_extents(vec![Some(count)])
+            );
+        }
+        if matches!(primitive, Primitive::And | Primitive::Or)
+            && left.base.join(right.base).is_some_and(|b| b == Base::Int)
+        {
+            let name = if primitive == Primitive::Or { "gcd" } else { "lcm" };
+            let function = self.prelude_function(name, span)?;
+            let left = self.convert(left, Base::Int, span)?;
+            let right = self.convert(right, Base::Int, span)?;
+            return self.pointwise_dyadic(left, right, span, &mut |this, x, y| {
+                this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)
+            });
+        }
         if primitive == Primitive::Circle && left.constant.is_none() {
             return Err(ElabError::nonce(span, "○ with a left argument that is not a constant")
                 .with_hint("write the circle-function selector as a literal, e.g. 2○x"));
@@ -208,6 +234,9 @@ impl Elaborator {
 
     pub fn scalar_monadic(&mut self, primitive: Primitive, argument: Arr, span: Span) -> ElabResult<Arr> {
         if let Some(values) = &argument.constant {
+            if let Some(message) = values.iter().find_map(|value| monadic_domain_error(primitive, *value)) {
+                return Err(ElabError::domain(span, message));
+            }
             if values.len() <= 4096 {
                 let folded: Option<Vec<Scalar>> = values.iter().map(|v| fold_monadic(primitive, *v)).collect();
                 if let Some(folded) = folded {
@@ -275,7 +304,7 @@ impl Elaborator {
             }
             Divide => {
                 let b = joined.max(Base::Double);
-                (b, b, if b == Base::Double { Some("divd") } else { None }, false)
+                (b, b, if b == Base::Double { Some("divd") } else { Some("divx") }, false)
             }
             Stile => {
                 let (b, n) = arithmetic(joined, "resi", "resd", None);
@@ -305,6 +334,14 @@ impl Elaborator {
                 return Ok(scalar(expr, Base::Double));
             }
             Circle => return self.circle_element(left, right, span),
+            Equal | NotEqual if joined == Base::Complex => {
+                let name = if primitive == Equal { "eqx" } else { "neqx" };
+                let expr = Expr::op(
+                    name,
+                    vec![promote(&left, Base::Complex), promote(&right, Base::Complex)],
+                );
+                return Ok(scalar(expr, Base::Bool));
+            }
             Equal | NotEqual if joined == Base::Bool => {
                 let name = if primitive == Equal { "eqb" } else { "xorb" };
                 return Ok(scalar(Expr::op(name, vec![left.expr, right.expr]), Base::Bool));
@@ -349,10 +386,13 @@ impl Elaborator {
                 (Base::Bool, Base::Bool, Some(name), false)
             }
             Factorial => {
-                return Err(ElabError::nonce(
-                    span,
-                    "dyadic ! (binomial) on values not known statically",
-                ))
+                if joined <= Base::Int {
+                    (Base::Int, Base::Int, Some("binomi"), false)
+                } else if joined == Base::Double {
+                    (Base::Double, Base::Double, Some("binomd"), false)
+                } else {
+                    (Base::Complex, Base::Complex, None, false)
+                }
             }
             _ => {
                 return Err(ElabError::nonce(
@@ -455,7 +495,8 @@ impl Elaborator {
             (Tilde, _) => return Err(ElabError::domain(span, "~ needs 0s and 1s")),
             (Question, Base::Bool | Base::Int) => (Expr::op("roll", vec![as_int()]), Base::Int),
             (Question, _) => return Err(ElabError::domain(span, "? needs positive integers")),
-            (Factorial, _) => return Err(ElabError::nonce(span, "monadic ! on values not known statically")),
+            (Factorial, Base::Bool | Base::Int) => (Expr::op("facti", vec![as_int()]), Base::Int),
+            (Factorial, Base::Double) => (Expr::op("factd", vec![x]), Base::Double),
             _ => return Err(ElabError::nonce(span, format!("monadic {}", primitive.glyph()))),
         };
         Ok(scalar(expr, result_base))
@@ -589,7 +630,7 @@ pub fn fold_dyadic(primitive: Primitive, left: Scalar, right: Scalar) -> Option<
         Stile => match integers {
             Some((0, y)) => Scalar::Int(y),
             Some((x, y)) => {
-                let remainder = y.rem_euclid(x.abs());
+                let remainder = y.rem_euclid(x.checked_abs()?);
                 Scalar::Int(if x < 0 && remainder != 0 {
                     remainder + x
                 } else {
@@ -597,6 +638,10 @@ pub fn fold_dyadic(primitive: Primitive, left: Scalar, right: Scalar) -> Option<
                 })
             }
             None => return None,
+        },
+        Star => match integers {
+            Some((x, y)) if (0..=62).contains(&y) => Scalar::Int(x.checked_pow(y as u32)?),
+            _ => Scalar::Double(a.powf(b)),
         },
         Less => boolean(a < b),
         LessEqual => boolean(a <= b),
@@ -617,6 +662,18 @@ pub fn fold_dyadic(primitive: Primitive, left: Scalar, right: Scalar) -> Option<
     })
 }
 
+/// A DOMAIN ERROR that a monadic scalar function raises on a constant, found at compile time.
+fn monadic_domain_error(primitive: Primitive, value: Scalar) -> Option<String> {
+    match (primitive, value) {
+        (Primitive::Tilde, Scalar::Int(x)) if x != 0 && x != 1 => Some(format!("~{x}: not is only for 0 and 1")),
+        (Primitive::Tilde, Scalar::Double(x)) if x != 0.0 && x != 1.0 => Some(format!("~{x}: not is only for 0 and 1")),
+        (Primitive::Log, Scalar::Bool(false)) | (Primitive::Log, Scalar::Int(0)) => Some("⍟0".to_string()),
+        (Primitive::Log, Scalar::Double(0.0)) => Some("⍟0".to_string()),
+        (Primitive::Divide, Scalar::Bool(false)) | (Primitive::Divide, Scalar::Int(0)) => Some("÷0".to_string()),
+        _ => None,
+    }
+}
+
 pub fn fold_monadic(primitive: Primitive, value: Scalar) -> Option<Scalar> {
     use Primitive::*;
     Some(match (primitive, value) {
@@ -629,6 +686,9 @@ pub fn fold_monadic(primitive: Primitive, value: Scalar) -> Option<Scalar> {
         (Stile, Scalar::Int(x)) => Scalar::Int(x.checked_abs()?),
         (Stile, Scalar::Double(x)) => Scalar::Double(x.abs()),
         (Factorial, Scalar::Bool(_)) => Scalar::Int(1),
+        (Floor, Scalar::Double(x)) if x.abs() < 9.0e15 => Scalar::Int((x + 1e-13 * x.abs().max(1.0)).floor() as i64),
+        (Ceiling, Scalar::Double(x)) if x.abs() < 9.0e15 => Scalar::Int((x - 1e-13 * x.abs().max(1.0)).ceil() as i64),
+        (Floor | Ceiling, Scalar::Int(_) | Scalar::Bool(_)) => value,
         (Factorial, Scalar::Int(x)) if (0..=20).contains(&x) => Scalar::Int((1..=x).product()),
         _ => return None,
     })

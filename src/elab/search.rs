@@ -1,8 +1,9 @@
-//! Search and comparison functions expressed with the other primitives: `⍳` (index of), `∊` (member of), `≡`,
-//! `~` (without) and `⊥` (decode).
+//! Search and comparison functions: `⍳` (index of), `∊` (member of), `≡`, `~` (without) and `⊥` (decode), on the
+//! TAIL ops `indexOf`, `member` and `decode` or built from other primitives.
 
 use super::env::{Arr, Fun, Scalar, Val};
 use super::error::{ElabError, ElabResult};
+use super::ir::{Base, Expr};
 use super::operators::Axis;
 use super::Elaborator;
 use crate::source::Span;
@@ -14,7 +15,7 @@ fn primitive(primitive: Primitive, span: Span) -> Rc<Fun> {
 }
 
 impl Elaborator {
-    /// `A⍳B` on a vector A: for each b, `1++/∧\A≠b`.
+    /// `A⍳B` on a vector A.
     pub fn index_of(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
         if left.rank != 1 {
             return Err(ElabError::nonce(
@@ -22,25 +23,19 @@ impl Elaborator {
                 "dyadic ⍳ with a left argument that is not a vector",
             ));
         }
-        let left = self.bind(left);
-        self.pointwise_monadic(right, span, &mut |this, b| {
-            let differs = this.scalar_dyadic(Primitive::NotEqual, left.clone(), b, span)?;
-            let leading = this.scan(&primitive(Primitive::And, span), differs, Axis::Last, span)?;
-            let count = this.reduce(&primitive(Primitive::Plus, span), leading, Axis::Last, span)?;
-            let one = Arr::scalar_constant(Scalar::Int(1));
-            this.scalar_dyadic(Primitive::Plus, one, count, span).map(Val::Array)
-        })
+        let (left, right) = self.unify_bases(left, right, span)?;
+        let rank = right.rank;
+        let extents = right.extents.clone();
+        Ok(Arr::dynamic(Expr::op("indexOf", vec![left.expr, right.expr]), Base::Int, rank).with_extents(extents))
     }
 
-    /// `A∊B`: for each a, `∨/a=,B`.
+    /// `A∊B`.
     pub fn member_of(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
         let right = self.ravel(right);
-        let right = self.bind(right);
-        self.pointwise_monadic(left, span, &mut |this, a| {
-            let equal = this.scalar_dyadic(Primitive::Equal, a, right.clone(), span)?;
-            this.reduce(&primitive(Primitive::Or, span), equal, Axis::Last, span)
-                .map(Val::Array)
-        })
+        let (left, right) = self.unify_bases(left, right, span)?;
+        let rank = left.rank;
+        let extents = left.extents.clone();
+        Ok(Arr::dynamic(Expr::op("member", vec![left.expr, right.expr]), Base::Bool, rank).with_extents(extents))
     }
 
     /// `A≡B`: same rank, same shape, same elements.
@@ -65,6 +60,14 @@ impl Elaborator {
             |this| {
                 let left = this.ravel(left.clone());
                 let right = this.ravel(right.clone());
+                let left = Arr {
+                    extents: vec![None],
+                    ..left
+                };
+                let right = Arr {
+                    extents: vec![None],
+                    ..right
+                };
                 let equal = this.scalar_dyadic(Primitive::Equal, left, right, span)?;
                 this.reduce(&primitive(Primitive::And, span), equal, Axis::Last, span)
                     .map(Val::Array)
@@ -87,27 +90,47 @@ impl Elaborator {
         self.replicate(keep, left, false, span)
     }
 
-    /// `R⊥V` for a vector V: weights `⌽×\1,⌽1↓R` (R extended to V's length when scalar), then `+/V×weights`.
+    /// `R⊥V` for a vector V of integers.
     pub fn decode(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
-        if right.rank != 1 || left.rank > 1 {
-            return Err(ElabError::nonce(span, "⊥ other than on a vector"));
+        if right.rank > 1 || left.rank > 1 {
+            return Err(ElabError::nonce(span, "⊥ on arrays of rank 2 or more"));
         }
-        let right = self.bind(right);
-        let radix = if left.rank == 0 {
-            let length = self.tally(&right);
-            let shape = self.ravel(length);
-            self.reshape(shape, left, span)?
-        } else {
-            left
-        };
-        let radix = self.bind(radix);
-        let reversed = self.reverse_last(radix);
-        let one = Arr::scalar_constant(Scalar::Int(1));
-        let tail = self.take_or_drop("drop", one.clone(), reversed, span)?;
-        let with_one = self.catenate_last(one, tail, span)?;
-        let products = self.scan(&primitive(Primitive::Times, span), with_one, Axis::Last, span)?;
-        let weights = self.reverse_last(products);
-        let terms = self.scalar_dyadic(Primitive::Times, right, weights, span)?;
-        self.reduce(&primitive(Primitive::Plus, span), terms, Axis::Last, span)
+        if left.base > Base::Int || right.base > Base::Int {
+            return Err(ElabError::nonce(span, "⊥ on floating-point numbers"));
+        }
+        let left = self.convert(left, Base::Int, span)?;
+        let right = self.convert(right, Base::Int, span)?;
+        let left = self.ravel(left);
+        let right = self.ravel(right);
+        Ok(Arr::dynamic(
+            Expr::op("decode", vec![left.expr, right.expr]),
+            Base::Int,
+            0,
+        ))
+    }
+
+    /// `R⊤x` for a scalar x of integers.
+    pub fn encode(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        if right.rank == 1 && left.rank == 1 {
+            let function = self.prelude_function("encode_vector", span)?;
+            let left = self.integer_argument(left, span)?;
+            let right = self.integer_argument(right, span)?;
+            let value = self.apply_dyadic(&function, Val::Array(left), Val::Array(right), span)?;
+            return self.expect_array(value, span);
+        }
+        if right.rank != 0 || left.rank > 1 {
+            return Err(ElabError::nonce(
+                span,
+                "⊤ other than a vector radix and a scalar or vector",
+            ));
+        }
+        if left.base > Base::Int || right.base > Base::Int {
+            return Err(ElabError::nonce(span, "⊤ on floating-point numbers"));
+        }
+        let left = self.convert(left, Base::Int, span)?;
+        let right = self.convert(right, Base::Int, span)?;
+        let left = self.ravel(left);
+        let extents = left.extents.clone();
+        Ok(Arr::dynamic(Expr::op("encode", vec![left.expr, right.expr]), Base::Int, 1).with_extents(extents))
     }
 }

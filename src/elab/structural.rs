@@ -43,7 +43,11 @@ impl Elaborator {
             Transpose => self.transpose(argument),
             Tally => self.tally(&argument),
             RightShoe => self.first(argument),
-            UpArrow | Squad => argument,
+            UpArrow => argument,
+            Squad => Arr {
+                expr: Expr::op("mem", vec![argument.expr]),
+                ..argument
+            },
             GradeUp | GradeDown => self.grade(primitive, argument, span)?,
             IotaUnderbar => self.where_true(argument, span)?,
             Format => self.format(argument, span)?,
@@ -84,7 +88,7 @@ impl Elaborator {
             Transpose => self.transpose_with_axes(left, right, span)?,
             RightShoe | Squad => self.squad(left, right, span)?,
             Slash | SlashBar => self.replicate(left, right, primitive == SlashBar, span)?,
-            Backslash | BackslashBar => return Err(ElabError::nonce(span, "expand (\\ with an array left operand)")),
+            Backslash | BackslashBar => self.expand(left, right, primitive == BackslashBar, span)?,
             Iota => self.index_of(left, right, span)?,
             Epsilon => self.member_of(left, right, span)?,
             Match => self.match_arrays(left, right, span)?,
@@ -94,6 +98,7 @@ impl Elaborator {
             }
             Tilde => self.without(left, right, span)?,
             UpTack => self.decode(left, right, span)?,
+            DownTack => self.encode(left, right, span)?,
             other => return Err(ElabError::nonce(span, format!("dyadic {}", other.glyph()))),
         };
         Ok(Val::Array(result))
@@ -116,8 +121,7 @@ impl Elaborator {
         if let Some(extent) = array.extents[0] {
             return Arr::scalar_constant(Scalar::Int(extent));
         }
-        let shape = Expr::op("shape", vec![array.expr.clone()]);
-        Arr::dynamic(Expr::op("first", vec![shape]), Base::Int, 0)
+        Arr::dynamic(Expr::op("tally", vec![array.expr.clone()]), Base::Int, 0)
     }
 
     pub fn ravel(&mut self, array: Arr) -> Arr {
@@ -176,7 +180,8 @@ impl Elaborator {
                 return Err(ElabError::domain(span, "⍳ of a negative number"));
             }
         }
-        Ok(Arr::dynamic(Expr::op("iota", vec![argument.expr]), Base::Int, 1).with_extents(vec![extent]))
+        let op = if extent.is_some() { "iotaV" } else { "iota" };
+        Ok(Arr::dynamic(Expr::op(op, vec![argument.expr]), Base::Int, 1).with_extents(vec![extent]))
     }
 
     /// An argument that must be integral: bools are widened, doubles rejected unless constant and whole.
@@ -321,7 +326,10 @@ impl Elaborator {
         let right = if right.rank == 0 { self.ravel(right) } else { right };
         let constant = match (&right.constant, left.constant_ints()) {
             (Some(values), Some(shape)) if !values.is_empty() => {
-                let size: i64 = shape.iter().product();
+                let size = shape
+                    .iter()
+                    .try_fold(1i64, |product, extent| product.checked_mul(*extent))
+                    .unwrap_or(i64::MAX);
                 if size <= 4096 {
                     Some(std::rc::Rc::new(
                         (0..size as usize).map(|i| values[i % values.len()]).collect(),
@@ -368,11 +376,21 @@ impl Elaborator {
             }
             (0, 1) => {
                 let extent = right.extents[0].map(|e| e + 1);
-                Ok(Arr::dynamic(Expr::op("cons", vec![left.expr, right.expr]), base, 1).with_extents(vec![extent]))
+                let op = if self.knows_length(&right.expr) {
+                    "consV"
+                } else {
+                    "cons"
+                };
+                Ok(Arr::dynamic(Expr::op(op, vec![left.expr, right.expr]), base, 1).with_extents(vec![extent]))
             }
             (1, 0) => {
                 let extent = left.extents[0].map(|e| e + 1);
-                Ok(Arr::dynamic(Expr::op("snoc", vec![left.expr, right.expr]), base, 1).with_extents(vec![extent]))
+                let op = if self.knows_length(&left.expr) { "snocV" } else { "snoc" };
+                Ok(Arr::dynamic(Expr::op(op, vec![left.expr, right.expr]), base, 1).with_extents(vec![extent]))
+            }
+            (1, 1) if self.knows_length(&left.expr) && self.knows_length(&right.expr) => {
+                let extents = vec![add(left.extents[0], right.extents[0])];
+                Ok(Arr::dynamic(Expr::op("catV", vec![left.expr, right.expr]), base, 1).with_extents(extents))
             }
             (l, r) if l == r => {
                 let mut extents = left.extents.clone();
@@ -421,10 +439,20 @@ impl Elaborator {
         if left.rank <= 1 && right.rank <= 1 {
             return self.catenate_last(left, right, span);
         }
-        let left = self.transpose(left);
-        let right = self.transpose(right);
-        let joined = self.catenate_last(left, right, span)?;
-        Ok(self.transpose(joined))
+        if left.rank != right.rank {
+            let left = self.transpose(left);
+            let right = self.transpose(right);
+            let joined = self.catenate_last(left, right, span)?;
+            return Ok(self.transpose(joined));
+        }
+        let (left, right) = self.unify_bases(left, right, span)?;
+        let mut extents = left.extents.clone();
+        extents[0] = match (left.extents[0], right.extents[0]) {
+            (Some(a), Some(b)) => Some(a + b),
+            _ => None,
+        };
+        let base = left.base;
+        Ok(Arr::dynamic(Expr::op("catFirst", vec![left.expr, right.expr]), base, left.rank).with_extents(extents))
     }
 
     /// `n↑A` and `n↓A` along the first axis (a one-element left argument only).
@@ -467,6 +495,19 @@ impl Elaborator {
             if let Some(folded) = folded {
                 return Ok(Arr::vector_constant(folded, right.base));
             }
+        }
+        let vector_op = match (op, count, right.rank, right.extents[0]) {
+            ("take", Some(n), 1, _) if n >= 0 => Some(("takeV", n)),
+            ("take", Some(n), 1, Some(e)) if n < 0 && -n <= e => Some(("takeLastV", -n)),
+            ("drop", Some(n), 1, Some(e)) if n >= 0 && n <= e && self.knows_length(&right.expr) => Some(("dropV", n)),
+            ("drop", Some(n), 1, Some(e)) if n < 0 && -n <= e && self.knows_length(&right.expr) => {
+                Some(("dropLastV", -n))
+            }
+            _ => None,
+        };
+        if let Some((vector_op, n)) = vector_op {
+            let expr = Expr::op(vector_op, vec![Expr::Int(n), right.expr]);
+            return Ok(Arr::dynamic(expr, right.base, 1).with_extents(extents));
         }
         Ok(Arr::dynamic(Expr::op(op, vec![left.expr, right.expr]), right.base, right.rank).with_extents(extents))
     }
@@ -519,6 +560,27 @@ impl Elaborator {
     }
 
     pub fn rotate_last(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        let per_row = left.rank == 1 && left.extents[0] != Some(1);
+        if per_row || left.rank > 1 {
+            if left.rank + 1 != right.rank || right.rank != 2 {
+                return Err(ElabError::rank(
+                    span,
+                    "rotation counts must have one item per row of a matrix",
+                ));
+            }
+            if let (Some(counts), Some(rows)) = (left.extents[0], right.extents[0]) {
+                if counts != rows {
+                    return Err(ElabError::length(
+                        span,
+                        format!("{counts} rotation counts for {rows} rows"),
+                    ));
+                }
+            }
+            let left = self.integer_argument(left, span)?;
+            let function = self.prelude_function("rotate_rows", span)?;
+            let value = self.apply_dyadic(&function, Val::Array(left), Val::Array(right), span)?;
+            return self.expect_array(value, span);
+        }
         let count = self.rotate_count(left, span)?;
         match right.rank {
             0 => Ok(right),
@@ -567,22 +629,33 @@ impl Elaborator {
 
     /// `⍸B` for a boolean vector: the indices of the ones.
     fn where_true(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
-        if argument.rank != 1 || argument.base != Base::Bool {
-            return Err(ElabError::nonce(span, "⍸ on anything but a boolean vector"));
+        if argument.rank != 1 {
+            return Err(ElabError::nonce(span, "⍸ on an array that is not a vector"));
         }
-        let argument = self.bind(argument);
-        let length = self.tally(&argument);
-        let indices = self.iota(length, span)?;
-        Ok(Arr::dynamic(
-            Expr::op("compress", vec![argument.expr, indices.expr]),
-            Base::Int,
-            1,
-        ))
+        if argument.base != Base::Bool {
+            let counts = self.integer_argument(argument, span)?;
+            let counts = self.bind(counts);
+            let length = self.tally(&counts);
+            let indices = self.iota(length, span)?;
+            return Ok(Arr::dynamic(
+                Expr::op("replicate", vec![counts.expr, indices.expr]),
+                Base::Int,
+                1,
+            ));
+        }
+        Ok(Arr::dynamic(Expr::op("where", vec![argument.expr]), Base::Int, 1))
     }
 
     fn format(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
-        if argument.rank > 1 {
-            return Err(ElabError::nonce(span, "⍕ on an array of rank 2 or more"));
+        if argument.rank == 2 {
+            return Ok(Arr::dynamic(
+                Expr::op("formatMatrix", vec![Expr::Int(self.print_precision), argument.expr]),
+                Base::Char,
+                2,
+            ));
+        }
+        if argument.rank > 2 {
+            return Err(ElabError::nonce(span, "⍕ on an array of rank 3 or more"));
         }
         if argument.base == Base::Char {
             return Ok(self.ravel(argument));

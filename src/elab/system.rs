@@ -19,7 +19,7 @@ impl Elaborator {
         Ok(Val::Array(match upper.as_str() {
             "⎕IO" => Arr::scalar_constant(Scalar::Bool(true)),
             "⎕PP" => Arr::scalar_constant(Scalar::Int(self.print_precision)),
-            "⎕NOW" => Arr::dynamic(Expr::op("nowi", vec![Expr::Int(0)]), Base::Int, 0),
+            "⎕NOW" => Arr::dynamic(Expr::op("nowi", vec![]), Base::Int, 0),
             "⎕A" => Arr::vector_constant(('A'..='Z').map(Scalar::Char).collect(), Base::Char),
             "⎕D" => Arr::vector_constant(('0'..='9').map(Scalar::Char).collect(), Base::Char),
             _ => return Err(ElabError::nonce(name.span, format!("the system name {}", name.text))),

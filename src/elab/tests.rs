@@ -1,22 +1,609 @@
-//! Elaboration tests: resolution of tricky sequences, the TAIL produced, and errors.
+//! Elaboration tests. End to end: parse, elaborate, infer and check the TAIL, evaluate it on the TAIL interpreter with
+//! a recording host, and compare the printed lines with what Dyalog prints (worked out by hand).
 
 use super::*;
 use crate::syntax::parse_program;
+use crate::tail::interp::{eval_program, MemoryHost};
 
-fn elaborate_text(text: &str) -> Result<Expr, String> {
+/// The TAIL program of a script, inferred, or the first error in APL terms.
+fn compile(text: &str) -> Result<crate::tail::ast::Program, String> {
     let file = SourceFile::new("test.apl", text);
-    let program = parse_program(&file).map_err(|e| format!("{e:?}"))?;
-    elaborate_to_ir(&program, &file).map_err(|e| {
-        e.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
-    })
+    let program = parse_program(&file).map_err(|e| format!("{e}"))?;
+    let mut tail_program = elaborate_program(&program, &file)
+        .map_err(|e| e.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))?;
+    let printed = crate::tail::print_program(&tail_program);
+    crate::tail::infer::infer_program(&mut tail_program).map_err(|e| format!("TAIL type error: {e}\n{printed}"))?;
+    crate::tail::check::check_program(&tail_program).map_err(|e| format!("TAIL check error: {e}\n{printed}"))?;
+    Ok(tail_program)
+}
+
+/// The lines a script prints.
+fn run(text: &str) -> Result<Vec<String>, String> {
+    let program = compile(text)?;
+    let mut host = MemoryHost::default();
+    eval_program(&program, &mut host).map_err(|e| format!("{e}\n{}", crate::tail::print_program(&program)))?;
+    Ok(host.printed_lines)
+}
+
+#[track_caller]
+fn check(text: &str, expected: &[&str]) {
+    match run(text) {
+        Ok(lines) => assert_eq!(lines, expected, "program:\n{text}"),
+        Err(error) => panic!("program:\n{text}\nfailed: {error}"),
+    }
+}
+
+/// The APL error name of a script that must fail to compile.
+#[track_caller]
+fn check_error(text: &str, expected_name: &str) {
+    match compile(text) {
+        Ok(program) => panic!(
+            "program:\n{text}\ncompiled to:\n{}",
+            crate::tail::print_program(&program)
+        ),
+        Err(error) => assert!(error.starts_with(expected_name), "program:\n{text}\nerror: {error}"),
+    }
+}
+
+// ----- scalar functions and promotion -----
+
+#[test]
+fn arithmetic_on_scalars_and_vectors() {
+    check("1+2", &["3"]);
+    check("1 2+3", &["4 5"]);
+    check("1 2 3×4 5 6", &["4 10 18"]);
+    check("10-1 2 3", &["9 8 7"]);
+    check("-3", &["¯3"]);
+    check("1 2 3÷2", &["0.5 1 1.5"]);
+    check("÷4", &["0.25"]);
+    check("2*10", &["1024"]);
+    check("⌈2.5 ¯2.5", &["3 ¯2"]);
+    check("⌊2.5 ¯2.5", &["2 ¯3"]);
+    check("3⌈1 5 2", &["3 5 3"]);
+    check("3|7 ¯7", &["1 2"]);
+    check("|¯4 2", &["4 2"]);
+    check("×¯3 0 5", &["¯1 0 1"]);
 }
 
 #[test]
-fn debug_dump() {
-    for text in ["-/1 2 3 4", "+/⍳0", "(+/÷≢)1 2 3 4", "{⍵=0:1 ⋄ ⍵×∇ ⍵-1} 5", "diff←{1↓⍵-¯1⌽⍵}\nsignal←{¯50⌈50⌊50×(diff 0,⍵)÷0.01+⍵}\n+/ signal ⍳100", "x←2 3⍴⍳6\nx+.×⍉x", "f←{⍵+1}\nf⍣5⊢0"] {
-        match elaborate_text(text) {
-            Ok(expr) => println!("{text}\n=>\n{expr}\n"),
-            Err(e) => println!("{text}\n=> ERROR {e}\n"),
+fn comparisons_and_booleans() {
+    check("1 2 3<2", &["1 0 0"]);
+    check("2=1 2 3", &["0 1 0"]);
+    check("1 0 1∧1 1 0", &["1 0 0"]);
+    check("1 0 1∨0 0 0", &["1 0 1"]);
+    check("~1 0", &["0 1"]);
+    check("1 2≠1 3", &["0 1"]);
+    check("'abc'='abd'", &["1 1 0"]);
+}
+
+#[test]
+fn promotion_inserts_conversions() {
+    check("1+0.5", &["1.5"]);
+    check("1 0 1+1", &["2 1 2"]);
+    check("2.5×1 2", &["2.5 5"]);
+}
+
+#[test]
+fn circle_and_logarithms() {
+    check("○1", &["3.141592654"]);
+    check("1○0", &["0"]);
+    check("2○0", &["1"]);
+    check("⍟1", &["0"]);
+    check("2⍟8", &["3"]);
+}
+
+// ----- reduce and scan -----
+
+#[test]
+fn reductions_fold_from_the_right_with_identity_items() {
+    check("-/1 2 3 4", &["¯2"]);
+    check("+/⍳0", &["0"]);
+    check("×/⍳5", &["120"]);
+    check("+/1 0 1 1", &["3"]);
+    check("∧/1 1 0", &["0"]);
+    check("⌈/3 1 4 1 5", &["5"]);
+    check("+/2 3⍴⍳6", &["6 15"]);
+    check("+⌿2 3⍴⍳6", &["5 7 9"]);
+    check("÷/2 4 8", &["4"]);
+}
+
+#[test]
+fn reduce_with_a_dfn_folds_onto_the_last_element() {
+    check("{⍺-⍵}/1 2 3 4", &["¯2"]);
+    check("{⍺+⍵}/⍳10", &["55"]);
+    check("n←⊃⍳5\n{⍺+2×⍵}/⍳n", &["1"]);
+    check("n←2+⊃⍳1\n{⍺+2×⍵}/⍳n", &["17"]);
+    check_error("{⍺+2×⍵}/⍬", "DOMAIN ERROR");
+}
+
+#[test]
+fn reducing_an_empty_axis_without_identity_fails_at_run_time() {
+    let program = compile("n←0×⊃⍳1\n{⍺+2×⍵}/⍳n").unwrap();
+    let mut host = MemoryHost::default();
+    let error = eval_program(&program, &mut host).unwrap_err();
+    assert_eq!(error.kind.apl_name(), "DOMAIN ERROR");
+}
+
+#[test]
+fn scans() {
+    check("+\\⍳5", &["1 3 6 10 15"]);
+    check("-\\1 2 3", &["1 ¯1 2"]);
+    check("×\\1 2 3 4", &["1 2 6 24"]);
+}
+
+// ----- structural functions -----
+
+#[test]
+fn structural_basics() {
+    check("⌽⍳5", &["5 4 3 2 1"]);
+    check("2 3⍴⍳6", &["1 2 3", "4 5 6"]);
+    check("⍴2 3⍴⍳6", &["2 3"]);
+    check("≢⍳7", &["7"]);
+    check("3↑⍳10", &["1 2 3"]);
+    check("¯2↑⍳5", &["4 5"]);
+    check("2↓⍳5", &["3 4 5"]);
+    check("1⌽⍳5", &["2 3 4 5 1"]);
+    check("¯1⌽⍳5", &["5 1 2 3 4"]);
+    check("⍉2 3⍴⍳6", &["1 4", "2 5", "3 6"]);
+    check("1 2,3 4", &["1 2 3 4"]);
+    check("0,⍳3", &["0 1 2 3"]);
+    check("⊃5 6 7", &["5"]);
+    check(",2 2⍴⍳4", &["1 2 3 4"]);
+    check("⍋3 1 2", &["2 3 1"]);
+    check("⍒3 1 2", &["1 3 2"]);
+    check("(2 2⍴⍳4)⍪5 6", &["1 2", "3 4", "5 6"]);
+    check("⊖2 2⍴⍳4", &["3 4", "1 2"]);
+}
+
+#[test]
+fn compress_replicate_and_search() {
+    check("1 0 1/⍳3", &["1 3"]);
+    check("1 2 3/4 5 6", &["4 5 5 6 6 6"]);
+    check("(⍳5)>2", &["0 0 1 1 1"]);
+    check("((⍳5)>2)/⍳5", &["3 4 5"]);
+    check("10 20 30⍳20 40", &["2 4"]);
+    check("2 5∊1 2 3", &["1 0"]);
+    check("⍸0 1 1 0", &["2 3"]);
+    check("1 2 3 4~2 4", &["1 3"]);
+    check("2⊥1 0 1", &["5"]);
+}
+
+// ----- dfns, guards and recursion -----
+
+#[test]
+fn dfns() {
+    check("{⍵+1} 5", &["6"]);
+    check("3 {⍺×⍵} 4", &["12"]);
+    check("f←{⍵×⍵}\nf 1 2 3", &["1 4 9"]);
+    check("{⍺←10 ⋄ ⍺+⍵} 1", &["11"]);
+    check("2 {⍺←10 ⋄ ⍺+⍵} 1", &["3"]);
+    check("{x←⍵+1 ⋄ x×2} 3", &["8"]);
+}
+
+#[test]
+fn guards_and_recursion() {
+    check("{⍵=0:1 ⋄ ⍵×∇ ⍵-1} 5", &["120"]);
+    check("f←{⍵>0:⍵ ⋄ -⍵}\nf ¯3\nf 4", &["3", "4"]);
+    check("g←{⍵>0:'pos' ⋄ 'neg'}\ng 1", &["pos"]);
+    check("h←{⍵≥10:⍵ ⋄ ⍵+100}\nh¨5 15", &["105 15"]);
+}
+
+#[test]
+fn signal_program() {
+    let text = "diff←{1↓⍵-¯1⌽⍵}\nsignal←{¯50⌈50⌊50×(diff 0,⍵)÷0.01+⍵}\n+/ signal ⍳100";
+    check(text, &["258.5573404"]);
+    let printed = crate::tail::print_program(&compile(text).unwrap());
+    assert!(printed.contains("i2d"), "{printed}");
+    assert!(printed.contains("reduce(addd,0.0"), "{printed}");
+}
+
+// ----- operators and trains -----
+
+#[test]
+fn each_outer_inner_products() {
+    check("{⍵×2}¨1 2 3", &["2 4 6"]);
+    check("1 2 3{⍺+⍵}¨4 5 6", &["5 7 9"]);
+    check("1 2∘.×1 2 3", &["1 2 3", "2 4 6"]);
+    check("1 2 3+.×4 5 6", &["32"]);
+    check("x←2 2⍴1 2 3 4\nx+.×x", &[" 7 10", "15 22"]);
+    check("A←3 2⍴⍳5\nB←⍉A\n×/+/A+.×B", &["65780"]);
+}
+
+#[test]
+fn power_commute_compose() {
+    check("f←{⍵+1}\nf⍣5⊢0", &["5"]);
+    check("{⍵×2}⍣10⊢1", &["1024"]);
+    check("-⍨5", &["0"]);
+    check("2-⍨5", &["3"]);
+    check("2∘×1 2 3", &["2 4 6"]);
+    check("×∘2⊢3", &["6"]);
+    check("(-∘⌽)1 2 3", &["¯3 ¯2 ¯1"]);
+}
+
+#[test]
+fn trains() {
+    check("(+/÷≢)1 2 3 4", &["2.5"]);
+    check("(1+⊢)5", &["6"]);
+    check("(-⌽)1 2 3", &["¯3 ¯2 ¯1"]);
+    check("3(+×-)1", &["8"]);
+}
+
+// ----- output, assignment, indexing, tuples -----
+
+#[test]
+fn output_and_assignment() {
+    check("x←3\nx", &["3"]);
+    check("⎕←1 2\n3", &["1 2", "3"]);
+    check("x←1\nx+←2\nx", &["3"]);
+    check("2×x←3", &["6"]);
+    check("a←1 2 3\na", &["1 2 3"]);
+}
+
+#[test]
+fn indexing() {
+    check("x←10 20 30\nx[2]", &["20"]);
+    check("x←10 20 30\nx[3 1]", &["30 10"]);
+    check("m←2 3⍴⍳6\nm[2;3]", &["6"]);
+    check("m←2 3⍴⍳6\nm[2;]", &["4 5 6"]);
+    check("m←2 3⍴⍳6\nm[;1]", &["1 4"]);
+    check("x←1 2 3\nx[2]←9\nx", &["1 9 3"]);
+    check("2⊃10 20 30", &["20"]);
+}
+
+#[test]
+fn tuples_from_mixed_strands() {
+    check("t←(1 2)(3 4 5)\n+/t[2]", &["12"]);
+    check(
+        "step←{(⍵[1]+1)(⍵[2]×2)}\nr←step⍣10⊢0 (1 1)\nr[1]\nr[2]",
+        &["10", "1024 1024"],
+    );
+}
+
+#[test]
+fn complex_numbers() {
+    check("1J2+3J¯1", &["4J1"]);
+    check("1J1×1J¯1", &["2"]);
+    check("|3J4", &["5"]);
+}
+
+#[test]
+fn system_names() {
+    check("⎕IO", &["1"]);
+    check("⎕IO←1\n⍳3", &["1 2 3"]);
+}
+
+// ----- errors -----
+
+#[test]
+fn errors_are_reported_in_apl_terms() {
+    check_error("x+1", "VALUE ERROR");
+    check_error("1 2 3+4 5", "LENGTH ERROR");
+    check_error("(2 2⍴1)+1 2", "RANK ERROR");
+    check_error("⊂1 2", "NONCE ERROR");
+    check_error("⎕IO←0", "NONCE ERROR");
+    check_error("{⍺+⍵} 1", "VALUE ERROR");
+    check_error("f←{⍵=0:0 ⋄ ∇ ⍵-1}\nf ⍳3", "");
+}
+
+// ----- the apl-tests corpus -----
+
+/// What a corpus file expects: its output lines and, if it must fail, the APL error name.
+struct Expectation {
+    lines: Vec<String>,
+    error: Option<String>,
+    skipped: bool,
+}
+
+fn expectation(text: &str) -> Expectation {
+    let mut expectation = Expectation {
+        lines: Vec::new(),
+        error: None,
+        skipped: false,
+    };
+    for line in text.lines() {
+        let line = line.trim_start();
+        if let Some(rest) = line.strip_prefix("⍝>") {
+            expectation
+                .lines
+                .push(rest.strip_prefix(' ').unwrap_or(rest).to_string());
+        } else if let Some(rest) = line.strip_prefix("⍝!") {
+            expectation.error = Some(rest.trim().to_string());
+        } else if let Some(rest) = line.strip_prefix("⍝?") {
+            if rest.trim().starts_with("skip interp") {
+                expectation.skipped = true;
+            }
+        }
+    }
+    expectation
+}
+
+/// Whether a corpus file behaves as its header says, on the TAIL interpreter.
+fn corpus_file_passes(text: &str) -> Result<(), String> {
+    let expected = expectation(text);
+    let program = match compile(text) {
+        Ok(program) => program,
+        Err(error) => {
+            return match &expected.error {
+                Some(name) if error.starts_with(name.as_str()) && expected.lines.is_empty() => Ok(()),
+                _ => Err(error),
+            }
+        }
+    };
+    let mut host = MemoryHost::default();
+    let result = eval_program(&program, &mut host);
+    if host.printed_lines != expected.lines {
+        return Err(format!(
+            "printed {:?}, expected {:?}",
+            host.printed_lines, expected.lines
+        ));
+    }
+    match (result, &expected.error) {
+        (Ok(_), None) => Ok(()),
+        (Err(error), Some(name)) if error.kind.apl_name() == name => Ok(()),
+        (Err(error), _) => Err(format!("run-time error {error}")),
+        (Ok(_), Some(name)) => Err(format!("expected {name}")),
+    }
+}
+
+fn corpus_files(directory: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(directory) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if !path.ends_with("syntax") && !path.ends_with("tail") {
+                corpus_files(&path, files);
+            }
+        } else if path.extension().is_some_and(|e| e == "apl") {
+            files.push(path);
+        }
+    }
+}
+
+fn corpus_files_including_all(directory: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(directory) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            corpus_files_including_all(&path, files);
+        } else if path.extension().is_some_and(|e| e == "apl") {
+            files.push(path);
+        }
+    }
+}
+
+/// The corpus is the lead's harness's business; this test guards against elaboration regressions on it, and with
+/// `APLC_CORPUS_REPORT=1` lists every failing file.
+#[test]
+fn corpus_files_pass_on_the_interpreter() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("apl-tests");
+    let mut files = Vec::new();
+    corpus_files(&root, &mut files);
+    files.sort();
+    let mut passed = 0;
+    let mut failures = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("a corpus file");
+        if expectation(&text).skipped {
+            continue;
+        }
+        match std::panic::catch_unwind(|| corpus_file_passes(&text)) {
+            Ok(Ok(())) => passed += 1,
+            Ok(Err(error)) => failures.push(format!("{}: {}", file.display(), error.lines().next().unwrap_or(""))),
+            Err(_) => failures.push(format!("{}: PANIC", file.display())),
+        }
+    }
+    if std::env::var("APLC_CORPUS_REPORT").is_ok() {
+        for failure in &failures {
+            println!("{failure}");
+        }
+        println!("{passed} passed, {} failed", failures.len());
+    }
+    assert!(failures.iter().all(|f| !f.ends_with("PANIC")), "panics: {failures:#?}");
+    // The syntax corpus (valid and invalid scripts) must never make elaboration panic.
+    let mut syntax_files = Vec::new();
+    corpus_files_including_all(&root.join("syntax"), &mut syntax_files);
+    for file in &syntax_files {
+        let text = std::fs::read_to_string(file).expect("a syntax corpus file");
+        let outcome = std::panic::catch_unwind(|| {
+            let _ = compile(&text);
+        });
+        assert!(outcome.is_ok(), "elaboration panicked on {}", file.display());
+    }
+    assert!(passed >= 300, "only {passed} corpus files pass");
+}
+
+// ----- resolution of tricky sequences -----
+
+/// The resolved tree of an expression, written with brackets: `(f x)` monadic, `(x f y)` dyadic, `{f /}` an
+/// operator with its operands, `[a b]` a strand, `<f g h>` a fork, `<g h>` an atop. Names `f g h` are functions and
+/// `x y` arrays.
+fn resolved(text: &str) -> String {
+    use super::resolve::Node;
+    let file = SourceFile::new("test.apl", text);
+    let program = parse_program(&file).expect("parses");
+    let ast::StatementKind::Expr(expr) = &program.statements[0].kind else {
+        panic!("an expression")
+    };
+    let span = Span::default();
+    let function = |p| Val::Function(Rc::new(Fun::Primitive(p, span)));
+    let array = Val::Array(Arr::dynamic(Expr::Var("a".to_string()), Base::Int, 1));
+    let env = Env::default()
+        .bind("f", function(ast::Primitive::Plus))
+        .bind("g", function(ast::Primitive::Times))
+        .bind("h", function(ast::Primitive::Minus))
+        .bind("x", array.clone())
+        .bind("y", array);
+    let node = Resolver { env: &env }
+        .resolve(&expr.items, expr.span)
+        .expect("resolves");
+    fn render(node: &Node<'_>, file: &SourceFile) -> String {
+        match node {
+            Node::Atom(item, _) => file.slice(item.span()).to_string(),
+            Node::Given(..) => "given".to_string(),
+            Node::Strand(elements, _) => {
+                format!(
+                    "[{}]",
+                    elements.iter().map(|e| render(e, file)).collect::<Vec<_>>().join(" ")
+                )
+            }
+            Node::Monadic { function, argument, .. } => {
+                format!("({} {})", render(function, file), render(argument, file))
+            }
+            Node::Dyadic {
+                left, function, right, ..
+            } => {
+                format!(
+                    "({} {} {})",
+                    render(left, file),
+                    render(function, file),
+                    render(right, file)
+                )
+            }
+            Node::Derived {
+                operator, left, right, ..
+            } => match right {
+                Some(right) => format!(
+                    "{{{} {} {}}}",
+                    render(left, file),
+                    file.slice(operator.span()),
+                    render(right, file)
+                ),
+                None => format!("{{{} {}}}", render(left, file), file.slice(operator.span())),
+            },
+            Node::Fork {
+                left, middle, right, ..
+            } => {
+                format!(
+                    "<{} {} {}>",
+                    render(left, file),
+                    render(middle, file),
+                    render(right, file)
+                )
+            }
+            Node::Atop { left, right, .. } => format!("<{} {}>", render(left, file), render(right, file)),
+        }
+    }
+    render(&node, &file)
+}
+
+#[test]
+fn resolution_of_tricky_sequences() {
+    assert_eq!(resolved("f g x"), "(f (g x))");
+    assert_eq!(resolved("+/⍳5"), "({+ /} (⍳ 5))");
+    assert_eq!(resolved("1 2+3"), "(1 2 + 3)");
+    assert_eq!(resolved("x f.g y"), "(x {f . g} y)");
+    assert_eq!(resolved("(+/÷≢)x"), "((+/÷≢) x)");
+    assert_eq!(resolved("+/÷≢"), "<{+ /} ÷ ≢>");
+    assert_eq!(resolved("2∘×"), "{2 ∘ ×}");
+    assert_eq!(resolved("f⍣3⊢x"), "({f ⍣ 3} (⊢ x))");
+    assert_eq!(resolved("x∘.×y"), "(x {× ∘.} y)");
+    assert_eq!(resolved("-⍨x"), "({- ⍨} x)");
+    assert_eq!(resolved("x y f x"), "([x y] f x)");
+    assert_eq!(resolved("f g"), "<f g>");
+    assert_eq!(resolved("x f g h y"), "(x f (g (h y)))");
+    assert_eq!(resolved("f∘g¨x"), "({{f ∘ g} ¨} x)");
+    assert_eq!(resolved("1 f g"), "<1 f g>");
+}
+
+// ----- loops, predicates, operators, prelude functions, annotations -----
+
+#[test]
+fn tail_recursion_becomes_a_loop() {
+    check("sum←{⍺←0 ⋄ ⍵=0:⍺ ⋄ (⍺+⍵)∇ ⍵-1}\nsum 1000", &["500500"]);
+    check("gcd←{⍵=0:⍺ ⋄ ⍵ ∇ ⍵|⍺}\n(48×⊃⍳1) gcd 18", &["6"]);
+    let program = crate::tail::print_program(&compile("sum←{⍺←0 ⋄ ⍵=0:⍺ ⋄ (⍺+⍵)∇ ⍵-1}\nsum 1000").unwrap());
+    assert!(program.contains("powerUntil"), "{program}");
+}
+
+#[test]
+fn recursion_on_constants_unfolds() {
+    check(
+        "fib←{⍵<2:⍵ ⋄ (∇ ⍵-1)+∇ ⍵-2}\nfib¨0 1 2 3 4 5 6 7",
+        &["0 1 1 2 3 5 8 13"],
+    );
+    check_error("fib←{⍵<2:⍵ ⋄ (∇ ⍵-1)+∇ ⍵-2}\nfib¨⍳5", "NONCE ERROR");
+}
+
+#[test]
+fn power_with_a_predicate() {
+    check("{⍵÷2}⍣{⍺<1}⊢100", &["0.78125"]);
+    check("{1+÷⍵}⍣≡⊢1", &["1.618033989"]);
+}
+
+#[test]
+fn user_operators() {
+    check("twice←{⍺⍺ ⍺⍺ ⍵}\n{⍵+1}twice 5", &["7"]);
+    check("on←{(⍵⍵ ⍺)⍺⍺(⍵⍵ ⍵)}\n3 +on{⍵×⍵} 4", &["25"]);
+}
+
+#[test]
+fn prelude_backed_primitives() {
+    check("1 2⌽2 3⍴⍳6", &["2 3 1", "6 4 5"]);
+    check("2 2 2⊤1 2 3", &["0 0 0", "0 1 1", "1 0 1"]);
+    check("12 15∨8 10", &["4 5"]);
+    check("1 0 1\\1 2", &["1 0 2"]);
+    check("⍸2 0 1", &["1 1 3"]);
+}
+
+#[test]
+fn indexed_assignment_in_general() {
+    check("v←10 20 30 40\nv[1 3]←7 8\nv", &["7 20 8 40"]);
+    check("m←2 3⍴⍳6\nm[;2]←0\nm", &["1 0 3", "4 0 6"]);
+    check_error("v←1 2 3 4\nv[1 2]←7 8 9", "LENGTH ERROR");
+}
+
+#[test]
+fn annotations_are_checked_at_calls() {
+    check("sq←{ ⍝: int → int\n ⍵×⍵\n}\nsq 7", &["49"]);
+    check("d←{ ⍝: <κ>(ρ+1) → <κ>ρ\n 1↓⍵-¯1⌽⍵\n}\n⍴d ⍳10", &["9"]);
+    check_error("half←{ ⍝: <int>ρ → <int>ρ\n ⍵÷2\n}\nhalf 2 4 6", "TYPE ERROR");
+    check_error("t←{ ⍝: <int>ρ → <int>ρ\n 1↓⍵\n}\nt 1 2 3", "TYPE ERROR");
+    check_error("⍝: v : <int>3\nv←1 2", "TYPE ERROR");
+    check("⍝: v : <double>2\nv←1 2\nv", &["1 2"]);
+}
+
+#[test]
+fn constant_domain_errors_are_static() {
+    check_error("~2", "DOMAIN ERROR");
+    check_error("⍟0", "DOMAIN ERROR");
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    const TOKENS: &[&str] = &[
+        "1", "0", "2.5", "¯3", "1 2 3", "'ab'", "⍬", "x", "f", "(", ")", "{", "}", "⍺", "⍵", "∇", "+", "-", "×", "÷",
+        "⍴", ",", "⍳", "/", "\\", "¨", "∘.", ".", "⍣", "∘", "⍨", "⌽", "↑", "↓", "⊃", "≢", "=", "<", "[", "]", ";", "⋄",
+        ":", "←", "⍉", "○", "|", "⌈", "⍋", "∊", "⊤", "⊥", "!", "~",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// Whatever the token soup, elaboration answers with TAIL or an APL error, never an internal error.
+        #[test]
+        fn elaboration_never_fails_internally(tokens in proptest::collection::vec(0..TOKENS.len(), 1..12)) {
+            let body: Vec<&str> = tokens.iter().map(|i| TOKENS[*i]).collect();
+            let text = format!("x←1 2 3\nf←{{⍵+1}}\n{}", body.join(" "));
+            let file = SourceFile::new("fuzz.apl", text.as_str());
+            if let Ok(program) = parse_program(&file) {
+                match elaborate_program(&program, &file) {
+                    Err(errors) => {
+                        for error in &errors.errors {
+                            prop_assert!(!error.to_string().contains("internal error"), "{text}: {error}");
+                        }
+                    }
+                    Ok(mut tail_program) => {
+                        let printed = crate::tail::print_program(&tail_program);
+                        let inferred = crate::tail::infer::infer_program(&mut tail_program);
+                        prop_assert!(inferred.is_ok(), "{text}\n{printed}\n{inferred:?}");
+                    }
+                }
+            }
         }
     }
 }

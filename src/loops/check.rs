@@ -207,8 +207,14 @@ impl Checker {
                 }
                 Ok(())
             }
-            Stmt::PrintArray { array } => self.array(array),
-            Stmt::PrintScalar { value } => self.expr(value).map(|_| ()),
+            Stmt::PrintArray { array, precision } => {
+                self.expect(precision, ScalarType::Int, "print precision")?;
+                self.array(array)
+            }
+            Stmt::PrintScalar { value, precision } => {
+                self.expect(precision, ScalarType::Int, "print precision")?;
+                self.expr(value).map(|_| ())
+            }
             Stmt::Error { .. } => Ok(()),
             Stmt::View {
                 block, shape, layout, ..

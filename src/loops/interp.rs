@@ -115,13 +115,15 @@ impl Machine<'_> {
                 self.blocks.insert(first.id, b);
                 self.blocks.insert(second.id, a);
             }
-            Stmt::PrintArray { array } => {
+            Stmt::PrintArray { array, precision } => {
                 let value = self.array_value(array)?;
-                self.host.print(&value).map_err(RunError::Apl)?;
+                let precision = self.precision(precision)?;
+                self.host.print(&value, precision).map_err(RunError::Apl)?;
             }
-            Stmt::PrintScalar { value } => {
+            Stmt::PrintScalar { value, precision } => {
                 let value = Value::Scalar(self.eval(value)?);
-                self.host.print(&value).map_err(RunError::Apl)?;
+                let precision = self.precision(precision)?;
+                self.host.print(&value, precision).map_err(RunError::Apl)?;
             }
             Stmt::View { block, .. } => {
                 self.buffer(block)?;
@@ -191,6 +193,15 @@ impl Machine<'_> {
             Scalar::Int(n) => Ok(n),
             other => Err(internal(format!("expected an int, found {other:?}"))),
         }
+    }
+
+    /// A print precision; lowering checked that it is in 1..17.
+    fn precision(&self, expr: &Expr) -> Result<u32, RunError> {
+        let precision = self.eval_int(expr)?;
+        u32::try_from(precision)
+            .ok()
+            .filter(|p| (1..=17).contains(p))
+            .ok_or_else(|| internal(format!("print precision {precision} outside 1..17")))
     }
 
     fn eval_bool(&self, expr: &Expr) -> Result<bool, RunError> {

@@ -360,10 +360,11 @@ pub enum Stmt {
     Free { block: Block },
     /// `swap a, b`: exchanges the buffers behind two blocks of the same element type (double buffering).
     Swap { first: Block, second: Block },
-    /// Runtime call: print an array (through the host, formatted as the TAIL interpreter does).
-    PrintArray { array: ArrayRef },
-    /// Runtime call: print a scalar.
-    PrintScalar { value: Expr },
+    /// Runtime call: print an array (through the host, formatted as the TAIL interpreter does) with a print
+    /// precision (`⎕PP`, an int in 1..17).
+    PrintArray { array: ArrayRef, precision: Expr },
+    /// Runtime call: print a scalar with a print precision.
+    PrintScalar { value: Expr, precision: Expr },
     /// Runtime call: raise an APL error (the explicit checks of lowering end here).
     Error { kind: AplErrorKind, message: String },
     /// A memory decoration with no run-time effect: the array `name` lives in `block`, element `i` of it at

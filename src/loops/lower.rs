@@ -565,21 +565,27 @@ impl Lowerer {
         })
     }
 
-    /// `print(x)`: prints through the runtime and returns x.
-    fn print(&mut self, value: Lowered) -> LowerResult<Lowered> {
+    /// `print(pp, x)`: prints through the runtime with print precision pp and returns x.
+    fn print(&mut self, precision: &Expr, value: Lowered) -> LowerResult<Lowered> {
         match value {
             Lowered::Scalar(expr) => {
                 let expr = self.bind(expr, "s");
-                self.emit(Stmt::PrintScalar { value: expr.clone() });
+                self.emit(Stmt::PrintScalar {
+                    value: expr.clone(),
+                    precision: precision.clone(),
+                });
                 Ok(Lowered::Scalar(expr))
             }
             Lowered::Array(arr) if arr.rank() == 0 => {
                 let expr = self.as_scalar(Lowered::Array(arr))?;
-                self.print(Lowered::Scalar(expr))
+                self.print(precision, Lowered::Scalar(expr))
             }
             Lowered::Array(arr) => {
                 let array = self.array_ref(&arr)?;
-                self.emit(Stmt::PrintArray { array: array.clone() });
+                self.emit(Stmt::PrintArray {
+                    array: array.clone(),
+                    precision: precision.clone(),
+                });
                 Ok(Lowered::Array(Arr::Mat(Materialised {
                     block: array.block,
                     layout: Layout::row_major(&array.shape),
@@ -589,7 +595,7 @@ impl Lowerer {
             Lowered::Tuple(components) => {
                 let mut printed = Vec::new();
                 for component in components {
-                    printed.push(self.print(component)?);
+                    printed.push(self.print(precision, component)?);
                 }
                 Ok(Lowered::Tuple(printed))
             }
@@ -633,8 +639,15 @@ impl Lowerer {
                 other => Ok(other),
             },
             Op::Print => {
+                let precision = self.as_int(next())?;
+                let precision = self.bind(precision, "pp");
+                let outside = Expr::or(
+                    Expr::lt(precision.clone(), Expr::Int(1)),
+                    Expr::lt(Expr::Int(17), precision.clone()),
+                );
+                self.fail_if(outside, AplErrorKind::Domain, "print precision outside 1..17");
                 let value = next();
-                self.print(value)
+                self.print(&precision, value)
             }
             Op::Each | Op::EachV => {
                 let function = Self::as_function(next())?;
@@ -655,6 +668,8 @@ impl Lowerer {
             }
             Op::Scan => {
                 let function = Self::as_function(next())?;
+                // The neutral element is not needed: APL's scan starts from each row's first element.
+                let _neutral = self.as_scalar(next())?;
                 let arr = self.as_array(next())?;
                 Ok(Lowered::Array(self.scan(function, arr)?))
             }
@@ -837,11 +852,11 @@ fn mentions_block(statement: &Stmt, id: u32) -> bool {
             }
             Stmt::Free { block } => block.id == id,
             Stmt::Swap { first, second } => first.id == id || second.id == id,
-            Stmt::PrintArray { array } => array.block.id == id,
+            Stmt::PrintArray { array, .. } => array.block.id == id,
             Stmt::Let { value, .. } | Stmt::Mutable { value, .. } | Stmt::Assign { value, .. } => {
                 expr_mentions(value, id)
             }
-            Stmt::PrintScalar { value } => expr_mentions(value, id),
+            Stmt::PrintScalar { value, .. } => expr_mentions(value, id),
             Stmt::For { count, .. } => expr_mentions(count, id),
             Stmt::While { condition, .. } | Stmt::If { condition, .. } => expr_mentions(condition, id),
             Stmt::Error { .. } => false,

@@ -134,8 +134,12 @@ fn write_statement(out: &mut String, statement: &Stmt, depth: usize) {
         )),
         Stmt::Free { block } => out.push_str(&format!("free {}", block.name())),
         Stmt::Swap { first, second } => out.push_str(&format!("swap {}, {}", first.name(), second.name())),
-        Stmt::PrintArray { array } => out.push_str(&format!("print {}", print_array(array))),
-        Stmt::PrintScalar { value } => out.push_str(&format!("print {}", print_expr(value))),
+        Stmt::PrintArray { array, precision } => {
+            out.push_str(&format!("print({}) {}", print_expr(precision), print_array(array)))
+        }
+        Stmt::PrintScalar { value, precision } => {
+            out.push_str(&format!("print({}) {}", print_expr(precision), print_expr(value)))
+        }
         Stmt::View {
             name,
             block,

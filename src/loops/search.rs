@@ -20,11 +20,13 @@ fn equal(ty: ScalarType, a: Expr, b: Expr) -> Expr {
     Expr::Prim(op, vec![a, b])
 }
 
-/// `a < b` on elements of a type (booleans as ints).
+/// `a < b` on elements of a type (booleans as ints), exactly.
 fn less(ty: ScalarType, a: Expr, b: Expr) -> Expr {
     match ty {
         ScalarType::Int => Expr::Prim(Op::LtI, vec![a, b]),
-        ScalarType::Double => Expr::Prim(Op::LtD, vec![a, b]),
+        // Exact order, as the interpreter's grade (ltd is tolerant): a - b < 0 holds only for a < b, since a
+        // tolerant comparison with 0 is exact.
+        ScalarType::Double => Expr::Prim(Op::LtD, vec![Expr::Prim(Op::SubD, vec![a, b]), Expr::Double(0.0)]),
         ScalarType::Char => Expr::Prim(Op::LtC, vec![a, b]),
         ScalarType::Bool => Expr::Prim(
             Op::LtI,

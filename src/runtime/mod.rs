@@ -1,6 +1,5 @@
-//! What programs need at run time, whichever way they run (TAIL interpreter, memory-IR interpreter, JIT, AOT):
-//! APL errors and the display of arrays. Knows nothing of the compiler's IRs.
+//! Compiler-side run-time definitions: the APL errors that interpreters and constant folding raise, with spans into
+//! the source. The display of values lives in the run-time library crate (`runtime/`, `aplc_runtime`), which compiled
+//! programs link.
 
-pub mod display;
 pub mod error;
-pub mod number_format;

@@ -33,6 +33,27 @@ const UNSUPPORTED_GLYPHS: &[(&str, &str)] = &[
     ("⍁", "not an operator of Dyalog APL"),
 ];
 
+/// Characters that other fonts, keyboards or word processors produce in place of an APL glyph.
+const LOOKALIKE_GLYPHS: &[(&str, &str)] = &[
+    ("−", "-"),
+    ("–", "-"),
+    ("⋆", "*"),
+    ("∗", "*"),
+    ("∣", "|"),
+    ("∼", "~"),
+    ("’", "'"),
+    ("‘", "'"),
+    ("⨯", "×"),
+    ("∕", "/"),
+    ("⟵", "←"),
+    ("◇", "⋄"),
+    ("ι", "⍳"),
+    ("ρ", "⍴"),
+    ("α", "⍺"),
+    ("ω", "⍵"),
+    ("∈", "∊"),
+];
+
 /// Dyalog control-structure keywords, recognised only to report that they are not supported.
 const CONTROL_KEYWORDS: &[&str] = &[
     "if",
@@ -71,6 +92,17 @@ const CONTROL_KEYWORDS: &[&str] = &[
     "endsection",
     "disposable",
     "enddisposable",
+    "class",
+    "endclass",
+    "interface",
+    "endinterface",
+    "field",
+    "property",
+    "endproperty",
+    "access",
+    "implements",
+    "include",
+    "require",
 ];
 
 pub fn lex(text: &str) -> LexedProgram {
@@ -79,6 +111,10 @@ pub fn lex(text: &str) -> LexedProgram {
         position: 0,
         text_length: text.len(),
     };
+    // A byte-order mark that some editors put at the start of a file is not part of the program.
+    if lexer.peek() == Some("\u{feff}") {
+        lexer.position = 1;
+    }
     let mut lexed = LexedProgram::default();
     while lexer.position < lexer.graphemes.len() {
         lexer.lex_one(&mut lexed);
@@ -362,7 +398,8 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// `:If`, `:For`, ... at the start of a statement, or any `:Keyword` of Dyalog's control structures.
+    /// `:If`, `:For`, ... (any keyword of Dyalog's control structures, in any case) at the start of a statement. After
+    /// an expression, `:` is a guard's colon even when a name like `End` follows (`⍵:End`).
     fn is_control_structure(&self, lexed: &LexedProgram) -> bool {
         if !self.peek_at(1).is_some_and(is_ascii_letter) {
             return false;
@@ -377,7 +414,7 @@ impl<'a> Lexer<'a> {
             word.push_str(grapheme);
             offset += 1;
         }
-        at_statement_start || CONTROL_KEYWORDS.contains(&word.to_lowercase().as_str())
+        at_statement_start && CONTROL_KEYWORDS.contains(&word.to_lowercase().as_str())
     }
 
     fn lex_control_structure(&mut self, lexed: &mut LexedProgram) {
@@ -408,7 +445,13 @@ impl<'a> Lexer<'a> {
                 .push(SyntaxError::new(kind, self.span_from(start)).with_help(*help));
         } else {
             let kind = SyntaxErrorKind::UnknownCharacter(grapheme.to_string());
-            lexed.errors.push(SyntaxError::new(kind, self.span_from(start)));
+            let mut error = SyntaxError::new(kind, self.span_from(start));
+            if let Some((_, glyph)) = LOOKALIKE_GLYPHS.iter().find(|(lookalike, _)| *lookalike == grapheme) {
+                error = error.with_help(format!(
+                    "this looks like APL's {glyph} but is a different character; type {glyph}"
+                ));
+            }
+            lexed.errors.push(error);
         }
     }
 
@@ -669,12 +712,45 @@ mod tests {
     }
 
     #[test]
+    fn leading_byte_order_mark_is_ignored() {
+        let lexed = lex("\u{feff}1");
+        assert!(lexed.errors.is_empty());
+        assert_eq!(
+            lexed.tokens,
+            vec![Token {
+                kind: number(NumberLiteral::Int(1)),
+                span: Span::new(3, 4)
+            }]
+        );
+    }
+
+    #[test]
+    fn lookalike_of_an_apl_glyph_gets_a_hint() {
+        let lexed = lex("ρ x");
+        assert_eq!(lexed.errors.len(), 1);
+        assert_eq!(lexed.errors[0].kind, SyntaxErrorKind::UnknownCharacter("ρ".to_string()));
+        assert!(lexed.errors[0].help.as_deref().is_some_and(|help| help.contains("⍴")));
+    }
+
+    #[test]
     fn control_structures_are_reported() {
         assert_eq!(
             error_kinds(":If x"),
             vec![SyntaxErrorKind::ControlStructure(":If".to_string())]
         );
-        assert_eq!(error_kinds("{⍵:EndIf}").len(), 1);
+        assert_eq!(
+            error_kinds("1 ⋄ :while 1"),
+            vec![SyntaxErrorKind::ControlStructure(":while".to_string())]
+        );
+        assert_eq!(
+            error_kinds("{\n:Return\n}"),
+            vec![SyntaxErrorKind::ControlStructure(":Return".to_string())]
+        );
+        // After an expression the colon is a guard's, whatever name follows.
+        assert!(error_kinds("{⍵:EndIf}").is_empty());
+        // A colon and a name that is no keyword, at the start of a statement, is left to the parser (a guard with no
+        // condition).
+        assert!(error_kinds("{:x}").is_empty());
     }
 
     #[test]

@@ -571,11 +571,14 @@ impl<'s> Parser<'s> {
     /// The `⍝:` comment right after a dfn's `{` (on the same line, or alone on the lines before the first statement).
     fn dfn_annotation(&self, open_span: Span, body_start: Tokens<'_>) -> Option<Comment> {
         let first_statement_start = skip_newlines(body_start).position();
+        // Comments are in source order: the first one after the brace, if it comes before the first statement.
         let index = self
             .comments
-            .iter()
-            .position(|comment| comment.span.start >= open_span.end && comment.span.start < first_statement_start)?;
-        let comment = &self.comments[index];
+            .partition_point(|comment| comment.span.start < open_span.end);
+        let comment = self
+            .comments
+            .get(index)
+            .filter(|comment| comment.span.start < first_statement_start)?;
         comment.annotation_text()?;
         self.claimed_annotations.borrow_mut().insert(index);
         Some(comment.clone())
@@ -587,17 +590,18 @@ impl<'s> Parser<'s> {
         if line == 0 || !self.only_blanks_before_on_line(statement_start) {
             return None;
         }
-        let claimed = self.claimed_annotations.borrow();
-        self.comments
-            .iter()
-            .enumerate()
-            .find(|(index, comment)| {
-                !claimed.contains(index)
-                    && comment.annotation_text().is_some()
-                    && self.line_of(comment.span.start) == line - 1
-                    && self.only_blanks_before_on_line(comment.span.start)
-            })
-            .map(|(_, comment)| comment.clone())
+        // A line holds at most one comment (it runs to the end of the line): the first one starting on line - 1.
+        let index = self
+            .comments
+            .partition_point(|comment| comment.span.start < self.line_starts[line - 1]);
+        let comment = self
+            .comments
+            .get(index)
+            .filter(|comment| comment.span.start < self.line_starts[line])?;
+        let is_annotation_alone_on_its_line = comment.annotation_text().is_some()
+            && self.only_blanks_before_on_line(comment.span.start)
+            && !self.claimed_annotations.borrow().contains(&index);
+        is_annotation_alone_on_its_line.then(|| comment.clone())
     }
 
     fn line_of(&self, offset: usize) -> usize {

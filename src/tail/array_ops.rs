@@ -148,7 +148,7 @@ pub fn transpose(array: &ArrayValue) -> ArrayValue {
     transpose_by(&axes, array).expect("the reversed axes are a permutation")
 }
 
-/// `X⍉A` with a 1-based axis vector: source axis i becomes result axis X[i].
+/// `X⍉A` with a 1-based axis vector: source axis i becomes result axis `X[i]`.
 pub fn transpose_by(axes: &[usize], array: &ArrayValue) -> Result<ArrayValue, AplError> {
     let rank = array.rank();
     if axes.len() != rank {
@@ -306,27 +306,32 @@ fn append(data: &mut ArrayData, more: &ArrayData) {
     }
 }
 
-/// `x,A` (prepend) or `A,x` (append) where x has rank one less than A: x gets a trailing extent of 1.
-pub fn cons_or_snoc(item: &ArrayValue, array: &ArrayValue, prepend: bool) -> Result<ArrayValue, AplError> {
-    let mut item_shape = item.shape.clone();
-    item_shape.push(1);
-    let item = ArrayValue::new(item_shape, item.data.clone());
-    if prepend {
-        catenate(&item, array, Axis::Last)
-    } else {
-        catenate(array, &item, Axis::Last)
-    }
+/// x as an array with a trailing extent of 1, so that it catenates with A (of rank one more) on the last axis.
+fn with_trailing_unit_axis(item: &ArrayValue) -> ArrayValue {
+    let mut shape = item.shape.clone();
+    shape.push(1);
+    ArrayValue::new(shape, item.data.clone())
+}
+
+/// `x,A` where x has rank one less than A.
+pub fn cons(item: &ArrayValue, array: &ArrayValue) -> Result<ArrayValue, AplError> {
+    catenate(&with_trailing_unit_axis(item), array, Axis::Last)
+}
+
+/// `A,x` where x has rank one less than A.
+pub fn snoc(array: &ArrayValue, item: &ArrayValue) -> Result<ArrayValue, AplError> {
+    catenate(array, &with_trailing_unit_axis(item), Axis::Last)
 }
 
 /// The source column of every result column along the last axis (FILL for a fill column), applied to every row.
 fn select_columns(array: &ArrayValue, columns: &[usize]) -> ArrayValue {
     let array = at_least_vector(array);
     let extent = *array.shape.last().expect("rank ≥ 1");
-    let rows = if extent == 0 {
-        product(&array.shape[..array.rank() - 1])
-    } else {
-        array.data.len() / extent
-    };
+    let rows = array
+        .data
+        .len()
+        .checked_div(extent)
+        .unwrap_or_else(|| product(&array.shape[..array.rank() - 1]));
     let mut positions = Vec::with_capacity(rows * columns.len());
     for row in 0..rows {
         positions.extend(columns.iter().map(|&c| if c == FILL { FILL } else { row * extent + c }));
@@ -453,7 +458,7 @@ pub fn position_of(indices: &[i64], shape: &[usize]) -> Result<usize, AplError> 
 pub fn update(array: &ArrayValue, indices: &[i64], value: Scalar) -> Result<ArrayValue, AplError> {
     let position = position_of(indices, &array.shape)?;
     let mut result = array.clone();
-    let ok = match (&mut result.data, value) {
+    match (&mut result.data, value) {
         (ArrayData::Bool(v), Scalar::Bool(x)) => v[position] = x,
         (ArrayData::Int(v), Scalar::Int(x)) => v[position] = x,
         (ArrayData::Double(v), Scalar::Double(x)) => v[position] = x,
@@ -464,8 +469,7 @@ pub fn update(array: &ArrayValue, indices: &[i64], value: Scalar) -> Result<Arra
                 "update with an element of another type (the program is not well typed)",
             ))
         }
-    };
-    let () = ok;
+    }
     Ok(result)
 }
 
@@ -473,25 +477,49 @@ fn elements(array: &ArrayValue) -> impl Iterator<Item = Scalar> + '_ {
     (0..array.data.len()).map(|i| array.data.get(i))
 }
 
+/// The 0-based position of the first element of `within` that matches each element of `array` (APL's match:
+/// doubles within the comparison tolerance). Ints, chars and bools are looked up in a hash table; doubles and
+/// complex numbers are searched linearly.
+fn first_positions(within: &ArrayValue, array: &ArrayValue) -> Vec<Option<usize>> {
+    use std::collections::HashMap;
+    fn by_hash<T: Copy + Eq + std::hash::Hash>(within: &[T], array: &[T]) -> Vec<Option<usize>> {
+        let mut first: HashMap<T, usize> = HashMap::with_capacity(within.len());
+        for (position, x) in within.iter().enumerate() {
+            first.entry(*x).or_insert(position);
+        }
+        array.iter().map(|x| first.get(x).copied()).collect()
+    }
+    match (&within.data, &array.data) {
+        (ArrayData::Int(w), ArrayData::Int(a)) => by_hash(w, a),
+        (ArrayData::Char(w), ArrayData::Char(a)) => by_hash(w, a),
+        (ArrayData::Bool(w), ArrayData::Bool(a)) => by_hash(w, a),
+        (ArrayData::Double(w), ArrayData::Double(a)) => a
+            .iter()
+            .map(|x| w.iter().position(|y| super::scalar_ops::tolerantly_equal(*x, *y)))
+            .collect(),
+        _ => {
+            let haystack: Vec<Scalar> = elements(within).collect();
+            elements(array).map(|x| haystack.iter().position(|y| *y == x)).collect()
+        }
+    }
+}
+
 /// Dyadic `⍳`: 1-based position of the first occurrence in `within`, or 1 + its length.
 pub fn index_of(within: &ArrayValue, array: &ArrayValue) -> ArrayValue {
-    let haystack: Vec<Scalar> = elements(within).collect();
-    let not_found = haystack.len() as i64 + 1;
-    let result: Vec<i64> = elements(array)
-        .map(|x| {
-            haystack
-                .iter()
-                .position(|y| *y == x)
-                .map_or(not_found, |p| p as i64 + 1)
-        })
+    let not_found = within.data.len() as i64 + 1;
+    let result: Vec<i64> = first_positions(within, array)
+        .into_iter()
+        .map(|p| p.map_or(not_found, |p| p as i64 + 1))
         .collect();
     ArrayValue::new(array.shape.clone(), ArrayData::Int(result))
 }
 
 /// `A∊V`.
 pub fn member(array: &ArrayValue, within: &ArrayValue) -> ArrayValue {
-    let haystack: Vec<Scalar> = elements(within).collect();
-    let result: Vec<bool> = elements(array).map(|x| haystack.contains(&x)).collect();
+    let result: Vec<bool> = first_positions(within, array)
+        .into_iter()
+        .map(|p| p.is_some())
+        .collect();
     ArrayValue::new(array.shape.clone(), ArrayData::Bool(result))
 }
 
@@ -506,8 +534,15 @@ pub fn where_true(mask: &[bool]) -> ArrayValue {
     ArrayValue::vector(ArrayData::Int(result))
 }
 
+/// The order of a grade.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Direction {
+    Ascending,
+    Descending,
+}
+
 /// `⍋V` (ascending) or `⍒V` (descending), stable; complex numbers have no order (DOMAIN ERROR).
-pub fn grade(array: &ArrayValue, descending: bool) -> Result<ArrayValue, AplError> {
+pub fn grade(array: &ArrayValue, direction: Direction) -> Result<ArrayValue, AplError> {
     let mut order: Vec<usize> = (0..array.data.len()).collect();
     match &array.data {
         ArrayData::Bool(v) => order.sort_by_key(|&i| v[i]),
@@ -516,7 +551,7 @@ pub fn grade(array: &ArrayValue, descending: bool) -> Result<ArrayValue, AplErro
         ArrayData::Double(v) => order.sort_by(|&i, &j| v[i].total_cmp(&v[j])),
         ArrayData::Complex(_) => return Err(AplError::domain("grade of complex numbers")),
     }
-    if descending {
+    if direction == Direction::Descending {
         // Reverse the order of distinct keys but keep equal keys in their original order.
         let key = |i: usize| array.data.get(i);
         let mut groups: Vec<Vec<usize>> = Vec::new();

@@ -175,6 +175,74 @@ impl Expr {
             span: Span::default(),
         }
     }
+
+    // Shorthands for building programs (spans default; set `span` afterwards where the text is known).
+
+    pub fn int(value: i64) -> Expr {
+        Expr::synthetic(ExprKind::Int(value))
+    }
+
+    pub fn double(value: f64) -> Expr {
+        Expr::synthetic(ExprKind::Double(value))
+    }
+
+    pub fn bool(value: bool) -> Expr {
+        Expr::synthetic(ExprKind::Bool(value))
+    }
+
+    pub fn char(value: char) -> Expr {
+        Expr::synthetic(ExprKind::Char(value))
+    }
+
+    pub fn var(name: impl Into<String>) -> Expr {
+        Expr::synthetic(ExprKind::Var(name.into()))
+    }
+
+    /// `op(args)`; the number of arguments must be the op's arity (the checker reports it otherwise).
+    pub fn op(op: Op, args: Vec<Expr>) -> Expr {
+        Expr::synthetic(ExprKind::Op { op, args })
+    }
+
+    /// The op as a function value.
+    pub fn op_ref(op: Op) -> Expr {
+        Expr::synthetic(ExprKind::OpRef(op))
+    }
+
+    /// `[e1,...,en]` of the given element type (needed when empty, inferred otherwise).
+    pub fn vector(elements: Vec<Expr>, element_type: Option<BaseType>) -> Expr {
+        Expr::synthetic(ExprKind::Vector { elements, element_type })
+    }
+
+    /// `let name:ty = value in body`.
+    pub fn let_in(name: impl Into<String>, ty: Option<Type>, value: Expr, body: Expr) -> Expr {
+        Expr::synthetic(ExprKind::Let {
+            name: name.into(),
+            ty,
+            value: Box::new(value),
+            body: Box::new(body),
+        })
+    }
+
+    /// `fn parameter:ty => body`.
+    pub fn lambda(parameter: impl Into<String>, ty: Option<Type>, body: Expr) -> Expr {
+        Expr::synthetic(ExprKind::Lambda {
+            parameter: parameter.into(),
+            ty,
+            body: Box::new(body),
+        })
+    }
+
+    pub fn tuple(components: Vec<Expr>) -> Expr {
+        Expr::synthetic(ExprKind::Tuple(components))
+    }
+
+    /// `#index(tuple)`, 1-based.
+    pub fn project(index: usize, tuple: Expr) -> Expr {
+        Expr::synthetic(ExprKind::Project {
+            index,
+            tuple: Box::new(tuple),
+        })
+    }
 }
 
 /// The expression forms.

@@ -46,13 +46,21 @@ fn fill_annotations(expr: &mut Expr, slots: &[Type], next: &mut usize) {
         ty
     };
     match &mut expr.kind {
-        ExprKind::Let { ty, value, body, .. } => {
-            let slot = take(next);
-            if ty.is_none() {
-                *ty = Some(slot);
+        ExprKind::Let { .. } => {
+            // Iterate along a chain of lets (generated programs have thousands).
+            let mut current = expr;
+            while matches!(current.kind, ExprKind::Let { .. }) {
+                let ExprKind::Let { ty, value, body, .. } = &mut current.kind else {
+                    unreachable!("checked")
+                };
+                let slot = take(next);
+                if ty.is_none() {
+                    *ty = Some(slot);
+                }
+                fill_annotations(value, slots, next);
+                current = body;
             }
-            fill_annotations(value, slots, next);
-            fill_annotations(body, slots, next);
+            fill_annotations(current, slots, next);
         }
         ExprKind::Lambda { ty, body, .. } => {
             let slot = take(next);
@@ -220,31 +228,16 @@ impl Inference {
                 }
                 Ok(ty)
             }
-            ExprKind::Let { name, ty, value, body } => {
-                let slot = self.reserve_slot();
-                let annotation = match ty {
-                    Some(ty) => Some(self.annotation(ty)),
-                    None if self.mode == Mode::Check => {
-                        return Err(TypeError::MissingAnnotation {
-                            name: name.clone(),
-                            span,
-                        });
-                    }
-                    None => None,
-                };
-                let found = self.infer(value, annotation.as_ref())?;
-                let bound = match annotation {
-                    Some(annotation) => {
-                        self.require_subtype(&found, &annotation, value.span)?;
-                        annotation
-                    }
-                    None => found,
-                };
-                self.slots[slot] = bound.clone();
-                let scheme = self.unifier.generalize(&bound, &self.environment_variables());
-                self.environment.push((name.clone(), scheme));
-                let result = self.infer(body, expected);
-                self.environment.pop();
+            ExprKind::Let { .. } => {
+                // Iterate along a chain of lets (generated programs have thousands).
+                let scope = self.environment.len();
+                let mut current = expr;
+                while let ExprKind::Let { name, ty, value, body } = &current.kind {
+                    self.infer_binding(name, ty.as_ref(), value, current.span)?;
+                    current = body;
+                }
+                let result = self.infer(current, expected);
+                self.environment.truncate(scope);
                 result
             }
             ExprKind::Lambda { parameter, ty, body } => {
@@ -301,6 +294,39 @@ impl Inference {
                 }
             }
         }
+    }
+
+    /// `let name:ty = value in ...`: infers the value, checks it against the annotation, and binds the name
+    /// (generalised) in the environment.
+    fn infer_binding(&mut self, name: &str, ty: Option<&Type>, value: &Expr, span: Span) -> Result<(), TypeError> {
+        let slot = self.reserve_slot();
+        let annotation = match ty {
+            Some(ty) => Some(self.annotation(ty)),
+            None if self.mode == Mode::Check => {
+                return Err(TypeError::MissingAnnotation {
+                    name: name.to_string(),
+                    span,
+                });
+            }
+            None => None,
+        };
+        let found = self.infer(value, annotation.as_ref())?;
+        let bound = match annotation {
+            Some(annotation) => {
+                self.require_subtype(&found, &annotation, value.span)?;
+                annotation
+            }
+            None => found,
+        };
+        self.slots[slot] = bound.clone();
+        // Most bound types are closed; only a type with variables needs the (costly) environment scan.
+        let scheme = if self.unifier.free_variables(&bound) == Variables::default() {
+            TypeScheme::monomorphic(self.unifier.resolve(&bound))
+        } else {
+            self.unifier.generalize(&bound, &self.environment_variables())
+        };
+        self.environment.push((name.to_string(), scheme));
+        Ok(())
     }
 
     fn infer_vector(

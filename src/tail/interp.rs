@@ -6,8 +6,8 @@
 //! panics, even for programs that were not type-checked. The interpreter touches no files and no stdout: printing,
 //! reading files and the clock go through a [`Host`].
 
-use super::array_ops::{self, Axis};
-use super::ast::{Expr, ExprKind, Op};
+use super::array_ops::{self, Axis, Direction};
+use super::ast::{BaseType, Expr, ExprKind, Op, Type};
 use super::scalar_ops::{apply_scalar_op, is_associative, is_scalar_op};
 use super::value::{ArrayData, ArrayValue, Environment, Function, Scalar, Value};
 use crate::runtime::error::{AplError, AplErrorKind};
@@ -15,8 +15,8 @@ use std::rc::Rc;
 
 /// What a running program may ask of its surroundings.
 pub trait Host {
-    /// Shows a value (`⎕←`); the host chooses the format (see [`display_lines`]).
-    fn print(&mut self, value: &Value) -> Result<(), AplError>;
+    /// Shows a value (`⎕←`) with a print precision (`⎕PP`); the host chooses the format (see [`display_lines`]).
+    fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError>;
     /// The contents of a text file.
     fn read_file(&mut self, path: &str) -> Result<String, AplError>;
     /// The current time in milliseconds since some fixed point.
@@ -32,8 +32,9 @@ pub struct MemoryHost {
 }
 
 impl Host for MemoryHost {
-    fn print(&mut self, value: &Value) -> Result<(), AplError> {
-        self.printed_lines.extend(display_lines(value));
+    fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError> {
+        self.printed_lines
+            .extend(display_lines_with_precision(value, print_precision));
         Ok(())
     }
 
@@ -49,23 +50,40 @@ impl Host for MemoryHost {
     }
 }
 
-/// The print precision (`⎕PP`) used by printing and formatting.
+/// The default print precision (`⎕PP`).
 pub const PRINT_PRECISION: u32 = 10;
 
-/// The lines Dyalog would print for a value (tuples: each component in turn; functions: a placeholder).
+/// The lines Dyalog would print for a value with `⎕PP` 10 (tuples: each component in turn; functions: a
+/// placeholder).
 pub fn display_lines(value: &Value) -> Vec<String> {
+    display_lines_with_precision(value, PRINT_PRECISION)
+}
+
+/// The lines Dyalog would print for a value with the given `⎕PP`.
+pub fn display_lines_with_precision(value: &Value, print_precision: u32) -> Vec<String> {
     match value {
-        Value::Tuple(components) => components.iter().flat_map(display_lines).collect(),
+        Value::Tuple(components) => components
+            .iter()
+            .flat_map(|c| display_lines_with_precision(c, print_precision))
+            .collect(),
         Value::Function(_) => vec!["<function>".to_string()],
         _ => {
             let array = value.to_array().expect("an array value");
-            crate::runtime::display::display(&view(&array), PRINT_PRECISION)
+            aplc_runtime::display::display(&view(&array), print_precision)
         }
     }
 }
 
-fn view(array: &ArrayValue) -> crate::runtime::display::ArrayView<'_> {
-    use crate::runtime::display::ArrayData as View;
+/// A `⎕PP` argument: 1 to 17 (DOMAIN ERROR otherwise).
+fn print_precision(value: &Value) -> Result<u32, AplError> {
+    match as_int(value)? {
+        p @ 1..=17 => Ok(p as u32),
+        p => Err(AplError::domain(format!("print precision {p} is outside 1..17"))),
+    }
+}
+
+fn view(array: &ArrayValue) -> aplc_runtime::display::ArrayView<'_> {
+    use aplc_runtime::display::ArrayData as View;
     let data = match &array.data {
         ArrayData::Bool(v) => View::Bool(v),
         ArrayData::Int(v) => View::Int(v),
@@ -73,7 +91,7 @@ fn view(array: &ArrayValue) -> crate::runtime::display::ArrayView<'_> {
         ArrayData::Char(v) => View::Char(v),
         ArrayData::Complex(v) => View::Complex(v),
     };
-    crate::runtime::display::ArrayView {
+    aplc_runtime::display::ArrayView {
         shape: &array.shape,
         data,
     }
@@ -84,6 +102,7 @@ pub fn eval_program(program: &super::ast::Program, host: &mut dyn Host) -> Resul
     let mut interpreter = Interpreter {
         host,
         random_state: 0x2545_F491_4F6C_DD1D,
+        lambda_bodies: std::collections::HashMap::new(),
     };
     interpreter.eval(&program.body, &Environment::default())
 }
@@ -92,6 +111,9 @@ struct Interpreter<'h> {
     host: &'h mut dyn Host,
     /// State of the xorshift generator behind `roll` (fixed seed, so runs are reproducible).
     random_state: u64,
+    /// The body of every lambda evaluated so far, by the address of its node in the program (which outlives the
+    /// run), so that a closure built once per element does not copy its body each time.
+    lambda_bodies: std::collections::HashMap<usize, Rc<Expr>>,
 }
 
 fn not_well_typed(what: &str) -> AplError {
@@ -169,10 +191,18 @@ impl Interpreter<'_> {
                     .first()
                     .map(|s| s.base_type())
                     .or(*element_type)
-                    .unwrap_or(super::ast::BaseType::Int);
+                    .unwrap_or(BaseType::Int);
                 let data = ArrayData::from_scalars(base, &scalars)
                     .ok_or_else(|| not_well_typed("vector literal with elements of different types"))?;
                 Ok(Value::Array(Rc::new(ArrayValue::vector(data))))
+            }
+            ExprKind::Op { op, args } if args.len() <= 2 && is_scalar_op(*op) => {
+                // The common case inside element functions, without allocating.
+                let mut scalars = [Scalar::Int(0); 2];
+                for (slot, arg) in scalars.iter_mut().zip(args) {
+                    *slot = as_scalar(&self.eval(arg, env)?)?;
+                }
+                apply_scalar_op(*op, &scalars[..args.len()]).map(Value::Scalar)
             }
             ExprKind::Op { op, args } => {
                 let mut values = Vec::with_capacity(args.len());
@@ -182,16 +212,18 @@ impl Interpreter<'_> {
                 self.apply_op(*op, &values)
             }
             ExprKind::OpRef(op) => Ok(Value::Function(Rc::new(Function::Op { op: *op, args: vec![] }))),
-            ExprKind::Let { name, value, body, .. } => {
-                let value = self.eval(value, env)?;
-                let env = env.bind(Rc::from(name.as_str()), value);
-                self.eval(body, &env)
+            ExprKind::Let { .. } => {
+                // A chain of lets is a loop, not a recursion: generated programs have thousands.
+                let mut env = env.clone();
+                let mut current = expr;
+                while let ExprKind::Let { name, value, body, .. } = &current.kind {
+                    let value = self.eval(value, &env)?;
+                    env = env.bind(Rc::from(name.as_str()), value);
+                    current = body;
+                }
+                self.eval(current, &env)
             }
-            ExprKind::Lambda { parameter, body, .. } => Ok(Value::Function(Rc::new(Function::Closure {
-                parameter: Rc::from(parameter.as_str()),
-                body: Rc::new((**body).clone()),
-                environment: env.clone(),
-            }))),
+            ExprKind::Lambda { .. } => Ok(Value::Function(Rc::new(self.closure(expr, env)))),
             ExprKind::Tuple(components) => {
                 let mut values = Vec::with_capacity(components.len());
                 for component in components {
@@ -232,18 +264,58 @@ impl Interpreter<'_> {
                 }
             }
             Function::Closure {
-                parameter,
+                parameters,
+                bound,
                 body,
                 environment,
             } => {
-                let env = environment.bind(parameter.clone(), args[0].clone());
+                let remaining = parameters.len() - bound;
+                let taken = remaining.min(args.len());
+                let mut env = environment.clone();
+                for (parameter, arg) in parameters[*bound..].iter().zip(&args[..taken]) {
+                    env = env.bind(parameter.clone(), arg.clone());
+                }
+                if taken < remaining {
+                    return Ok(Value::Function(Rc::new(Function::Closure {
+                        parameters: parameters.clone(),
+                        bound: bound + taken,
+                        body: body.clone(),
+                        environment: env,
+                    })));
+                }
                 let result = self.eval(body, &env)?;
-                if args.len() > 1 {
-                    self.apply(&result, &args[1..])
+                if taken < args.len() {
+                    self.apply(&result, &args[taken..])
                 } else {
                     Ok(result)
                 }
             }
+        }
+    }
+
+    /// The closure of a lambda expression: its curried parameters are collected so that applying it to all of them
+    /// creates no intermediate closures, and its body is shared (copied out of the program once per lambda).
+    fn closure(&mut self, lambda: &Expr, env: &Environment) -> Function {
+        let mut parameters: Vec<Rc<str>> = Vec::new();
+        let mut body = lambda;
+        while let ExprKind::Lambda {
+            parameter, body: inner, ..
+        } = &body.kind
+        {
+            parameters.push(Rc::from(parameter.as_str()));
+            body = inner;
+        }
+        let key = lambda as *const Expr as usize;
+        let shared_body = self
+            .lambda_bodies
+            .entry(key)
+            .or_insert_with(|| Rc::new(body.clone()))
+            .clone();
+        Function::Closure {
+            parameters: parameters.into(),
+            bound: 0,
+            body: shared_body,
+            environment: env.clone(),
         }
     }
 
@@ -253,6 +325,23 @@ impl Interpreter<'_> {
             if let Function::Op { op, args: given } = &**f {
                 if given.is_empty() && is_scalar_op(*op) && op.arity() == args.len() {
                     return apply_scalar_op(*op, args);
+                }
+            }
+        }
+        if let Value::Function(f) = function {
+            if let Function::Closure {
+                parameters,
+                bound,
+                body,
+                environment,
+            } = &**f
+            {
+                if parameters.len() - bound == args.len() {
+                    let mut env = environment.clone();
+                    for (parameter, arg) in parameters[*bound..].iter().zip(args) {
+                        env = env.bind(parameter.clone(), Value::Scalar(*arg));
+                    }
+                    return as_scalar(&self.eval(body, &env)?);
                 }
             }
         }
@@ -324,20 +413,12 @@ impl Interpreter<'_> {
                 &*as_array(&args[1])?,
                 Axis::First,
             )?)),
-            Op::Cons | Op::ConsV => Ok(array(array_ops::cons_or_snoc(
-                &*as_array(&args[0])?,
-                &*as_array(&args[1])?,
-                true,
-            )?)),
-            Op::Snoc | Op::SnocV => Ok(array(array_ops::cons_or_snoc(
-                &*as_array(&args[1])?,
-                &*as_array(&args[0])?,
-                false,
-            )?)),
+            Op::Cons | Op::ConsV => Ok(array(array_ops::cons(&*as_array(&args[0])?, &*as_array(&args[1])?)?)),
+            Op::Snoc | Op::SnocV => Ok(array(array_ops::snoc(&*as_array(&args[0])?, &*as_array(&args[1])?)?)),
             Op::Each | Op::EachV => self.each(&args[0], &*as_array(&args[1])?),
             Op::ZipWith => self.zip_with(&args[0], &*as_array(&args[1])?, &*as_array(&args[2])?),
             Op::Reduce => self.reduce(&args[0], as_scalar(&args[1])?, &*as_array(&args[2])?),
-            Op::Scan => self.scan(&args[0], &*as_array(&args[1])?),
+            Op::Scan => self.scan(&args[0], &*as_array(&args[2])?),
             Op::Compress => {
                 let mask = array_ops::bools(&*as_array(&args[0])?, "the compress mask")?;
                 Ok(array(array_ops::compress(&mask, &*as_array(&args[1])?)?))
@@ -374,7 +455,7 @@ impl Interpreter<'_> {
                     Ok(args[2].clone())
                 }
             }
-            Op::Index => Ok(array(array_ops::index(
+            Op::Index | Op::IdxS => Ok(array(array_ops::index(
                 as_int(&args[0])?,
                 as_int(&args[1])?,
                 &*as_array(&args[2])?,
@@ -393,8 +474,8 @@ impl Interpreter<'_> {
                 &*as_array(&args[0])?,
                 "⍸'s argument",
             )?))),
-            Op::GradeUp => Ok(array(array_ops::grade(&*as_array(&args[0])?, false)?)),
-            Op::GradeDown => Ok(array(array_ops::grade(&*as_array(&args[0])?, true)?)),
+            Op::GradeUp => Ok(array(array_ops::grade(&*as_array(&args[0])?, Direction::Ascending)?)),
+            Op::GradeDown => Ok(array(array_ops::grade(&*as_array(&args[0])?, Direction::Descending)?)),
             Op::Decode => {
                 let radix = array_ops::ints(&*as_array(&args[0])?, "the radix")?;
                 let digits = array_ops::ints(&*as_array(&args[1])?, "the digits")?;
@@ -406,10 +487,11 @@ impl Interpreter<'_> {
             }
             Op::Mem => Ok(args[0].clone()),
             Op::Print => {
-                self.host.print(&args[0])?;
-                Ok(args[0].clone())
+                self.host.print(&args[1], print_precision(&args[0])?)?;
+                Ok(args[1].clone())
             }
-            Op::Format | Op::FormatMatrix => self.format(&*as_array(&args[0])?, op == Op::FormatMatrix),
+            Op::Format => self.format_vector(&*as_array(&args[1])?, print_precision(&args[0])?),
+            Op::FormatMatrix => self.format_matrix(&*as_array(&args[1])?, print_precision(&args[0])?),
             Op::ReadFile => {
                 let text = self.host.read_file(&as_text(&args[0])?)?;
                 Ok(array(ArrayValue::vector(ArrayData::Char(text.chars().collect()))))
@@ -449,24 +531,19 @@ impl Interpreter<'_> {
         self.collect(source.shape.clone(), &results, function, &[source.base_type()])
     }
 
-    /// Builds an array from computed elements. An empty result gets the element type the function gives for fill
-    /// arguments (of the given types), as APL does with prototypes; if that fails, the op's result type or int.
+    /// Builds an array from computed elements. An empty result gets the element type the function would produce
+    /// for arguments of the given types, worked out from the function's text without running it (running it on
+    /// fill elements could fail or print); int when that cannot be told.
     fn collect(
         &mut self,
         shape: Vec<usize>,
         results: &[Scalar],
         function: &Value,
-        argument_types: &[super::ast::BaseType],
+        argument_types: &[BaseType],
     ) -> Result<Value, AplError> {
         let base = match results.first() {
             Some(first) => first.base_type(),
-            None => {
-                let fills: Vec<Scalar> = argument_types.iter().map(|b| Scalar::fill(*b)).collect();
-                match self.apply_to_scalars(function, &fills) {
-                    Ok(result) => result.base_type(),
-                    Err(_) => result_base_of(function),
-                }
-            }
+            None => static_result_base(function, argument_types).unwrap_or(BaseType::Int),
         };
         let data = ArrayData::from_scalars(base, results)
             .ok_or_else(|| not_well_typed("a function returned elements of different types"))?;
@@ -568,20 +645,24 @@ impl Interpreter<'_> {
         )
     }
 
-    fn format(&mut self, source: &ArrayValue, as_matrix: bool) -> Result<Value, AplError> {
-        if !as_matrix && source.rank() > 1 {
+    /// `⍕` of a scalar or vector: one line of text.
+    fn format_vector(&mut self, source: &ArrayValue, precision: u32) -> Result<Value, AplError> {
+        if source.rank() > 1 {
             return Err(AplError::rank(
                 "format of an array of rank 2 or more (use formatMatrix for a matrix)",
             ));
         }
-        if as_matrix && source.rank() != 2 {
+        let rows = aplc_runtime::display::format_to_char_matrix(&view(source), precision);
+        let chars: Vec<char> = rows.into_iter().next().unwrap_or_default();
+        Ok(array(ArrayValue::vector(ArrayData::Char(chars))))
+    }
+
+    /// `⍕` of a matrix: the displayed lines as rows of a char matrix.
+    fn format_matrix(&mut self, source: &ArrayValue, precision: u32) -> Result<Value, AplError> {
+        if source.rank() != 2 {
             return Err(AplError::rank("formatMatrix needs a matrix"));
         }
-        let rows = crate::runtime::display::format_to_char_matrix(&view(source), PRINT_PRECISION);
-        if !as_matrix {
-            let chars: Vec<char> = rows.into_iter().next().unwrap_or_default();
-            return Ok(array(ArrayValue::vector(ArrayData::Char(chars))));
-        }
+        let rows = aplc_runtime::display::format_to_char_matrix(&view(source), precision);
         let width = rows.first().map_or(0, Vec::len);
         let height = rows.len();
         let chars: Vec<char> = rows.into_iter().flatten().collect();
@@ -589,23 +670,112 @@ impl Interpreter<'_> {
     }
 }
 
-/// The element type a function value produces, when it is an operator (for empty results).
-fn result_base_of(function: &Value) -> super::ast::BaseType {
-    use super::ast::Type;
-    if let Value::Function(f) = function {
-        if let Function::Op { op, .. } = &**f {
-            let mut ty = &op.scheme().body;
-            while let Type::Function(_, result) = ty {
-                ty = result;
+/// The base type of an op's result: concrete, or the index of the argument whose type determines it.
+enum OpResultBase {
+    Known(BaseType),
+    SameAsArgument(usize),
+    Unknown,
+}
+
+fn op_result_base(op: Op) -> OpResultBase {
+    let mut parameters = Vec::new();
+    let mut ty = &op.scheme().body;
+    while let Type::Function(parameter, result) = ty {
+        parameters.push(&**parameter);
+        ty = result;
+    }
+    let head_variable = |ty: &Type| match ty {
+        Type::Array(b, _) | Type::Vector(b, _) | Type::Singleton(b, _) | Type::SingletonVector(b, _) => match b {
+            BaseType::Var(id) => Some((0, *id)),
+            _ => None,
+        },
+        Type::Var(id) => Some((1, *id)),
+        _ => None,
+    };
+    match ty {
+        Type::Array(b, _) | Type::Vector(b, _) | Type::Singleton(b, _) | Type::SingletonVector(b, _)
+            if !matches!(b, BaseType::Var(_)) =>
+        {
+            OpResultBase::Known(*b)
+        }
+        result => match head_variable(result) {
+            Some(variable) => parameters
+                .iter()
+                .position(|p| head_variable(p) == Some(variable))
+                .map_or(OpResultBase::Unknown, OpResultBase::SameAsArgument),
+            None => OpResultBase::Unknown,
+        },
+    }
+}
+
+/// The base type a function returns for arguments of the given base types, read off its text.
+fn static_result_base(function: &Value, argument_types: &[BaseType]) -> Option<BaseType> {
+    let Value::Function(function) = function else {
+        return None;
+    };
+    match &**function {
+        Function::Op { op, args } => match op_result_base(*op) {
+            OpResultBase::Known(base) => Some(base),
+            OpResultBase::SameAsArgument(k) if k < args.len() => value_base(&args[k]),
+            OpResultBase::SameAsArgument(k) => argument_types.get(k - args.len()).copied(),
+            OpResultBase::Unknown => None,
+        },
+        Function::Closure {
+            parameters,
+            bound,
+            body,
+            environment,
+        } => {
+            let mut locals: Vec<(String, Option<BaseType>)> = parameters[*bound..]
+                .iter()
+                .zip(argument_types)
+                .map(|(parameter, base)| (parameter.to_string(), Some(*base)))
+                .collect();
+            if locals.len() < parameters.len() - bound {
+                return None;
             }
-            if let Type::Array(base, _) | Type::Singleton(base, _) = ty {
-                if !matches!(base, super::ast::BaseType::Var(_)) {
-                    return *base;
-                }
-            }
+            static_base(body, &mut locals, environment)
         }
     }
-    super::ast::BaseType::Int
+}
+
+fn value_base(value: &Value) -> Option<BaseType> {
+    match value {
+        Value::Scalar(scalar) => Some(scalar.base_type()),
+        Value::Array(array) => Some(array.base_type()),
+        _ => None,
+    }
+}
+
+/// The base type of an expression's value, from literals, variables and the op table (None when it cannot be told).
+fn static_base(expr: &Expr, locals: &mut Vec<(String, Option<BaseType>)>, env: &Environment) -> Option<BaseType> {
+    match &expr.kind {
+        ExprKind::Int(_) => Some(BaseType::Int),
+        ExprKind::Double(_) => Some(BaseType::Double),
+        ExprKind::Bool(_) => Some(BaseType::Bool),
+        ExprKind::Char(_) => Some(BaseType::Char),
+        ExprKind::Complex(..) => Some(BaseType::Complex),
+        ExprKind::Var(name) => match locals.iter().rev().find(|(local, _)| local == name) {
+            Some((_, base)) => *base,
+            None => env.lookup(name).and_then(value_base),
+        },
+        ExprKind::Vector { elements, element_type } => {
+            element_type.or_else(|| elements.first().and_then(|e| static_base(e, locals, env)))
+        }
+        ExprKind::Op { op, args } => match op_result_base(*op) {
+            OpResultBase::Known(base) => Some(base),
+            OpResultBase::SameAsArgument(k) => static_base(&args[k], locals, env),
+            OpResultBase::Unknown => None,
+        },
+        ExprKind::Let { name, value, body, .. } => {
+            let base = static_base(value, locals, env);
+            locals.push((name.clone(), base));
+            let result = static_base(body, locals, env);
+            locals.pop();
+            result
+        }
+        ExprKind::OpRef(_) | ExprKind::Lambda { .. } | ExprKind::Tuple(_) | ExprKind::Project { .. } => None,
+    }
 }
 
 /// Whitespace-separated numbers, with APL's `¯` accepted as a minus sign.

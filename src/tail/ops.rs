@@ -96,7 +96,8 @@ operator_table! {
     MulD = "muld" : "double -> double -> double",
     /// APL division: `0÷0` is 1, `x÷0` for x ≠ 0 is a DOMAIN ERROR.
     DivD = "divd" : "double -> double -> double",
-    /// APL residue `x|y` on doubles: `y` when `x = 0`, otherwise `y - x×⌊y÷x`.
+    /// APL residue `x|y` on doubles: `y` when `x = 0`, 0 when `y÷x` is tolerantly an integer, otherwise
+    /// `y - x×⌊y÷x`.
     ResD = "resd" : "double -> double -> double",
     MinD = "mind" : "double -> double -> double",
     MaxD = "maxd" : "double -> double -> double",
@@ -132,9 +133,10 @@ operator_table! {
     Sqrt = "sqrt" : "double -> double",
     /// `!x` on doubles: Γ(x+1); DOMAIN ERROR at negative integers.
     Gamma = "factd" : "double -> double",
-    /// `⌊x`, to int.
+    /// `⌊x`, to int, with APL's comparison tolerance: a number within 1E¯14 (relative) below an integer gives that
+    /// integer (`⌊0.3÷0.1` is 3); DOMAIN ERROR outside the int range.
     Floor = "floor" : "double -> int",
-    /// `⌈x`, to int.
+    /// `⌈x`, to int, tolerant like floor.
     Ceil = "ceil" : "double -> int",
 
     // ---- Complex ----
@@ -166,11 +168,13 @@ operator_table! {
     GteI = "gtei" : "int -> int -> bool",
     EqI = "eqi" : "int -> int -> bool",
     NeqI = "neqi" : "int -> int -> bool",
+    /// `x<y` on doubles: less and not tolerantly equal (see eqd).
     LtD = "ltd" : "double -> double -> bool",
+    /// `x≤y`: less or tolerantly equal.
     LteD = "lted" : "double -> double -> bool",
     GtD = "gtd" : "double -> double -> bool",
     GteD = "gted" : "double -> double -> bool",
-    /// Exact equality on doubles (APL's comparison tolerance is not modelled).
+    /// `x=y` on doubles with APL's comparison tolerance ⎕CT = 1E¯14: |x-y| ≤ ⎕CT × max(|x|,|y|), so `0.3=0.1+0.2`.
     EqD = "eqd" : "double -> double -> bool",
     NeqD = "neqd" : "double -> double -> bool",
     LtC = "ltc" : "char -> char -> bool",
@@ -207,8 +211,8 @@ operator_table! {
     Zilde = "zilde" : "<int>0",
     /// π.
     Pi = "pi" : "double",
-    /// The current time in milliseconds (from the host).
-    NowI = "nowi" : "int",
+    /// The current time in milliseconds (from the host); the argument is ignored (apltail's `nowi(0)`).
+    NowI = "nowi" : "int -> int",
 
     // ---- Shapes and restructuring ----
     /// `⍳n`: `[1,...,n]`; DOMAIN ERROR for n < 0.
@@ -242,7 +246,7 @@ operator_table! {
     VRotateV = "vrotateV" : "int -> <'a>'n -> <'a>'n",
     /// `⍉A`: reverse the order of the axes.
     Transpose = "transp" : "['a]'n -> ['a]'n",
-    /// `X⍉A` (APL convention, 1-based): source axis i becomes result axis X[i]. X must be a permutation of 1..rank
+    /// `X⍉A` (APL convention, 1-based): source axis i becomes result axis `X[i]`. X must be a permutation of 1..rank
     /// (repeated axes, i.e. diagonals, are not supported: DOMAIN ERROR); wrong length is a LENGTH ERROR.
     Transpose2 = "transp2" : "<int>'n -> ['a]'n -> ['a]'n",
     /// `n↑A` along the first axis: overtake pads with fill elements, at the end for n ≥ 0 and at the front for n < 0.
@@ -284,9 +288,11 @@ operator_table! {
     /// `f/A` along the last axis, as APL's right fold `f(a0, f(a1, ... f(a(m-1), neutral)))`; an empty row gives the
     /// neutral element.
     Reduce = "reduce" : "(['a]0 -> ['a]0 -> ['a]0) -> ['a]0 -> ['a]('n+1) -> ['a]'n",
-    /// `f\A` along the last axis, inclusive; element k of a row is the right fold of the row's first k+1 elements
-    /// (APL's definition, so `-\1 2 3` is `1 ¯1 2`).
-    Scan = "scan" : "(['a]0 -> ['a]0 -> ['a]0) -> ['a]'n -> ['a]'n",
+    /// `scan(f, n, A)`: `f\A` along the last axis, inclusive; element k of a row is the right fold of the row's
+    /// first k+1 elements (APL's definition, so `-\1 2 3` is `1 ¯1 2`). The interpreter does not use the neutral
+    /// element n (APL's scan needs none); a backend that starts its accumulation from n relies on n being an
+    /// identity of f, which the front end guarantees for primitives.
+    Scan = "scan" : "(['a]0 -> ['a]0 -> ['a]0) -> ['a]0 -> ['a]'n -> ['a]'n",
     /// `B/A` along the last axis; B must have one element per column (or exactly one, which is extended).
     Compress = "compress" : "[bool]1 -> ['a]('n+1) -> ['a]('n+1)",
     /// `C/A` along the last axis; a negative count c gives |c| fill elements (one element of C is extended).
@@ -305,6 +311,8 @@ operator_table! {
     /// `index(d, i, A)`: the slice at 1-based position i of 1-based axis d (`A[;i;]` for d = 2); the rank drops by
     /// one. INDEX ERROR when i is out of range, RANK ERROR when d is not an axis.
     Index = "index" : "int -> int -> ['a]('n+1) -> ['a]'n",
+    /// The same as `index` under apltail's name (the front end emits `idxS`).
+    IdxS = "idxS" : "int -> int -> ['a]('n+1) -> ['a]'n",
     /// `update(A, I, v)`: A with the element at the 1-based index vector I replaced by v (functional: the result is a
     /// new array; `A[I]←v` is `let A = update(A, I, v) in ...`). INDEX ERROR per axis, LENGTH ERROR when I does not
     /// have one index per axis.
@@ -328,12 +336,13 @@ operator_table! {
     // ---- Materialisation, formatting, input and output ----
     /// Materialise (a hint for the backends; the identity in the interpreter).
     Mem = "mem" : "'t -> 't",
-    /// Print the value through the host (`⎕←`) and return it.
-    Print = "print" : "'t -> 't",
-    /// `⍕A` for a scalar or vector: the text Dyalog displays, as a char vector; RANK ERROR for rank ≥ 2.
-    Format = "format" : "['a]'n -> [char]1",
-    /// `⍕M` for a matrix: the displayed lines as a char matrix.
-    FormatMatrix = "formatMatrix" : "['a]2 -> [char]2",
+    /// `print(pp, x)`: print x through the host (`⎕←`) with print precision pp (`⎕PP`), and return x.
+    Print = "print" : "int -> 't -> 't",
+    /// `format(pp, A)`, `⍕A` for a scalar or vector: the text Dyalog displays with print precision pp, as a char
+    /// vector; RANK ERROR for rank ≥ 2.
+    Format = "format" : "int -> ['a]'n -> [char]1",
+    /// `formatMatrix(pp, M)`, `⍕M` for a matrix: the displayed lines as a char matrix.
+    FormatMatrix = "formatMatrix" : "int -> ['a]2 -> [char]2",
     /// The contents of the named file as a char vector (FILE I/O ERROR when it cannot be read).
     ReadFile = "readFile" : "[char]1 -> [char]1",
     /// The whitespace-separated ints in the named file (DOMAIN ERROR on a malformed number).
@@ -369,13 +378,21 @@ impl Op {
 
     /// The number of arguments (arrows on the spine of the scheme).
     pub fn arity(self) -> usize {
-        let mut arity = 0;
-        let mut ty = &self.scheme().body;
-        while let super::ast::Type::Function(_, result) = ty {
-            arity += 1;
-            ty = result;
-        }
-        arity
+        static ARITIES: OnceLock<Vec<usize>> = OnceLock::new();
+        ARITIES.get_or_init(|| {
+            Op::ALL
+                .iter()
+                .map(|op| {
+                    let mut arity = 0;
+                    let mut ty = &op.scheme().body;
+                    while let super::ast::Type::Function(_, result) = ty {
+                        arity += 1;
+                        ty = result;
+                    }
+                    arity
+                })
+                .collect()
+        })[self as usize]
     }
 }
 

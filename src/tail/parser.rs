@@ -86,6 +86,17 @@ enum VariableKind {
     Type,
 }
 
+impl VariableKind {
+    /// The letter the printer uses for variables of this kind.
+    fn printed_letter(self) -> u8 {
+        match self {
+            VariableKind::Base => b'a',
+            VariableKind::Shape => b'n',
+            VariableKind::Type => b't',
+        }
+    }
+}
+
 const KEYWORDS: &[&str] = &["let", "in", "fn", "tt", "ff", "nan"];
 
 struct Parser<'a> {
@@ -214,25 +225,38 @@ impl<'a> Parser<'a> {
     fn expr(&mut self) -> Parsed<Expr> {
         self.skip_space()?;
         let start = self.position;
-        if self.eat_keyword("let")? {
-            let name = self.binder_name()?;
-            let ty = self.optional_annotation()?;
-            self.expect("=")?;
-            let value = self.expr()?;
-            if !self.eat_keyword("in")? {
-                return Err(self.error_here("expected `in`"));
+        if self.peek_word()? == Some("let") {
+            // A chain of lets is parsed in a loop (generated programs have thousands), then built from the inside.
+            let mut bindings = Vec::new();
+            loop {
+                self.skip_space()?;
+                let start = self.position;
+                if !self.eat_keyword("let")? {
+                    break;
+                }
+                let name = self.binder_name()?;
+                let ty = self.optional_annotation()?;
+                self.expect("=")?;
+                let value = self.expr()?;
+                if !self.eat_keyword("in")? {
+                    return Err(self.error_here("expected `in`"));
+                }
+                bindings.push((start, name, ty, value));
             }
-            let body = self.expr()?;
-            let span = Span::new(start, body.span.end);
-            return Ok(Expr::new(
-                ExprKind::Let {
-                    name,
-                    ty,
-                    value: Box::new(value),
-                    body: Box::new(body),
-                },
-                span,
-            ));
+            let mut body = self.expr()?;
+            for (start, name, ty, value) in bindings.into_iter().rev() {
+                let span = Span::new(start, body.span.end);
+                body = Expr::new(
+                    ExprKind::Let {
+                        name,
+                        ty,
+                        value: Box::new(value),
+                        body: Box::new(body),
+                    },
+                    span,
+                );
+            }
+            return Ok(body);
         }
         if self.eat_keyword("fn")? {
             let parameter = self.binder_name()?;
@@ -524,8 +548,13 @@ impl<'a> Parser<'a> {
             return Err(self.error_here("expected a type variable name after `'`"));
         };
         self.advance_to(rest);
-        let next_id = self.variables.len() as u32;
-        let entry = self.variables.entry(name.to_string()).or_insert((kind, next_id));
+        // A printed variable (`'a3`, `'n3`, `'t3`) keeps its number, so printing a parsed type gives the same text;
+        // other names are numbered from a high offset that printed names do not reach in practice.
+        let id = match name[1..].parse::<u32>() {
+            Ok(number) if name.len() > 1 && name.as_bytes()[0] == kind.printed_letter() => number,
+            _ => 1_000_000 + self.variables.len() as u32,
+        };
+        let entry = self.variables.entry(name.to_string()).or_insert((kind, id));
         if entry.0 != kind {
             return Err(SyntaxError {
                 message: format!(

@@ -190,17 +190,22 @@ fn write_expr(out: &mut String, expr: &Expr) {
             out.push(')');
         }
         ExprKind::OpRef(op) => out.push_str(op.name()),
-        ExprKind::Let { name, ty, value, body } => {
-            out.push_str("let ");
-            out.push_str(name);
-            if let Some(ty) = ty {
-                out.push(':');
-                write_type(out, ty);
+        ExprKind::Let { .. } => {
+            // A chain of lets is a loop, not a recursion: generated programs have thousands.
+            let mut current = expr;
+            while let ExprKind::Let { name, ty, value, body } = &current.kind {
+                out.push_str("let ");
+                out.push_str(name);
+                if let Some(ty) = ty {
+                    out.push(':');
+                    write_type(out, ty);
+                }
+                out.push_str(" = ");
+                write_expr(out, value);
+                out.push_str(" in\n");
+                current = body;
             }
-            out.push_str(" = ");
-            write_expr(out, value);
-            out.push_str(" in\n");
-            write_expr(out, body);
+            write_expr(out, current);
         }
         ExprKind::Lambda { parameter, ty, body } => {
             out.push_str("fn ");

@@ -8,8 +8,13 @@ use super::ast::Op;
 use super::value::Scalar;
 use crate::runtime::error::AplError;
 
-/// Whether `op` is a scalar operator handled by [`apply_scalar_op`].
+/// Whether `op` is a scalar operator handled by [`apply_scalar_op`] (computed once from the op table).
 pub fn is_scalar_op(op: Op) -> bool {
+    static SCALAR: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
+    SCALAR.get_or_init(|| Op::ALL.iter().map(|op| has_scalar_scheme(*op)).collect())[op as usize]
+}
+
+fn has_scalar_scheme(op: Op) -> bool {
     use super::ast::Type;
     fn is_scalar_type(ty: &Type) -> bool {
         matches!(ty, Type::Array(_, shape) if shape.as_constant() == Some(0)) || matches!(ty, Type::Singleton(..))
@@ -23,7 +28,8 @@ pub fn is_scalar_op(op: Op) -> bool {
         arity += 1;
         ty = result;
     }
-    arity > 0 && is_scalar_type(ty) && op != Op::Roll
+    // roll and nowi have scalar types but effects (random state, the clock): the interpreter handles them.
+    arity > 0 && is_scalar_type(ty) && !matches!(op, Op::Roll | Op::NowI)
 }
 
 fn domain(op: Op, message: &str) -> AplError {
@@ -266,12 +272,30 @@ fn double_unary(op: Op, x: f64) -> Result<Scalar, AplError> {
         Op::Atanh => x.atanh(),
         Op::Sqrt => x.sqrt(),
         Op::Gamma => return factorial_double(op, x),
-        Op::Floor => return double_to_int(op, x.floor()),
-        Op::Ceil => return double_to_int(op, x.ceil()),
+        Op::Floor => return double_to_int(op, tolerant_floor(x)),
+        Op::Ceil => return double_to_int(op, -tolerant_floor(-x)),
         Op::D2X => return Ok(Scalar::Complex(x, 0.0)),
         _ => return Err(wrong_arguments(op, &[Scalar::Double(x)])),
     };
     checked_double(op, result, &[x])
+}
+
+/// APL's default comparison tolerance `⎕CT`.
+pub const COMPARISON_TOLERANCE: f64 = 1e-14;
+
+/// `x = y` in APL: equal within ⎕CT relative to the larger magnitude (exactly equal when either is 0).
+pub fn tolerantly_equal(x: f64, y: f64) -> bool {
+    x == y || (x - y).abs() <= COMPARISON_TOLERANCE * x.abs().max(y.abs())
+}
+
+/// APL's tolerant floor: the nearest integer when x is tolerantly equal to it, the floor otherwise.
+pub fn tolerant_floor(x: f64) -> f64 {
+    let nearest = x.round();
+    if tolerantly_equal(x, nearest) {
+        nearest
+    } else {
+        x.floor()
+    }
 }
 
 /// APL division: `0÷0` is 1 and `x÷0` for other x is a DOMAIN ERROR.
@@ -290,8 +314,11 @@ fn double_binary(op: Op, x: f64, y: f64) -> Result<Scalar, AplError> {
         Op::MulD => x * y,
         Op::DivD => apl_divide(x, y).ok_or_else(|| domain(op, "division by zero"))?,
         Op::ResD => {
+            // Tolerant, as APL's |: when y÷x is tolerantly an integer the residue is 0.
             if x == 0.0 {
                 y
+            } else if tolerantly_equal(y / x, (y / x).round()) {
+                0.0
             } else {
                 y - x * (y / x).floor()
             }
@@ -311,12 +338,12 @@ fn double_binary(op: Op, x: f64, y: f64) -> Result<Scalar, AplError> {
         }
         Op::LogD => y.ln() / x.ln(),
         Op::MakeX => return Ok(Scalar::Complex(x, y)),
-        Op::LtD => return Ok(Scalar::Bool(x < y)),
-        Op::LteD => return Ok(Scalar::Bool(x <= y)),
-        Op::GtD => return Ok(Scalar::Bool(x > y)),
-        Op::GteD => return Ok(Scalar::Bool(x >= y)),
-        Op::EqD => return Ok(Scalar::Bool(x == y)),
-        Op::NeqD => return Ok(Scalar::Bool(x != y)),
+        Op::LtD => return Ok(Scalar::Bool(x < y && !tolerantly_equal(x, y))),
+        Op::LteD => return Ok(Scalar::Bool(x < y || tolerantly_equal(x, y))),
+        Op::GtD => return Ok(Scalar::Bool(x > y && !tolerantly_equal(x, y))),
+        Op::GteD => return Ok(Scalar::Bool(x > y || tolerantly_equal(x, y))),
+        Op::EqD => return Ok(Scalar::Bool(tolerantly_equal(x, y))),
+        Op::NeqD => return Ok(Scalar::Bool(!tolerantly_equal(x, y))),
         _ => return Err(wrong_arguments(op, &[Scalar::Double(x), Scalar::Double(y)])),
     };
     checked_double(op, result, &[x, y])

@@ -168,7 +168,7 @@ impl Unifier {
                         .next()
                         .map(|(v, c)| (*v, *c as u64))
                         .expect("one");
-                    if remaining % count != 0 {
+                    if remaining.checked_rem(count) != Some(0) {
                         return Err(clash());
                     }
                     return self.bind_shape(variable, Shape::constant(remaining / count));
@@ -444,4 +444,99 @@ pub fn is_subtype(found: &Type, expected: &Type, rules: SubtypeRules) -> bool {
     unifier.subtype(found, expected, rules).is_ok()
         && unifier.resolve(found) == *found
         && unifier.resolve(expected) == *expected
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tail::parser::parse_type;
+
+    fn ty(text: &str) -> Type {
+        parse_type(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    fn sub(found: &str, expected: &str) -> bool {
+        is_subtype(&ty(found), &ty(expected), SubtypeRules::Full)
+    }
+
+    fn strict_sub(found: &str, expected: &str) -> bool {
+        is_subtype(&ty(found), &ty(expected), SubtypeRules::WithoutSingletonVectorToVector)
+    }
+
+    #[test]
+    fn subtyping_rules_of_the_thesis() {
+        // (3.1) reflexivity
+        assert!(sub("[int]2", "[int]2"));
+        assert!(sub("<double>3", "<double>3"));
+        // (3.3) a vector is an array of rank 1
+        assert!(sub("<int>3", "[int]1"));
+        assert!(!sub("<int>3", "[int]2"));
+        assert!(!sub("[int]1", "<int>3"));
+        // (3.4) a singleton vector is a vector of length 1
+        assert!(sub("SV(int,7)", "<int>1"));
+        assert!(!sub("SV(int,7)", "<int>2"));
+        // (3.5) a singleton is a scalar
+        assert!(sub("S(int,4)", "[int]0"));
+        assert!(sub("S(bool,1)", "bool"));
+        assert!(!sub("[int]0", "S(int,4)"));
+        assert!(!sub("S(int,4)", "S(int,5)"));
+        // (3.2) transitivity: SV ⊆ <> ⊆ []1
+        assert!(sub("SV(int,7)", "[int]1"));
+        // base types must agree
+        assert!(!sub("<int>3", "[double]1"));
+    }
+
+    #[test]
+    fn function_subtyping_is_contravariant_in_the_argument() {
+        assert!(sub("[int]0 -> S(int,1)", "S(int,3) -> [int]0"));
+        assert!(!sub("S(int,3) -> [int]0", "[int]0 -> [int]0"));
+        assert!(sub("(S(int,1),<int>2)", "([int]0,[int]1)"));
+    }
+
+    #[test]
+    fn the_strict_relation_drops_rule_3_4_only() {
+        assert!(!strict_sub("SV(int,7)", "<int>1"));
+        assert!(strict_sub("SV(int,7)", "[int]1"));
+        assert!(strict_sub("<int>3", "[int]1"));
+        assert!(strict_sub("S(int,4)", "[int]0"));
+    }
+
+    #[test]
+    fn shape_unification_cancels_and_solves() {
+        let mut unifier = Unifier::new();
+        let a = unifier.fresh_shape();
+        let b = unifier.fresh_shape();
+        // a + 2 = b + 5 gives a = b + 3.
+        unifier.unify_shape(&a.plus_constant(2), &b.plus_constant(5)).unwrap();
+        assert_eq!(unifier.resolve_shape(&a), b.plus_constant(3));
+        // a + b cannot be solved until one is known; then the other follows.
+        let c = unifier.fresh_shape();
+        let d = unifier.fresh_shape();
+        unifier.unify_shape(&c.plus(&d), &Shape::constant(7)).unwrap();
+        unifier.unify_shape(&c, &Shape::constant(3)).unwrap();
+        assert_eq!(unifier.resolve_shape(&d), Shape::constant(4));
+        // Contradictions: 2 + e = 1 has no natural solution.
+        let e = unifier.fresh_shape();
+        assert!(unifier.unify_shape(&e.plus_constant(2), &Shape::constant(1)).is_err());
+        // e + f = 0 forces both to 0.
+        let f = unifier.fresh_shape();
+        unifier.unify_shape(&e.plus(&f), &Shape::constant(0)).unwrap();
+        assert_eq!(unifier.resolve_shape(&f), Shape::constant(0));
+    }
+
+    #[test]
+    fn equal_shapes_up_to_ac() {
+        let x = Shape::variable(1);
+        let y = Shape::variable(2);
+        assert_eq!(x.plus(&y).plus_constant(1), y.plus_constant(1).plus(&x));
+        assert_eq!(Shape::constant(1).plus(&Shape::constant(2)), Shape::constant(3));
+    }
+
+    #[test]
+    fn occurs_check() {
+        let mut unifier = Unifier::new();
+        let t = unifier.fresh_type();
+        let f = Type::function(t.clone(), Type::scalar(BaseType::Int));
+        assert!(matches!(unifier.unify(&t, &f), Err(UnifyError::Occurs { .. })));
+    }
 }

@@ -208,9 +208,11 @@ impl ArrayValue {
 pub enum Function {
     /// An operator with the arguments given so far (fewer than its arity).
     Op { op: Op, args: Vec<Value> },
-    /// `fn parameter => body` with its environment.
+    /// `fn p1 => fn p2 => ... => body` with its environment: the curried parameters, of which the first `bound`
+    /// are already bound in `environment` (a partial application).
     Closure {
-        parameter: Rc<str>,
+        parameters: Rc<[Rc<str>]>,
+        bound: usize,
         body: Rc<Expr>,
         environment: Environment,
     },

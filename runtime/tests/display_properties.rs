@@ -2,7 +2,7 @@
 //! every double, `⍕` gives rows of equal length, `display` is `⍕` with trailing blanks trimmed, and a column of numbers
 //! in fixed form lines up its decimal points.
 
-use aplc::runtime::display::{display, format_double, format_to_char_matrix, ArrayData, ArrayView};
+use aplc_runtime::display::{display, format_double, format_to_char_matrix, ArrayData, ArrayView};
 use proptest::prelude::*;
 
 /// A finite double of any magnitude, sign and fraction, from its bits.

@@ -2,7 +2,7 @@
 //! character matrix. Pure: it only builds strings, from raw buffers, so the interpreters and the compiled code's
 //! run-time library all share it.
 //!
-//! Layout rules (`⎕IO←1`; numbers are written by [`crate::runtime::number_format`]):
+//! Layout rules (`⎕IO←1`; numbers are written by [`crate::number_format`]):
 //! - A scalar is one line. A vector is one line: numbers separated by one blank (each written on its own, so
 //!   `1 2.5 ¯3` stays `1 2.5 ¯3`), characters side by side. An empty vector is one empty line.
 //! - An array of rank two or more is shown as a matrix of rows (all leading axes) by columns (the last axis), cut
@@ -24,9 +24,9 @@
 //! - [`display`] trims trailing blanks from every line (so a line of blanks becomes empty); [`format_to_char_matrix`]
 //!   keeps them, so that every row has the same length.
 
-use crate::runtime::number_format::{format_integer, split_double, split_double_scaled, SplitNumber};
+use crate::number_format::{format_integer, split_double, split_double_scaled, SplitNumber};
 
-pub use crate::runtime::number_format::format_double;
+pub use crate::number_format::format_double;
 
 /// The elements of an array in row-major (ravel) order, by element type.
 #[derive(Clone, Copy, Debug)]
@@ -234,7 +234,7 @@ fn blank_lines_before_row(row_axes: &[usize], row: usize) -> usize {
     // Walk outwards from the last leading axis: a block of that axis is a plane, the next a group of planes, ...
     for &axis_length in row_axes.iter().rev().take(row_axes.len() - 1) {
         rows_per_block *= axis_length;
-        if row % rows_per_block == 0 {
+        if row.is_multiple_of(rows_per_block) {
             blank_line_count += 1;
         }
     }

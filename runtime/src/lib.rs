@@ -1,0 +1,6 @@
+//! The run-time library of aplc programs, shared by every way a program runs: the TAIL and memory-IR interpreters
+//! call it as a Rust library, JIT-compiled code calls its C entry points in-process, and AOT executables link it as a
+//! static library, so that they need no LLVM. It knows nothing of the compiler.
+
+pub mod display;
+pub mod number_format;

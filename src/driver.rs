@@ -1,0 +1,262 @@
+//! The driver: runs the pipeline's stages in order for one source file, and is the only module that touches the file
+//! system or standard output. Every stage below it is pure and testable in memory.
+//!
+//! `.apl` files go through syntax → elaboration → TAIL type inference; `.tail` files enter at TAIL. Each failure, from
+//! any stage, becomes one [`ProgramError`] that renders with miette against the source text.
+
+use crate::runtime::error::AplError;
+use crate::source::{SourceFile, Span};
+use crate::tail::interp::Host;
+use crate::tail::value::Value;
+use crate::{elab, syntax, tail};
+use miette::Diagnostic;
+use std::fmt;
+use std::io::Write;
+use std::path::Path;
+use thiserror::Error;
+
+/// The ways a program can be run. Each backend must print exactly what the TAIL interpreter prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// The TAIL reference interpreter.
+    Interp,
+}
+
+impl Backend {
+    /// Every backend the corpus harness runs.
+    pub const ALL: &'static [Backend] = &[Backend::Interp];
+
+    /// The name used on the command line and in `⍝? skip` lines.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Interp => "interp",
+        }
+    }
+}
+
+/// The stages `aplc dump` can print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The parsed APL, with expressions still unresolved sequences.
+    Ast,
+    /// TAIL as elaboration produced it, before inference.
+    Tail,
+    /// TAIL with every let and lambda annotated with its inferred type.
+    TailTyped,
+}
+
+/// Reads a program file. The error is a usage error (exit status 2), worded for the command line.
+pub fn read_source(path: &Path) -> Result<SourceFile, String> {
+    match path.extension().and_then(|extension| extension.to_str()) {
+        Some("apl") | Some("tail") => {}
+        _ => return Err(format!("{}: expected a .apl or .tail file", path.display())),
+    }
+    let text = std::fs::read_to_string(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+    Ok(SourceFile::new(path.display().to_string(), text))
+}
+
+/// Any failure of compiling or running a program, rendered against its source.
+#[derive(Debug, Error, Diagnostic)]
+pub enum ProgramError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Syntax(#[from] syntax::SyntaxErrors),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Elaboration(#[from] elab::ElabErrors),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Tail(Box<WithSource<TailError>>),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Runtime(Box<WithSource<RuntimeError>>),
+}
+
+impl ProgramError {
+    /// The APL error class a user sees first in the message (`SYNTAX ERROR`, `LENGTH ERROR`, `TYPE ERROR`, ...).
+    pub fn apl_name(&self) -> String {
+        match self {
+            ProgramError::Syntax(_) => "SYNTAX ERROR".to_string(),
+            ProgramError::Elaboration(errors) => {
+                errors.errors.first().map_or("SYNTAX ERROR", |error| error.apl_name()).to_string()
+            }
+            // A .tail file that does not parse or type-check: TAIL's own words.
+            ProgramError::Tail(error) => match error.error {
+                TailError::Syntax(_) => "SYNTAX ERROR".to_string(),
+                TailError::Type(_) => "TYPE ERROR".to_string(),
+            },
+            ProgramError::Runtime(error) => error.error.0.kind.apl_name().to_string(),
+        }
+    }
+
+    /// The full diagnostic as miette renders it without colour: source line, caret, code.
+    pub fn render_plain(&self) -> String {
+        let mut rendered = String::new();
+        let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor());
+        match handler.render_report(&mut rendered, self) {
+            Ok(()) => rendered,
+            Err(_) => self.to_string(),
+        }
+    }
+}
+
+/// A stage error paired with the source it points into, so that it renders with the source line.
+#[derive(Debug, Error, Diagnostic)]
+#[error("{error}")]
+pub struct WithSource<E: Diagnostic + 'static> {
+    #[diagnostic_source]
+    error: E,
+    #[source_code]
+    source_code: miette::NamedSource<String>,
+}
+
+impl<E: Diagnostic + 'static> WithSource<E> {
+    fn new(error: E, file: &SourceFile) -> WithSource<E> {
+        WithSource { error, source_code: file.named_source() }
+    }
+}
+
+/// The TAIL stage's errors, for `.tail` input and for the type check after elaboration.
+#[derive(Debug, Error, Diagnostic)]
+pub enum TailError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Syntax(tail::SyntaxError),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Type(tail::TypeError),
+}
+
+/// An APL error raised while the program ran, labelled at the APL text that failed where that is known.
+#[derive(Debug, Error)]
+#[error("{0}")]
+pub struct RuntimeError(pub AplError);
+
+impl Diagnostic for RuntimeError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(format!("aplc::run::{}", self.0.kind.apl_name().to_lowercase().replace([' ', '/'], "_"))))
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        let span: Span = self.0.span?;
+        Some(Box::new(std::iter::once(miette::LabeledSpan::new_with_span(Some("here".to_string()), span))))
+    }
+}
+
+fn tail_error(error: TailError, file: &SourceFile) -> ProgramError {
+    ProgramError::Tail(Box::new(WithSource::new(error, file)))
+}
+
+/// Parses and elaborates an APL script, or parses a TAIL program: TAIL as the front end produced it, not yet typed.
+pub fn untyped_tail(file: &SourceFile) -> Result<tail::Program, ProgramError> {
+    if is_tail_file(file) {
+        return tail::parse_program(file).map_err(|error| tail_error(TailError::Syntax(error), file));
+    }
+    let ast = syntax::parse_program(file)?;
+    Ok(elab::elaborate_program(&ast, file)?)
+}
+
+/// The program as typed TAIL: the input to every later stage and to the interpreter.
+pub fn typed_tail(file: &SourceFile) -> Result<tail::Program, ProgramError> {
+    let mut program = untyped_tail(file)?;
+    tail::infer::infer_program(&mut program).map_err(|error| tail_error(TailError::Type(error), file))?;
+    Ok(program)
+}
+
+fn is_tail_file(file: &SourceFile) -> bool {
+    file.name().ends_with(".tail")
+}
+
+/// `aplc tail`: the typed TAIL text.
+pub fn typed_tail_text(file: &SourceFile) -> Result<String, ProgramError> {
+    Ok(tail::print_program(&typed_tail(file)?))
+}
+
+/// `aplc dump --stage S`.
+pub fn dump(file: &SourceFile, stage: Stage) -> Result<String, ProgramError> {
+    match stage {
+        Stage::Ast if is_tail_file(file) => Ok(tail::print_program(&untyped_tail(file)?)),
+        Stage::Ast => Ok(syntax::print_program(&syntax::parse_program(file)?)),
+        Stage::Tail => Ok(tail::print_program(&untyped_tail(file)?)),
+        Stage::TailTyped => typed_tail_text(file),
+    }
+}
+
+/// `aplc check`: everything short of running. The type checker re-verifies the inferred annotations, so a
+/// successful check means the TAIL the backends receive is well typed.
+pub fn check(file: &SourceFile) -> Result<String, ProgramError> {
+    let program = typed_tail(file)?;
+    let result_type =
+        tail::check::check_program(&program).map_err(|error| tail_error(TailError::Type(error), file))?;
+    Ok(format!("{}: ok (result type {})", file.name(), tail::print_type(&result_type)))
+}
+
+/// Runs a program on a backend with the given host; the program's output goes through the host.
+pub fn run_with_host(file: &SourceFile, backend: Backend, host: &mut dyn Host) -> Result<(), ProgramError> {
+    let program = typed_tail(file)?;
+    match backend {
+        Backend::Interp => tail::interp::eval_program(&program, host)
+            .map(|_| ())
+            .map_err(|error| ProgramError::Runtime(Box::new(WithSource::new(RuntimeError(error), file)))),
+    }
+}
+
+/// `aplc run`: prints to standard output as the program runs.
+pub fn run_to_stdout(file: &SourceFile, backend: Backend) -> Result<(), ProgramError> {
+    let mut host = ProcessHost { output: std::io::stdout().lock() };
+    run_with_host(file, backend, &mut host)
+}
+
+/// The outcome of one run with its output captured: what the corpus harness compares.
+#[derive(Debug)]
+pub struct RunReport {
+    pub stdout: String,
+    pub error: Option<ReportedError>,
+}
+
+#[derive(Debug)]
+pub struct ReportedError {
+    /// `LENGTH ERROR`, `SYNTAX ERROR`, ...
+    pub apl_name: String,
+    /// The whole diagnostic, rendered without colour.
+    pub rendered: String,
+}
+
+/// Runs a program with its output captured in memory (files are read relative to the current directory).
+pub fn run_source_capturing(file: &SourceFile, backend: Backend) -> RunReport {
+    let mut host = ProcessHost { output: Vec::new() };
+    let outcome = run_with_host(file, backend, &mut host);
+    RunReport {
+        stdout: String::from_utf8_lossy(&host.output).into_owned(),
+        error: outcome
+            .err()
+            .map(|error| ReportedError { apl_name: error.apl_name(), rendered: error.render_plain() }),
+    }
+}
+
+/// The host of a real run: prints to a writer (standard output, or a buffer in tests), reads files from disk, and
+/// reads the system clock.
+struct ProcessHost<W: Write> {
+    output: W,
+}
+
+impl<W: Write> Host for ProcessHost<W> {
+    fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError> {
+        for line in crate::tail::interp::display_lines_with_precision(value, print_precision) {
+            writeln!(self.output, "{line}")
+                .map_err(|error| AplError::new(crate::runtime::error::AplErrorKind::FileIo, error.to_string()))?;
+        }
+        Ok(())
+    }
+
+    fn read_file(&mut self, path: &str) -> Result<String, AplError> {
+        std::fs::read_to_string(path).map_err(|error| {
+            AplError::new(crate::runtime::error::AplErrorKind::FileIo, format!("cannot read {path}: {error}"))
+        })
+    }
+
+    fn now_millis(&mut self) -> i64 {
+        let since_epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        since_epoch.as_millis() as i64
+    }
+}

@@ -1,0 +1,201 @@
+//! The elaborator's TAIL terms (`ir.rs`) to `crate::tail::ast`.
+//!
+//! Mostly one constructor to one constructor. Three things are decided here: an effect (printing) becomes a `let` of
+//! a fresh name; a conditional becomes two `condScl`s, so that only the chosen branch runs; and a lambda that only
+//! applies one op to its parameters is written as the op itself (`reduce(addd, 0.0, x)`, as in the thesis).
+
+use super::ir::{Base, Expr, Type};
+use crate::tail::ast as tail;
+
+/// Lowering fails only on an op name that TAIL does not have, which is a bug in elaboration.
+pub fn lower_program(expr: &Expr) -> Result<tail::Program, String> {
+    let mut lowering = Lowering { next_name: 0 };
+    Ok(tail::Program {
+        body: lowering.expr(expr)?,
+    })
+}
+
+pub fn base_type(base: Base) -> tail::BaseType {
+    match base {
+        Base::Bool => tail::BaseType::Bool,
+        Base::Int => tail::BaseType::Int,
+        Base::Double => tail::BaseType::Double,
+        Base::Complex => tail::BaseType::Complex,
+        Base::Char => tail::BaseType::Char,
+    }
+}
+
+pub fn lower_type(value_type: &Type) -> tail::Type {
+    match value_type {
+        Type::Array { base, rank } => tail::Type::array(base_type(*base), *rank as u64),
+        Type::Tuple(components) => tail::Type::Tuple(components.iter().map(lower_type).collect()),
+    }
+}
+
+struct Lowering {
+    next_name: usize,
+}
+
+fn node(kind: tail::ExprKind) -> tail::Expr {
+    tail::Expr::synthetic(kind)
+}
+
+fn op(name: &str) -> Result<tail::Op, String> {
+    tail::Op::from_name(name).ok_or_else(|| format!("internal error: elaboration used an unknown TAIL op {name}"))
+}
+
+impl Lowering {
+    fn fresh(&mut self, stem: &str) -> String {
+        self.next_name += 1;
+        format!("{stem}{}", self.next_name)
+    }
+
+    fn expr(&mut self, expr: &Expr) -> Result<tail::Expr, String> {
+        use tail::ExprKind as K;
+        Ok(match expr {
+            Expr::Var(name) => node(K::Var(name.clone())),
+            Expr::Int(value) => node(K::Int(*value)),
+            Expr::Double(value) => node(K::Double(*value)),
+            Expr::Bool(value) => node(K::Bool(*value)),
+            Expr::Char(value) => node(K::Char(*value)),
+            Expr::Complex(re, im) => node(K::Complex(*re, *im)),
+            Expr::Vector(elements, base) => node(K::Vector {
+                elements: elements.iter().map(|e| self.expr(e)).collect::<Result<_, _>>()?,
+                element_type: Some(base_type(*base)),
+            }),
+            Expr::Op(name, arguments) => node(K::Op {
+                op: op(name)?,
+                args: arguments.iter().map(|a| self.expr(a)).collect::<Result<_, _>>()?,
+            }),
+            Expr::Lambda(..) => {
+                if let Some(name) = eta_reducible(expr) {
+                    return Ok(node(K::OpRef(op(name)?)));
+                }
+                let Expr::Lambda(parameter, parameter_type, body) = expr else {
+                    unreachable!()
+                };
+                let body = self.expr(body)?;
+                let body = if matches!(body.kind, K::Lambda { .. }) {
+                    body
+                } else {
+                    widen_literal(body)
+                };
+                node(K::Lambda {
+                    parameter: parameter.clone(),
+                    ty: Some(lower_type(parameter_type)),
+                    body: Box::new(body),
+                })
+            }
+            Expr::Let(name, _, value, body) => node(K::Let {
+                name: name.clone(),
+                ty: None,
+                value: Box::new(self.expr(value)?),
+                body: Box::new(self.expr(body)?),
+            }),
+            Expr::Tuple(components) => node(K::Tuple(
+                components.iter().map(|c| self.expr(c)).collect::<Result<_, _>>()?,
+            )),
+            Expr::Project(index, tuple) => node(K::Project {
+                index: index + 1,
+                tuple: Box::new(self.expr(tuple)?),
+            }),
+            Expr::Sequence(effect, rest) => {
+                let name = self.fresh("_e");
+                node(K::Let {
+                    name,
+                    ty: None,
+                    value: Box::new(self.expr(effect)?),
+                    body: Box::new(self.expr(rest)?),
+                })
+            }
+            Expr::If(condition, then, otherwise, value_type) => {
+                // condScl(f, b, x) is `b ? f x : x`; nesting two keeps both branches lazy.
+                let condition = self.expr(condition)?;
+                let negated = node(K::Op {
+                    op: op("notb")?,
+                    args: vec![condition.clone()],
+                });
+                let else_lambda = self.constant_lambda(value_type, otherwise)?;
+                let else_value = node(K::Op {
+                    op: op("condScl")?,
+                    args: vec![else_lambda, negated, placeholder(value_type)],
+                });
+                let then_lambda = self.constant_lambda(value_type, then)?;
+                node(K::Op {
+                    op: op("condScl")?,
+                    args: vec![then_lambda, condition, else_value],
+                })
+            }
+        })
+    }
+}
+
+impl Lowering {
+    /// `fn _:τ => body`, ignoring its argument.
+    fn constant_lambda(&mut self, value_type: &Type, body: &Expr) -> Result<tail::Expr, String> {
+        Ok(node(tail::ExprKind::Lambda {
+            parameter: self.fresh("_u"),
+            ty: Some(lower_type(value_type)),
+            body: Box::new(widen_literal(self.expr(body)?)),
+        }))
+    }
+}
+
+/// A literal has a singleton type (`S(int,3)`), which TAIL does not widen to `[int]0` in a lambda's result; adding
+/// the identity element makes the result an ordinary scalar.
+fn widen_literal(expr: tail::Expr) -> tail::Expr {
+    use tail::ExprKind as K;
+    let (name, identity) = match expr.kind {
+        K::Int(_) => (tail::Op::AddI, K::Int(0)),
+        K::Bool(_) => (tail::Op::AndB, K::Bool(true)),
+        K::Double(_) => (tail::Op::AddD, K::Double(0.0)),
+        _ => return expr,
+    };
+    node(K::Op {
+        op: name,
+        args: vec![expr, node(identity)],
+    })
+}
+
+/// Some value of a type (never looked at: the branch not taken of a conditional).
+fn placeholder(value_type: &Type) -> tail::Expr {
+    use tail::ExprKind as K;
+    match value_type {
+        Type::Array { base, rank: 0 } => node(match base {
+            Base::Bool => K::Bool(false),
+            Base::Int => K::Int(0),
+            Base::Double => K::Double(0.0),
+            Base::Complex => K::Complex(0.0, 0.0),
+            Base::Char => K::Char(' '),
+        }),
+        Type::Array { base, rank } => node(K::Op {
+            op: tail::Op::Reshape,
+            args: vec![
+                node(K::Vector {
+                    elements: (0..*rank).map(|_| node(K::Int(0))).collect(),
+                    element_type: Some(tail::BaseType::Int),
+                }),
+                node(K::Vector {
+                    elements: vec![],
+                    element_type: Some(base_type(*base)),
+                }),
+            ],
+        }),
+        Type::Tuple(components) => node(K::Tuple(components.iter().map(placeholder).collect())),
+    }
+}
+
+/// `fn x => fn y => op(x, y)` or `fn x => op(x)`: the op's name.
+fn eta_reducible(expr: &Expr) -> Option<&'static str> {
+    let Expr::Lambda(x, _, body) = expr else { return None };
+    match &**body {
+        Expr::Op(name, arguments) if matches!(arguments.as_slice(), [Expr::Var(a)] if a == x) => Some(name),
+        Expr::Lambda(y, _, inner) => match &**inner {
+            Expr::Op(name, arguments) if matches!(arguments.as_slice(), [Expr::Var(a), Expr::Var(b)] if a == x && b == y) => {
+                Some(name)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}

@@ -1,0 +1,161 @@
+//! The apl-tests corpus harness: runs every `.apl` file under apl-tests/ (except the parser snapshots in syntax/) on
+//! every backend the driver offers and compares with the expectations in the file's header lines (apl-tests/README.md):
+//! `⍝> line` expected output, `⍝! NAME` expected APL error, `⍝? skip BACKEND reason`.
+//!
+//! All files run, and every mismatch is reported together at the end, so one run shows the whole state of the corpus.
+
+use aplc::driver::{run_source_capturing, Backend, RunReport};
+use aplc::source::SourceFile;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+/// What one corpus file expects.
+#[derive(Debug, Default, PartialEq)]
+struct Expectations {
+    output_lines: Vec<String>,
+    error_name: Option<String>,
+    skipped_backends: Vec<String>,
+}
+
+fn parse_expectations(text: &str) -> Result<Expectations, String> {
+    let mut expectations = Expectations::default();
+    for (line_number, line) in text.lines().enumerate() {
+        let line = line.trim_start();
+        if let Some(rest) = line.strip_prefix("⍝>") {
+            let output = rest.strip_prefix(' ').unwrap_or(rest);
+            if !rest.is_empty() && !rest.starts_with(' ') {
+                return Err(format!(
+                    "line {}: `⍝>` must be followed by a space or nothing",
+                    line_number + 1
+                ));
+            }
+            expectations.output_lines.push(output.to_string());
+        } else if let Some(rest) = line.strip_prefix("⍝!") {
+            if expectations.error_name.is_some() {
+                return Err(format!("line {}: a second `⍝!` expectation", line_number + 1));
+            }
+            expectations.error_name = Some(rest.trim().to_string());
+        } else if let Some(rest) = line.strip_prefix("⍝?") {
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            match words.as_slice() {
+                ["skip", backend, _reason, ..] => expectations.skipped_backends.push(backend.to_string()),
+                _ => return Err(format!("line {}: expected `⍝? skip BACKEND reason`", line_number + 1)),
+            }
+        }
+    }
+    Ok(expectations)
+}
+
+fn corpus_files(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(directory) = pending.pop() {
+        for entry in std::fs::read_dir(&directory).expect("apl-tests is readable") {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                // Parser snapshots have their own harness and are not whole programs.
+                if path.file_name().is_some_and(|name| name != "syntax") {
+                    pending.push(path);
+                }
+            } else if path.extension().is_some_and(|extension| extension == "apl") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Compares one run with the expectations; `None` when they agree, else a description of the difference.
+fn compare(expectations: &Expectations, report: &RunReport) -> Option<String> {
+    let actual_lines: Vec<&str> = report.stdout.lines().collect();
+    let expected_lines: Vec<&str> = expectations.output_lines.iter().map(String::as_str).collect();
+    let mut problems = Vec::new();
+    if actual_lines != expected_lines {
+        problems.push(format!(
+            "output differs\n--- expected\n{}\n--- actual\n{}",
+            expected_lines.join("\n"),
+            actual_lines.join("\n")
+        ));
+    }
+    match (&expectations.error_name, &report.error) {
+        (None, None) => {}
+        (Some(name), Some(error)) if error.apl_name == *name => {}
+        (Some(name), Some(error)) => {
+            problems.push(format!("expected {name}, got {}:\n{}", error.apl_name, error.rendered))
+        }
+        (Some(name), None) => problems.push(format!("expected {name}, but the program succeeded")),
+        (None, Some(error)) => problems.push(format!("unexpected {}:\n{}", error.apl_name, error.rendered)),
+    }
+    (!problems.is_empty()).then(|| problems.join("\n"))
+}
+
+#[test]
+fn every_corpus_file_gives_its_expected_output_on_every_backend() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("apl-tests");
+    let files = corpus_files(&root);
+    assert!(files.len() >= 10, "the corpus has only {} files", files.len());
+    let mut failures = Vec::new();
+    let mut runs = 0;
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("corpus file is UTF-8");
+        let name = path.strip_prefix(&root).unwrap().display().to_string();
+        let expectations = match parse_expectations(&text) {
+            Ok(expectations) => expectations,
+            Err(problem) => {
+                failures.push(format!("{name}: bad header: {problem}"));
+                continue;
+            }
+        };
+        if expectations.output_lines.is_empty() && expectations.error_name.is_none() {
+            failures.push(format!("{name}: states no expectation (no `⍝>` or `⍝!` line)"));
+            continue;
+        }
+        for backend in Backend::ALL {
+            if expectations
+                .skipped_backends
+                .iter()
+                .any(|skipped| skipped == backend.name())
+            {
+                continue;
+            }
+            runs += 1;
+            let file = SourceFile::new(name.clone(), text.clone());
+            match catch_unwind(AssertUnwindSafe(|| run_source_capturing(&file, *backend))) {
+                Ok(report) => {
+                    if let Some(problem) = compare(&expectations, &report) {
+                        failures.push(format!("{name} [{}]: {problem}", backend.name()));
+                    }
+                }
+                Err(_) => failures.push(format!("{name} [{}]: aplc panicked", backend.name())),
+            }
+        }
+    }
+    eprintln!(
+        "corpus: {} files, {runs} runs, {} failures",
+        files.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {runs} corpus runs failed:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn header_lines_are_read_in_order_with_blank_output_lines() {
+    let text = "⍝ a comment\n⍝> 1 2\n⍝>\n⍝>   x\n⍝? skip jit no JIT yet\n1 2\n";
+    let expectations = parse_expectations(text).unwrap();
+    assert_eq!(expectations.output_lines, vec!["1 2", "", "  x"]);
+    assert_eq!(expectations.skipped_backends, vec!["jit"]);
+    assert_eq!(expectations.error_name, None);
+}
+
+#[test]
+fn malformed_header_lines_are_rejected() {
+    assert!(parse_expectations("⍝>x\n").is_err());
+    assert!(parse_expectations("⍝! LENGTH ERROR\n⍝! RANK ERROR\n").is_err());
+    assert!(parse_expectations("⍝? skip\n").is_err());
+}
