@@ -332,3 +332,29 @@ fn searching_sorting_and_number_bases() {
         vec!["128"]
     );
 }
+
+#[test]
+fn power_until_on_arrays_and_static_vector_folding() {
+    // Rotating 1 2 3 until the first element is 3 takes two steps: 3 1 2.
+    assert_eq!(
+        ok_lines("powerUntil(fn x => rotate(1, x), fn x => fn y => eqi(first(x), 3), iota(3))"),
+        vec!["3 1 2"]
+    );
+    // Doubling the length until it exceeds 5: 2 → 4 → 8 elements.
+    assert_eq!(
+        ok_lines("powerUntil(fn x => cat(x, x), fn x => fn y => lti(5, tally(x)), [1,2])"),
+        vec!["1 2 1 2 1 2 1 2"]
+    );
+    ok_lines(
+        "powerUntil(fn x => each(fn y => divi(y, 2), x), \
+         fn x => fn y => eqi(reduce(addi, 0, x), reduce(addi, 0, y)), [40, 7])",
+    );
+    // Static vectors: take, drop, cons, snoc and cat of literals.
+    assert_eq!(ok_lines("take(~5, [1,2,3])"), vec!["0 0 1 2 3"]);
+    assert_eq!(ok_lines("take(~2, [1,2,3])"), vec!["2 3"]);
+    assert_eq!(ok_lines("drop(~1, [1,2,3])"), vec!["1 2"]);
+    assert_eq!(ok_lines("consV(0, [1,2])"), vec!["0 1 2"]);
+    assert_eq!(ok_lines("snocV([1,2], 0)"), vec!["1 2 0"]);
+    ok_lines("let s = [2,3] in reshape(catV(s, dropLastV(1, s)), iota(4))");
+    ok_lines("let s = [2,3] in let t = print(10, s) in reshape(s, t)");
+}

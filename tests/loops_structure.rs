@@ -153,10 +153,6 @@ fn unsupported_operators_give_a_nonce_error() {
         ("formatMatrix(10, reshape([2,2], iota(4)))", "formatMatrix"),
         ("roll(6)", "roll"),
         ("nowi(0)", "nowi"),
-        (
-            "powerUntil(fn x => rotate(1, x), fn x => fn y => tt, iota(3))",
-            "powerUntil",
-        ),
         ("readFile(['f'])", "readFile"),
         ("readIntVecFile(['f'])", "readIntVecFile"),
         ("readDoubleVecFile(['f'])", "readDoubleVecFile"),

@@ -226,6 +226,13 @@ impl Expr {
         }
     }
 
+    pub fn neg_int(a: Expr) -> Expr {
+        match a.as_int() {
+            Some(n) => Expr::Int(n.wrapping_neg()),
+            None => Expr::Prim(Op::NegI, vec![a]),
+        }
+    }
+
     pub fn max(a: Expr, b: Expr) -> Expr {
         match (a.as_int(), b.as_int()) {
             (Some(x), Some(y)) => Expr::Int(x.max(y)),

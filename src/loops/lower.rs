@@ -28,6 +28,9 @@ pub type LowerResult<T> = Result<T, LowerError>;
 /// The body of [`Lowerer::nested_loops`]: gets the multi-index and the row-major position.
 pub type LoopBody<'a> = &'a mut dyn FnMut(&mut Lowerer, &[Expr], Expr) -> LowerResult<()>;
 
+/// Let-bound vector literals up to this length are not materialised even when used many times.
+const MAX_SHARED_LITERAL: usize = 8;
+
 /// A TAIL value during lowering.
 #[derive(Clone)]
 pub enum Lowered {
@@ -401,7 +404,10 @@ impl Lowerer {
                     Arr::Pull(ref pull) if shared && !pull.cheap => {
                         Ok(Lowered::Array(Arr::Mat(self.materialise(&arr)?)))
                     }
-                    Arr::Literal { .. } if shared => Ok(Lowered::Array(self.indexable(arr)?)),
+                    // Short literals (shape and axis vectors) stay static: re-materialising one costs a few stores.
+                    Arr::Literal { ref elements, .. } if shared && elements.len() > MAX_SHARED_LITERAL => {
+                        Ok(Lowered::Array(self.indexable(arr)?))
+                    }
                     other => Ok(Lowered::Array(other)),
                 }
             }
@@ -689,7 +695,8 @@ impl Lowerer {
                 let predicate = Self::as_function(next())?;
                 match next() {
                     Lowered::Scalar(initial) => self.power_until(function, predicate, initial).map(Lowered::Scalar),
-                    _ => Err(LowerError::unsupported("powerUntil on arrays")),
+                    Lowered::Array(arr) => self.power_until_array(function, predicate, arr),
+                    _ => Err(LowerError::unsupported("powerUntil on tuples or functions")),
                 }
             }
             Op::CondScl => {

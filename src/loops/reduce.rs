@@ -465,6 +465,21 @@ impl Lowerer {
     }
 
     fn power_array(&mut self, function: Function, count: Expr, arr: Arr) -> LowerResult<Lowered> {
+        self.repeat_array(function, Repeat::Times(count), arr)
+    }
+
+    /// `powerUntil(f, p, x)` on arrays: the loop of `power` with a `while` and the predicate applied to the new and
+    /// the old array before they are swapped.
+    pub(super) fn power_until_array(
+        &mut self,
+        function: Function,
+        predicate: Function,
+        arr: Arr,
+    ) -> LowerResult<Lowered> {
+        self.repeat_array(function, Repeat::Until(predicate), arr)
+    }
+
+    fn repeat_array(&mut self, function: Function, repeat: Repeat, arr: Arr) -> LowerResult<Lowered> {
         let initial = self.materialise(&arr)?;
         let element = arr.element();
         // Shape variables of the current array (mutable in case the body changes the shape).
@@ -479,7 +494,6 @@ impl Lowerer {
             layout: Layout::row_major(&shape),
             shape: shape.clone(),
         };
-        let iteration = self.fresh_var(ScalarType::Int, "it");
         let (body, result) = self.capture(|lowerer| {
             let result = lowerer.apply(&function, vec![Lowered::Array(Arr::Mat(current.clone()))])?;
             match result {
@@ -503,64 +517,106 @@ impl Lowerer {
                 }
             });
         }
-        let mut loop_body = body;
-        if fixed_shape {
+        let done = match repeat {
+            Repeat::Until(_) => Some(self.mutable(Expr::Bool(false), "done")),
+            Repeat::Times(_) => None,
+        };
+        // Fixed shape: one block for the next array, allocated once (double buffering).
+        let hoisted = if fixed_shape {
             let size = self.size_of(&shape);
             let next = self.fresh_block(element);
             self.emit(Stmt::Alloc {
                 block: next,
                 size: size.clone(),
             });
-            let (fill, ()) = self.capture(|lowerer| {
-                lowerer.fill_block(&result, next, &size)?;
-                lowerer.emit(Stmt::Swap {
-                    first: current.block,
-                    second: next,
-                });
-                Ok(())
-            })?;
-            loop_body.extend(fill);
+            Some((next, size))
         } else {
-            let (fill, ()) = self.capture(|lowerer| {
-                let new_shape: Vec<Expr> = result
-                    .shape()
-                    .into_iter()
-                    .map(|extent| {
-                        // A fresh variable even for a variable extent: the assignments below must not clobber it.
-                        let var = lowerer.fresh_var(ScalarType::Int, "n");
-                        lowerer.emit(Stmt::Let {
-                            var: var.clone(),
-                            value: extent,
-                        });
-                        Expr::Var(var)
-                    })
-                    .collect();
-                let size = lowerer.size_of(&new_shape);
-                let next = lowerer.fresh_block(element);
-                lowerer.emit(Stmt::Alloc {
+            None
+        };
+        let (fill, ()) = self.capture(|lowerer| {
+            let (next, new_shape) = match &hoisted {
+                Some((next, size)) => {
+                    lowerer.fill_block(&result, *next, size)?;
+                    (*next, shape.clone())
+                }
+                None => {
+                    let new_shape: Vec<Expr> = result
+                        .shape()
+                        .into_iter()
+                        .map(|extent| {
+                            // A fresh variable even for a variable extent: the assignments below must not clobber it.
+                            let var = lowerer.fresh_var(ScalarType::Int, "n");
+                            lowerer.emit(Stmt::Let {
+                                var: var.clone(),
+                                value: extent,
+                            });
+                            Expr::Var(var)
+                        })
+                        .collect();
+                    let size = lowerer.size_of(&new_shape);
+                    let next = lowerer.fresh_block(element);
+                    lowerer.emit(Stmt::Alloc {
+                        block: next,
+                        size: size.clone(),
+                    });
+                    lowerer.fill_block(&result, next, &size)?;
+                    (next, new_shape)
+                }
+            };
+            if let (Repeat::Until(predicate), Some(done)) = (&repeat, &done) {
+                let new_array = Arr::Mat(Materialised {
                     block: next,
-                    size: size.clone(),
+                    layout: Layout::row_major(&new_shape),
+                    shape: new_shape.clone(),
                 });
-                lowerer.fill_block(&result, next, &size)?;
-                lowerer.emit(Stmt::Swap {
-                    first: current.block,
-                    second: next,
+                let stop = lowerer.apply(
+                    predicate,
+                    vec![Lowered::Array(new_array), Lowered::Array(Arr::Mat(current.clone()))],
+                )?;
+                let stop = lowerer.as_scalar(stop)?;
+                let stop = lowerer.bind(stop, "stop");
+                lowerer.emit(Stmt::Assign {
+                    var: done.clone(),
+                    value: stop,
                 });
+            }
+            lowerer.emit(Stmt::Swap {
+                first: current.block,
+                second: next,
+            });
+            if hoisted.is_none() {
                 for (var, extent) in shape_vars.iter().zip(new_shape) {
                     lowerer.emit(Stmt::Assign {
                         var: var.clone(),
                         value: extent,
                     });
                 }
-                Ok(())
-            })?;
-            loop_body.extend(fill);
+            }
+            Ok(())
+        })?;
+        let mut loop_body = body;
+        loop_body.extend(fill);
+        match (repeat, done) {
+            (Repeat::Times(count), _) => {
+                let index = self.fresh_var(ScalarType::Int, "it");
+                self.emit(Stmt::For {
+                    index,
+                    count,
+                    body: loop_body,
+                });
+            }
+            (Repeat::Until(_), Some(done)) => self.emit(Stmt::While {
+                condition: Expr::not_bool(Expr::var(&done)),
+                body: loop_body,
+            }),
+            (Repeat::Until(_), None) => unreachable!("done is set for powerUntil"),
         }
-        self.emit(Stmt::For {
-            index: iteration,
-            count,
-            body: loop_body,
-        });
         Ok(Lowered::Array(Arr::Mat(current)))
     }
+}
+
+/// How often a power loop runs.
+enum Repeat {
+    Times(Expr),
+    Until(Function),
 }
