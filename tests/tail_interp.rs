@@ -303,11 +303,11 @@ fn each_zip_with_reduce_and_scan() {
     assert_eq!(value("reduce(maxi,~99,reshape([2,0],zilde()))"), "¯99 ¯99");
     assert_eq!(value("reduce(fn a => fn b => subi(a,b),0,[1,2,3])"), "2");
     // Inclusive scan along the last axis, with APL's meaning for non-associative functions: -\1 2 3 is 1 ¯1 2.
-    assert_eq!(value("scan(addi,[1,2,3,4])"), "1 3 6 10");
-    assert_eq!(value("scan(subi,[1,2,3])"), "1 ¯1 2");
-    assert_eq!(value("scan(fn a => fn b => subi(a,b),[1,2,3])"), "1 ¯1 2");
-    assert_eq!(value("scan(addi,reshape([2,2],[1,2,3,4]))"), "1 3 / 3 7");
-    assert_eq!(value("shape(scan(addi,zilde()))"), "0");
+    assert_eq!(value("scan(addi,0,[1,2,3,4])"), "1 3 6 10");
+    assert_eq!(value("scan(subi,0,[1,2,3])"), "1 ¯1 2");
+    assert_eq!(value("scan(fn a => fn b => subi(a,b),0,[1,2,3])"), "1 ¯1 2");
+    assert_eq!(value("scan(addi,0,reshape([2,2],[1,2,3,4]))"), "1 3 / 3 7");
+    assert_eq!(value("shape(scan(addi,0,zilde()))"), "0");
 }
 
 #[test]
@@ -405,25 +405,26 @@ fn roll_stays_in_range() {
 
 #[test]
 fn print_format_and_files_go_through_the_host() {
-    assert_eq!(value("addi(print(3),1)"), "3 / 4");
+    assert_eq!(value("addi(print(10,3),1)"), "3 / 4");
     assert_eq!(
-        value("print(reshape([2,2],[1,20,300,4]))"),
+        value("print(10,reshape([2,2],[1,20,300,4]))"),
         "  1 20 / 300  4 /   1 20 / 300  4"
     );
-    assert_eq!(value("format(~12)"), "¯12");
-    assert_eq!(value("tally(format([1,2,3]))"), "5");
-    assert_eq!(value("format(1.5)"), "1.5");
-    // The Prec variants take ⎕PP: ÷3 with ⎕PP 5 is 0.33333, ○1 with ⎕PP 15 is 3.14159265358979.
-    assert_eq!(value("formatPrec(5,divd(1.0,3.0))"), "0.33333");
-    assert_eq!(value("printPrec(15,pi())"), "3.14159265358979 / 3.141592654");
+    assert_eq!(value("format(10,~12)"), "¯12");
+    assert_eq!(value("tally(format(10,[1,2,3]))"), "5");
+    assert_eq!(value("format(10,1.5)"), "1.5");
+    // The first argument is ⎕PP: ÷3 with ⎕PP 5 is 0.33333, ○1 with ⎕PP 15 is 3.14159265358979.
+    assert_eq!(value("format(5,divd(1.0,3.0))"), "0.33333");
+    assert_eq!(value("print(15,pi())"), "3.14159265358979 / 3.141592654");
     assert_eq!(
-        value("printPrec(3,reshape([2,2],[1.0,0.5,divd(1.0,7.0),2.0]))"),
+        value("print(3,reshape([2,2],[1.0,0.5,divd(1.0,7.0),2.0]))"),
         "1     0.5 / 0.143 2 / 1            0.5 / 0.1428571429 2"
     );
-    assert_eq!(value("formatMatrixPrec(2,reshape([1,2],[0.126,2.0]))"), "0.13 2");
-    assert_eq!(error("formatPrec(0,1)"), "DOMAIN ERROR");
-    assert_eq!(value("formatMatrix(reshape([2,2],[1,20,3,4]))"), "1 20 / 3  4");
-    assert_eq!(error("format(reshape([2,2],[1]))"), "RANK ERROR");
+    assert_eq!(value("formatMatrix(2,reshape([1,2],[0.126,2.0]))"), "0.13 2");
+    assert_eq!(error("format(0,1)"), "DOMAIN ERROR");
+    assert_eq!(error("print(18,1)"), "DOMAIN ERROR");
+    assert_eq!(value("formatMatrix(10,reshape([2,2],[1,20,3,4]))"), "1 20 / 3  4");
+    assert_eq!(error("format(10,reshape([2,2],[1]))"), "RANK ERROR");
     assert_eq!(value("readIntVecFile(['i','n','t','s','.','t','x','t'])"), "1 2 ¯3 40");
     assert_eq!(
         value("readDoubleVecFile(['d','o','u','b','l','e','s','.','t','x','t'])"),

@@ -284,7 +284,7 @@ impl Generator {
                 10 => format!("replicate({},{})", self.expr(Kind::Int, 1, d), self.expr(kind, 1, d)),
                 11 => {
                     let op = self.binary_op(kind);
-                    format!("scan({op},{})", self.expr(kind, 1, d))
+                    format!("scan({op},{},{})", Self::neutral(kind, op), self.expr(kind, 1, d))
                 }
                 12 => format!("index(1,{},{})", 1 + self.below(2), self.expr(kind, 2, d)),
                 13 => format!("power(fn v => rotate(1,v),{},{})", self.below(3), self.expr(kind, 1, d)),

@@ -15,14 +15,9 @@ use std::rc::Rc;
 
 /// What a running program may ask of its surroundings.
 pub trait Host {
-    /// Shows a value (`⎕←`); the host chooses the format (see [`display_lines`]).
-    fn print(&mut self, value: &Value) -> Result<(), AplError>;
-    /// Shows a value with print precision `print_precision` (`⎕PP`). This provided version formats the value here
-    /// and hands [`Host::print`] the lines as a char matrix, which any host displays line for line.
-    fn print_with_precision(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError> {
-        let lines = display_lines_with_precision(value, print_precision);
-        self.print(&lines_as_char_matrix(&lines))
-    }
+    /// Shows a value (`⎕←`) with print precision `print_precision` (`⎕PP`); the host chooses the format (see
+    /// [`display_lines_with_precision`]).
+    fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError>;
     /// The contents of a text file.
     fn read_file(&mut self, path: &str) -> Result<String, AplError>;
     /// The current time in milliseconds since some fixed point.
@@ -38,8 +33,9 @@ pub struct MemoryHost {
 }
 
 impl Host for MemoryHost {
-    fn print(&mut self, value: &Value) -> Result<(), AplError> {
-        self.printed_lines.extend(display_lines(value));
+    fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError> {
+        self.printed_lines
+            .extend(display_lines_with_precision(value, print_precision));
         Ok(())
     }
 
@@ -77,21 +73,6 @@ pub fn display_lines_with_precision(value: &Value, print_precision: u32) -> Vec<
             aplc_runtime::display::display(&view(&array), print_precision)
         }
     }
-}
-
-/// Lines of text as a char matrix (shorter lines padded with blanks).
-fn lines_as_char_matrix(lines: &[String]) -> Value {
-    let width = lines.iter().map(|line| line.chars().count()).max().unwrap_or(0);
-    let mut chars = Vec::with_capacity(width * lines.len());
-    for line in lines {
-        let count = line.chars().count();
-        chars.extend(line.chars());
-        chars.extend(std::iter::repeat_n(' ', width - count));
-    }
-    Value::Array(Rc::new(ArrayValue::new(
-        vec![lines.len(), width],
-        ArrayData::Char(chars),
-    )))
 }
 
 /// A `⎕PP` argument: 1 to 17 (DOMAIN ERROR otherwise).
@@ -444,7 +425,7 @@ impl Interpreter<'_> {
             Op::Each | Op::EachV => self.each(&args[0], &*as_array(&args[1])?),
             Op::ZipWith => self.zip_with(&args[0], &*as_array(&args[1])?, &*as_array(&args[2])?),
             Op::Reduce => self.reduce(&args[0], as_scalar(&args[1])?, &*as_array(&args[2])?),
-            Op::Scan => self.scan(&args[0], &*as_array(&args[1])?),
+            Op::Scan => self.scan(&args[0], &*as_array(&args[2])?),
             Op::Compress => {
                 let mask = array_ops::bools(&*as_array(&args[0])?, "the compress mask")?;
                 Ok(array(array_ops::compress(&mask, &*as_array(&args[1])?)?))
@@ -513,17 +494,11 @@ impl Interpreter<'_> {
             }
             Op::Mem => Ok(args[0].clone()),
             Op::Print => {
-                self.host.print(&args[0])?;
-                Ok(args[0].clone())
-            }
-            Op::PrintPrec => {
-                self.host.print_with_precision(&args[1], print_precision(&args[0])?)?;
+                self.host.print(&args[1], print_precision(&args[0])?)?;
                 Ok(args[1].clone())
             }
-            Op::FormatPrec => self.format_vector(&*as_array(&args[1])?, print_precision(&args[0])?),
-            Op::FormatMatrixPrec => self.format_matrix(&*as_array(&args[1])?, print_precision(&args[0])?),
-            Op::Format => self.format_vector(&*as_array(&args[0])?, PRINT_PRECISION),
-            Op::FormatMatrix => self.format_matrix(&*as_array(&args[0])?, PRINT_PRECISION),
+            Op::Format => self.format_vector(&*as_array(&args[1])?, print_precision(&args[0])?),
+            Op::FormatMatrix => self.format_matrix(&*as_array(&args[1])?, print_precision(&args[0])?),
             Op::ReadFile => {
                 let text = self.host.read_file(&as_text(&args[0])?)?;
                 Ok(array(ArrayValue::vector(ArrayData::Char(text.chars().collect()))))

@@ -293,9 +293,11 @@ operator_table! {
     /// `f/A` along the last axis, as APL's right fold `f(a0, f(a1, ... f(a(m-1), neutral)))`; an empty row gives the
     /// neutral element.
     Reduce = "reduce" : "(['a]0 -> ['a]0 -> ['a]0) -> ['a]0 -> ['a]('n+1) -> ['a]'n",
-    /// `f\A` along the last axis, inclusive; element k of a row is the right fold of the row's first k+1 elements
-    /// (APL's definition, so `-\1 2 3` is `1 ¯1 2`).
-    Scan = "scan" : "(['a]0 -> ['a]0 -> ['a]0) -> ['a]'n -> ['a]'n",
+    /// `scan(f, n, A)`: `f\A` along the last axis, inclusive; element k of a row is the right fold of the row's
+    /// first k+1 elements (APL's definition, so `-\1 2 3` is `1 ¯1 2`). The interpreter does not use the neutral
+    /// element n (APL's scan needs none); a backend that starts its accumulation from n relies on n being an
+    /// identity of f.
+    Scan = "scan" : "(['a]0 -> ['a]0 -> ['a]0) -> ['a]0 -> ['a]'n -> ['a]'n",
     /// `B/A` along the last axis; B must have one element per column (or exactly one, which is extended).
     Compress = "compress" : "[bool]1 -> ['a]('n+1) -> ['a]('n+1)",
     /// `C/A` along the last axis; a negative count c gives |c| fill elements (one element of C is extended).
@@ -338,18 +340,14 @@ operator_table! {
     // ---- Materialisation, formatting, input and output ----
     /// Materialise (a hint for the backends; the identity in the interpreter).
     Mem = "mem" : "'t -> 't",
-    /// Print the value through the host (`⎕←`, with `⎕PP` 10) and return it.
-    Print = "print" : "'t -> 't",
-    /// `⍕A` for a scalar or vector: the text Dyalog displays (`⎕PP` 10), as a char vector; RANK ERROR for rank ≥ 2.
-    Format = "format" : "['a]'n -> [char]1",
-    /// `⍕M` for a matrix: the displayed lines as a char matrix.
-    FormatMatrix = "formatMatrix" : "['a]2 -> [char]2",
-    /// `printPrec(pp, x)`: print x with print precision pp (`⎕PP`, 1 to 17, else DOMAIN ERROR) and return it.
-    PrintPrec = "printPrec" : "int -> 't -> 't",
-    /// `formatPrec(pp, A)`: format (`⍕`) with print precision pp.
-    FormatPrec = "formatPrec" : "int -> ['a]'n -> [char]1",
-    /// `formatMatrixPrec(pp, M)`: formatMatrix with print precision pp.
-    FormatMatrixPrec = "formatMatrixPrec" : "int -> ['a]2 -> [char]2",
+    /// `print(pp, x)`: print x through the host (`⎕←`) with print precision pp (`⎕PP`, 1 to 17, else DOMAIN
+    /// ERROR), and return x.
+    Print = "print" : "int -> 't -> 't",
+    /// `format(pp, A)`, `⍕A` for a scalar or vector: the text Dyalog displays with print precision pp, as a char
+    /// vector; RANK ERROR for rank ≥ 2.
+    Format = "format" : "int -> ['a]'n -> [char]1",
+    /// `formatMatrix(pp, M)`, `⍕M` for a matrix: the displayed lines as a char matrix.
+    FormatMatrix = "formatMatrix" : "int -> ['a]2 -> [char]2",
     /// The contents of the named file as a char vector (FILE I/O ERROR when it cannot be read).
     ReadFile = "readFile" : "[char]1 -> [char]1",
     /// The whitespace-separated ints in the named file (DOMAIN ERROR on a malformed number).
