@@ -116,7 +116,7 @@ impl Generator {
             10 => format!("cat({},{})", self.vector(), self.vector()),
             11 => format!("reshape([{}],{})", self.choices.int(0, 6), self.vector()),
             12 => format!("reshape(shape({}),{})", self.vector(), self.vector()),
-            13 => format!("print({})", self.vector()),
+            13 => format!("print(10,{})", self.vector()),
             14 => format!("snoc({},{})", self.vector(), self.scalar()),
             15 => {
                 // A loop-invariant let inside a lambda.
@@ -132,9 +132,9 @@ impl Generator {
                 // Effects inside element functions, next to a function that may fail.
                 let (f, v) = (self.element_function(), self.vector());
                 if self.choices.pick(2) == 0 {
-                    format!("each(fn x:[int]0 => print(x),each({f},{v}))")
+                    format!("each(fn x:[int]0 => print(10,x),each({f},{v}))")
                 } else {
-                    format!("each({f},each(fn x:[int]0 => print(x),{v}))")
+                    format!("each({f},each(fn x:[int]0 => print(10,x),{v}))")
                 }
             }
             19 => {
@@ -165,7 +165,7 @@ impl Generator {
             4 => format!("tally({})", self.vector()),
             5 => format!("negi({})", self.scalar()),
             6 => format!("b2i(lti({},{}))", self.scalar(), self.scalar()),
-            7 => format!("print({})", self.scalar()),
+            7 => format!("print(10,{})", self.scalar()),
             8 => {
                 // The lambda's result is at a rigid position.
                 let (a, b, k, s) = (

@@ -59,39 +59,6 @@ pub fn function_is_safe(function: &Expr) -> bool {
     }
 }
 
-/// Whether applying the function value `function` may have an effect (it mentions an effectful operator, or it is
-/// not a literal function, so nothing is known about it). Failing is not an effect here.
-pub fn function_may_have_effects(function: &Expr) -> bool {
-    match &function.kind {
-        ExprKind::OpRef(op) => is_effectful(*op),
-        ExprKind::Lambda { body, .. } => mentions_effects(body),
-        _ => true,
-    }
-}
-
-/// Whether an effectful operator (or an unknown function applied by an operator) occurs in `expr`.
-fn mentions_effects(expr: &Expr) -> bool {
-    match &expr.kind {
-        ExprKind::Op { op, args } => {
-            is_effectful(*op)
-                || args.iter().any(|arg| match &arg.kind {
-                    ExprKind::Var(_) if takes_function_argument(*op) => true,
-                    _ => mentions_effects(arg),
-                })
-        }
-        ExprKind::OpRef(op) => is_effectful(*op),
-        _ => super::traverse::children(expr).into_iter().any(mentions_effects),
-    }
-}
-
-/// Operators whose first argument is a function they apply.
-fn takes_function_argument(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Each | Op::EachV | Op::ZipWith | Op::Reduce | Op::Scan | Op::Power | Op::PowerUntil | Op::CondScl
-    )
-}
-
 /// Whether `op(args)` is safe once its (safe) arguments are values.
 fn op_application_is_safe(op: Op, args: &[Expr]) -> bool {
     if args.len() != op.arity() {
@@ -192,7 +159,7 @@ mod tests {
         assert!(!safe("reshape(s, x)"));
         assert!(!safe("reshape([~1], x)"));
         assert!(!safe("transp2([1,1], x)"));
-        assert!(!safe("print(3)"));
+        assert!(!safe("print(10,3)"));
         assert!(!safe("roll(6)"));
         assert!(!safe("addd(x, y)"));
         assert!(!safe("muld(0.0, x)"));
