@@ -361,6 +361,21 @@ fn float_moves_loop_invariant_lets_out_of_lambdas() {
 }
 
 #[test]
+fn float_moves_indexing_known_to_be_in_range() {
+    assert_eq!(
+        run(
+            opt::float_lets,
+            "let v:<int>3 = [4,5,6] in each(fn x:[int]0 => let k:[int]0 = index(1,2,v) in addi(x,k),v)"
+        ),
+        "let v:<int>3 = [4,5,6] in\nlet k:[int]0 = index(1,2,v) in\neach(fn x:[int]0 => addi(x,k),v)"
+    );
+    // Position 4 is outside the vector: the INDEX ERROR must not happen when the lambda is never called.
+    let text = "let v:<int>3 = [4,5,6] in\neach(fn x:[int]0 => let k:[int]0 = index(1,4,v) in\naddi(x,k),[]:int)";
+    assert_eq!(run(opt::float_lets, text), text);
+    assert_eq!(outcome_of(text), [""]);
+}
+
+#[test]
 fn float_keeps_lets_that_depend_on_the_parameter_or_can_fail() {
     let text = "let y:[int]1 = iota(4) in\neach(fn x:[int]0 => let c:[int]0 = muli(x,2) in\naddi(x,c),y)";
     assert_eq!(run(opt::float_lets, text), text);

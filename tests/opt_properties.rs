@@ -119,9 +119,14 @@ impl Generator {
             13 => format!("print(10,{})", self.vector()),
             14 => format!("snoc({},{})", self.vector(), self.scalar()),
             15 => {
-                // A loop-invariant let inside a lambda.
+                // A loop-invariant let inside a lambda (an index may be out of range).
                 let (w, v, op) = (self.vector(), self.vector(), self.binary());
-                format!("each(fn x:[int]0 => let c = reduce(addi,0,{w}) in {op}(x,c),{v})")
+                if self.choices.pick(2) == 0 {
+                    format!("each(fn x:[int]0 => let c = reduce(addi,0,{w}) in {op}(x,c),{v})")
+                } else {
+                    let position = self.choices.int(0, 4);
+                    format!("each(fn x:[int]0 => let c = index(1,{position},{w}) in {op}(x,c),{v})")
+                }
             }
             16 => {
                 let (f, k, v) = (self.element_function(), self.choices.int(-1, 3), self.vector());
