@@ -125,6 +125,21 @@ fn fold_propagates_literal_lets() {
 }
 
 #[test]
+fn fold_selects_elements_of_vectors_of_variables() {
+    assert_eq!(
+        run(
+            opt::fold_constants,
+            "each(fn x:[int]0 => let v:<int>2 = [x,3] in addi(index(1,2,v),first(v)),[1,2])"
+        ),
+        "each(fn x:[int]0 => let v:<int>2 = [x,3] in\naddi(3,x),[1,2])"
+    );
+    // Position 3 is outside: the INDEX ERROR stays.
+    let text = "each(fn x:[int]0 => let v:<int>2 = [x,3] in\nindex(1,3,v),[1,2])";
+    assert_eq!(run(opt::fold_constants, text), text);
+    assert_eq!(outcome_of(text), ["error: INDEX ERROR"]);
+}
+
+#[test]
 fn fold_does_not_fold_the_result_of_a_power_body() {
     // The body's result is at a rigid position: `5` (S(int,5)) in place of `addi(2,3)` would make the checker unify
     // the loop type with S(int,5) and then reject the initial value 0.

@@ -89,7 +89,9 @@ impl Generator {
                 }
             }
             1 => format!("iota({})", self.choices.int(-1, 5)),
-            2 => format!("iotaV({})", self.choices.int(0, 4)),
+            2 if self.choices.pick(2) == 0 => format!("iotaV({})", self.choices.int(0, 4)),
+            // A vector of scalar variables and literals.
+            2 => format!("[{},{},{}]", self.scalar(), self.scalar(), self.scalar()),
             3 => {
                 let (f, v) = (self.element_function(), self.vector());
                 format!("each({f},{v})")
@@ -159,7 +161,7 @@ impl Generator {
     }
 
     fn scalar_expression(&mut self) -> String {
-        match self.choices.pick(11) {
+        match self.choices.pick(12) {
             0 => self.choices.int(-3, 9),
             1 => format!("reduce(addi,0,{})", self.vector()),
             2 => {
@@ -182,6 +184,7 @@ impl Generator {
                 format!("power(fn y:[int]0 => addi({a},{b}),{k},{s})")
             }
             9 => format!("firstV(shapeV(iotaV({})))", self.choices.int(0, 4)),
+            10 => format!("index(1,{},{})", self.choices.int(0, 4), self.vector()),
             _ => format!("reduce(maxi,~100,each(fn x:[int]0 => muli(x,2),{}))", self.vector()),
         }
     }
