@@ -89,9 +89,11 @@ impl ProgramError {
     pub fn apl_name(&self) -> String {
         match self {
             ProgramError::Syntax(_) => "SYNTAX ERROR".to_string(),
-            ProgramError::Elaboration(errors) => {
-                errors.errors.first().map_or("SYNTAX ERROR", |error| error.apl_name()).to_string()
-            }
+            ProgramError::Elaboration(errors) => errors
+                .errors
+                .first()
+                .map_or("SYNTAX ERROR", |error| error.apl_name())
+                .to_string(),
             // A .tail file that does not parse or type-check: TAIL's own words.
             ProgramError::Tail(error) => match error.error {
                 TailError::Syntax(_) => "SYNTAX ERROR".to_string(),
@@ -116,19 +118,43 @@ impl ProgramError {
     }
 }
 
-/// A stage error paired with the source it points into, so that it renders with the source line.
-#[derive(Debug, Error, Diagnostic)]
+/// A stage error paired with the source it points into, so that it renders with the source line. It renders as the
+/// stage error itself: message, code, labels and help are the inner error's.
+#[derive(Debug, Error)]
 #[error("{error}")]
 pub struct WithSource<E: Diagnostic + 'static> {
-    #[diagnostic_source]
     error: E,
-    #[source_code]
     source_code: miette::NamedSource<String>,
 }
 
 impl<E: Diagnostic + 'static> WithSource<E> {
     fn new(error: E, file: &SourceFile) -> WithSource<E> {
-        WithSource { error, source_code: file.named_source() }
+        WithSource {
+            error,
+            source_code: file.named_source(),
+        }
+    }
+}
+
+impl<E: Diagnostic + 'static> Diagnostic for WithSource<E> {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.error.code()
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.error.help()
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        self.error.labels()
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        self.error.related()
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source_code)
     }
 }
 
@@ -150,12 +176,18 @@ pub struct RuntimeError(pub AplError);
 
 impl Diagnostic for RuntimeError {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(format!("aplc::run::{}", self.0.kind.apl_name().to_lowercase().replace([' ', '/'], "_"))))
+        Some(Box::new(format!(
+            "aplc::run::{}",
+            self.0.kind.apl_name().to_lowercase().replace([' ', '/'], "_")
+        )))
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
         let span: Span = self.0.span?;
-        Some(Box::new(std::iter::once(miette::LabeledSpan::new_with_span(Some("here".to_string()), span))))
+        Some(Box::new(std::iter::once(miette::LabeledSpan::new_with_span(
+            Some("here".to_string()),
+            span,
+        ))))
     }
 }
 
@@ -237,9 +269,12 @@ pub fn dump(file: &SourceFile, stage: Stage) -> Result<String, ProgramError> {
 /// successful check means the TAIL the backends receive is well typed.
 pub fn check(file: &SourceFile) -> Result<String, ProgramError> {
     let program = typed_tail(file)?;
-    let result_type =
-        tail::check::check_program(&program).map_err(|error| tail_error(TailError::Type(error), file))?;
-    Ok(format!("{}: ok (result type {})", file.name(), tail::print_type(&result_type)))
+    let result_type = tail::check::check_program(&program).map_err(|error| tail_error(TailError::Type(error), file))?;
+    Ok(format!(
+        "{}: ok (result type {})",
+        file.name(),
+        tail::print_type(&result_type)
+    ))
 }
 
 /// Runs a program on a backend with the given host; the program's output goes through the host.
@@ -248,14 +283,19 @@ pub fn run_with_host(file: &SourceFile, backend: Backend, host: &mut dyn Host) -
     match backend {
         Backend::Interp => {
             let program = typed_tail(file)?;
-            tail::interp::eval_program(&program, host).map(|_| ()).map_err(runtime_error)
+            tail::interp::eval_program(&program, host)
+                .map(|_| ())
+                .map_err(runtime_error)
         }
         Backend::Mem => {
             let program = loop_program(file)?;
             match crate::loops::interp::run_program(&program, host) {
                 Ok(_) => Ok(()),
                 Err(crate::loops::RunError::Apl(error)) => Err(runtime_error(error)),
-                Err(internal) => Err(lowering_error(LoweringError::LoopInterpreter(internal.to_string()), file)),
+                Err(internal) => Err(lowering_error(
+                    LoweringError::LoopInterpreter(internal.to_string()),
+                    file,
+                )),
             }
         }
     }
@@ -263,7 +303,9 @@ pub fn run_with_host(file: &SourceFile, backend: Backend, host: &mut dyn Host) -
 
 /// `aplc run`: prints to standard output as the program runs.
 pub fn run_to_stdout(file: &SourceFile, backend: Backend) -> Result<(), ProgramError> {
-    let mut host = ProcessHost { output: std::io::stdout().lock() };
+    let mut host = ProcessHost {
+        output: std::io::stdout().lock(),
+    };
     run_with_host(file, backend, &mut host)
 }
 
@@ -288,9 +330,10 @@ pub fn run_source_capturing(file: &SourceFile, backend: Backend) -> RunReport {
     let outcome = run_with_host(file, backend, &mut host);
     RunReport {
         stdout: String::from_utf8_lossy(&host.output).into_owned(),
-        error: outcome
-            .err()
-            .map(|error| ReportedError { apl_name: error.apl_name(), rendered: error.render_plain() }),
+        error: outcome.err().map(|error| ReportedError {
+            apl_name: error.apl_name(),
+            rendered: error.render_plain(),
+        }),
     }
 }
 
@@ -311,12 +354,17 @@ impl<W: Write> Host for ProcessHost<W> {
 
     fn read_file(&mut self, path: &str) -> Result<String, AplError> {
         std::fs::read_to_string(path).map_err(|error| {
-            AplError::new(crate::runtime::error::AplErrorKind::FileIo, format!("cannot read {path}: {error}"))
+            AplError::new(
+                crate::runtime::error::AplErrorKind::FileIo,
+                format!("cannot read {path}: {error}"),
+            )
         })
     }
 
     fn now_millis(&mut self) -> i64 {
-        let since_epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        let since_epoch = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
         since_epoch.as_millis() as i64
     }
 }

@@ -95,7 +95,9 @@ const EXIT_USAGE_ERROR: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let file_path = match &cli.command {
-        Command::Run { file, .. } | Command::Tail { file } | Command::Check { file } | Command::Dump { file, .. } => file,
+        Command::Run { file, .. } | Command::Tail { file } | Command::Check { file } | Command::Dump { file, .. } => {
+            file
+        }
     };
     let source = match driver::read_source(file_path) {
         Ok(source) => source,
