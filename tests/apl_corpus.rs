@@ -174,7 +174,7 @@ fn every_corpus_file_gives_its_expected_output_on_every_backend() {
         }
     }
     eprintln!(
-        "corpus: {} files, {runs} runs, {} failures",
+        "corpus: {} files, {runs} runs, {known_gap_count} known gaps, {} failures",
         files.len(),
         failures.len()
     );
