@@ -20,16 +20,20 @@ use thiserror::Error;
 pub enum Backend {
     /// The TAIL reference interpreter.
     Interp,
+    /// The interpreter of the loop IR with its memory decorations (real buffers, bounds-checked loads and stores):
+    /// the oracle for the code generators, as the TAIL interpreter is for lowering.
+    Mem,
 }
 
 impl Backend {
     /// Every backend the corpus harness runs.
-    pub const ALL: &'static [Backend] = &[Backend::Interp];
+    pub const ALL: &'static [Backend] = &[Backend::Interp, Backend::Mem];
 
     /// The name used on the command line and in `⍝? skip` lines.
     pub fn name(self) -> &'static str {
         match self {
             Backend::Interp => "interp",
+            Backend::Mem => "mem",
         }
     }
 }
@@ -43,6 +47,10 @@ pub enum Stage {
     Tail,
     /// TAIL with every let and lambda annotated with its inferred type.
     TailTyped,
+    /// Typed TAIL after the optimiser's pipeline.
+    TailOpt,
+    /// The loop IR (hybrid pull arrays lowered to loops over memory blocks), with its memory decorations.
+    Loops,
 }
 
 /// Reads a program file. The error is a usage error (exit status 2), worded for the command line.
@@ -70,6 +78,10 @@ pub enum ProgramError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Runtime(Box<WithSource<RuntimeError>>),
+    /// A pass or a lowering step failed: an internal error, or a construct a later stage does not support yet.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Lowering(Box<WithSource<LoweringError>>),
 }
 
 impl ProgramError {
@@ -86,6 +98,10 @@ impl ProgramError {
                 TailError::Type(_) => "TYPE ERROR".to_string(),
             },
             ProgramError::Runtime(error) => error.error.0.kind.apl_name().to_string(),
+            ProgramError::Lowering(error) => match &error.error {
+                LoweringError::Loops(lower_error) => lower_error.to_apl_error().kind.apl_name().to_string(),
+                LoweringError::Pass(_) | LoweringError::LoopInterpreter(_) => "INTERNAL ERROR".to_string(),
+            },
         }
     }
 
@@ -143,6 +159,25 @@ impl Diagnostic for RuntimeError {
     }
 }
 
+/// The stages after typed TAIL: the optimiser's verification, loop lowering, and internal failures of the loop
+/// interpreter (an out-of-bounds access there is a compiler bug, never the program's APL error).
+#[derive(Debug, Error, Diagnostic)]
+pub enum LoweringError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Pass(crate::pass::PassError),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Loops(crate::loops::LowerError),
+    #[error("internal error in the loop interpreter: {0}")]
+    #[diagnostic(code(aplc::loops::internal))]
+    LoopInterpreter(String),
+}
+
+fn lowering_error(error: LoweringError, file: &SourceFile) -> ProgramError {
+    ProgramError::Lowering(Box::new(WithSource::new(error, file)))
+}
+
 fn tail_error(error: TailError, file: &SourceFile) -> ProgramError {
     ProgramError::Tail(Box::new(WithSource::new(error, file)))
 }
@@ -167,6 +202,20 @@ fn is_tail_file(file: &SourceFile) -> bool {
     file.name().ends_with(".tail")
 }
 
+/// Typed TAIL after the optimiser. The passes keep every annotation correct (the tests type-check after every
+/// pass); here verification is off, as it costs a type check per pass.
+pub fn optimised_tail(file: &SourceFile) -> Result<tail::Program, ProgramError> {
+    let program = typed_tail(file)?;
+    crate::pass::run_pipeline(program, &crate::pass::tail_pipeline(), crate::pass::Verify::Off)
+        .map_err(|error| lowering_error(LoweringError::Pass(error), file))
+}
+
+/// The loop IR of the optimised program.
+pub fn loop_program(file: &SourceFile) -> Result<crate::loops::ir::Program, ProgramError> {
+    let program = optimised_tail(file)?;
+    crate::loops::lower_program(&program).map_err(|error| lowering_error(LoweringError::Loops(error), file))
+}
+
 /// `aplc tail`: the typed TAIL text.
 pub fn typed_tail_text(file: &SourceFile) -> Result<String, ProgramError> {
     Ok(tail::print_program(&typed_tail(file)?))
@@ -179,6 +228,8 @@ pub fn dump(file: &SourceFile, stage: Stage) -> Result<String, ProgramError> {
         Stage::Ast => Ok(syntax::print_program(&syntax::parse_program(file)?)),
         Stage::Tail => Ok(tail::print_program(&untyped_tail(file)?)),
         Stage::TailTyped => typed_tail_text(file),
+        Stage::TailOpt => Ok(tail::print_program(&optimised_tail(file)?)),
+        Stage::Loops => Ok(crate::loops::print_program(&loop_program(file)?)),
     }
 }
 
@@ -193,11 +244,20 @@ pub fn check(file: &SourceFile) -> Result<String, ProgramError> {
 
 /// Runs a program on a backend with the given host; the program's output goes through the host.
 pub fn run_with_host(file: &SourceFile, backend: Backend, host: &mut dyn Host) -> Result<(), ProgramError> {
-    let program = typed_tail(file)?;
+    let runtime_error = |error| ProgramError::Runtime(Box::new(WithSource::new(RuntimeError(error), file)));
     match backend {
-        Backend::Interp => tail::interp::eval_program(&program, host)
-            .map(|_| ())
-            .map_err(|error| ProgramError::Runtime(Box::new(WithSource::new(RuntimeError(error), file)))),
+        Backend::Interp => {
+            let program = typed_tail(file)?;
+            tail::interp::eval_program(&program, host).map(|_| ()).map_err(runtime_error)
+        }
+        Backend::Mem => {
+            let program = loop_program(file)?;
+            match crate::loops::interp::run_program(&program, host) {
+                Ok(_) => Ok(()),
+                Err(crate::loops::RunError::Apl(error)) => Err(runtime_error(error)),
+                Err(internal) => Err(lowering_error(LoweringError::LoopInterpreter(internal.to_string()), file)),
+            }
+        }
     }
 }
 
