@@ -358,3 +358,25 @@ fn power_until_on_arrays_and_static_vector_folding() {
     ok_lines("let s = [2,3] in reshape(catV(s, dropLastV(1, s)), iota(4))");
     ok_lines("let s = [2,3] in let t = print(10, s) in reshape(s, t)");
 }
+
+#[test]
+fn tuple_states_of_power_power_until_and_cond() {
+    // Fibonacci by pairs: (a, b) → (b, a+b) ten times from (0, 1) gives (55, 89).
+    assert_eq!(
+        ok_lines("#1(power(fn s:([int]0,[int]0) => (#2(s), addi(#1(s), #2(s))), 10, (0, 1)))"),
+        vec!["55"]
+    );
+    // Euclid's gcd of 48 and 18 with an (a, b) state, (a, b) → (b, a mod b) until b is 0: (18,12) (12,6) (6,0).
+    assert_eq!(
+        ok_lines(
+            "#1(powerUntil(fn s:([int]0,[int]0) => (#2(s), resi(#2(s), #1(s))), \
+             fn n:([int]0,[int]0) => fn o:([int]0,[int]0) => eqi(#2(n), 0), (48, 18)))"
+        ),
+        vec!["6"]
+    );
+    // A conditional step on a tuple state, taken and not taken.
+    ok_lines("#1(power(fn s:([int]0,[int]0) => condScl(fn t:([int]0,[int]0) => (#2(t), #1(t)), lti(#1(s), #2(s)), s), 3, (1, 2)))");
+    ok_lines("condScl(fn t:([int]0,[double]0) => (addi(#1(t), 1), #2(t)), tt, (1, 2.5))");
+    ok_lines("condScl(fn t:([int]0,[int]0) => (#2(t), #1(t)), ff, (1, 2))");
+    ok_lines("power(fn s:([int]0,[double]0) => (addi(#1(s), 1), muld(#2(s), 2.0)), 3, (0, 1.5))");
+}

@@ -694,27 +694,16 @@ impl Lowerer {
                 let function = Self::as_function(next())?;
                 let predicate = Self::as_function(next())?;
                 match next() {
-                    Lowered::Scalar(initial) => self.power_until(function, predicate, initial).map(Lowered::Scalar),
-                    Lowered::Array(arr) => self.power_until_array(function, predicate, arr),
-                    _ => Err(LowerError::unsupported("powerUntil on tuples or functions")),
+                    Lowered::Array(arr) if arr.rank() > 0 => self.power_until_array(function, predicate, arr),
+                    state => self.power_until(function, predicate, state),
                 }
             }
             Op::CondScl => {
                 let function = Self::as_function(next())?;
                 let condition = self.as_scalar(next())?;
                 match next() {
-                    Lowered::Scalar(value) => {
-                        let value = self.bind(value, "x");
-                        let ty = value.ty();
-                        let result = self.choose(
-                            condition,
-                            ty,
-                            |lowerer| lowerer.apply_scalar(&function, std::slice::from_ref(&value)),
-                            |_| Ok(value.clone()),
-                        )?;
-                        Ok(Lowered::Scalar(result))
-                    }
-                    _ => Err(LowerError::unsupported("condScl on arrays")),
+                    Lowered::Array(arr) if arr.rank() > 0 => Err(LowerError::unsupported("condScl on arrays")),
+                    state => self.conditional(function, condition, state),
                 }
             }
             _ => self.lower_structural(op, &mut next),

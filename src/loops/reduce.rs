@@ -417,40 +417,51 @@ impl Lowerer {
     pub(super) fn power(&mut self, function: Function, count: Expr, value: Lowered) -> LowerResult<Lowered> {
         let count = self.bind(count, "times");
         match value {
-            Lowered::Scalar(initial) => {
-                let current = self.mutable(initial, "x");
+            Lowered::Array(arr) if arr.rank() > 0 => self.power_array(function, count, arr),
+            state => {
+                let (template, initial) = self.flatten_state(state)?;
+                let current: Vec<Var> = initial.into_iter().map(|value| self.mutable(value, "x")).collect();
                 self.for_loop(count, "it", |lowerer, _| {
-                    let next = lowerer.apply_scalar(&function, &[Expr::var(&current)])?;
-                    lowerer.emit(Stmt::Assign {
-                        var: current.clone(),
-                        value: next,
-                    });
+                    let argument = rebuild_state(&template, &mut current.iter().map(Expr::var));
+                    let next = lowerer.apply(&function, vec![argument])?;
+                    let next = lowerer.next_state(next, current.len())?;
+                    for (var, value) in current.iter().zip(next) {
+                        lowerer.emit(Stmt::Assign {
+                            var: var.clone(),
+                            value,
+                        });
+                    }
                     Ok(())
                 })?;
-                Ok(Lowered::Scalar(Expr::Var(current)))
+                Ok(rebuild_state(&template, &mut current.iter().map(Expr::var)))
             }
-            Lowered::Array(arr) => self.power_array(function, count, arr),
-            _ => Err(LowerError::unsupported("power on tuples or functions")),
         }
     }
 
-    /// `powerUntil(f, p, x)` on scalars: `y ← f x` until `p(y, x)`, then y.
-    pub(super) fn power_until(&mut self, function: Function, predicate: Function, initial: Expr) -> LowerResult<Expr> {
-        let current = self.mutable(initial, "x");
+    /// `powerUntil(f, p, x)` on scalars and tuples of scalars: `y ← f x` until `p(y, x)`, then y.
+    pub(super) fn power_until(
+        &mut self,
+        function: Function,
+        predicate: Function,
+        initial: Lowered,
+    ) -> LowerResult<Lowered> {
+        let (template, initial) = self.flatten_state(initial)?;
+        let current: Vec<Var> = initial.into_iter().map(|value| self.mutable(value, "x")).collect();
         let done = self.mutable(Expr::Bool(false), "done");
         let (body, ()) = self.capture(|lowerer| {
-            let next = lowerer.apply_scalar(&function, &[Expr::var(&current)])?;
-            let next = lowerer.bind(next, "y");
-            let stop = lowerer.apply(
-                &predicate,
-                vec![Lowered::Scalar(next.clone()), Lowered::Scalar(Expr::var(&current))],
-            )?;
+            let argument = rebuild_state(&template, &mut current.iter().map(Expr::var));
+            let next = lowerer.apply(&function, vec![argument.clone()])?;
+            let next = lowerer.next_state(next, current.len())?;
+            let next_value = rebuild_state(&template, &mut next.iter().cloned());
+            let stop = lowerer.apply(&predicate, vec![next_value, argument])?;
             let stop = lowerer.as_scalar(stop)?;
             let stop = lowerer.bind(stop, "stop");
-            lowerer.emit(Stmt::Assign {
-                var: current.clone(),
-                value: next,
-            });
+            for (var, value) in current.iter().zip(next) {
+                lowerer.emit(Stmt::Assign {
+                    var: var.clone(),
+                    value,
+                });
+            }
             lowerer.emit(Stmt::Assign {
                 var: done.clone(),
                 value: stop,
@@ -461,7 +472,86 @@ impl Lowerer {
             condition: Expr::not_bool(Expr::var(&done)),
             body,
         });
-        Ok(Expr::Var(current))
+        Ok(rebuild_state(&template, &mut current.iter().map(Expr::var)))
+    }
+
+    /// `condScl(f, b, x)` on scalars and tuples of scalars: f x when b, otherwise x.
+    pub(super) fn conditional(&mut self, function: Function, condition: Expr, value: Lowered) -> LowerResult<Lowered> {
+        let (template, values) = self.flatten_state(value)?;
+        let values: Vec<Expr> = values.into_iter().map(|v| self.bind(v, "x")).collect();
+        if let (StateShape::Scalar, [value]) = (&template, values.as_slice()) {
+            let ty = value.ty();
+            let result = self.choose(
+                condition,
+                ty,
+                |lowerer| lowerer.apply_scalar(&function, std::slice::from_ref(value)),
+                |_| Ok(value.clone()),
+            )?;
+            return Ok(Lowered::Scalar(result));
+        }
+        let results: Vec<Var> = values.iter().map(|v| self.mutable(v.clone(), "r")).collect();
+        let (then, ()) = self.capture(|lowerer| {
+            let argument = rebuild_state(&template, &mut values.iter().cloned());
+            let applied = lowerer.apply(&function, vec![argument])?;
+            let (_, outputs) = lowerer.flatten_state(applied)?;
+            if outputs.len() != results.len() {
+                return Err(LowerError::ill_typed(
+                    "condScl's function changes the shape of its argument",
+                ));
+            }
+            for (var, value) in results.iter().zip(outputs) {
+                lowerer.emit(Stmt::Assign {
+                    var: var.clone(),
+                    value,
+                });
+            }
+            Ok(())
+        })?;
+        self.emit_if(condition, then, vec![]);
+        Ok(rebuild_state(&template, &mut results.iter().map(Expr::var)))
+    }
+
+    /// The scalars of a loop state (a scalar, or a tuple of states), in order.
+    fn flatten_state(&mut self, value: Lowered) -> LowerResult<(StateShape, Vec<Expr>)> {
+        match value {
+            Lowered::Scalar(expr) => Ok((StateShape::Scalar, vec![expr])),
+            Lowered::Array(arr) if arr.rank() == 0 => {
+                let expr = self.as_scalar(Lowered::Array(arr))?;
+                Ok((StateShape::Scalar, vec![expr]))
+            }
+            Lowered::Tuple(components) => {
+                let mut shapes = Vec::new();
+                let mut leaves = Vec::new();
+                for component in components {
+                    let (shape, mut more) = self.flatten_state(component)?;
+                    shapes.push(shape);
+                    leaves.append(&mut more);
+                }
+                Ok((StateShape::Tuple(shapes), leaves))
+            }
+            Lowered::Array(_) => Err(LowerError::unsupported("arrays inside the tuple state of a loop")),
+            Lowered::Function(_) => Err(LowerError::unsupported("functions as the state of a loop")),
+        }
+    }
+
+    /// The next state's scalars, each bound to a fresh variable (so that assigning the state variables one after
+    /// the other cannot clobber a value still to be read).
+    fn next_state(&mut self, next: Lowered, count: usize) -> LowerResult<Vec<Expr>> {
+        let (_, values) = self.flatten_state(next)?;
+        if values.len() != count {
+            return Err(LowerError::ill_typed("a loop body changes the shape of its state"));
+        }
+        Ok(values
+            .into_iter()
+            .map(|value| {
+                let var = self.fresh_var(value.ty(), "next");
+                self.emit(Stmt::Let {
+                    var: var.clone(),
+                    value,
+                });
+                Expr::Var(var)
+            })
+            .collect())
     }
 
     fn power_array(&mut self, function: Function, count: Expr, arr: Arr) -> LowerResult<Lowered> {
@@ -612,6 +702,19 @@ impl Lowerer {
             (Repeat::Until(_), None) => unreachable!("done is set for powerUntil"),
         }
         Ok(Lowered::Array(Arr::Mat(current)))
+    }
+}
+
+/// The structure of a loop state: a scalar or a tuple of states.
+enum StateShape {
+    Scalar,
+    Tuple(Vec<StateShape>),
+}
+
+fn rebuild_state(shape: &StateShape, leaves: &mut dyn Iterator<Item = Expr>) -> Lowered {
+    match shape {
+        StateShape::Scalar => Lowered::Scalar(leaves.next().expect("one leaf per scalar")),
+        StateShape::Tuple(components) => Lowered::Tuple(components.iter().map(|c| rebuild_state(c, leaves)).collect()),
     }
 }
 
