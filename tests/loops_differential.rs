@@ -32,11 +32,7 @@ fn error_kind(text: &str) -> String {
 }
 
 /// Corpus files that use what the loop lowering does not support yet, with the construct named in the NONCE error.
-const UNSUPPORTED_CORPUS_FILES: &[(&str, &str)] = &[
-    ("bool_char_complex.tail", "complex"),
-    ("files.tail", "read"),
-    ("print_format.tail", "format"),
-];
+const UNSUPPORTED_CORPUS_FILES: &[(&str, &str)] = &[("bool_char_complex.tail", "complex"), ("files.tail", "read")];
 
 #[test]
 fn corpus_tail_files_behave_the_same() {
@@ -379,4 +375,16 @@ fn tuple_states_of_power_power_until_and_cond() {
     ok_lines("condScl(fn t:([int]0,[double]0) => (addi(#1(t), 1), #2(t)), tt, (1, 2.5))");
     ok_lines("condScl(fn t:([int]0,[int]0) => (#2(t), #1(t)), ff, (1, 2))");
     ok_lines("power(fn s:([int]0,[double]0) => (addi(#1(s), 1), muld(#2(s), 2.0)), 3, (0, 1.5))");
+}
+
+#[test]
+fn format_through_the_runtime() {
+    assert_eq!(ok_lines("format(10, iota(3))"), vec!["1 2 3"]);
+    ok_lines("format(3, [3.14159, 2.5])");
+    ok_lines("format(10, 42)");
+    ok_lines("format(10, ['a','b'])");
+    ok_lines("formatMatrix(10, reshape([2,2], [1, 20, 300, 4]))");
+    ok_lines("reduce(addi, 0, each(fn c => b2i(eqc(c, ' ')), format(10, iota(12))))");
+    assert_eq!(error_kind("format(0, iota(3))"), "DOMAIN ERROR");
+    assert_eq!(error_kind("format(10, reshape([2,2], iota(4)))"), "RANK ERROR");
 }

@@ -690,6 +690,42 @@ impl Lowerer {
                 let value = next();
                 self.power(function, count, value)
             }
+            Op::Format | Op::FormatMatrix => {
+                let precision = self.as_int(next())?;
+                let precision = self.bind(precision, "pp");
+                let outside = Expr::or(
+                    Expr::lt(precision.clone(), Expr::Int(1)),
+                    Expr::lt(Expr::Int(17), precision.clone()),
+                );
+                self.fail_if(outside, AplErrorKind::Domain, "print precision outside 1..17");
+                let arr = self.as_array(next())?;
+                let matrix = op == Op::FormatMatrix;
+                if (matrix && arr.rank() != 2) || (!matrix && arr.rank() > 1) {
+                    self.fail_if(
+                        Expr::Bool(true),
+                        AplErrorKind::Rank,
+                        "format of an array of the wrong rank",
+                    );
+                }
+                let source = self.array_ref(&arr)?;
+                let result = self.fresh_block(ScalarType::Char);
+                let shape: Vec<Var> = (0..if matrix { 2 } else { 1 })
+                    .map(|_| self.fresh_var(ScalarType::Int, "n"))
+                    .collect();
+                self.emit(Stmt::Format {
+                    source,
+                    precision,
+                    matrix,
+                    result,
+                    shape: shape.clone(),
+                });
+                let shape: Vec<Expr> = shape.iter().map(Expr::var).collect();
+                Ok(Lowered::Array(Arr::Mat(Materialised {
+                    block: result,
+                    layout: Layout::row_major(&shape),
+                    shape,
+                })))
+            }
             Op::PowerUntil => {
                 let function = Self::as_function(next())?;
                 let predicate = Self::as_function(next())?;
@@ -817,7 +853,7 @@ pub fn insert_frees(statements: &mut Vec<Stmt>, keep: &HashSet<u32>) {
     let allocated: Vec<Block> = statements
         .iter()
         .filter_map(|s| match s {
-            Stmt::Alloc { block, .. } if !keep.contains(&block.id) => Some(*block),
+            Stmt::Alloc { block, .. } | Stmt::Format { result: block, .. } if !keep.contains(&block.id) => Some(*block),
             _ => None,
         })
         .collect();
@@ -857,6 +893,7 @@ fn mentions_block(statement: &Stmt, id: u32) -> bool {
             Stmt::While { condition, .. } | Stmt::If { condition, .. } => expr_mentions(condition, id),
             Stmt::Error { .. } => false,
             Stmt::View { block, .. } => block.id == id,
+            Stmt::Format { source, result, .. } => source.block.id == id || result.id == id,
         };
         found |= direct;
     });
