@@ -11,6 +11,11 @@ fn same_behaviour(text: &str) -> Outcome {
     let program = typed_program(text);
     let expected = run_tail(&program);
     let lowered = lower_checked(&program).unwrap_or_else(|e| panic!("{e}\nfor\n{text}"));
+    // The printed IR parses back to the same text; the parsed program must behave the same too.
+    let printed = aplc::loops::print_program(&lowered);
+    let reparsed = aplc::loops::parser::parse_program(&printed).unwrap_or_else(|e| panic!("{e}\n{printed}"));
+    assert_eq!(aplc::loops::print_program(&reparsed), printed, "print/parse/print");
+    assert_eq!(run_loops(&reparsed), run_loops(&lowered), "parsed program for\n{text}");
     let actual = run_loops(&lowered);
     assert_eq!(
         actual,

@@ -113,3 +113,29 @@ proptest! {
         prop_assert_eq!(actual, expected, "{}\n{}", text, aplc::loops::print_program(&lowered));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    /// The loop IR parser gives an error value, never a panic, on damaged text (a printed program with one character
+    /// removed or replaced).
+    #[test]
+    fn damaged_loop_ir_never_panics_the_parser(text in program(), cut in any::<prop::sample::Index>(), replace in any::<bool>()) {
+        let program = typed_program(&text);
+        let lowered = lower_checked(&program).unwrap_or_else(|e| panic!("{e} for {text}"));
+        let printed = aplc::loops::print_program(&lowered);
+        let mut chars: Vec<char> = printed.chars().collect();
+        let position = cut.index(chars.len());
+        if replace {
+            chars[position] = '(';
+        } else {
+            chars.remove(position);
+        }
+        let damaged: String = chars.into_iter().collect();
+        if let Ok(parsed) = aplc::loops::parser::parse_program(&damaged) {
+            // Whatever parses must still print (the checker may reject it).
+            let _ = aplc::loops::print_program(&parsed);
+            let _ = aplc::loops::check::check_program(&parsed);
+        }
+    }
+}
