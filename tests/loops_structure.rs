@@ -209,3 +209,19 @@ fn hand_written_loop_ir_parses_runs_and_bad_text_is_a_syntax_error() {
         assert!(aplc::loops::parser::parse_program(bad).is_err(), "accepted {bad:?}");
     }
 }
+
+#[test]
+fn driver_dumps_the_loop_stage() {
+    use aplc::driver::{dump, Stage};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("apl-tests");
+    let signal = aplc::driver::read_source(&root.join("tail/signal.tail")).expect("signal.tail");
+    let printed = dump(&signal, Stage::Loops).expect("signal lowers");
+    assert_eq!(printed, loop_ir(signal.text()).1);
+    let roll = aplc::source::SourceFile::new("roll.apl", "?6\n");
+    let error = dump(&roll, Stage::Loops).expect_err("roll is not supported");
+    assert_eq!(error.apl_name(), "NONCE ERROR");
+    assert!(
+        error.to_string().contains("loop lowering does not support roll yet"),
+        "{error}"
+    );
+}
