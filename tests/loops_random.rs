@@ -88,7 +88,41 @@ fn expression() -> impl Strategy<Value = Generated> {
                     r,
                 )
             }),
-            (inner, 0i64..3).prop_map(|((e, r), k)| (format!("power(fn x => cat(x, take(1, x)), {k}, {e})"), r)),
+            (inner.clone(), 0i64..3)
+                .prop_map(|((e, r), k)| (format!("power(fn x => cat(x, take(1, x)), {k}, {e})"), r)),
+            inner
+                .clone()
+                .prop_map(|(e, r)| (format!("each(fn x => b2i(lti(x, 2)), {e})"), r)),
+            inner
+                .clone()
+                .prop_map(|(e, r)| (format!("each(fn x => floor(muld(i2d(x), 1.5)), {e})"), r)),
+            inner.clone().prop_map(|(e, _)| (format!("gradeUp(rav({e}))"), 1)),
+            inner.clone().prop_map(|(e, _)| (format!("gradeDown(rav({e}))"), 1)),
+            inner
+                .clone()
+                .prop_map(|(e, _)| (format!("where(each(fn x => lti(x, 2), rav({e})))"), 1)),
+            (inner.clone(), inner.clone()).prop_map(|((a, _), (b, r))| (format!("indexOf(rav({a}), {b})"), r)),
+            (inner.clone(), inner.clone())
+                .prop_map(|((a, r), (b, _))| (format!("each(fn b => b2i(b), member({a}, rav({b})))"), r)),
+            (inner.clone(), 1i64..4)
+                .prop_map(|((e, _), k)| (format!("encode([{k},{k},{k}], reduce(addi, 0, rav({e})))"), 1)),
+            inner.clone().prop_map(|(e, r)| {
+                (
+                    format!("each(fn x => first(compress(each(fn y => eqi(y, x), [1,2,3]), [7,8,9])), {e})"),
+                    r,
+                )
+            }),
+            inner
+                .clone()
+                .prop_map(|(e, r)| (format!("each(fn x => reduce(maxi, ~5, take(x, [4,~2,6])), {e})"), r)),
+            (inner, 0i64..3).prop_map(|((e, r), k)| {
+                (
+                    format!(
+                        "each(fn x => #1(power(fn s:([int]0,[int]0) => (addi(#1(s), #2(s)), x), {k}, (x, 1))), {e})"
+                    ),
+                    r,
+                )
+            }),
         ]
     })
 }
