@@ -393,3 +393,18 @@ fn format_through_the_runtime() {
     assert_eq!(error_kind("format(0, iota(3))"), "DOMAIN ERROR");
     assert_eq!(error_kind("format(10, reshape([2,2], iota(4)))"), "RANK ERROR");
 }
+
+#[test]
+fn blocks_allocated_inside_loops_are_freed_per_iteration() {
+    // Each element allocates (mem, format) inside the fill loop; the interpreter rejects a block allocated twice,
+    // so these only run when every iteration frees what it allocated.
+    assert_eq!(
+        ok_lines("each(fn x => reduce(addi, 0, mem(iota(x))), iota(4))"),
+        vec!["1 3 6 10"]
+    );
+    assert_eq!(
+        ok_lines("each(fn x => c2i(first(format(10, x))), [7, 42])"),
+        vec!["55 52"]
+    );
+    ok_lines("power(fn v => each(fn x => tally(where(each(fn y => lti(y, x), v))), v), 2, [3,1,2])");
+}
