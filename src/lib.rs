@@ -4,10 +4,13 @@
 //! intermediate language with its reference interpreter), `elab` (APL AST to TAIL), `runtime` (what compiled and
 //! interpreted programs share at run time: display, errors), and `driver` (the only module that touches files).
 
+pub mod codegen;
 pub mod driver;
 pub mod elab;
 pub mod loops;
 pub mod mem;
+pub mod opt;
+pub mod pass;
 pub mod runtime;
 pub mod source;
 pub mod syntax;

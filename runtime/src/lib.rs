@@ -2,5 +2,6 @@
 //! call it as a Rust library, JIT-compiled code calls its C entry points in-process, and AOT executables link it as a
 //! static library, so that they need no LLVM. It knows nothing of the compiler.
 
+pub mod abi;
 pub mod display;
 pub mod number_format;

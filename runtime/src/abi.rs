@@ -1,0 +1,657 @@
+//! The C entry points of the run-time library: what JIT-compiled code calls in-process and what AOT executables link
+//! from `libaplc_runtime.a`. Every function here is `extern "C"` and `#[no_mangle]`, takes only integers and pointers,
+//! and never unwinds (a Rust panic inside an `extern "C"` function aborts the process), so LLVM may mark the calls
+//! `nounwind`. The compiler declares these functions from one table, `src/codegen/llvm/runtime_table.rs`, which must
+//! list the same names and signatures as the table below.
+//!
+//! | Function              | C signature                                                                      |
+//! |-----------------------|----------------------------------------------------------------------------------|
+//! | [`aplrt_alloc`]       | `uint8_t *aplrt_alloc(int64_t bytes)`                                            |
+//! | [`aplrt_free`]        | `void aplrt_free(uint8_t *pointer, int64_t bytes)`                               |
+//! | [`aplrt_print_array`] | `void aplrt_print_array(int32_t kind, int64_t rank, const int64_t *shape,`       |
+//! |                       | `                       const uint8_t *data, int32_t print_precision)`           |
+//! | [`aplrt_flush`]       | `void aplrt_flush(void)`                                                         |
+//! | [`aplrt_error`]       | `_Noreturn void aplrt_error(int32_t kind, const uint8_t *message, int64_t length)` |
+//! | [`aplrt_now_millis`]  | `int64_t aplrt_now_millis(void)`                                                 |
+//! | [`aplrt_roll`]        | `int64_t aplrt_roll(int64_t n)`                                                  |
+//! | [`aplrt_read_file`]   | `uint8_t *aplrt_read_file(const uint8_t *path, int64_t length, int64_t *out_length)` |
+//!
+//! Conventions shared by all of them:
+//! - Memory for arrays comes from [`aplrt_alloc`], 64-byte aligned (a cache line, and the widest vector register), and
+//!   goes back through [`aplrt_free`] with the same byte count.
+//! - Element kinds are numbered by [`ElementKind`], error kinds by [`RuntimeErrorKind`]; both numberings are part of
+//!   the ABI and must not change.
+//! - Printed output goes through one buffered writer for the whole process (standard output is line-buffered by
+//!   Rust, which is slow for large arrays). It is flushed by [`aplrt_flush`], before every error, and at process exit
+//!   (an `atexit` handler registered when the writer is first used). Tests and tools that run compiled code in-process
+//!   can redirect the output of one thread into a buffer with [`capture_output_of`].
+//! - An APL error prints `LENGTH ERROR: <message>` (the name Dyalog prints) on standard error and exits with status 1.
+//!   A call that breaks the ABI (an unknown element kind, a negative size) is a compiler bug: it prints
+//!   `INTERNAL ERROR: ...` and exits with status 2.
+
+use std::alloc::{alloc, dealloc, Layout};
+use std::cell::RefCell;
+use std::io::{self, BufWriter, Stdout, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::display::{display, ArrayData, ArrayView};
+
+/// The alignment of every block [`aplrt_alloc`] returns: a cache line, which is also the width of an AVX-512
+/// register, so that vectorised loops over a whole array never split a vector across lines.
+pub const ALLOCATION_ALIGNMENT: usize = 64;
+
+/// The exit status of a program that stops on an APL error.
+pub const APL_ERROR_EXIT_STATUS: i32 = 1;
+
+/// The exit status of a program that called the run-time library against its ABI, which is a compiler bug.
+pub const INTERNAL_ERROR_EXIT_STATUS: i32 = 2;
+
+/// The seed of [`aplrt_roll`]'s generator. Fixed, so that a program that rolls dice prints the same output on every
+/// run and on every backend (the interpreters can use the same generator through [`RollGenerator`]).
+pub const ROLL_SEED: u64 = 0x5EED_0000_0000_0A91;
+
+/// The error classes a compiled program can raise, numbered for the ABI. The order of the first nine mirrors the
+/// compiler's `AplErrorKind`; `WorkspaceFull` is the run-time library's own (allocation failure).
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuntimeErrorKind {
+    Domain = 0,
+    Length = 1,
+    Rank = 2,
+    Index = 3,
+    Value = 4,
+    Syntax = 5,
+    Limit = 6,
+    FileIo = 7,
+    Nonce = 8,
+    WorkspaceFull = 9,
+}
+
+impl RuntimeErrorKind {
+    /// Every kind, in code order.
+    pub const ALL: [RuntimeErrorKind; 10] = [
+        RuntimeErrorKind::Domain,
+        RuntimeErrorKind::Length,
+        RuntimeErrorKind::Rank,
+        RuntimeErrorKind::Index,
+        RuntimeErrorKind::Value,
+        RuntimeErrorKind::Syntax,
+        RuntimeErrorKind::Limit,
+        RuntimeErrorKind::FileIo,
+        RuntimeErrorKind::Nonce,
+        RuntimeErrorKind::WorkspaceFull,
+    ];
+
+    /// The number that stands for this kind in calls to [`aplrt_error`].
+    pub fn code(self) -> i32 {
+        self as i32
+    }
+
+    pub fn from_code(code: i32) -> Option<RuntimeErrorKind> {
+        RuntimeErrorKind::ALL.into_iter().find(|kind| kind.code() == code)
+    }
+
+    /// The name Dyalog prints for this class.
+    pub fn apl_name(self) -> &'static str {
+        match self {
+            RuntimeErrorKind::Domain => "DOMAIN ERROR",
+            RuntimeErrorKind::Length => "LENGTH ERROR",
+            RuntimeErrorKind::Rank => "RANK ERROR",
+            RuntimeErrorKind::Index => "INDEX ERROR",
+            RuntimeErrorKind::Value => "VALUE ERROR",
+            RuntimeErrorKind::Syntax => "SYNTAX ERROR",
+            RuntimeErrorKind::Limit => "LIMIT ERROR",
+            RuntimeErrorKind::FileIo => "FILE I/O ERROR",
+            RuntimeErrorKind::Nonce => "NONCE ERROR",
+            RuntimeErrorKind::WorkspaceFull => "WS FULL",
+        }
+    }
+}
+
+/// The element types of arrays passed to [`aplrt_print_array`], numbered for the ABI, with their memory layout.
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ElementKind {
+    /// One byte per element, 0 or 1 (any non-zero byte reads as 1).
+    Bool = 0,
+    /// `int64_t`.
+    Int = 1,
+    /// `double`.
+    Double = 2,
+    /// A Unicode code point as `uint32_t`.
+    Char = 3,
+    /// Two `double`s: the real part, then the imaginary part.
+    Complex = 4,
+}
+
+impl ElementKind {
+    pub const ALL: [ElementKind; 5] = [
+        ElementKind::Bool,
+        ElementKind::Int,
+        ElementKind::Double,
+        ElementKind::Char,
+        ElementKind::Complex,
+    ];
+
+    pub fn code(self) -> i32 {
+        self as i32
+    }
+
+    pub fn from_code(code: i32) -> Option<ElementKind> {
+        ElementKind::ALL.into_iter().find(|kind| kind.code() == code)
+    }
+
+    /// The bytes one element occupies in a data buffer.
+    pub fn element_size_in_bytes(self) -> usize {
+        match self {
+            ElementKind::Bool => 1,
+            ElementKind::Int | ElementKind::Double => 8,
+            ElementKind::Char => 4,
+            ElementKind::Complex => 16,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Memory
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Allocates `bytes` bytes aligned to [`ALLOCATION_ALIGNMENT`]. The memory is not initialised. Zero bytes give a
+/// non-null, aligned pointer that must not be read or written (freeing it is a no-op). When memory runs out the
+/// program stops with `WS FULL` (status 1), as Dyalog reports an exhausted workspace; so the result is never null.
+#[no_mangle]
+pub extern "C" fn aplrt_alloc(bytes: i64) -> *mut u8 {
+    match allocate_aligned_block(bytes) {
+        Ok(pointer) => pointer,
+        Err(AllocationFailure::NegativeSize) => {
+            exit_with_internal_error(&format!("aplrt_alloc called with a negative size ({bytes} bytes)"))
+        }
+        Err(AllocationFailure::OutOfMemory) => exit_with_apl_error(
+            RuntimeErrorKind::WorkspaceFull,
+            &format!("cannot allocate {bytes} bytes"),
+        ),
+    }
+}
+
+/// Frees a block from [`aplrt_alloc`]; `bytes` must be the size it was allocated with. Null pointers and zero sizes
+/// are ignored, so that code may free what it never allocated for empty arrays.
+///
+/// # Safety
+/// `pointer` must come from `aplrt_alloc(bytes)` and not have been freed yet.
+#[no_mangle]
+pub unsafe extern "C" fn aplrt_free(pointer: *mut u8, bytes: i64) {
+    if pointer.is_null() || bytes <= 0 {
+        return;
+    }
+    match allocation_layout(bytes) {
+        // SAFETY: the caller guarantees the pointer came from `alloc` with this same layout.
+        Ok(layout) => unsafe { dealloc(pointer, layout) },
+        Err(_) => exit_with_internal_error(&format!("aplrt_free called with an impossible size ({bytes} bytes)")),
+    }
+}
+
+/// Why [`allocate_aligned_block`] gave no memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AllocationFailure {
+    NegativeSize,
+    OutOfMemory,
+}
+
+/// The allocation behind [`aplrt_alloc`], returning failures instead of exiting, so that tests can see them.
+pub fn allocate_aligned_block(bytes: i64) -> Result<*mut u8, AllocationFailure> {
+    if bytes < 0 {
+        return Err(AllocationFailure::NegativeSize);
+    }
+    if bytes == 0 {
+        // The allocator must not be asked for zero bytes; an aligned dangling pointer is what Rust's own empty
+        // collections use, and `aplrt_free` ignores it.
+        return Ok(std::ptr::without_provenance_mut(ALLOCATION_ALIGNMENT));
+    }
+    let layout = allocation_layout(bytes)?;
+    // SAFETY: the layout has a non-zero size.
+    let pointer = unsafe { alloc(layout) };
+    if pointer.is_null() {
+        Err(AllocationFailure::OutOfMemory)
+    } else {
+        Ok(pointer)
+    }
+}
+
+/// The layout of a block of `bytes` bytes (positive). A size the allocator cannot even describe (beyond
+/// `isize::MAX`) is simply more memory than there is.
+fn allocation_layout(bytes: i64) -> Result<Layout, AllocationFailure> {
+    let size = usize::try_from(bytes).map_err(|_| AllocationFailure::NegativeSize)?;
+    Layout::from_size_align(size, ALLOCATION_ALIGNMENT).map_err(|_| AllocationFailure::OutOfMemory)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Output
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Prints an array as Dyalog displays it (see [`crate::display`]), one line per display line, on the program's
+/// output.
+///
+/// `kind` is an [`ElementKind`] code, `shape` points to `rank` lengths (it may be null for a scalar), and `data` to
+/// the product of the shape many elements in row-major order, laid out as [`ElementKind`] describes (no alignment is
+/// required). `print_precision` is `⎕PP` (significant digits of doubles, 1 to 17).
+///
+/// # Safety
+/// `shape` must point to `rank` readable `int64_t`s and `data` to as many readable elements as the shape holds.
+#[no_mangle]
+pub unsafe extern "C" fn aplrt_print_array(
+    kind: i32,
+    rank: i64,
+    shape: *const i64,
+    data: *const u8,
+    print_precision: i32,
+) {
+    // SAFETY: the caller guarantees the buffers, which is what `display_lines_from_raw_parts` needs.
+    let lines = match unsafe { display_lines_from_raw_parts(kind, rank, shape, data, print_precision) } {
+        Ok(lines) => lines,
+        Err(message) => exit_with_internal_error(&format!("aplrt_print_array: {message}")),
+    };
+    if let Err(error) = with_program_output(|writer| write_lines(writer, &lines)) {
+        exit_with_apl_error(
+            RuntimeErrorKind::FileIo,
+            &format!("cannot write to standard output: {error}"),
+        );
+    }
+}
+
+/// Flushes the program's buffered output to standard output. Compiled programs call it before they return from
+/// `main`; it also runs before every error and at exit.
+#[no_mangle]
+pub extern "C" fn aplrt_flush() {
+    if let Err(error) = flush_standard_output() {
+        // Nothing more can be written to standard output, so report on standard error without flushing again.
+        let _ = writeln!(io::stderr(), "FILE I/O ERROR: cannot write to standard output: {error}");
+        std::process::exit(APL_ERROR_EXIT_STATUS);
+    }
+}
+
+/// The display lines of an array given as raw ABI arguments, or a message saying which argument breaks the ABI.
+///
+/// # Safety
+/// As for [`aplrt_print_array`].
+pub unsafe fn display_lines_from_raw_parts(
+    kind: i32,
+    rank: i64,
+    shape: *const i64,
+    data: *const u8,
+    print_precision: i32,
+) -> Result<Vec<String>, String> {
+    let element_kind = ElementKind::from_code(kind).ok_or_else(|| format!("unknown element kind {kind}"))?;
+    // SAFETY: the caller guarantees `rank` readable lengths behind `shape`.
+    let shape = unsafe { read_shape(rank, shape) }?;
+    let element_count = element_count_of_shape(&shape)?;
+    if element_count > 0 && data.is_null() {
+        return Err(format!("null data pointer for {element_count} elements"));
+    }
+    let print_precision = u32::try_from(print_precision)
+        .ok()
+        .filter(|precision| (1..=17).contains(precision))
+        .ok_or_else(|| format!("print precision {print_precision} is not between 1 and 17"))?;
+    // SAFETY: the caller guarantees `element_count` readable elements behind `data`.
+    let elements = unsafe { OwnedElements::read(element_kind, data, element_count) };
+    let view = ArrayView {
+        shape: &shape,
+        data: elements.as_array_data(),
+    };
+    Ok(display(&view, print_precision))
+}
+
+/// Reads the shape vector. Null is allowed for rank 0, where nothing is read.
+///
+/// # Safety
+/// `shape` must point to `rank` readable `int64_t`s when `rank > 0`.
+unsafe fn read_shape(rank: i64, shape: *const i64) -> Result<Vec<usize>, String> {
+    let rank = usize::try_from(rank).map_err(|_| format!("negative rank {rank}"))?;
+    if rank > 0 && shape.is_null() {
+        return Err(format!("null shape pointer for rank {rank}"));
+    }
+    (0..rank)
+        .map(|axis| {
+            // SAFETY: `axis < rank`, and the caller guarantees `rank` lengths.
+            let length = unsafe { shape.add(axis).read_unaligned() };
+            usize::try_from(length).map_err(|_| format!("negative length {length} on axis {axis}"))
+        })
+        .collect()
+}
+
+fn element_count_of_shape(shape: &[usize]) -> Result<usize, String> {
+    shape
+        .iter()
+        .try_fold(1usize, |count, &length| count.checked_mul(length))
+        .ok_or_else(|| "the number of elements overflows".to_string())
+}
+
+/// A copy of the elements in the types [`crate::display`] takes. Copying (rather than borrowing the buffer) makes
+/// unaligned pointers and bytes other than 0 and 1 in boolean arrays harmless; printing costs far more anyway.
+enum OwnedElements {
+    Bool(Vec<bool>),
+    Int(Vec<i64>),
+    Double(Vec<f64>),
+    Char(Vec<char>),
+    Complex(Vec<(f64, f64)>),
+}
+
+impl OwnedElements {
+    /// # Safety
+    /// `data` must point to `count` readable elements of `kind` (it may dangle when `count` is 0).
+    unsafe fn read(kind: ElementKind, data: *const u8, count: usize) -> OwnedElements {
+        // SAFETY (all closures): element `index < count` lies inside the buffer the caller guarantees.
+        let read_f64 = |byte_offset: usize| unsafe { data.add(byte_offset).cast::<f64>().read_unaligned() };
+        match kind {
+            ElementKind::Bool => {
+                OwnedElements::Bool((0..count).map(|index| unsafe { *data.add(index) } != 0).collect())
+            }
+            ElementKind::Int => OwnedElements::Int(
+                (0..count)
+                    .map(|index| unsafe { data.add(index * 8).cast::<i64>().read_unaligned() })
+                    .collect(),
+            ),
+            ElementKind::Double => OwnedElements::Double((0..count).map(|index| read_f64(index * 8)).collect()),
+            ElementKind::Char => OwnedElements::Char(
+                (0..count)
+                    .map(|index| unsafe { data.add(index * 4).cast::<u32>().read_unaligned() })
+                    .map(|code_point| char::from_u32(code_point).unwrap_or(char::REPLACEMENT_CHARACTER))
+                    .collect(),
+            ),
+            ElementKind::Complex => OwnedElements::Complex(
+                (0..count)
+                    .map(|index| (read_f64(index * 16), read_f64(index * 16 + 8)))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn as_array_data(&self) -> ArrayData<'_> {
+        match self {
+            OwnedElements::Bool(values) => ArrayData::Bool(values),
+            OwnedElements::Int(values) => ArrayData::Int(values),
+            OwnedElements::Double(values) => ArrayData::Double(values),
+            OwnedElements::Char(values) => ArrayData::Char(values),
+            OwnedElements::Complex(values) => ArrayData::Complex(values),
+        }
+    }
+}
+
+/// Writes each line followed by a newline.
+pub fn write_lines(writer: &mut dyn Write, lines: &[String]) -> io::Result<()> {
+    for line in lines {
+        writer.write_all(line.as_bytes())?;
+        writer.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+thread_local! {
+    /// Where this thread's program output goes instead of standard output, while [`capture_output_of`] runs.
+    /// Thread-local, so that tests running compiled code on parallel threads each see only their own output.
+    static CAPTURED_OUTPUT: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
+}
+
+/// The buffered standard output shared by the whole process.
+static STANDARD_OUTPUT: OnceLock<Mutex<BufWriter<Stdout>>> = OnceLock::new();
+
+/// The size of the output buffer: large enough that printing a big array makes few system calls.
+const STANDARD_OUTPUT_BUFFER_BYTES: usize = 64 * 1024;
+
+/// Runs `run` with the current thread's program output (what [`aplrt_print_array`] writes) collected into a buffer
+/// instead of standard output, and returns the result with the collected bytes. Captures nest; the previous
+/// destination is restored even if `run` panics.
+pub fn capture_output_of<R>(run: impl FnOnce() -> R) -> (R, Vec<u8>) {
+    struct RestoreOnDrop(Option<Vec<u8>>);
+    impl Drop for RestoreOnDrop {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            CAPTURED_OUTPUT.with(|captured| *captured.borrow_mut() = previous);
+        }
+    }
+    let previous = CAPTURED_OUTPUT.with(|captured| captured.borrow_mut().replace(Vec::new()));
+    let restore = RestoreOnDrop(previous);
+    let result = run();
+    let collected = CAPTURED_OUTPUT
+        .with(|captured| captured.borrow_mut().take())
+        .unwrap_or_default();
+    drop(restore);
+    (result, collected)
+}
+
+/// Runs `write` on this thread's program output: the capture buffer if one is active, else buffered standard output.
+fn with_program_output<R>(write: impl FnOnce(&mut dyn Write) -> R) -> R {
+    let capturing = CAPTURED_OUTPUT.with(|captured| captured.borrow().is_some());
+    if capturing {
+        CAPTURED_OUTPUT.with(|captured| {
+            let mut captured = captured.borrow_mut();
+            let buffer = captured.get_or_insert_with(Vec::new);
+            write(buffer)
+        })
+    } else {
+        let mut standard_output = lock_standard_output();
+        write(&mut *standard_output)
+    }
+}
+
+fn lock_standard_output() -> std::sync::MutexGuard<'static, BufWriter<Stdout>> {
+    let writer = STANDARD_OUTPUT.get_or_init(|| {
+        register_flush_at_exit();
+        Mutex::new(BufWriter::with_capacity(STANDARD_OUTPUT_BUFFER_BYTES, io::stdout()))
+    });
+    // A panic while printing cannot leave the buffer inconsistent in a way that matters; keep printing.
+    writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn flush_standard_output() -> io::Result<()> {
+    match STANDARD_OUTPUT.get() {
+        None => Ok(()),
+        Some(writer) => {
+            let mut writer = writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            writer.flush()
+        }
+    }
+}
+
+extern "C" {
+    /// The C library's `atexit`: an AOT program's `main` is C code, not Rust's, so nothing else flushes our buffer
+    /// when the program calls `exit` or returns.
+    fn atexit(handler: extern "C" fn()) -> i32;
+}
+
+fn register_flush_at_exit() {
+    // SAFETY: `flush_standard_output_at_exit` is a plain function that lives as long as the process.
+    unsafe {
+        atexit(flush_standard_output_at_exit);
+    }
+}
+
+extern "C" fn flush_standard_output_at_exit() {
+    // At exit another thread may still hold the lock; do not wait for it (that could hang the exit).
+    if let Some(writer) = STANDARD_OUTPUT.get() {
+        if let Ok(mut writer) = writer.try_lock() {
+            let _ = writer.flush();
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Stops the program with an APL error: flushes the output, prints `NAME: message` (just `NAME` for an empty
+/// message) on standard error and exits with status 1. `kind` is a [`RuntimeErrorKind`] code; the message is UTF-8
+/// (invalid bytes are replaced) of `length` bytes.
+///
+/// # Safety
+/// `message` must point to `length` readable bytes (it may be null when `length` is 0).
+#[no_mangle]
+pub unsafe extern "C" fn aplrt_error(kind: i32, message: *const u8, length: i64) -> ! {
+    // SAFETY: the caller guarantees the message buffer.
+    let message = unsafe { read_utf8_lossy(message, length) };
+    match RuntimeErrorKind::from_code(kind) {
+        Some(kind) => exit_with_apl_error(kind, &message),
+        None => exit_with_internal_error(&format!("aplrt_error called with unknown error kind {kind}: {message}")),
+    }
+}
+
+/// The line an APL error prints on standard error.
+pub fn error_line(kind: RuntimeErrorKind, message: &str) -> String {
+    if message.is_empty() {
+        kind.apl_name().to_string()
+    } else {
+        format!("{}: {message}", kind.apl_name())
+    }
+}
+
+/// Flushes the output, reports the error on standard error and exits with status 1.
+pub fn exit_with_apl_error(kind: RuntimeErrorKind, message: &str) -> ! {
+    exit_after_reporting(&error_line(kind, message), APL_ERROR_EXIT_STATUS)
+}
+
+fn exit_with_internal_error(message: &str) -> ! {
+    exit_after_reporting(&format!("INTERNAL ERROR: {message}"), INTERNAL_ERROR_EXIT_STATUS)
+}
+
+fn exit_after_reporting(line: &str, status: i32) -> ! {
+    // Output printed before the error must appear before it, as in an interpreter session.
+    let _ = flush_standard_output();
+    let _ = writeln!(io::stderr(), "{line}");
+    std::process::exit(status)
+}
+
+/// # Safety
+/// `bytes` must point to `length` readable bytes when `length > 0`.
+unsafe fn read_utf8_lossy(bytes: *const u8, length: i64) -> String {
+    match usize::try_from(length) {
+        Ok(length) if length > 0 && !bytes.is_null() => {
+            // SAFETY: the caller guarantees `length` readable bytes.
+            let slice = unsafe { std::slice::from_raw_parts(bytes, length) };
+            String::from_utf8_lossy(slice).into_owned()
+        }
+        _ => String::new(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Time, random numbers, files
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Milliseconds since the Unix epoch (wall-clock time, for `⎕TS`-like uses and for timing a program from inside).
+/// A clock set before 1970 reads as 0.
+#[no_mangle]
+pub extern "C" fn aplrt_now_millis() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|elapsed| i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// The state of the process-wide generator behind [`aplrt_roll`], seeded with [`ROLL_SEED`] when the program starts.
+/// An atomic, so that rolls from several threads never repeat a number; a single-threaded program gets the same
+/// sequence on every run.
+static ROLL_STATE: AtomicU64 = AtomicU64::new(ROLL_SEED);
+
+/// `?n`: a pseudo-random integer from 1 to `n` (with `⎕IO←1`), from the SplitMix64 generator (Steele, Lea and
+/// Flood, 2014) seeded once with [`ROLL_SEED`]. `n` must be positive; otherwise the program stops with DOMAIN ERROR
+/// (Dyalog's `?0`, a random float, is not supported here).
+#[no_mangle]
+pub extern "C" fn aplrt_roll(n: i64) -> i64 {
+    if n <= 0 {
+        exit_with_apl_error(
+            RuntimeErrorKind::Domain,
+            &format!("? needs a positive integer, not {n}"),
+        );
+    }
+    let previous_state = ROLL_STATE.fetch_add(RollGenerator::GAMMA, Ordering::Relaxed);
+    let random = RollGenerator::mix(previous_state.wrapping_add(RollGenerator::GAMMA));
+    roll_from_random_bits(random, n)
+}
+
+/// The SplitMix64 generator: a counter that advances by a fixed odd constant, and a mixing function applied to each
+/// counter value. Small, fast, and passes BigCrush; good enough for `?`, which needs no cryptographic quality.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RollGenerator {
+    state: u64,
+}
+
+impl RollGenerator {
+    /// The golden-ratio increment of SplitMix64.
+    const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+    pub fn with_seed(seed: u64) -> RollGenerator {
+        RollGenerator { state: seed }
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(RollGenerator::GAMMA);
+        RollGenerator::mix(self.state)
+    }
+
+    /// `?n` from this generator: the same numbers [`aplrt_roll`] gives when seeded alike.
+    pub fn roll(&mut self, n: i64) -> i64 {
+        roll_from_random_bits(self.next_u64(), n)
+    }
+
+    fn mix(counter: u64) -> u64 {
+        let mut z = counter;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// Maps 64 random bits to 1..=n by a widening multiply (the high word of `random * n`), which avoids the division of
+/// `random % n`; the bias is below n / 2^64, far too small to observe. `n` must be positive.
+pub fn roll_from_random_bits(random: u64, n: i64) -> i64 {
+    let n = n.max(1) as u64;
+    let scaled = ((random as u128 * n as u128) >> 64) as u64;
+    scaled as i64 + 1
+}
+
+/// Reads a whole file into a fresh block from [`aplrt_alloc`] and stores its length in `*out_length`; the caller
+/// frees it with `aplrt_free(block, *out_length)`. The path is `length` bytes of UTF-8 (no terminating NUL). A file
+/// that cannot be read stops the program with FILE I/O ERROR.
+///
+/// # Safety
+/// `path` must point to `length` readable bytes and `out_length` to a writable `int64_t`.
+#[no_mangle]
+pub unsafe extern "C" fn aplrt_read_file(path: *const u8, length: i64, out_length: *mut i64) -> *mut u8 {
+    if out_length.is_null() {
+        exit_with_internal_error("aplrt_read_file called with a null out_length");
+    }
+    // SAFETY: the caller guarantees the path buffer.
+    let path = match unsafe { read_utf8_strict(path, length) } {
+        Some(path) => path,
+        None => exit_with_apl_error(RuntimeErrorKind::FileIo, "the file name is not valid UTF-8"),
+    };
+    let contents = match std::fs::read(&path) {
+        Ok(contents) => contents,
+        Err(error) => exit_with_apl_error(RuntimeErrorKind::FileIo, &format!("cannot read {path}: {error}")),
+    };
+    let byte_count = contents.len() as i64;
+    let block = aplrt_alloc(byte_count);
+    // SAFETY: `block` holds `byte_count` bytes (none to copy when the file is empty) and cannot overlap `contents`;
+    // the caller guarantees `out_length` is writable.
+    unsafe {
+        std::ptr::copy_nonoverlapping(contents.as_ptr(), block, contents.len());
+        out_length.write(byte_count);
+    }
+    block
+}
+
+/// # Safety
+/// `bytes` must point to `length` readable bytes when `length > 0`.
+unsafe fn read_utf8_strict(bytes: *const u8, length: i64) -> Option<String> {
+    let length = usize::try_from(length).ok()?;
+    if length == 0 {
+        return Some(String::new());
+    }
+    if bytes.is_null() {
+        return None;
+    }
+    // SAFETY: the caller guarantees `length` readable bytes.
+    let slice = unsafe { std::slice::from_raw_parts(bytes, length) };
+    String::from_utf8(slice.to_vec()).ok()
+}

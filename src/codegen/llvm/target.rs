@@ -1,0 +1,143 @@
+//! The machine code is generated for: the host CPU by default, or the CPU named by `--target-cpu`. Three things must
+//! agree for LLVM to use that CPU everywhere, and this module does all three:
+//! - the target machine, which AOT uses to write object files and the optimiser uses for its cost model;
+//! - the module's triple and data layout, taken from the target machine;
+//! - the `"target-cpu"` and `"target-features"` attributes on every function: MCJIT builds its own target machine
+//!   for a generic x86-64 CPU, and only these attributes make it (and per-function code generation in general) use
+//!   AVX and friends.
+//!
+//! Optimisation is explicit: [`optimise_module`] runs LLVM's `default<O3>` pipeline. The optimisation level given
+//! to the target machine only affects instruction selection and scheduling, so without this nothing is inlined,
+//! unrolled or vectorised.
+
+use inkwell::attributes::AttributeLoc;
+use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
+use inkwell::OptimizationLevel;
+
+use super::error::CodegenError;
+
+/// The LLVM pass pipeline every module goes through (the new pass manager's name for `-O3`).
+pub const OPTIMISATION_PIPELINE: &str = "default<O3>";
+
+/// The CPU names that mean "the machine the compiler runs on", as in rustc's `-C target-cpu=native`.
+const HOST_CPU_NAMES: [&str; 2] = ["native", "host"];
+
+/// The user's choices about code generation, passed explicitly to every entry point of the backend.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CodegenOptions {
+    /// `--target-cpu`: an LLVM CPU name (`x86-64`, `x86-64-v3`, `skylake-avx512`, ...). `None`, `native` and `host`
+    /// mean the CPU aplc runs on, with all its features. A named CPU gets the features LLVM knows for it. Objects
+    /// built for the host run only on similar CPUs, so executables meant for other machines should name a baseline
+    /// such as `x86-64-v2`. An unknown name makes LLVM print a warning and fall back to a generic CPU.
+    pub target_cpu: Option<String>,
+}
+
+/// A CPU name and an LLVM feature string (`+avx2,+fma,-avx512f,...`; empty means the CPU's defaults).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetCpu {
+    pub name: String,
+    pub features: String,
+}
+
+impl TargetCpu {
+    /// The CPU aplc runs on, with the features LLVM detects on it.
+    pub fn host() -> TargetCpu {
+        TargetCpu {
+            name: TargetMachine::get_host_cpu_name().to_string(),
+            features: TargetMachine::get_host_cpu_features().to_string(),
+        }
+    }
+
+    pub fn from_options(options: &CodegenOptions) -> TargetCpu {
+        match options.target_cpu.as_deref() {
+            None => TargetCpu::host(),
+            Some(name) if HOST_CPU_NAMES.contains(&name) => TargetCpu::host(),
+            Some(name) => TargetCpu {
+                name: name.to_string(),
+                features: String::new(),
+            },
+        }
+    }
+
+    /// The CPU and features a target machine was created with.
+    pub fn of_target_machine(target_machine: &TargetMachine) -> TargetCpu {
+        TargetCpu {
+            name: target_machine.get_cpu().to_string(),
+            features: target_machine.get_feature_string().to_string_lossy().into_owned(),
+        }
+    }
+}
+
+/// Registers the host's LLVM target (x86 here). Cheap after the first call.
+pub fn initialize_native_target() -> Result<(), CodegenError> {
+    Target::initialize_native(&InitializationConfig::default()).map_err(|message| CodegenError::UnsupportedTarget {
+        triple: TargetMachine::get_default_triple().to_string(),
+        message,
+    })
+}
+
+/// The target machine for the host triple and the CPU the options choose. Position-independent code, so that
+/// objects link into the position-independent executables `cc` makes by default on Debian.
+pub fn create_target_machine(options: &CodegenOptions) -> Result<TargetMachine, CodegenError> {
+    initialize_native_target()?;
+    let triple = TargetMachine::get_default_triple();
+    let target = Target::from_triple(&triple).map_err(|message| CodegenError::UnsupportedTarget {
+        triple: triple.to_string(),
+        message: message.to_string(),
+    })?;
+    let cpu = TargetCpu::from_options(options);
+    target
+        .create_target_machine(
+            &triple,
+            &cpu.name,
+            &cpu.features,
+            OptimizationLevel::Aggressive,
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
+        .ok_or_else(|| CodegenError::TargetMachineCreation {
+            triple: triple.to_string(),
+            cpu: cpu.name.clone(),
+        })
+}
+
+/// Makes the module generate for this target machine: its triple, its data layout (which the optimiser needs to
+/// know the sizes and alignments of types), and the CPU attributes on every function.
+pub fn prepare_module_for_target(module: &Module<'_>, target_machine: &TargetMachine) {
+    module.set_triple(&target_machine.get_triple());
+    module.set_data_layout(&target_machine.get_target_data().get_data_layout());
+    attach_target_cpu_attributes(module, &TargetCpu::of_target_machine(target_machine));
+}
+
+/// Adds `"target-cpu"` and `"target-features"` to every function defined in the module (declarations have no code
+/// to generate). Functions added later need the call again.
+pub fn attach_target_cpu_attributes(module: &Module<'_>, cpu: &TargetCpu) {
+    let context = module.get_context();
+    for function in module.get_functions() {
+        if function.count_basic_blocks() == 0 {
+            continue;
+        }
+        function.add_attribute(
+            AttributeLoc::Function,
+            context.create_string_attribute("target-cpu", &cpu.name),
+        );
+        if !cpu.features.is_empty() {
+            function.add_attribute(
+                AttributeLoc::Function,
+                context.create_string_attribute("target-features", &cpu.features),
+            );
+        }
+    }
+}
+
+/// Runs the O3 pipeline on the module, with the target machine's cost model (vector widths, instruction costs).
+pub fn optimise_module(module: &Module<'_>, target_machine: &TargetMachine) -> Result<(), CodegenError> {
+    module
+        .run_passes(OPTIMISATION_PIPELINE, target_machine, PassBuilderOptions::create())
+        .map_err(|message| CodegenError::PassPipeline {
+            pipeline: OPTIMISATION_PIPELINE.to_string(),
+            message: message.to_string(),
+        })
+}

@@ -1,0 +1,330 @@
+//! The AOT path: hand-built modules written as object files, linked with `cc` against `libaplc_runtime.a`, and run
+//! as separate processes. The archive is the one Cargo builds in `target/<profile>/deps` along with aplc (it builds
+//! every crate type of a dependency), found by `find_runtime_library` from the test binary's own location; no nested
+//! cargo invocation is needed.
+
+mod llvm_support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use inkwell::context::Context;
+use inkwell::module::Module;
+
+use aplc::codegen::llvm::aot::{
+    compile_module_to_executable, define_c_main_calling_entry, find_runtime_library, link_executable,
+    newest_existing_file, object_path_for_executable, runtime_library_candidates,
+};
+use aplc::codegen::llvm::error::CodegenError;
+use aplc::codegen::llvm::runtime_table::RuntimeFunctionId;
+use aplc::codegen::llvm::target::CodegenOptions;
+use aplc::codegen::llvm::{verify_module, PROGRAM_ENTRY_FUNCTION_NAME};
+use aplc_runtime::abi::{RollGenerator, ROLL_SEED};
+use llvm_support::{
+    build_length_error_module, build_module_referencing_every_runtime_function, build_program_printing_integers,
+    build_sum_of_first_integers_module, call_alloc_and_free, call_integer_function, call_read_file_length,
+    LENGTH_ERROR_MESSAGE,
+};
+
+/// A fresh directory for one test's files, under Cargo's temporary directory for integration tests.
+fn test_directory(test_name: &str) -> PathBuf {
+    let directory = Path::new(env!("CARGO_TARGET_TMPDIR")).join("llvm_aot").join(test_name);
+    let _ = std::fs::remove_dir_all(&directory);
+    std::fs::create_dir_all(&directory).unwrap();
+    directory
+}
+
+/// Compiles the module into an executable in the test's directory and runs it.
+fn compile_and_run(module: &Module<'_>, test_name: &str, options: &CodegenOptions) -> (PathBuf, Output) {
+    verify_module(module).expect("the hand-built module is valid");
+    let executable = test_directory(test_name).join("program");
+    let runtime_library = find_runtime_library().expect("Cargo built libaplc_runtime.a along with aplc");
+    compile_module_to_executable(
+        module,
+        PROGRAM_ENTRY_FUNCTION_NAME,
+        options,
+        &runtime_library,
+        &executable,
+    )
+    .expect("the module compiles and links");
+    let output = Command::new(&executable).output().expect("the executable runs");
+    (executable, output)
+}
+
+#[test]
+fn the_sum_executable_prints_5050_and_exits_with_0() {
+    let context = Context::create();
+    let module = build_sum_of_first_integers_module(&context, 100);
+    let (executable, output) = compile_and_run(&module, "sum", &CodegenOptions::default());
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "5050\n");
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    assert_eq!(output.status.code(), Some(0));
+    // The object file was an intermediate.
+    assert!(!object_path_for_executable(&executable).exists());
+}
+
+#[test]
+fn the_executable_does_not_depend_on_llvm() {
+    let context = Context::create();
+    let module = build_sum_of_first_integers_module(&context, 10);
+    let (executable, output) = compile_and_run(&module, "no_llvm", &CodegenOptions::default());
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "55\n");
+    let ldd = Command::new("ldd").arg(&executable).output().expect("ldd runs");
+    let libraries = String::from_utf8_lossy(&ldd.stdout);
+    // ldd really listed the dynamic dependencies: the C library is always one.
+    assert!(libraries.contains("libc.so"), "ldd said:\n{libraries}");
+    assert!(!libraries.to_lowercase().contains("llvm"), "ldd said:\n{libraries}");
+}
+
+#[test]
+fn a_length_error_exits_with_1_after_flushing_what_was_printed() {
+    let context = Context::create();
+    let module = build_length_error_module(&context);
+    let (_, output) = compile_and_run(&module, "length_error", &CodegenOptions::default());
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "7\n");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!("LENGTH ERROR: {LENGTH_ERROR_MESSAGE}\n")
+    );
+}
+
+#[test]
+fn every_runtime_function_resolves_in_the_static_library() {
+    let context = Context::create();
+    let module = build_module_referencing_every_runtime_function(&context);
+    let (_, output) = compile_and_run(&module, "every_function", &CodegenOptions::default());
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn a_baseline_cpu_executable_runs_here() {
+    let context = Context::create();
+    let module = build_sum_of_first_integers_module(&context, 100);
+    let options = CodegenOptions {
+        target_cpu: Some("x86-64".to_string()),
+    };
+    let (_, output) = compile_and_run(&module, "baseline_cpu", &options);
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "5050\n");
+}
+
+#[test]
+fn adding_main_twice_is_refused() {
+    let context = Context::create();
+    let module = build_sum_of_first_integers_module(&context, 1);
+    define_c_main_calling_entry(&module, PROGRAM_ENTRY_FUNCTION_NAME).unwrap();
+    verify_module(&module).unwrap();
+    let second = define_c_main_calling_entry(&module, PROGRAM_ENTRY_FUNCTION_NAME);
+    assert!(
+        matches!(second, Err(CodegenError::InvalidModule { ref message, .. }) if message.contains("main")),
+        "{second:?}"
+    );
+}
+
+#[test]
+fn a_failed_link_reports_the_linker_output() {
+    let directory = test_directory("failed_link");
+    let not_an_object = directory.join("not_an_object.o");
+    std::fs::write(&not_an_object, "this is not an object file").unwrap();
+    let runtime_library = find_runtime_library().unwrap();
+    let result = link_executable(&not_an_object, &runtime_library, &directory.join("program"));
+    match result {
+        Err(CodegenError::LinkFailed { stderr, .. }) => assert!(!stderr.is_empty()),
+        other => panic!("expected LinkFailed, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_object_file_sits_beside_the_executable() {
+    assert_eq!(
+        object_path_for_executable(Path::new("/tmp/out/program")),
+        PathBuf::from("/tmp/out/program.o")
+    );
+}
+
+#[test]
+fn runtime_library_candidates_cover_the_profile_and_deps_directories() {
+    let profile = test_directory("candidates").join("target").join("release");
+    let deps = profile.join("deps");
+    std::fs::create_dir_all(&deps).unwrap();
+    let uplifted = profile.join("libaplc_runtime.a");
+    let hashed = deps.join("libaplc_runtime-0123abcd.a");
+    let unrelated = deps.join("libother-0123abcd.a");
+    for file in [&uplifted, &hashed, &unrelated] {
+        std::fs::write(file, "archive").unwrap();
+    }
+    let mut expected = vec![hashed.clone(), uplifted.clone()];
+    expected.sort();
+    // From aplc in target/release and from a test binary in target/release/deps alike.
+    assert_eq!(runtime_library_candidates(&profile), expected);
+    assert_eq!(runtime_library_candidates(&deps), expected);
+
+    // The most recently written wins, whichever place it is in (pauses longer than file time resolution).
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&uplifted, "newer archive").unwrap();
+    assert_eq!(newest_existing_file(&expected), Some(uplifted));
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&hashed, "newest archive").unwrap();
+    assert_eq!(newest_existing_file(&expected), Some(hashed));
+    assert_eq!(
+        runtime_library_candidates(&profile.join("missing")),
+        Vec::<PathBuf>::new()
+    );
+}
+
+/// Standard output and standard error as text, and the exit status.
+fn outcome(output: &Output) -> (String, String, Option<i32>) {
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.code(),
+    )
+}
+
+#[test]
+fn rolls_follow_the_documented_seeded_generator_on_every_run() {
+    let context = Context::create();
+    let module = build_program_printing_integers(&context, "rolls", |module, builder| {
+        (0..5)
+            .map(|_| call_integer_function(module, builder, RuntimeFunctionId::Roll, &[6]))
+            .collect()
+    });
+    let (executable, output) = compile_and_run(&module, "rolls", &CodegenOptions::default());
+    let mut generator = RollGenerator::with_seed(ROLL_SEED);
+    let expected: String = (0..5).map(|_| format!("{}\n", generator.roll(6))).collect();
+    assert_eq!(outcome(&output), (expected.clone(), String::new(), Some(0)));
+    // Seeded once with a fixed seed: a second run rolls the same numbers.
+    let second_run = Command::new(&executable).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&second_run.stdout), expected);
+}
+
+#[test]
+fn rolling_zero_is_a_domain_error() {
+    let context = Context::create();
+    let module = build_program_printing_integers(&context, "roll_zero", |module, builder| {
+        vec![call_integer_function(module, builder, RuntimeFunctionId::Roll, &[0])]
+    });
+    let (_, output) = compile_and_run(&module, "roll_zero", &CodegenOptions::default());
+    let expected_error = "DOMAIN ERROR: ? needs a positive integer, not 0\n".to_string();
+    assert_eq!(outcome(&output), (String::new(), expected_error, Some(1)));
+}
+
+#[test]
+fn an_impossible_allocation_stops_with_ws_full() {
+    let context = Context::create();
+    let module = build_program_printing_integers(&context, "ws_full", |module, builder| {
+        call_alloc_and_free(module, builder, i64::MAX);
+        Vec::new()
+    });
+    let (_, output) = compile_and_run(&module, "ws_full", &CodegenOptions::default());
+    let expected_error = "WS FULL: cannot allocate 9223372036854775807 bytes\n".to_string();
+    assert_eq!(outcome(&output), (String::new(), expected_error, Some(1)));
+}
+
+#[test]
+fn the_clock_reads_the_time_of_the_run() {
+    let context = Context::create();
+    let module = build_program_printing_integers(&context, "clock", |module, builder| {
+        vec![call_integer_function(
+            module,
+            builder,
+            RuntimeFunctionId::NowMillis,
+            &[],
+        )]
+    });
+    let milliseconds_now = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64
+    };
+    let before = milliseconds_now();
+    let (_, output) = compile_and_run(&module, "clock", &CodegenOptions::default());
+    let after = milliseconds_now();
+    let printed: i64 = String::from_utf8_lossy(&output.stdout).trim().parse().unwrap();
+    assert!(before <= printed && printed <= after, "{before} ≤ {printed} ≤ {after}");
+}
+
+#[test]
+fn reading_a_file_gives_its_length_and_a_missing_file_is_a_file_io_error() {
+    let directory = test_directory("read_file_data");
+    let existing = directory.join("data.txt");
+    // "⍴" is three bytes in UTF-8: 3 + 4 = 7 bytes.
+    std::fs::write(&existing, "⍴1 2\n").unwrap();
+    let missing = directory.join("missing.txt");
+    let existing_path = existing.to_str().unwrap().to_string();
+    let missing_path = missing.to_str().unwrap().to_string();
+
+    let context = Context::create();
+    let reading_existing = build_program_printing_integers(&context, "read_existing_file", |module, builder| {
+        vec![call_read_file_length(module, builder, &existing_path)]
+    });
+    let (_, output) = compile_and_run(&reading_existing, "read_existing_file", &CodegenOptions::default());
+    assert_eq!(outcome(&output), ("7\n".to_string(), String::new(), Some(0)));
+
+    let reading_missing = build_program_printing_integers(&context, "read_missing_file", |module, builder| {
+        vec![call_read_file_length(module, builder, &missing_path)]
+    });
+    let (_, output) = compile_and_run(&reading_missing, "read_missing_file", &CodegenOptions::default());
+    let expected_error =
+        format!("FILE I/O ERROR: cannot read {missing_path}: No such file or directory (os error 2)\n");
+    assert_eq!(outcome(&output), (String::new(), expected_error, Some(1)));
+}
+
+#[test]
+fn output_is_flushed_when_the_program_calls_exit_itself() {
+    use aplc::codegen::llvm::emit::FunctionEmitter;
+    use aplc_runtime::abi::ElementKind;
+    let context = Context::create();
+    let module = context.create_module("exit_without_flush");
+    {
+        let emitter = FunctionEmitter::for_new_program_entry(&module);
+        emitter
+            .emit_print_scalar(ElementKind::Int, emitter.int_constant(42).into(), 10)
+            .unwrap();
+        // C's exit, called before the flush that the generated main does after the entry returns: only the
+        // run-time library's atexit handler can write the buffered 42.
+        let exit_type = context.void_type().fn_type(&[context.i32_type().into()], false);
+        let exit_function = module.add_function("exit", exit_type, None);
+        emitter
+            .builder
+            .build_call(exit_function, &[emitter.i32_constant(3).into()], "")
+            .unwrap();
+        emitter.emit_return_status(0).unwrap();
+    }
+    let (_, output) = compile_and_run(&module, "exit_without_flush", &CodegenOptions::default());
+    assert_eq!(outcome(&output), ("42\n".to_string(), String::new(), Some(3)));
+}
+
+#[test]
+fn the_environment_variable_wins_and_must_name_a_file() {
+    use aplc::codegen::llvm::aot::find_runtime_library_from;
+    let directory = test_directory("variable");
+    let named = directory.join("custom_runtime.a");
+    std::fs::write(&named, "archive").unwrap();
+    let empty_profile = directory.join("target").join("debug");
+    std::fs::create_dir_all(&empty_profile).unwrap();
+
+    assert_eq!(
+        find_runtime_library_from(Some(named.as_os_str()), &empty_profile),
+        Ok(named)
+    );
+    let missing = directory.join("missing.a");
+    assert_eq!(
+        find_runtime_library_from(Some(missing.as_os_str()), &empty_profile),
+        Err(CodegenError::RuntimeLibraryVariableInvalid { path: missing })
+    );
+    // Neither the variable nor an archive near the executable: the error lists where it looked.
+    match find_runtime_library_from(None, &empty_profile) {
+        Err(CodegenError::RuntimeLibraryNotFound { searched }) => {
+            assert!(searched.contains("APLC_RUNTIME_LIB"), "{searched}");
+            assert!(searched.contains("libaplc_runtime-*.a"), "{searched}");
+        }
+        other => panic!("expected RuntimeLibraryNotFound, got {other:?}"),
+    }
+}
