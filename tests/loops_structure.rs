@@ -161,7 +161,7 @@ fn snapshots_of_printed_loop_ir() {
 fn unsupported_operators_give_a_nonce_error() {
     let unsupported = [
         ("roll(6)", "roll"),
-        ("nowi(0)", "nowi"),
+        ("nowi()", "nowi"),
         ("readFile(['f'])", "readFile"),
         ("readIntVecFile(['f'])", "readIntVecFile"),
         ("readDoubleVecFile(['f'])", "readDoubleVecFile"),
