@@ -7,6 +7,7 @@
 pub mod codegen;
 pub mod driver;
 pub mod elab;
+pub mod loops;
 pub mod mem;
 pub mod runtime;
 pub mod source;

@@ -1,0 +1,252 @@
+//! The loop IR checker: every variable is defined (once) before it is used and assigned only when mutable, types are
+//! consistent (operator arguments, loads, stores, conditions, loop counts), and every block is allocated before it is
+//! used and freed at most once (never inside a loop nested deeper than its allocation, where it would be freed on
+//! every iteration). Run after lowering in the tests.
+
+use super::error::CheckError;
+use super::ir::{prim_argument_types, prim_result_type, ArrayRef, Block, Expr, Program, ResultValue, ScalarType, Stmt};
+use std::collections::{HashMap, HashSet};
+
+pub fn check_program(program: &Program) -> Result<(), CheckError> {
+    let mut checker = Checker::default();
+    checker.statements(&program.body)?;
+    checker.result(&program.result)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum BlockState {
+    /// Allocated at this loop depth.
+    Live {
+        depth: usize,
+    },
+    Freed,
+}
+
+#[derive(Default)]
+struct Checker {
+    /// Variables in scope (id to type and mutability), innermost scope last.
+    scopes: Vec<HashMap<u32, (ScalarType, bool)>>,
+    /// Every variable id ever defined (ids must be unique in the program).
+    defined: HashSet<u32>,
+    blocks: HashMap<u32, BlockState>,
+    loop_depth: usize,
+}
+
+fn error(message: impl Into<String>) -> CheckError {
+    CheckError {
+        message: message.into(),
+    }
+}
+
+impl Checker {
+    fn lookup(&self, id: u32) -> Option<(ScalarType, bool)> {
+        self.scopes.iter().rev().find_map(|scope| scope.get(&id).copied())
+    }
+
+    fn define(&mut self, var: &super::ir::Var, mutable: bool) -> Result<(), CheckError> {
+        if !self.defined.insert(var.id) {
+            return Err(error(format!("variable {} defined twice", var.name())));
+        }
+        if self.scopes.is_empty() {
+            self.scopes.push(HashMap::new());
+        }
+        self.scopes
+            .last_mut()
+            .expect("a scope")
+            .insert(var.id, (var.ty, mutable));
+        Ok(())
+    }
+
+    fn live(&self, block: &Block, what: &str) -> Result<(), CheckError> {
+        match self.blocks.get(&block.id) {
+            Some(BlockState::Live { .. }) => Ok(()),
+            Some(BlockState::Freed) => Err(error(format!("{what} of {} after it was freed", block.name()))),
+            None => Err(error(format!("{what} of {} before it is allocated", block.name()))),
+        }
+    }
+
+    fn expect(&self, expr: &Expr, ty: ScalarType, what: &str) -> Result<(), CheckError> {
+        let found = self.expr(expr)?;
+        if found == ty {
+            Ok(())
+        } else {
+            Err(error(format!("{what}: expected {}, found {}", ty.name(), found.name())))
+        }
+    }
+
+    fn expr(&self, expr: &Expr) -> Result<ScalarType, CheckError> {
+        match expr {
+            Expr::Int(_) => Ok(ScalarType::Int),
+            Expr::Double(_) => Ok(ScalarType::Double),
+            Expr::Bool(_) => Ok(ScalarType::Bool),
+            Expr::Char(_) => Ok(ScalarType::Char),
+            Expr::Var(var) => match self.lookup(var.id) {
+                Some((ty, _)) if ty == var.ty => Ok(ty),
+                Some((ty, _)) => Err(error(format!(
+                    "variable {} used as {} but defined as {}",
+                    var.name(),
+                    var.ty.name(),
+                    ty.name()
+                ))),
+                None => Err(error(format!("variable {} used before it is defined", var.name()))),
+            },
+            Expr::Prim(op, args) => {
+                let expected = prim_argument_types(*op);
+                if expected.len() != args.len() {
+                    return Err(error(format!("{} given {} arguments", op.name(), args.len())));
+                }
+                for (arg, ty) in args.iter().zip(expected) {
+                    let ty = ty.ok_or_else(|| error(format!("{} is not a scalar operator", op.name())))?;
+                    self.expect(arg, ty, op.name())?;
+                }
+                prim_result_type(*op).ok_or_else(|| error(format!("{} is not a scalar operator", op.name())))
+            }
+            Expr::Load { block, index } => {
+                self.live(block, "load")?;
+                self.expect(index, ScalarType::Int, "load index")?;
+                Ok(block.element)
+            }
+            Expr::Select(condition, then, otherwise) => {
+                self.expect(condition, ScalarType::Bool, "select condition")?;
+                let ty = self.expr(then)?;
+                self.expect(otherwise, ty, "select branches")?;
+                Ok(ty)
+            }
+        }
+    }
+
+    fn nested(&mut self, body: &[Stmt], loop_body: bool) -> Result<(), CheckError> {
+        self.scopes.push(HashMap::new());
+        if loop_body {
+            self.loop_depth += 1;
+        }
+        let result = self.statements(body);
+        if loop_body {
+            self.loop_depth -= 1;
+        }
+        self.scopes.pop();
+        result
+    }
+
+    fn statements(&mut self, statements: &[Stmt]) -> Result<(), CheckError> {
+        for statement in statements {
+            self.statement(statement)?;
+        }
+        Ok(())
+    }
+
+    fn statement(&mut self, statement: &Stmt) -> Result<(), CheckError> {
+        match statement {
+            Stmt::Let { var, value } | Stmt::Mutable { var, value } => {
+                self.expect(value, var.ty, &format!("definition of {}", var.name()))?;
+                self.define(var, matches!(statement, Stmt::Mutable { .. }))
+            }
+            Stmt::Assign { var, value } => {
+                match self.lookup(var.id) {
+                    Some((_, true)) => {}
+                    Some((_, false)) => return Err(error(format!("assignment to immutable {}", var.name()))),
+                    None => return Err(error(format!("assignment to undefined {}", var.name()))),
+                }
+                self.expect(value, var.ty, &format!("assignment to {}", var.name()))
+            }
+            Stmt::For { index, count, body } => {
+                self.expect(count, ScalarType::Int, "loop count")?;
+                if index.ty != ScalarType::Int {
+                    return Err(error(format!("loop index {} is not an int", index.name())));
+                }
+                self.scopes.push(HashMap::new());
+                self.define(index, false)?;
+                let result = self.nested(body, true);
+                self.scopes.pop();
+                result
+            }
+            Stmt::While { condition, body } => {
+                self.expect(condition, ScalarType::Bool, "while condition")?;
+                self.nested(body, true)
+            }
+            Stmt::If {
+                condition,
+                then,
+                otherwise,
+            } => {
+                self.expect(condition, ScalarType::Bool, "if condition")?;
+                self.nested(then, false)?;
+                self.nested(otherwise, false)
+            }
+            Stmt::Alloc { block, size } => {
+                self.expect(size, ScalarType::Int, "allocation size")?;
+                if let Some(BlockState::Live { .. }) = self.blocks.get(&block.id) {
+                    return Err(error(format!("{} allocated while live", block.name())));
+                }
+                self.blocks
+                    .insert(block.id, BlockState::Live { depth: self.loop_depth });
+                Ok(())
+            }
+            Stmt::Store { block, index, value } => {
+                self.live(block, "store")?;
+                self.expect(index, ScalarType::Int, "store index")?;
+                self.expect(value, block.element, &format!("store to {}", block.name()))
+            }
+            Stmt::Free { block } => match self.blocks.get(&block.id) {
+                Some(BlockState::Live { depth }) if *depth == self.loop_depth => {
+                    self.blocks.insert(block.id, BlockState::Freed);
+                    Ok(())
+                }
+                Some(BlockState::Live { .. }) => Err(error(format!(
+                    "{} freed inside a loop it was allocated outside of",
+                    block.name()
+                ))),
+                Some(BlockState::Freed) => Err(error(format!("{} freed twice", block.name()))),
+                None => Err(error(format!("free of {} which was never allocated", block.name()))),
+            },
+            Stmt::Swap { first, second } => {
+                self.live(first, "swap")?;
+                self.live(second, "swap")?;
+                if first.element != second.element {
+                    return Err(error("swap of blocks of different element types"));
+                }
+                Ok(())
+            }
+            Stmt::PrintArray { array, precision } => {
+                self.expect(precision, ScalarType::Int, "print precision")?;
+                self.array(array)
+            }
+            Stmt::PrintScalar { value, precision } => {
+                self.expect(precision, ScalarType::Int, "print precision")?;
+                self.expr(value).map(|_| ())
+            }
+            Stmt::Error { .. } => Ok(()),
+            Stmt::View {
+                block, shape, layout, ..
+            } => {
+                self.live(block, "view")?;
+                for extent in shape.iter().chain(&layout.strides).chain([&layout.offset]) {
+                    self.expect(extent, ScalarType::Int, "view extent, stride or offset")?;
+                }
+                if layout.strides.len() != shape.len() {
+                    return Err(error(format!(
+                        "view of {} with a stride per axis missing",
+                        block.name()
+                    )));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn array(&self, array: &ArrayRef) -> Result<(), CheckError> {
+        self.live(&array.block, "use")?;
+        for extent in &array.shape {
+            self.expect(extent, ScalarType::Int, "extent")?;
+        }
+        Ok(())
+    }
+
+    fn result(&self, result: &ResultValue) -> Result<(), CheckError> {
+        match result {
+            ResultValue::Scalar(value) => self.expr(value).map(|_| ()),
+            ResultValue::Array(array) => self.array(array),
+            ResultValue::Tuple(components) => components.iter().try_for_each(|c| self.result(c)),
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! Runs a loop program with real buffers: one `Vec` per block, bounds-checked loads and stores. Scalar operators are
+//! evaluated by `crate::tail::scalar_ops` (the TAIL interpreter's own semantics), and printing goes through the same
+//! [`Host`] with a [`Value`] rebuilt from block and shape, so the output is formatted identically.
+//!
+//! A failed bounds check, an undefined variable or a use after free is a [`RunError::Internal`] (a compiler bug);
+//! APL errors come only from `error` statements and scalar operators ([`RunError::Apl`]).
+
+use super::error::RunError;
+use super::ir::{ArrayRef, Block, Expr, Program, ResultValue, Stmt};
+use crate::runtime::error::AplError;
+use crate::tail::interp::Host;
+use crate::tail::scalar_ops::apply_scalar_op;
+use crate::tail::value::{ArrayData, ArrayValue, Scalar, Value};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Runs a program; returns its result value (after everything it printed went to the host).
+pub fn run_program(program: &Program, host: &mut dyn Host) -> Result<Value, RunError> {
+    let mut machine = Machine {
+        host,
+        variables: HashMap::new(),
+        blocks: HashMap::new(),
+    };
+    machine.run(&program.body)?;
+    machine.result(&program.result)
+}
+
+struct Machine<'h> {
+    host: &'h mut dyn Host,
+    variables: HashMap<u32, Scalar>,
+    /// Live blocks (a freed block is removed).
+    blocks: HashMap<u32, Vec<Scalar>>,
+}
+
+fn internal(message: impl Into<String>) -> RunError {
+    RunError::Internal(message.into())
+}
+
+impl Machine<'_> {
+    fn run(&mut self, statements: &[Stmt]) -> Result<(), RunError> {
+        for statement in statements {
+            self.step(statement)?;
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, statement: &Stmt) -> Result<(), RunError> {
+        match statement {
+            Stmt::Let { var, value } | Stmt::Mutable { var, value } | Stmt::Assign { var, value } => {
+                let value = self.eval(value)?;
+                self.variables.insert(var.id, value);
+            }
+            Stmt::For { index, count, body } => {
+                let count = self.eval_int(count)?;
+                for i in 0..count.max(0) {
+                    self.variables.insert(index.id, Scalar::Int(i));
+                    self.run(body)?;
+                }
+            }
+            Stmt::While { condition, body } => {
+                while self.eval_bool(condition)? {
+                    self.run(body)?;
+                }
+            }
+            Stmt::If {
+                condition,
+                then,
+                otherwise,
+            } => {
+                if self.eval_bool(condition)? {
+                    self.run(then)?;
+                } else {
+                    self.run(otherwise)?;
+                }
+            }
+            Stmt::Alloc { block, size } => {
+                let size = self.eval_int(size)?;
+                let size = usize::try_from(size).map_err(|_| internal(format!("negative allocation size {size}")))?;
+                let fill = match block.element.fill() {
+                    Expr::Int(n) => Scalar::Int(n),
+                    Expr::Double(x) => Scalar::Double(x),
+                    Expr::Bool(b) => Scalar::Bool(b),
+                    Expr::Char(c) => Scalar::Char(c),
+                    _ => unreachable!("fill elements are constants"),
+                };
+                if self.blocks.insert(block.id, vec![fill; size]).is_some() {
+                    return Err(internal(format!("{} allocated twice", block.name())));
+                }
+            }
+            Stmt::Store { block, index, value } => {
+                let position = self.eval_int(index)?;
+                let value = self.eval(value)?;
+                let buffer = self.buffer_mut(block)?;
+                let length = buffer.len();
+                let slot = usize::try_from(position)
+                    .ok()
+                    .and_then(|p| buffer.get_mut(p))
+                    .ok_or_else(|| internal(format!("store {}[{position}] out of bounds 0..{length}", block.name())))?;
+                *slot = value;
+            }
+            Stmt::Free { block } => {
+                if self.blocks.remove(&block.id).is_none() {
+                    return Err(internal(format!("free of {} which is not allocated", block.name())));
+                }
+            }
+            Stmt::Swap { first, second } => {
+                let a = self
+                    .blocks
+                    .remove(&first.id)
+                    .ok_or_else(|| internal(format!("swap of unallocated {}", first.name())))?;
+                let b = self
+                    .blocks
+                    .remove(&second.id)
+                    .ok_or_else(|| internal(format!("swap of unallocated {}", second.name())))?;
+                self.blocks.insert(first.id, b);
+                self.blocks.insert(second.id, a);
+            }
+            Stmt::PrintArray { array, precision } => {
+                let value = self.array_value(array)?;
+                let precision = self.precision(precision)?;
+                self.host.print(&value, precision).map_err(RunError::Apl)?;
+            }
+            Stmt::PrintScalar { value, precision } => {
+                let value = Value::Scalar(self.eval(value)?);
+                let precision = self.precision(precision)?;
+                self.host.print(&value, precision).map_err(RunError::Apl)?;
+            }
+            Stmt::View { block, .. } => {
+                self.buffer(block)?;
+            }
+            Stmt::Error { kind, message } => return Err(RunError::Apl(AplError::new(*kind, message.clone()))),
+        }
+        Ok(())
+    }
+
+    fn buffer(&self, block: &Block) -> Result<&Vec<Scalar>, RunError> {
+        self.blocks
+            .get(&block.id)
+            .ok_or_else(|| internal(format!("{} used but not allocated", block.name())))
+    }
+
+    fn buffer_mut(&mut self, block: &Block) -> Result<&mut Vec<Scalar>, RunError> {
+        self.blocks
+            .get_mut(&block.id)
+            .ok_or_else(|| internal(format!("{} used but not allocated", block.name())))
+    }
+
+    fn eval(&self, expr: &Expr) -> Result<Scalar, RunError> {
+        match expr {
+            Expr::Int(n) => Ok(Scalar::Int(*n)),
+            Expr::Double(x) => Ok(Scalar::Double(*x)),
+            Expr::Bool(b) => Ok(Scalar::Bool(*b)),
+            Expr::Char(c) => Ok(Scalar::Char(*c)),
+            Expr::Var(var) => self
+                .variables
+                .get(&var.id)
+                .copied()
+                .ok_or_else(|| internal(format!("variable {} read before it is set", var.name()))),
+            Expr::Prim(op, args) => {
+                let mut values = Vec::with_capacity(args.len());
+                for arg in args {
+                    values.push(self.eval(arg)?);
+                }
+                apply_scalar_op(*op, &values).map_err(RunError::Apl)
+            }
+            Expr::Load { block, index } => {
+                let position = self.eval_int(index)?;
+                let buffer = self.buffer(block)?;
+                usize::try_from(position)
+                    .ok()
+                    .and_then(|p| buffer.get(p))
+                    .copied()
+                    .ok_or_else(|| {
+                        internal(format!(
+                            "load {}[{position}] out of bounds 0..{}",
+                            block.name(),
+                            buffer.len()
+                        ))
+                    })
+            }
+            Expr::Select(condition, then, otherwise) => {
+                if self.eval_bool(condition)? {
+                    self.eval(then)
+                } else {
+                    self.eval(otherwise)
+                }
+            }
+        }
+    }
+
+    fn eval_int(&self, expr: &Expr) -> Result<i64, RunError> {
+        match self.eval(expr)? {
+            Scalar::Int(n) => Ok(n),
+            other => Err(internal(format!("expected an int, found {other:?}"))),
+        }
+    }
+
+    /// A print precision; lowering checked that it is in 1..17.
+    fn precision(&self, expr: &Expr) -> Result<u32, RunError> {
+        let precision = self.eval_int(expr)?;
+        u32::try_from(precision)
+            .ok()
+            .filter(|p| (1..=17).contains(p))
+            .ok_or_else(|| internal(format!("print precision {precision} outside 1..17")))
+    }
+
+    fn eval_bool(&self, expr: &Expr) -> Result<bool, RunError> {
+        match self.eval(expr)? {
+            Scalar::Bool(b) => Ok(b),
+            other => Err(internal(format!("expected a bool, found {other:?}"))),
+        }
+    }
+
+    /// The array value of a row-major block and its shape.
+    fn array_value(&self, array: &ArrayRef) -> Result<Value, RunError> {
+        let mut shape = Vec::with_capacity(array.shape.len());
+        for extent in &array.shape {
+            let extent = self.eval_int(extent)?;
+            shape.push(usize::try_from(extent).map_err(|_| internal(format!("negative extent {extent}")))?);
+        }
+        let count: usize = shape.iter().product();
+        let buffer = self.buffer(&array.block)?;
+        if buffer.len() < count {
+            return Err(internal(format!(
+                "{} has {} elements, the shape needs {count}",
+                array.block.name(),
+                buffer.len()
+            )));
+        }
+        let mut data = ArrayData::empty(array.block.element.base());
+        for element in &buffer[..count] {
+            data.push(*element)
+                .ok_or_else(|| internal(format!("{} holds an element of another type", array.block.name())))?;
+        }
+        Ok(ArrayValue::new(shape, data).into_value())
+    }
+
+    fn result(&self, result: &ResultValue) -> Result<Value, RunError> {
+        match result {
+            ResultValue::Scalar(value) => Ok(Value::Scalar(self.eval(value)?)),
+            ResultValue::Array(array) => self.array_value(array),
+            ResultValue::Tuple(components) => Ok(Value::Tuple(Rc::new(
+                components.iter().map(|c| self.result(c)).collect::<Result<_, _>>()?,
+            ))),
+        }
+    }
+}

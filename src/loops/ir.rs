@@ -1,0 +1,427 @@
+//! The loop IR: typed scalar variables, scalar expressions, loads and stores on memory blocks, and structured control
+//! flow (`for`, `while`, `if`). It is what the hybrid pull arrays of `lower.rs` turn into, and what the memory stage
+//! decorates: every array that exists at run time lives in a [`Block`] and is read through an index function (a
+//! [`Layout`]: offset plus one (extent, stride) pair per dimension, i.e. an LMAD whose terms are IR expressions).
+//!
+//! Scalar operations reuse TAIL's scalar operators ([`Op`]) with exactly their semantics (`crate::tail::scalar_ops`),
+//! so `divd` by zero is the same DOMAIN ERROR in every backend. Index arithmetic uses the int operators
+//! (`addi`, `muli`, `divi`, `resi`, `mini`, `maxi`, comparisons), which the printer writes infix where that reads better.
+
+use crate::runtime::error::AplErrorKind;
+use crate::tail::ast::{BaseType, Op, Type};
+use std::rc::Rc;
+
+/// The element and variable types. Complex numbers are not supported by the loop stage (lowering reports NONCE).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScalarType {
+    Int,
+    Double,
+    Bool,
+    Char,
+}
+
+impl ScalarType {
+    /// The loop type of a TAIL base type (`None` for complex and unresolved type variables).
+    pub fn from_base(base: BaseType) -> Option<ScalarType> {
+        match base {
+            BaseType::Int => Some(ScalarType::Int),
+            BaseType::Double => Some(ScalarType::Double),
+            BaseType::Bool => Some(ScalarType::Bool),
+            BaseType::Char => Some(ScalarType::Char),
+            BaseType::Complex | BaseType::Var(_) => None,
+        }
+    }
+
+    pub fn base(self) -> BaseType {
+        match self {
+            ScalarType::Int => BaseType::Int,
+            ScalarType::Double => BaseType::Double,
+            ScalarType::Bool => BaseType::Bool,
+            ScalarType::Char => BaseType::Char,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ScalarType::Int => "int",
+            ScalarType::Double => "double",
+            ScalarType::Bool => "bool",
+            ScalarType::Char => "char",
+        }
+    }
+
+    /// The fill (prototype) element: 0, 0.0, ff, ' '.
+    pub fn fill(self) -> Expr {
+        match self {
+            ScalarType::Int => Expr::Int(0),
+            ScalarType::Double => Expr::Double(0.0),
+            ScalarType::Bool => Expr::Bool(false),
+            ScalarType::Char => Expr::Char(' '),
+        }
+    }
+}
+
+/// A scalar variable. Identity is the id; the hint only makes the printed IR readable.
+#[derive(Clone, Debug)]
+pub struct Var {
+    pub id: u32,
+    pub ty: ScalarType,
+    pub hint: Rc<str>,
+}
+
+impl PartialEq for Var {
+    fn eq(&self, other: &Var) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Var {}
+
+impl Var {
+    /// The printed name: the hint followed by the id (with `_` between when the hint ends in a digit).
+    pub fn name(&self) -> String {
+        if self.hint.ends_with(|c: char| c.is_ascii_digit()) {
+            format!("{}_{}", self.hint, self.id)
+        } else {
+            format!("{}{}", self.hint, self.id)
+        }
+    }
+}
+
+/// A memory block: a run-time buffer of one element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Block {
+    pub id: u32,
+    pub element: ScalarType,
+}
+
+impl Block {
+    pub fn name(&self) -> String {
+        format!("mem{}", self.id)
+    }
+}
+
+/// A scalar expression. Expressions have no effects except the APL errors of their operators; [`Expr::Select`] is
+/// lazy (only the chosen branch is evaluated).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Int(i64),
+    Double(f64),
+    Bool(bool),
+    Char(char),
+    Var(Var),
+    /// A TAIL scalar operator applied to its arguments (as many as its arity).
+    Prim(Op, Vec<Expr>),
+    /// `block[index]`, a bounds-checked read (out of bounds is an internal error, not an APL error).
+    Load {
+        block: Block,
+        index: Box<Expr>,
+    },
+    /// `cond ? then : otherwise`.
+    Select(Box<Expr>, Box<Expr>, Box<Expr>),
+}
+
+/// The scalar type an operator returns, from its type scheme (`None` for non-scalar operators).
+pub fn prim_result_type(op: Op) -> Option<ScalarType> {
+    let mut ty = &op.scheme().body;
+    while let Type::Function(_, result) = ty {
+        ty = result;
+    }
+    match ty {
+        Type::Array(base, _) | Type::Singleton(base, _) => ScalarType::from_base(*base),
+        _ => None,
+    }
+}
+
+/// The scalar argument types of an operator, from its type scheme.
+pub fn prim_argument_types(op: Op) -> Vec<Option<ScalarType>> {
+    let mut types = Vec::new();
+    let mut ty = &op.scheme().body;
+    while let Type::Function(argument, result) = ty {
+        types.push(match &**argument {
+            Type::Array(base, _) | Type::Singleton(base, _) => ScalarType::from_base(*base),
+            _ => None,
+        });
+        ty = result;
+    }
+    types
+}
+
+impl Expr {
+    pub fn var(var: &Var) -> Expr {
+        Expr::Var(var.clone())
+    }
+
+    /// The type of the expression (Int for an ill-formed one; the checker reports those).
+    pub fn ty(&self) -> ScalarType {
+        match self {
+            Expr::Int(_) => ScalarType::Int,
+            Expr::Double(_) => ScalarType::Double,
+            Expr::Bool(_) => ScalarType::Bool,
+            Expr::Char(_) => ScalarType::Char,
+            Expr::Var(var) => var.ty,
+            Expr::Prim(op, _) => prim_result_type(*op).unwrap_or(ScalarType::Int),
+            Expr::Load { block, .. } => block.element,
+            Expr::Select(_, then, _) => then.ty(),
+        }
+    }
+
+    /// Constants and variables: cheap to duplicate.
+    pub fn is_trivial(&self) -> bool {
+        matches!(
+            self,
+            Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_)
+        )
+    }
+
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Expr::Int(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    // ---- Smart constructors for index arithmetic (fold constants, drop neutral operands) ----
+
+    pub fn add_int(a: Expr, b: Expr) -> Expr {
+        match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) => Expr::Int(x.wrapping_add(y)),
+            (Some(0), _) => b,
+            (_, Some(0)) => a,
+            _ => Expr::Prim(Op::AddI, vec![a, b]),
+        }
+    }
+
+    pub fn sub_int(a: Expr, b: Expr) -> Expr {
+        match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) => Expr::Int(x.wrapping_sub(y)),
+            (_, Some(0)) => a,
+            _ => Expr::Prim(Op::SubI, vec![a, b]),
+        }
+    }
+
+    pub fn mul_int(a: Expr, b: Expr) -> Expr {
+        match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) => Expr::Int(x.wrapping_mul(y)),
+            (Some(0), _) | (_, Some(0)) => Expr::Int(0),
+            (Some(1), _) => b,
+            (_, Some(1)) => a,
+            _ => Expr::Prim(Op::MulI, vec![a, b]),
+        }
+    }
+
+    /// Floor division (`divi`); only used with positive divisors.
+    pub fn div_int(a: Expr, b: Expr) -> Expr {
+        match (a.as_int(), b.as_int()) {
+            (_, Some(1)) => a,
+            _ => Expr::Prim(Op::DivI, vec![a, b]),
+        }
+    }
+
+    /// `a mod n` (APL residue `n|a`, in 0..n-1 for n > 0).
+    pub fn modulo(a: Expr, n: Expr) -> Expr {
+        match n.as_int() {
+            Some(1) => Expr::Int(0),
+            _ => Expr::Prim(Op::ResI, vec![n, a]),
+        }
+    }
+
+    pub fn max(a: Expr, b: Expr) -> Expr {
+        match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) => Expr::Int(x.max(y)),
+            _ => Expr::Prim(Op::MaxI, vec![a, b]),
+        }
+    }
+
+    pub fn min(a: Expr, b: Expr) -> Expr {
+        match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) => Expr::Int(x.min(y)),
+            _ => Expr::Prim(Op::MinI, vec![a, b]),
+        }
+    }
+
+    pub fn lt(a: Expr, b: Expr) -> Expr {
+        match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) => Expr::Bool(x < y),
+            _ => Expr::Prim(Op::LtI, vec![a, b]),
+        }
+    }
+
+    pub fn eq(a: Expr, b: Expr) -> Expr {
+        match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) => Expr::Bool(x == y),
+            _ => Expr::Prim(Op::EqI, vec![a, b]),
+        }
+    }
+
+    pub fn not_bool(a: Expr) -> Expr {
+        match a {
+            Expr::Bool(b) => Expr::Bool(!b),
+            other => Expr::Prim(Op::NotB, vec![other]),
+        }
+    }
+
+    pub fn or(a: Expr, b: Expr) -> Expr {
+        match (&a, &b) {
+            (Expr::Bool(false), _) => b,
+            (_, Expr::Bool(false)) => a,
+            (Expr::Bool(true), _) | (_, Expr::Bool(true)) => Expr::Bool(true),
+            _ => Expr::Prim(Op::OrB, vec![a, b]),
+        }
+    }
+
+    pub fn load(block: Block, index: Expr) -> Expr {
+        Expr::Load {
+            block,
+            index: Box::new(index),
+        }
+    }
+
+    pub fn select(condition: Expr, then: Expr, otherwise: Expr) -> Expr {
+        match condition {
+            Expr::Bool(true) => then,
+            Expr::Bool(false) => otherwise,
+            condition => Expr::Select(Box::new(condition), Box::new(then), Box::new(otherwise)),
+        }
+    }
+
+    /// The product of a list of int expressions (1 for none).
+    pub fn product(factors: &[Expr]) -> Expr {
+        factors.iter().cloned().fold(Expr::Int(1), Expr::mul_int)
+    }
+}
+
+/// Where an array's elements are in its block: `offset + Σ index_k × stride_k` (an LMAD over IR expressions).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    pub offset: Expr,
+    pub strides: Vec<Expr>,
+}
+
+impl Layout {
+    /// The row-major layout of a shape at offset 0.
+    pub fn row_major(shape: &[Expr]) -> Layout {
+        let mut strides = vec![Expr::Int(1); shape.len()];
+        for axis in (0..shape.len().saturating_sub(1)).rev() {
+            strides[axis] = Expr::mul_int(strides[axis + 1].clone(), shape[axis + 1].clone());
+        }
+        Layout {
+            offset: Expr::Int(0),
+            strides,
+        }
+    }
+
+    /// The position of a multi-index.
+    pub fn position(&self, index: &[Expr]) -> Expr {
+        index
+            .iter()
+            .zip(&self.strides)
+            .fold(self.offset.clone(), |sum, (i, stride)| {
+                Expr::add_int(sum, Expr::mul_int(i.clone(), stride.clone()))
+            })
+    }
+
+    /// Whether the layout is row-major for `shape` (up to its offset): flat index i is at `offset + i`.
+    pub fn is_row_major(&self, shape: &[Expr]) -> bool {
+        self.strides == Layout::row_major(shape).strides
+    }
+}
+
+/// A run-time array handed to the runtime (print, program result): a row-major block at offset 0 with its shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrayRef {
+    pub block: Block,
+    pub shape: Vec<Expr>,
+}
+
+/// A statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// `let x = e` (immutable).
+    Let { var: Var, value: Expr },
+    /// `var x = e` (a mutable scalar, assigned later).
+    Mutable { var: Var, value: Expr },
+    /// `x := e`.
+    Assign { var: Var, value: Expr },
+    /// `for i < count { body }`: i runs 0, 1, ..., count-1 (no iterations when count ≤ 0).
+    For { index: Var, count: Expr, body: Vec<Stmt> },
+    /// `while cond { body }`: cond is re-evaluated before every iteration.
+    While { condition: Expr, body: Vec<Stmt> },
+    If {
+        condition: Expr,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+    },
+    /// `alloc block : elem[size]`.
+    Alloc { block: Block, size: Expr },
+    /// `store block[index] = value`.
+    Store { block: Block, index: Expr, value: Expr },
+    /// `free block`.
+    Free { block: Block },
+    /// `swap a, b`: exchanges the buffers behind two blocks of the same element type (double buffering).
+    Swap { first: Block, second: Block },
+    /// Runtime call: print an array (through the host, formatted as the TAIL interpreter does) with a print
+    /// precision (`⎕PP`, an int in 1..17).
+    PrintArray { array: ArrayRef, precision: Expr },
+    /// Runtime call: print a scalar with a print precision.
+    PrintScalar { value: Expr, precision: Expr },
+    /// Runtime call: raise an APL error (the explicit checks of lowering end here).
+    Error { kind: AplErrorKind, message: String },
+    /// A memory decoration with no run-time effect: the array `name` lives in `block`, element `i` of it at
+    /// `layout.position(i)` (printed with its LMAD, see `memory.rs`).
+    View {
+        name: String,
+        block: Block,
+        shape: Vec<Expr>,
+        layout: Layout,
+    },
+}
+
+/// The value a program returns (shown after everything it printed).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ResultValue {
+    Scalar(Expr),
+    Array(ArrayRef),
+    Tuple(Vec<ResultValue>),
+}
+
+/// A whole loop program: statements, then the result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub body: Vec<Stmt>,
+    pub result: ResultValue,
+}
+
+/// Visits every statement, nested ones included, in order.
+pub fn for_each_statement(statements: &[Stmt], visit: &mut dyn FnMut(&Stmt)) {
+    for statement in statements {
+        visit(statement);
+        match statement {
+            Stmt::For { body, .. } | Stmt::While { body, .. } => for_each_statement(body, visit),
+            Stmt::If { then, otherwise, .. } => {
+                for_each_statement(then, visit);
+                for_each_statement(otherwise, visit);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Counts of the structural elements of a program (for structure tests and dump summaries).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub allocations: usize,
+    pub loops: usize,
+    pub frees: usize,
+}
+
+pub fn count(program: &Program) -> Counts {
+    let mut counts = Counts::default();
+    for_each_statement(&program.body, &mut |statement| match statement {
+        Stmt::Alloc { .. } => counts.allocations += 1,
+        Stmt::For { .. } | Stmt::While { .. } => counts.loops += 1,
+        Stmt::Free { .. } => counts.frees += 1,
+        _ => {}
+    });
+    counts
+}

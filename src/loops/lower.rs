@@ -1,0 +1,877 @@
+//! TAIL → loop IR. The lowering walks the typed TAIL program once, in evaluation order, emitting statements. Scalars
+//! become IR expressions (bound to variables when they are let-bound or non-trivial), arrays become [`Arr`]s: pull
+//! arrays whose elements are computed on demand by index functions (digest §4.2), or materialised arrays in a memory
+//! block. Structural checks (zipWith shapes, index bounds, negative extents) are emitted where the op is evaluated,
+//! so they fail after the same output as in the TAIL interpreter.
+//!
+//! Materialisation (the thesis' rules): a let-bound array used more than once or under a lambda, the source of a
+//! reshape, the argument of a power loop, and the results of reduce (rank ≥ 2), scan, compress, replicate, expand,
+//! update, vector literals and `mem`. Everything else composes index functions and allocates nothing.
+//!
+//! Element-level APL errors (a division by zero inside an `each`) are raised when the element is computed, which in a
+//! fused loop may be later than in the interpreter, or never when the element is not needed (`first(each(...))`).
+//!
+//! After lowering, [`insert_frees`] frees every block after the last statement that mentions it (at the nesting level
+//! of its allocation), except the blocks the program returns.
+
+use super::error::LowerError;
+use super::ir::{self, ArrayRef, Block, Expr, Layout, ResultValue, ScalarType, Stmt, Var};
+use super::pull::{Arr, Materialised, Pull};
+use crate::runtime::error::AplErrorKind;
+use crate::tail::ast::{self as tail, ExprKind, Op};
+use crate::tail::scalar_ops::is_scalar_op;
+use std::collections::HashSet;
+use std::rc::Rc;
+
+pub type LowerResult<T> = Result<T, LowerError>;
+
+/// The body of [`Lowerer::nested_loops`]: gets the multi-index and the row-major position.
+pub type LoopBody<'a> = &'a mut dyn FnMut(&mut Lowerer, &[Expr], Expr) -> LowerResult<()>;
+
+/// A TAIL value during lowering.
+#[derive(Clone)]
+pub enum Lowered {
+    Scalar(Expr),
+    Array(Arr),
+    Function(Function),
+    Tuple(Vec<Lowered>),
+}
+
+/// A function value: an operator name or a lambda with its environment.
+#[derive(Clone)]
+pub enum Function {
+    Op(Op),
+    Lambda {
+        parameter: Rc<str>,
+        body: Rc<tail::Expr>,
+        env: Env,
+    },
+}
+
+/// A persistent environment (newest binding first), cheap to capture in lambdas.
+#[derive(Clone, Default)]
+pub struct Env {
+    head: Option<Rc<EnvNode>>,
+}
+
+struct EnvNode {
+    name: Rc<str>,
+    value: Lowered,
+    next: Option<Rc<EnvNode>>,
+}
+
+impl Env {
+    pub fn bind(&self, name: &str, value: Lowered) -> Env {
+        Env {
+            head: Some(Rc::new(EnvNode {
+                name: Rc::from(name),
+                value,
+                next: self.head.clone(),
+            })),
+        }
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<&Lowered> {
+        let mut node = self.head.as_deref();
+        while let Some(binding) = node {
+            if &*binding.name == name {
+                return Some(&binding.value);
+            }
+            node = binding.next.as_deref();
+        }
+        None
+    }
+}
+
+/// Lowers a typed TAIL program (after `infer_program`) to a loop program.
+pub fn lower_program(program: &tail::Program) -> LowerResult<ir::Program> {
+    let mut lowerer = Lowerer::default();
+    let value = lowerer.lower(&program.body, &Env::default())?;
+    let result = lowerer.result_value(value)?;
+    let mut body = lowerer.statements.pop().expect("the top-level statement list");
+    let mut keep = HashSet::new();
+    collect_result_blocks(&result, &mut keep);
+    insert_frees(&mut body, &keep);
+    Ok(ir::Program { body, result })
+}
+
+fn collect_result_blocks(result: &ResultValue, blocks: &mut HashSet<u32>) {
+    match result {
+        ResultValue::Scalar(_) => {}
+        ResultValue::Array(array) => {
+            blocks.insert(array.block.id);
+        }
+        ResultValue::Tuple(components) => components.iter().for_each(|c| collect_result_blocks(c, blocks)),
+    }
+}
+
+/// The state of the lowering: fresh-name supply and the stack of statement lists being built (the innermost is where
+/// statements go; loop and branch bodies push a new list).
+pub struct Lowerer {
+    next_id: u32,
+    statements: Vec<Vec<Stmt>>,
+}
+
+impl Default for Lowerer {
+    fn default() -> Lowerer {
+        Lowerer {
+            next_id: 0,
+            statements: vec![Vec::new()],
+        }
+    }
+}
+
+impl Lowerer {
+    // ---- Building statements ----
+
+    pub fn fresh_var(&mut self, ty: ScalarType, hint: &str) -> Var {
+        self.next_id += 1;
+        Var {
+            id: self.next_id,
+            ty,
+            hint: Rc::from(hint),
+        }
+    }
+
+    pub fn fresh_block(&mut self, element: ScalarType) -> Block {
+        self.next_id += 1;
+        Block {
+            id: self.next_id,
+            element,
+        }
+    }
+
+    pub fn emit(&mut self, statement: Stmt) {
+        self.statements.last_mut().expect("a statement list").push(statement);
+    }
+
+    /// Runs `build` with a fresh statement list and returns the statements it emitted with its result.
+    pub fn capture<T>(&mut self, build: impl FnOnce(&mut Lowerer) -> LowerResult<T>) -> LowerResult<(Vec<Stmt>, T)> {
+        self.statements.push(Vec::new());
+        let result = build(self);
+        let statements = self.statements.pop().expect("pushed above");
+        result.map(|value| (statements, value))
+    }
+
+    /// `let x = e` for a non-trivial expression; trivial ones are returned as they are.
+    pub fn bind(&mut self, value: Expr, hint: &str) -> Expr {
+        if value.is_trivial() {
+            return value;
+        }
+        let var = self.fresh_var(value.ty(), hint);
+        self.emit(Stmt::Let {
+            var: var.clone(),
+            value,
+        });
+        Expr::Var(var)
+    }
+
+    /// A mutable variable initialised to `value`.
+    pub fn mutable(&mut self, value: Expr, hint: &str) -> Var {
+        let var = self.fresh_var(value.ty(), hint);
+        self.emit(Stmt::Mutable {
+            var: var.clone(),
+            value,
+        });
+        var
+    }
+
+    /// `for i < count { body(i) }`.
+    pub fn for_loop(
+        &mut self,
+        count: Expr,
+        hint: &str,
+        body: impl FnOnce(&mut Lowerer, Expr) -> LowerResult<()>,
+    ) -> LowerResult<()> {
+        let index = self.fresh_var(ScalarType::Int, hint);
+        let (statements, ()) = self.capture(|lowerer| body(lowerer, Expr::Var(index.clone())))?;
+        self.emit(Stmt::For {
+            index,
+            count,
+            body: statements,
+        });
+        Ok(())
+    }
+
+    /// Nested loops over a shape in row-major order; `body` gets the multi-index and the flat position (a running
+    /// counter, so no multiplications).
+    pub fn nested_loops(&mut self, shape: &[Expr], body: LoopBody<'_>) -> LowerResult<()> {
+        if shape.is_empty() {
+            return body(self, &[], Expr::Int(0));
+        }
+        if shape.len() == 1 {
+            return self.for_loop(shape[0].clone(), "i", |lowerer, i| {
+                body(lowerer, std::slice::from_ref(&i), i.clone())
+            });
+        }
+        let counter = self.mutable(Expr::Int(0), "p");
+        self.nested_loops_from(shape, &mut Vec::new(), &counter, body)
+    }
+
+    fn nested_loops_from(
+        &mut self,
+        shape: &[Expr],
+        prefix: &mut Vec<Expr>,
+        counter: &Var,
+        body: LoopBody<'_>,
+    ) -> LowerResult<()> {
+        if prefix.len() == shape.len() {
+            body(self, prefix, Expr::var(counter))?;
+            self.emit(Stmt::Assign {
+                var: counter.clone(),
+                value: Expr::add_int(Expr::var(counter), Expr::Int(1)),
+            });
+            return Ok(());
+        }
+        let extent = shape[prefix.len()].clone();
+        let index = self.fresh_var(ScalarType::Int, "i");
+        let (statements, ()) = self.capture(|lowerer| {
+            prefix.push(Expr::Var(index.clone()));
+            let result = lowerer.nested_loops_from(shape, prefix, counter, body);
+            prefix.pop();
+            result
+        })?;
+        self.emit(Stmt::For {
+            index,
+            count: extent,
+            body: statements,
+        });
+        Ok(())
+    }
+
+    /// `cond ? then() : otherwise()`, as a select when neither side emits statements, otherwise as an `if` that
+    /// assigns a mutable variable (so only the chosen side's statements run).
+    pub fn choose(
+        &mut self,
+        condition: Expr,
+        ty: ScalarType,
+        then: impl FnOnce(&mut Lowerer) -> LowerResult<Expr>,
+        otherwise: impl FnOnce(&mut Lowerer) -> LowerResult<Expr>,
+    ) -> LowerResult<Expr> {
+        match condition {
+            Expr::Bool(true) => return then(self),
+            Expr::Bool(false) => return otherwise(self),
+            _ => {}
+        }
+        let (then_statements, then_value) = self.capture(then)?;
+        let (otherwise_statements, otherwise_value) = self.capture(otherwise)?;
+        if let (Some(then_value), Some(otherwise_value)) = (
+            inline_lets(&then_statements, &then_value),
+            inline_lets(&otherwise_statements, &otherwise_value),
+        ) {
+            return Ok(Expr::select(condition, then_value, otherwise_value));
+        }
+        let result = self.mutable(ty.fill(), "r");
+        let assign = |mut statements: Vec<Stmt>, value: Expr| {
+            statements.push(Stmt::Assign {
+                var: result.clone(),
+                value,
+            });
+            statements
+        };
+        let then_statements = assign(then_statements, then_value);
+        let otherwise_statements = assign(otherwise_statements, otherwise_value);
+        self.emit(Stmt::If {
+            condition,
+            then: then_statements,
+            otherwise: otherwise_statements,
+        });
+        Ok(Expr::Var(result))
+    }
+
+    /// Emits `if condition { then } else { otherwise }`, or just one side when the condition is constant.
+    pub fn emit_if(&mut self, condition: Expr, then: Vec<Stmt>, otherwise: Vec<Stmt>) {
+        let chosen = match condition {
+            Expr::Bool(true) => then,
+            Expr::Bool(false) => otherwise,
+            condition => {
+                self.emit(Stmt::If {
+                    condition,
+                    then,
+                    otherwise,
+                });
+                return;
+            }
+        };
+        for statement in chosen {
+            self.emit(statement);
+        }
+    }
+
+    /// Emits `if failed { error kind message }` (nothing when `failed` is statically false).
+    pub fn fail_if(&mut self, failed: Expr, kind: AplErrorKind, message: &str) {
+        let error = Stmt::Error {
+            kind,
+            message: message.to_string(),
+        };
+        match failed {
+            Expr::Bool(false) => {}
+            Expr::Bool(true) => self.emit(error),
+            condition => self.emit(Stmt::If {
+                condition,
+                then: vec![error],
+                otherwise: vec![],
+            }),
+        }
+    }
+
+    // ---- Expressions ----
+
+    pub fn lower(&mut self, expr: &tail::Expr, env: &Env) -> LowerResult<Lowered> {
+        match &expr.kind {
+            ExprKind::Int(n) => Ok(Lowered::Scalar(Expr::Int(*n))),
+            ExprKind::Double(x) => Ok(Lowered::Scalar(Expr::Double(*x))),
+            ExprKind::Bool(b) => Ok(Lowered::Scalar(Expr::Bool(*b))),
+            ExprKind::Char(c) => Ok(Lowered::Scalar(Expr::Char(*c))),
+            ExprKind::Complex(..) => Err(LowerError::unsupported("complex numbers")),
+            ExprKind::Var(name) => env
+                .lookup(name)
+                .cloned()
+                .ok_or_else(|| LowerError::ill_typed(format!("unbound variable {name}"))),
+            ExprKind::Vector { elements, element_type } => {
+                let mut values = Vec::with_capacity(elements.len());
+                for element in elements {
+                    let value = self.lower(element, env)?;
+                    let value = self.as_scalar(value)?;
+                    values.push(self.bind(value, "e"));
+                }
+                let element = match values.first() {
+                    Some(first) => first.ty(),
+                    None => element_type
+                        .map(|base| scalar_type(base, "an empty vector"))
+                        .transpose()?
+                        .unwrap_or(ScalarType::Int),
+                };
+                Ok(Lowered::Array(Arr::Literal {
+                    element,
+                    elements: values,
+                }))
+            }
+            ExprKind::Op { op, args } => {
+                let mut values = Vec::with_capacity(args.len());
+                for arg in args {
+                    values.push(self.lower(arg, env)?);
+                }
+                self.lower_op(*op, values)
+            }
+            ExprKind::OpRef(op) => Ok(Lowered::Function(Function::Op(*op))),
+            ExprKind::Let { name, value, body, .. } => {
+                let value = self.lower(value, env)?;
+                let value = self.bind_let(name, value, body)?;
+                if let Lowered::Array(Arr::Mat(mat)) = &value {
+                    self.emit(Stmt::View {
+                        name: name.clone(),
+                        block: mat.block,
+                        shape: mat.shape.clone(),
+                        layout: mat.layout.clone(),
+                    });
+                }
+                let env = env.bind(name, value);
+                self.lower(body, &env)
+            }
+            ExprKind::Lambda { parameter, body, .. } => Ok(Lowered::Function(Function::Lambda {
+                parameter: Rc::from(parameter.as_str()),
+                body: Rc::new((**body).clone()),
+                env: env.clone(),
+            })),
+            ExprKind::Tuple(components) => {
+                let mut values = Vec::with_capacity(components.len());
+                for component in components {
+                    values.push(self.lower(component, env)?);
+                }
+                Ok(Lowered::Tuple(values))
+            }
+            ExprKind::Project { index, tuple } => match self.lower(tuple, env)? {
+                Lowered::Tuple(mut values) if *index >= 1 && *index <= values.len() => {
+                    Ok(values.swap_remove(index - 1))
+                }
+                _ => Err(LowerError::ill_typed("projection out of a non-tuple")),
+            },
+        }
+    }
+
+    /// What a `let` binds: scalars get a variable; arrays used more than once or under a lambda are materialised.
+    fn bind_let(&mut self, name: &str, value: Lowered, body: &tail::Expr) -> LowerResult<Lowered> {
+        match value {
+            Lowered::Scalar(expr) => Ok(Lowered::Scalar(self.bind(expr, name))),
+            Lowered::Array(arr) => {
+                let uses = count_uses(name, body, false);
+                let shared = uses.count > 1 || uses.under_lambda;
+                match arr {
+                    Arr::Pull(ref pull) if shared && !pull.cheap => {
+                        Ok(Lowered::Array(Arr::Mat(self.materialise(&arr)?)))
+                    }
+                    Arr::Literal { .. } if shared => Ok(Lowered::Array(self.indexable(arr)?)),
+                    other => Ok(Lowered::Array(other)),
+                }
+            }
+            other => Ok(other),
+        }
+    }
+
+    // ---- Conversions between lowered values ----
+
+    pub fn as_scalar(&mut self, value: Lowered) -> LowerResult<Expr> {
+        match value {
+            Lowered::Scalar(expr) => Ok(expr),
+            Lowered::Array(arr) if arr.rank() == 0 => {
+                let arr = self.indexable(arr)?;
+                self.read_shaped(&arr, &[])
+            }
+            Lowered::Array(_) => Err(LowerError::ill_typed("an array where a scalar is expected")),
+            _ => Err(LowerError::ill_typed("a function or tuple where a scalar is expected")),
+        }
+    }
+
+    pub fn as_int(&mut self, value: Lowered) -> LowerResult<Expr> {
+        let expr = self.as_scalar(value)?;
+        match expr.ty() {
+            ScalarType::Int => Ok(expr),
+            ScalarType::Bool => Ok(Expr::Prim(Op::B2I, vec![expr])),
+            _ => Err(LowerError::ill_typed("expected an int")),
+        }
+    }
+
+    /// The value as an array (a scalar becomes a rank-0 pull array).
+    pub fn as_array(&mut self, value: Lowered) -> LowerResult<Arr> {
+        match value {
+            Lowered::Array(arr) => Ok(arr),
+            Lowered::Scalar(expr) => {
+                let expr = self.bind(expr, "s");
+                Ok(Arr::Pull(Pull::scalar(expr)))
+            }
+            _ => Err(LowerError::ill_typed("a function or tuple where an array is expected")),
+        }
+    }
+
+    /// The elements of a vector whose length is known statically (shape vectors, axis vectors, index vectors).
+    pub fn static_vector(&mut self, arr: Arr, what: &str) -> LowerResult<Vec<Expr>> {
+        if let Arr::Literal { elements, .. } = &arr {
+            return Ok(elements.clone());
+        }
+        if arr.rank() != 1 {
+            return Err(LowerError::ill_typed(format!("{what} must be a vector")));
+        }
+        let Some(length) = arr.shape()[0].as_int() else {
+            return Err(LowerError::unsupported(format!(
+                "{what} of a length unknown at compile time"
+            )));
+        };
+        let arr = self.indexable(arr)?;
+        let mut elements = Vec::new();
+        for k in 0..length {
+            let element = self.read_flat(&arr, Expr::Int(k))?;
+            elements.push(self.bind(element, "e"));
+        }
+        Ok(elements)
+    }
+
+    // ---- Functions ----
+
+    /// Applies a function to values (curried: extra arguments go to the result).
+    pub fn apply(&mut self, function: &Function, mut args: Vec<Lowered>) -> LowerResult<Lowered> {
+        match function {
+            Function::Op(op) => {
+                if args.len() != op.arity() {
+                    return Err(LowerError::unsupported(format!("partial application of {}", op.name())));
+                }
+                self.lower_op(*op, args)
+            }
+            Function::Lambda { parameter, body, env } => {
+                if args.is_empty() {
+                    return Ok(Lowered::Function(function.clone()));
+                }
+                let rest = args.split_off(1);
+                let argument = match args.pop().expect("one argument") {
+                    Lowered::Scalar(expr) => Lowered::Scalar(self.bind(expr, parameter)),
+                    other => other,
+                };
+                let env = env.bind(parameter, argument);
+                let result = self.lower(body, &env)?;
+                if rest.is_empty() {
+                    Ok(result)
+                } else {
+                    match result {
+                        Lowered::Function(inner) => self.apply(&inner, rest),
+                        _ => Err(LowerError::ill_typed("too many arguments for a function")),
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn as_function(value: Lowered) -> LowerResult<Function> {
+        match value {
+            Lowered::Function(function) => Ok(function),
+            _ => Err(LowerError::ill_typed("expected a function")),
+        }
+    }
+
+    /// Applies a scalar function to scalar expressions, giving a scalar expression.
+    pub fn apply_scalar(&mut self, function: &Function, args: &[Expr]) -> LowerResult<Expr> {
+        if let Function::Op(op) = function {
+            if is_scalar_op(*op) && op.arity() == args.len() {
+                return Ok(Expr::Prim(*op, args.to_vec()));
+            }
+        }
+        let args = args.iter().cloned().map(Lowered::Scalar).collect();
+        let result = self.apply(function, args)?;
+        self.as_scalar(result)
+    }
+
+    /// The element type a scalar function returns for arguments of the given types, found by lowering it once on
+    /// placeholder variables and discarding the statements.
+    pub fn result_type(&mut self, function: &Function, argument_types: &[ScalarType]) -> LowerResult<ScalarType> {
+        let (_, ty) = self.capture(|lowerer| {
+            let args: Vec<Expr> = argument_types
+                .iter()
+                .map(|ty| Expr::Var(lowerer.fresh_var(*ty, "probe")))
+                .collect();
+            Ok(lowerer.apply_scalar(function, &args)?.ty())
+        })?;
+        Ok(ty)
+    }
+
+    // ---- The program result ----
+
+    fn result_value(&mut self, value: Lowered) -> LowerResult<ResultValue> {
+        match value {
+            Lowered::Scalar(expr) => Ok(ResultValue::Scalar(self.bind(expr, "result"))),
+            Lowered::Array(arr) if arr.rank() == 0 => {
+                let expr = self.as_scalar(Lowered::Array(arr))?;
+                Ok(ResultValue::Scalar(self.bind(expr, "result")))
+            }
+            Lowered::Array(arr) => Ok(ResultValue::Array(self.array_ref(&arr)?)),
+            Lowered::Tuple(components) => Ok(ResultValue::Tuple(
+                components
+                    .into_iter()
+                    .map(|c| self.result_value(c))
+                    .collect::<LowerResult<_>>()?,
+            )),
+            Lowered::Function(_) => Err(LowerError::unsupported("a function as the program's result")),
+        }
+    }
+
+    /// A row-major block at offset 0 holding the array (the array's own block when it already is one).
+    pub fn array_ref(&mut self, arr: &Arr) -> LowerResult<ArrayRef> {
+        let arr = self.indexable(arr.clone())?;
+        let mat = match arr {
+            Arr::Mat(mat) if mat.layout.offset == Expr::Int(0) && mat.layout.is_row_major(&mat.shape) => mat,
+            other => self.materialise(&other)?,
+        };
+        Ok(ArrayRef {
+            block: mat.block,
+            shape: mat.shape,
+        })
+    }
+
+    /// `print(pp, x)`: prints through the runtime with print precision pp and returns x.
+    fn print(&mut self, precision: &Expr, value: Lowered) -> LowerResult<Lowered> {
+        match value {
+            Lowered::Scalar(expr) => {
+                let expr = self.bind(expr, "s");
+                self.emit(Stmt::PrintScalar {
+                    value: expr.clone(),
+                    precision: precision.clone(),
+                });
+                Ok(Lowered::Scalar(expr))
+            }
+            Lowered::Array(arr) if arr.rank() == 0 => {
+                let expr = self.as_scalar(Lowered::Array(arr))?;
+                self.print(precision, Lowered::Scalar(expr))
+            }
+            Lowered::Array(arr) => {
+                let array = self.array_ref(&arr)?;
+                self.emit(Stmt::PrintArray {
+                    array: array.clone(),
+                    precision: precision.clone(),
+                });
+                Ok(Lowered::Array(Arr::Mat(Materialised {
+                    block: array.block,
+                    layout: Layout::row_major(&array.shape),
+                    shape: array.shape,
+                })))
+            }
+            Lowered::Tuple(components) => {
+                let mut printed = Vec::new();
+                for component in components {
+                    printed.push(self.print(precision, component)?);
+                }
+                Ok(Lowered::Tuple(printed))
+            }
+            Lowered::Function(_) => Err(LowerError::unsupported("printing a function")),
+        }
+    }
+
+    // ---- Operators ----
+
+    pub fn lower_op(&mut self, op: Op, args: Vec<Lowered>) -> LowerResult<Lowered> {
+        if args.len() != op.arity() {
+            return Err(LowerError::ill_typed(format!(
+                "{} applied to {} arguments",
+                op.name(),
+                args.len()
+            )));
+        }
+        if is_scalar_op(op) {
+            let mut scalars = Vec::with_capacity(args.len());
+            for arg in args {
+                scalars.push(self.as_scalar(arg)?);
+            }
+            return Ok(Lowered::Scalar(Expr::Prim(op, scalars)));
+        }
+        let mut args = args.into_iter();
+        let mut next = move || args.next().expect("arity checked");
+        match op {
+            Op::Zilde => Ok(Lowered::Array(Arr::Literal {
+                element: ScalarType::Int,
+                elements: vec![],
+            })),
+            Op::Pi => Ok(Lowered::Scalar(Expr::Double(std::f64::consts::PI))),
+            Op::Mem => match next() {
+                Lowered::Array(arr) => {
+                    let arr = self.indexable(arr)?;
+                    match arr {
+                        Arr::Mat(mat) => Ok(Lowered::Array(Arr::Mat(mat))),
+                        other => Ok(Lowered::Array(Arr::Mat(self.materialise(&other)?))),
+                    }
+                }
+                other => Ok(other),
+            },
+            Op::Print => {
+                let precision = self.as_int(next())?;
+                let precision = self.bind(precision, "pp");
+                let outside = Expr::or(
+                    Expr::lt(precision.clone(), Expr::Int(1)),
+                    Expr::lt(Expr::Int(17), precision.clone()),
+                );
+                self.fail_if(outside, AplErrorKind::Domain, "print precision outside 1..17");
+                let value = next();
+                self.print(&precision, value)
+            }
+            Op::Each | Op::EachV => {
+                let function = Self::as_function(next())?;
+                let arr = self.as_array(next())?;
+                Ok(Lowered::Array(self.each(function, arr)?))
+            }
+            Op::ZipWith => {
+                let function = Self::as_function(next())?;
+                let left = self.as_array(next())?;
+                let right = self.as_array(next())?;
+                Ok(Lowered::Array(self.zip_with(function, left, right)?))
+            }
+            Op::Reduce => {
+                let function = Self::as_function(next())?;
+                let neutral = self.as_scalar(next())?;
+                let arr = self.as_array(next())?;
+                self.reduce(function, neutral, arr)
+            }
+            Op::Scan => {
+                let function = Self::as_function(next())?;
+                // The neutral element is not needed: APL's scan starts from each row's first element.
+                let _neutral = self.as_scalar(next())?;
+                let arr = self.as_array(next())?;
+                Ok(Lowered::Array(self.scan(function, arr)?))
+            }
+            Op::Compress | Op::Replicate | Op::Expand => {
+                let counts = self.as_array(next())?;
+                let arr = self.as_array(next())?;
+                Ok(Lowered::Array(self.compress_like(op, counts, arr)?))
+            }
+            Op::Power => {
+                let function = Self::as_function(next())?;
+                let count = self.as_int(next())?;
+                let value = next();
+                self.power(function, count, value)
+            }
+            Op::PowerUntil => {
+                let function = Self::as_function(next())?;
+                let predicate = Self::as_function(next())?;
+                match next() {
+                    Lowered::Scalar(initial) => self.power_until(function, predicate, initial).map(Lowered::Scalar),
+                    _ => Err(LowerError::unsupported("powerUntil on arrays")),
+                }
+            }
+            Op::CondScl => {
+                let function = Self::as_function(next())?;
+                let condition = self.as_scalar(next())?;
+                match next() {
+                    Lowered::Scalar(value) => {
+                        let value = self.bind(value, "x");
+                        let ty = value.ty();
+                        let result = self.choose(
+                            condition,
+                            ty,
+                            |lowerer| lowerer.apply_scalar(&function, std::slice::from_ref(&value)),
+                            |_| Ok(value.clone()),
+                        )?;
+                        Ok(Lowered::Scalar(result))
+                    }
+                    _ => Err(LowerError::unsupported("condScl on arrays")),
+                }
+            }
+            _ => self.lower_structural(op, &mut next),
+        }
+    }
+}
+
+/// A branch made of a few `let`s and a value, as one expression (the lets substituted), so that a `choose` can be a
+/// select; `None` when the branch has other statements or too many lets.
+fn inline_lets(statements: &[Stmt], value: &Expr) -> Option<Expr> {
+    const MAX_INLINED: usize = 3;
+    if statements.len() > MAX_INLINED {
+        return None;
+    }
+    let mut bindings: Vec<(u32, Expr)> = Vec::new();
+    for statement in statements {
+        match statement {
+            Stmt::Let { var, value } => {
+                let value = substitute(value, &bindings);
+                bindings.push((var.id, value));
+            }
+            _ => return None,
+        }
+    }
+    Some(substitute(value, &bindings))
+}
+
+fn substitute(expr: &Expr, bindings: &[(u32, Expr)]) -> Expr {
+    match expr {
+        Expr::Var(var) => bindings
+            .iter()
+            .rev()
+            .find(|(id, _)| *id == var.id)
+            .map_or_else(|| expr.clone(), |(_, value)| value.clone()),
+        Expr::Prim(op, args) => Expr::Prim(*op, args.iter().map(|a| substitute(a, bindings)).collect()),
+        Expr::Load { block, index } => Expr::load(*block, substitute(index, bindings)),
+        Expr::Select(c, a, b) => Expr::Select(
+            Box::new(substitute(c, bindings)),
+            Box::new(substitute(a, bindings)),
+            Box::new(substitute(b, bindings)),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// The loop type of a TAIL base type, or NONCE for complex numbers.
+pub fn scalar_type(base: tail::BaseType, what: &str) -> LowerResult<ScalarType> {
+    match base {
+        tail::BaseType::Complex => Err(LowerError::unsupported(format!("complex numbers ({what})"))),
+        other => ScalarType::from_base(other)
+            .ok_or_else(|| LowerError::ill_typed(format!("unresolved element type of {what}"))),
+    }
+}
+
+/// How often a variable is used in an expression, and whether any use is inside a lambda.
+#[derive(Clone, Copy, Debug, Default)]
+struct Uses {
+    count: usize,
+    under_lambda: bool,
+}
+
+fn count_uses(name: &str, expr: &tail::Expr, in_lambda: bool) -> Uses {
+    let mut uses = Uses::default();
+    let mut add = |more: Uses| {
+        uses.count += more.count;
+        uses.under_lambda |= more.under_lambda;
+    };
+    match &expr.kind {
+        ExprKind::Var(other) if other == name => {
+            return Uses {
+                count: 1,
+                under_lambda: in_lambda,
+            }
+        }
+        ExprKind::Vector { elements, .. } => elements.iter().for_each(|e| add(count_uses(name, e, in_lambda))),
+        ExprKind::Op { args, .. } => args.iter().for_each(|e| add(count_uses(name, e, in_lambda))),
+        ExprKind::Tuple(components) => components.iter().for_each(|e| add(count_uses(name, e, in_lambda))),
+        ExprKind::Project { tuple, .. } => add(count_uses(name, tuple, in_lambda)),
+        ExprKind::Let {
+            name: bound,
+            value,
+            body,
+            ..
+        } => {
+            add(count_uses(name, value, in_lambda));
+            if bound != name {
+                add(count_uses(name, body, in_lambda));
+            }
+        }
+        ExprKind::Lambda { parameter, body, .. } if parameter != name => add(count_uses(name, body, true)),
+        _ => {}
+    }
+    uses
+}
+
+// ---- Freeing blocks ----
+
+/// Inserts `free b` after the last statement of each list that mentions a block allocated in that list (blocks in
+/// `keep` are left to the runtime).
+pub fn insert_frees(statements: &mut Vec<Stmt>, keep: &HashSet<u32>) {
+    for statement in statements.iter_mut() {
+        match statement {
+            Stmt::For { body, .. } | Stmt::While { body, .. } => insert_frees(body, keep),
+            Stmt::If { then, otherwise, .. } => {
+                insert_frees(then, keep);
+                insert_frees(otherwise, keep);
+            }
+            _ => {}
+        }
+    }
+    let allocated: Vec<Block> = statements
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Alloc { block, .. } if !keep.contains(&block.id) => Some(*block),
+            _ => None,
+        })
+        .collect();
+    // Insert from the back so that earlier positions stay valid.
+    let mut insertions: Vec<(usize, Block)> = allocated
+        .into_iter()
+        .map(|block| {
+            let last = statements
+                .iter()
+                .rposition(|s| mentions_block(s, block.id))
+                .expect("the allocation mentions the block");
+            (last + 1, block)
+        })
+        .collect();
+    insertions.sort_by_key(|(position, block)| (std::cmp::Reverse(*position), std::cmp::Reverse(block.id)));
+    for (position, block) in insertions {
+        statements.insert(position, Stmt::Free { block });
+    }
+}
+
+fn mentions_block(statement: &Stmt, id: u32) -> bool {
+    let mut found = false;
+    ir::for_each_statement(std::slice::from_ref(statement), &mut |s| {
+        let direct = match s {
+            Stmt::Alloc { block, size } => block.id == id || expr_mentions(size, id),
+            Stmt::Store { block, index, value } => {
+                block.id == id || expr_mentions(index, id) || expr_mentions(value, id)
+            }
+            Stmt::Free { block } => block.id == id,
+            Stmt::Swap { first, second } => first.id == id || second.id == id,
+            Stmt::PrintArray { array, .. } => array.block.id == id,
+            Stmt::Let { value, .. } | Stmt::Mutable { value, .. } | Stmt::Assign { value, .. } => {
+                expr_mentions(value, id)
+            }
+            Stmt::PrintScalar { value, .. } => expr_mentions(value, id),
+            Stmt::For { count, .. } => expr_mentions(count, id),
+            Stmt::While { condition, .. } | Stmt::If { condition, .. } => expr_mentions(condition, id),
+            Stmt::Error { .. } => false,
+            Stmt::View { block, .. } => block.id == id,
+        };
+        found |= direct;
+    });
+    found
+}
+
+fn expr_mentions(expr: &Expr, id: u32) -> bool {
+    match expr {
+        Expr::Load { block, index } => block.id == id || expr_mentions(index, id),
+        Expr::Prim(_, args) => args.iter().any(|a| expr_mentions(a, id)),
+        Expr::Select(c, a, b) => expr_mentions(c, id) || expr_mentions(a, id) || expr_mentions(b, id),
+        _ => false,
+    }
+}

@@ -1,0 +1,197 @@
+//! The text form of the loop IR (what `aplc dump --stage loops` shows):
+//!
+//! ```text
+//! let n1 : int = 100
+//! var acc2 : double = 0.0
+//! alloc mem3 : int[n1]
+//! for i4 < n1 {
+//!   store mem3[i4] = (i4 + 1)
+//! }
+//! acc2 := addd(d5, acc2)
+//! print mem3 : int[n1]
+//! free mem3
+//! result acc2
+//! ```
+//!
+//! Index arithmetic prints infix (`+ - * / < <= == >=`, `%` for the residue `n|a` written `a % n`); every other
+//! operator prints in TAIL's functional form (`addd(x, y)`). Selects print as `(c ? a : b)`.
+
+use super::ir::{ArrayRef, Expr, Program, ResultValue, Stmt};
+use crate::tail::ast::Op;
+
+pub fn print_program(program: &Program) -> String {
+    let mut out = String::new();
+    write_statements(&mut out, &program.body, 0);
+    out.push_str("result ");
+    write_result(&mut out, &program.result);
+    out.push('\n');
+    out
+}
+
+pub fn print_statements(statements: &[Stmt]) -> String {
+    let mut out = String::new();
+    write_statements(&mut out, statements, 0);
+    out
+}
+
+fn write_result(out: &mut String, result: &ResultValue) {
+    match result {
+        ResultValue::Scalar(value) => out.push_str(&print_expr(value)),
+        ResultValue::Array(array) => out.push_str(&print_array(array)),
+        ResultValue::Tuple(components) => {
+            out.push('(');
+            for (k, component) in components.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                write_result(out, component);
+            }
+            out.push(')');
+        }
+    }
+}
+
+fn print_array(array: &ArrayRef) -> String {
+    let shape: Vec<String> = array.shape.iter().map(print_expr).collect();
+    format!(
+        "{} : {}[{}]",
+        array.block.name(),
+        array.block.element.name(),
+        shape.join(", ")
+    )
+}
+
+fn indent(out: &mut String, depth: usize) {
+    for _ in 0..depth {
+        out.push_str("  ");
+    }
+}
+
+fn write_statements(out: &mut String, statements: &[Stmt], depth: usize) {
+    for statement in statements {
+        write_statement(out, statement, depth);
+    }
+}
+
+fn write_block(out: &mut String, body: &[Stmt], depth: usize) {
+    out.push_str("{\n");
+    write_statements(out, body, depth + 1);
+    indent(out, depth);
+    out.push('}');
+}
+
+fn write_statement(out: &mut String, statement: &Stmt, depth: usize) {
+    indent(out, depth);
+    match statement {
+        Stmt::Let { var, value } => {
+            out.push_str(&format!(
+                "let {} : {} = {}",
+                var.name(),
+                var.ty.name(),
+                print_expr(value)
+            ));
+        }
+        Stmt::Mutable { var, value } => {
+            out.push_str(&format!(
+                "var {} : {} = {}",
+                var.name(),
+                var.ty.name(),
+                print_expr(value)
+            ));
+        }
+        Stmt::Assign { var, value } => out.push_str(&format!("{} := {}", var.name(), print_expr(value))),
+        Stmt::For { index, count, body } => {
+            out.push_str(&format!("for {} < {} ", index.name(), print_expr(count)));
+            write_block(out, body, depth);
+        }
+        Stmt::While { condition, body } => {
+            out.push_str(&format!("while {} ", print_expr(condition)));
+            write_block(out, body, depth);
+        }
+        Stmt::If {
+            condition,
+            then,
+            otherwise,
+        } => {
+            out.push_str(&format!("if {} ", print_expr(condition)));
+            write_block(out, then, depth);
+            if !otherwise.is_empty() {
+                out.push_str(" else ");
+                write_block(out, otherwise, depth);
+            }
+        }
+        Stmt::Alloc { block, size } => out.push_str(&format!(
+            "alloc {} : {}[{}]",
+            block.name(),
+            block.element.name(),
+            print_expr(size)
+        )),
+        Stmt::Store { block, index, value } => out.push_str(&format!(
+            "store {}[{}] = {}",
+            block.name(),
+            print_expr(index),
+            print_expr(value)
+        )),
+        Stmt::Free { block } => out.push_str(&format!("free {}", block.name())),
+        Stmt::Swap { first, second } => out.push_str(&format!("swap {}, {}", first.name(), second.name())),
+        Stmt::PrintArray { array, precision } => {
+            out.push_str(&format!("print({}) {}", print_expr(precision), print_array(array)))
+        }
+        Stmt::PrintScalar { value, precision } => {
+            out.push_str(&format!("print({}) {}", print_expr(precision), print_expr(value)))
+        }
+        Stmt::View {
+            name,
+            block,
+            shape,
+            layout,
+        } => out.push_str(&format!(
+            "view {name} : {} {}",
+            block.element.name(),
+            super::memory::annotation(&block.name(), shape, layout)
+        )),
+        Stmt::Error { kind, message } => out.push_str(&format!("error {} {:?}", kind.apl_name(), message)),
+    }
+    out.push('\n');
+}
+
+/// An expression as text.
+pub fn print_expr(expr: &Expr) -> String {
+    match expr {
+        Expr::Int(n) => n.to_string(),
+        Expr::Double(x) => format!("{x:?}"),
+        Expr::Bool(b) => (if *b { "tt" } else { "ff" }).to_string(),
+        Expr::Char(c) => format!("{c:?}"),
+        Expr::Var(var) => var.name(),
+        Expr::Load { block, index } => format!("{}[{}]", block.name(), print_expr(index)),
+        Expr::Select(condition, then, otherwise) => format!(
+            "({} ? {} : {})",
+            print_expr(condition),
+            print_expr(then),
+            print_expr(otherwise)
+        ),
+        Expr::Prim(op, args) => {
+            let infix = match op {
+                Op::AddI => Some("+"),
+                Op::SubI => Some("-"),
+                Op::MulI => Some("*"),
+                Op::DivI => Some("/"),
+                Op::LtI => Some("<"),
+                Op::LteI => Some("<="),
+                Op::GtI => Some(">"),
+                Op::GteI => Some(">="),
+                Op::EqI => Some("=="),
+                _ => None,
+            };
+            match (infix, args.as_slice()) {
+                (Some(symbol), [a, b]) => format!("({} {symbol} {})", print_expr(a), print_expr(b)),
+                // resi(n, a) is a mod n.
+                (None, [n, a]) if *op == Op::ResI => format!("({} % {})", print_expr(a), print_expr(n)),
+                _ => {
+                    let args: Vec<String> = args.iter().map(print_expr).collect();
+                    format!("{}({})", op.name(), args.join(", "))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! Structure checks on the printed/lowered loop IR: which programs fuse into one loop, which allocate nothing new,
+//! and how power loops are double buffered; plus insta snapshots of the printed IR for a few programs, and the list of
+//! operators the lowering does not support yet (each must give a NONCE error value, never a panic).
+
+mod loops_common;
+
+use aplc::loops::ir::{self, Stmt};
+use loops_common::{loop_ir, lower_checked, typed_program};
+
+fn counts(text: &str) -> ir::Counts {
+    ir::count(&loop_ir(text).0)
+}
+
+/// Allocations in the top-level statement list and inside loops, separately.
+fn allocations_outside_and_inside_loops(program: &ir::Program) -> (usize, usize) {
+    let outside = program.body.iter().filter(|s| matches!(s, Stmt::Alloc { .. })).count();
+    (outside, ir::count(program).allocations - outside)
+}
+
+#[test]
+fn signal_shape_is_one_loop_without_allocation() {
+    let counts = counts("reduce(addd, 0.0, each(fn x => divd(1.0, i2d(x)), iota(100)))");
+    assert_eq!(counts.allocations, 0);
+    assert_eq!(counts.loops, 1);
+}
+
+#[test]
+fn scalar_regions_fuse_into_one_loop() {
+    // +/{(⍵×⍵)+2×⍵}¨⍳n allocates nothing.
+    let fused = counts("reduce(addi, 0, each(fn w => addi(muli(w, w), muli(2, w)), iota(1000)))");
+    assert_eq!((fused.allocations, fused.loops), (0, 1));
+    // z←(x×x)+(y×y)+2×x×y over two materialised inputs: one more loop and z the only new allocation.
+    let inputs = "let x = mem(iota(50)) in let y = mem(each(fn a => muli(a, 3), iota(50))) in ";
+    let base = counts(&format!("{inputs}reduce(addi, 0, zipWith(addi, x, y))"));
+    let z = counts(&format!(
+        "{inputs}let z = zipWith(addi, zipWith(addi, zipWith(muli, x, x), zipWith(muli, y, y)), \
+         zipWith(muli, each(fn a => muli(2, a), x), y)) in print(10, z)"
+    ));
+    assert_eq!(base.allocations, 2);
+    assert_eq!(z.allocations, base.allocations + 1);
+    assert_eq!(z.loops, base.loops);
+}
+
+#[test]
+fn layout_changes_of_a_materialised_array_allocate_nothing() {
+    // `a` is materialised once (one allocation, one fill loop); each view of it must add neither.
+    let base = "let a = mem(reshape([3,4], iota(12))) in ";
+    let reference = counts(&format!("{base}reduce(addi, 0, rav(a))"));
+    assert_eq!((reference.allocations, reference.loops), (1, 2));
+    for view in [
+        "transp(a)",
+        "drop(1, a)",
+        "drop(~1, a)",
+        "index(1, 2, a)",
+        "vreverse(a)",
+        "reverse(a)",
+    ] {
+        let program = format!("{base}reduce(addi, 0, rav({view}))");
+        let found = counts(&program);
+        assert_eq!(found.allocations, reference.allocations, "{view} allocated");
+        assert_eq!(found.loops, reference.loops, "{view} added a loop");
+    }
+}
+
+#[test]
+fn views_of_a_materialised_array_are_lmads_on_the_same_block() {
+    let (program, printed) = loop_ir(
+        "let a = mem(reshape([3,4], iota(12))) in let t = transp(a) in let d = drop(1, a) in \
+         let e = drop(~1, a) in let r = vreverse(a) in let i = index(1, 2, a) in (t, d, e, r, i)",
+    );
+    let views: Vec<&str> = printed.lines().filter(|l| l.starts_with("view")).collect();
+    // a is 0+{(3:4),(4:1)}; ⍉ swaps the pairs; 1↓ moves the offset one row; ¯1↓ shrinks the extent; ⊖ starts at
+    // the last row with a negative stride; row 2 fixes the first index at 1.
+    assert_eq!(
+        views,
+        vec![
+            "view a : int [3][4]@mem1 -> 0+{(3:4),(4:1)}",
+            "view t : int [4][3]@mem1 -> 0+{(4:1),(3:4)}",
+            "view d : int [2][4]@mem1 -> 4+{(2:4),(4:1)}",
+            "view e : int [2][4]@mem1 -> 0+{(2:4),(4:1)}",
+            "view r : int [3][4]@mem1 -> 8+{(3:-4),(4:1)}",
+            "view i : int [4]@mem1 -> 4+{(4:1)}",
+        ],
+        "{printed}"
+    );
+    // The result tuple copies the views that are not row-major from offset 0 (all but e, a prefix of a's block);
+    // the views themselves allocate nothing.
+    assert_eq!(ir::count(&program).allocations, 1 + 4, "{printed}");
+}
+
+#[test]
+fn fixed_shape_power_loop_is_double_buffered() {
+    let (program, printed) = loop_ir("power(fn x => each(fn y => addi(y, 1), rotate(1, x)), 5, iota(8))");
+    let (outside, inside) = allocations_outside_and_inside_loops(&program);
+    assert_eq!((outside, inside), (2, 0), "{printed}");
+    assert!(printed.contains("swap"), "{printed}");
+}
+
+#[test]
+fn shape_changing_power_loop_allocates_per_iteration_and_frees() {
+    let (program, printed) = loop_ir("power(fn x => cat(x, x), 3, iota(2))");
+    let (outside, inside) = allocations_outside_and_inside_loops(&program);
+    assert_eq!((outside, inside), (1, 1), "{printed}");
+    assert_eq!(ir::count(&program).frees, 1, "{printed}");
+}
+
+#[test]
+fn let_bound_arrays_used_twice_are_materialised_once_used_once_are_fused() {
+    let twice = counts("let a = each(fn x => muli(x, x), iota(4)) in zipWith(addi, a, a)");
+    // a's block and the result block.
+    assert_eq!(twice.allocations, 2);
+    let once = counts("let a = each(fn x => muli(x, x), iota(4)) in reduce(addi, 0, a)");
+    assert_eq!((once.allocations, once.loops), (0, 1));
+    // Used under a lambda counts as many uses.
+    let under_lambda = counts("let a = each(fn x => muli(x, x), iota(4)) in each(fn i => first(drop(i, a)), iota(2))");
+    assert_eq!(under_lambda.allocations, 2);
+}
+
+#[test]
+fn temporary_blocks_are_freed_and_results_are_not() {
+    let (program, printed) =
+        loop_ir("let a = mem(iota(5)) in let b = mem(each(fn x => muli(x, 2), a)) in reduce(addi, 0, b)");
+    let counts = ir::count(&program);
+    assert_eq!((counts.allocations, counts.frees), (2, 2), "{printed}");
+    let (program, printed) = loop_ir("let a = mem(iota(5)) in each(fn x => muli(x, 2), a)");
+    let counts = ir::count(&program);
+    // a is freed; the result block belongs to the runtime.
+    assert_eq!((counts.allocations, counts.frees), (2, 1), "{printed}");
+}
+
+#[test]
+fn snapshots_of_printed_loop_ir() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("apl-tests/tail");
+    let signal = std::fs::read_to_string(root.join("signal.tail")).expect("signal.tail");
+    insta::assert_snapshot!("signal", loop_ir(&signal).1);
+    insta::assert_snapshot!(
+        "power_double_buffered",
+        loop_ir("power(fn x => each(fn y => addi(y, 1), rotate(1, x)), 5, iota(8))").1
+    );
+    insta::assert_snapshot!(
+        "reduce_matrix_rows",
+        loop_ir("reduce(subi, 0, reshape([2,3], iota(6)))").1
+    );
+    let inner = std::fs::read_to_string(root.join("inner_product.tail")).expect("inner_product.tail");
+    insta::assert_snapshot!("inner_product", loop_ir(&inner).1);
+}
+
+/// Operators the lowering does not support yet: each gives a NONCE error naming the construct.
+#[test]
+fn unsupported_operators_give_a_nonce_error() {
+    let unsupported = [
+        ("format(10, iota(3))", "format"),
+        ("formatMatrix(10, reshape([2,2], iota(4)))", "formatMatrix"),
+        ("roll(6)", "roll"),
+        ("nowi(0)", "nowi"),
+        (
+            "powerUntil(fn x => rotate(1, x), fn x => fn y => tt, iota(3))",
+            "powerUntil",
+        ),
+        ("readFile(['f'])", "readFile"),
+        ("readIntVecFile(['f'])", "readIntVecFile"),
+        ("readDoubleVecFile(['f'])", "readDoubleVecFile"),
+        ("addx(1.0j2.0, 1.0j2.0)", "complex"),
+        ("condScl(fn x => x, tt, iota(3))", "condScl"),
+    ];
+    for (text, name) in unsupported {
+        let program = typed_program(text);
+        let error = lower_checked(&program)
+            .err()
+            .unwrap_or_else(|| panic!("{text} lowered"));
+        let message = error.to_string();
+        assert!(
+            message.starts_with("NONCE ERROR: loop lowering does not support") && message.contains(name),
+            "{text}: {message}"
+        );
+        assert_eq!(error.to_apl_error().kind, aplc::runtime::error::AplErrorKind::Nonce);
+    }
+}
