@@ -140,9 +140,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             Stmt::Swap { first, second } => self.translate_swap(*first, *second),
             Stmt::PrintArray { array, precision } => self.translate_print_array(array, precision),
             Stmt::PrintScalar { value, precision } => self.translate_print_scalar(value, precision),
-            Stmt::Error { kind, message } => self
-                .emitter
-                .emit_apl_error(runtime_error_kind_of(*kind), message),
+            Stmt::Error { kind, message } => self.emitter.emit_apl_error(runtime_error_kind_of(*kind), message),
             Stmt::View { .. } => Ok(()),
         }
     }
@@ -163,9 +161,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     fn translate_mutable(&self, var: &Var, value: &Expr) -> Result<(), CodegenError> {
         let initial = self.translate_expression(value)?;
         let value_type = self.register_type(var.ty);
-        let slot = self
-            .emitter
-            .emit_mutable_variable(value_type, &var.name(), initial)?;
+        let slot = self.emitter.emit_mutable_variable(value_type, &var.name(), initial)?;
         self.bind_variable(var, VariableStorage::Slot(slot, value_type));
         Ok(())
     }
@@ -179,7 +175,10 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         let slot = match self.variable_storage(var)? {
             VariableStorage::Slot(slot, _) => slot,
             VariableStorage::Value(_) => {
-                return Err(internal_error(format!("{} is assigned but was not declared with var", var.name())))
+                return Err(internal_error(format!(
+                    "{} is assigned but was not declared with var",
+                    var.name()
+                )))
             }
         };
         self.emitter.builder.build_store(slot, new_value)?;
@@ -475,7 +474,9 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         let flag = self.deferred_flag_for(&message)?;
         let bool_type = self.emitter.context.bool_type();
         let builder = &self.emitter.builder;
-        let pending = builder.build_load(bool_type, flag, "domain_error_pending")?.into_int_value();
+        let pending = builder
+            .build_load(bool_type, flag, "domain_error_pending")?
+            .into_int_value();
         let updated = builder.build_or(pending, guarded, "domain_error_pending")?;
         builder.build_store(flag, updated)?;
         Ok(())
@@ -495,13 +496,14 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         // The flag starts false in the entry block, which runs once; a loop nest entered again (inside a loop with
         // effects) finds it false, because it was found false when the nest last ended.
         let bool_type = self.emitter.context.bool_type();
-        let flag = self
-            .emitter
-            .emit_entry_block_slot(bool_type, "domain_error_pending")?;
+        let flag = self.emitter.emit_entry_block_slot(bool_type, "domain_error_pending")?;
         let entry_block = self.emitter.function.get_first_basic_block();
         let init_builder = self.emitter.context.create_builder();
         if let Some(entry_block) = entry_block {
-            match flag.as_instruction_value().and_then(|alloca| alloca.get_next_instruction()) {
+            match flag
+                .as_instruction_value()
+                .and_then(|alloca| alloca.get_next_instruction())
+            {
                 Some(next) => init_builder.position_before(&next),
                 None => init_builder.position_at_end(entry_block),
             }
@@ -677,7 +679,10 @@ fn statement_expressions(statement: &Stmt) -> Vec<&Expr> {
 fn count_in_expression(expression: &Expr, var: &Var) -> usize {
     match expression {
         Expr::Var(other) => usize::from(other == var),
-        Expr::Prim(_, arguments) => arguments.iter().map(|argument| count_in_expression(argument, var)).sum(),
+        Expr::Prim(_, arguments) => arguments
+            .iter()
+            .map(|argument| count_in_expression(argument, var))
+            .sum(),
         Expr::Load { index, .. } => count_in_expression(index, var),
         Expr::Select(condition, then, otherwise) => {
             count_in_expression(condition, var) + count_in_expression(then, var) + count_in_expression(otherwise, var)

@@ -103,7 +103,8 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         if self.is_speculatable(then) && self.is_speculatable(otherwise) {
             let then_value = self.with_speculation_guard(condition, || self.translate_expression(then))?;
             let not_condition = self.emitter.builder.build_not(condition, "not_chosen")?;
-            let otherwise_value = self.with_speculation_guard(not_condition, || self.translate_expression(otherwise))?;
+            let otherwise_value =
+                self.with_speculation_guard(not_condition, || self.translate_expression(otherwise))?;
             return Ok(self
                 .emitter
                 .builder
@@ -170,7 +171,10 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         value: &Expr,
     ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
         let Expr::Prim(op, arguments) = value else {
-            return Err(internal_error(format!("{} is not a reduction step", accumulator.name())));
+            return Err(internal_error(format!(
+                "{} is not a reduction step",
+                accumulator.name()
+            )));
         };
         let left = self.translate_expression(&arguments[0])?.into_float_value();
         let right = self.translate_expression(&arguments[1])?.into_float_value();
@@ -192,7 +196,9 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         right: FloatValue<'ctx>,
         name: &str,
     ) -> Result<FloatValue<'ctx>, CodegenError> {
-        let result = self.emitter.emit_double_intrinsic(intrinsic_name, &[left, right], name)?;
+        let result = self
+            .emitter
+            .emit_double_intrinsic(intrinsic_name, &[left, right], name)?;
         if let Some(instruction) = result.as_instruction_value() {
             instruction
                 .set_fast_math_flags(FastMathFlags::AllowReassoc | FastMathFlags::NoSignedZeros)
@@ -203,11 +209,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
 
     // ---- Operators ----
 
-    fn translate_operator_application(
-        &self,
-        op: Op,
-        arguments: &[Expr],
-    ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+    fn translate_operator_application(&self, op: Op, arguments: &[Expr]) -> Result<BasicValueEnum<'ctx>, CodegenError> {
         let values = arguments
             .iter()
             .map(|argument| self.translate_expression(argument))
@@ -219,11 +221,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         }
     }
 
-    fn translate_unary_operator(
-        &self,
-        op: Op,
-        x: BasicValueEnum<'ctx>,
-    ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+    fn translate_unary_operator(&self, op: Op, x: BasicValueEnum<'ctx>) -> Result<BasicValueEnum<'ctx>, CodegenError> {
         let builder = &self.emitter.builder;
         let context = self.emitter.context;
         let name = op.name();
@@ -711,13 +709,21 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             Op::EqD => equal,
             Op::NeqD => builder.build_not(equal, name)?,
             Op::LtD | Op::GtD => {
-                let predicate = if op == Op::LtD { FloatPredicate::OLT } else { FloatPredicate::OGT };
+                let predicate = if op == Op::LtD {
+                    FloatPredicate::OLT
+                } else {
+                    FloatPredicate::OGT
+                };
                 let strictly = self.double_compare(predicate, x, y)?;
                 let not_equal = builder.build_not(equal, "not_equal")?;
                 builder.build_and(strictly, not_equal, name)?
             }
             _ => {
-                let predicate = if op == Op::LteD { FloatPredicate::OLT } else { FloatPredicate::OGT };
+                let predicate = if op == Op::LteD {
+                    FloatPredicate::OLT
+                } else {
+                    FloatPredicate::OGT
+                };
                 let strictly = self.double_compare(predicate, x, y)?;
                 builder.build_or(strictly, equal, name)?
             }
