@@ -152,6 +152,19 @@ fn small_tail_programs_behave_the_same_compiled() {
             "zipWith(fn x => fn y => addi(muli(x, 10), y), iota(3), [7,8,9])",
             Some(&["17 28 39"]),
         ),
+        // Γ(1.5) = √π÷2 = 0.88622692545...; 4! = 24.
+        ("each(factd, [0.5, 4.0])", Some(&["0.8862269255 24"])),
+        // Row 4 of Pascal's triangle; 5!÷(2!×3!) = 10; 2 of 4 is... 4!÷(2!×2!) = 6, and (2-4)! fails, giving 0.
+        ("each(fn x => binomi(x, 4), [0, 1, 2, 3, 4, 5])", Some(&["1 4 6 4 1 0"])),
+        (
+            "[binomd(2.0, 5.0), binomd(2.0, 4.0), binomd(4.0, 2.0)]",
+            Some(&["10 6 0"]),
+        ),
+        // 62 choose 31 = 465428353255261088 fits; 67 choose 33 does not (about 1.42E19 > 2⁶³).
+        ("binomi(31, 62)", Some(&["465428353255261088"])),
+        ("binomi(33, 67)", Some(&[])),
+        ("binomi(~1, 3)", Some(&[])),
+        ("facti(21)", Some(&[])),
         // APL errors: the output before them, then status 1.
         ("let x:[int]0 = print(10, 7) in divi(1, 0)", Some(&["7"])),
         ("let x:[int]0 = print(10, 42) in divd(1.0, 0.0)", Some(&["42"])),

@@ -25,6 +25,7 @@
 //!   and `×`, so the final accumulator is NaN exactly when one step was.
 
 mod scalar;
+mod special_functions;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};

@@ -10,7 +10,7 @@ use inkwell::{FloatPredicate, IntPredicate};
 
 use aplc_runtime::abi::RuntimeErrorKind;
 
-use super::{internal_error, ProgramTranslator};
+use super::{internal_error, special_functions, ProgramTranslator};
 use crate::codegen::llvm::error::CodegenError;
 use crate::loops::ir::{Expr, Var};
 use crate::tail::ast::Op;
@@ -32,6 +32,7 @@ fn failure_class(op: Op, arguments: &[Expr]) -> FailureClass {
     match op {
         Op::AddD | Op::SubD | Op::MulD | Op::DivD | Op::ResD | Op::PowD | Op::LogD => DoubleDomain,
         Op::Ln | Op::Sin | Op::Cos | Op::Tan | Op::Asin | Op::Acos | Op::Acosh | Op::Atanh | Op::Sqrt => DoubleDomain,
+        Op::Gamma | Op::BinomialD => DoubleDomain,
         Op::DivI => match arguments.get(1).and_then(Expr::as_int) {
             Some(divisor) if divisor != 0 => Never,
             _ => Immediate,
@@ -40,9 +41,7 @@ fn failure_class(op: Op, arguments: &[Expr]) -> FailureClass {
             Some(amount) if amount >= 0 => Never,
             _ => Immediate,
         },
-        Op::PowI | Op::FactorialI | Op::I2C | Op::Floor | Op::Ceil | Op::BinomialI | Op::Gamma | Op::BinomialD => {
-            Immediate
-        }
+        Op::PowI | Op::FactorialI | Op::I2C | Op::Floor | Op::Ceil | Op::BinomialI => Immediate,
         _ => Never,
     }
 }
@@ -261,6 +260,11 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             Op::Cos => self.double_intrinsic("llvm.cos", &[x], name)?,
             Op::Sqrt => self.double_intrinsic("llvm.sqrt", &[x], name)?,
             Op::Tan | Op::Asin | Op::Acos | Op::Acosh | Op::Atanh => self.call_libm(op, x)?,
+            Op::Gamma => {
+                let (value, negative_integer) = self.double_factorial(x)?;
+                self.check_double_domain(negative_integer, "factd: factorial of a negative integer".to_string())?;
+                value
+            }
             _ => return Err(unsupported_operator(op)),
         };
         self.check_real_result(op, result, &[x])?;
@@ -316,6 +320,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
                 builder.build_not(either, name)?
             }
             Op::ShlI | Op::ShrI | Op::SharI => self.int_shift(op, x, y)?,
+            Op::BinomialI => self.int_binomial(x, y)?,
             _ => return Err(unsupported_operator(op)),
         })
     }
@@ -339,6 +344,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             Op::MulD => builder.build_float_mul(x, y, name)?,
             Op::DivD => self.double_division(x, y)?,
             Op::ResD => self.double_residue(x, y)?,
+            Op::BinomialD => self.double_binomial(x, y)?,
             Op::PowD => self.double_intrinsic("llvm.pow", &[x, y], name)?,
             Op::LogD => {
                 let log_y = self.double_intrinsic("llvm.log", &[y], "log_y")?;
@@ -600,7 +606,100 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         Ok(result_value)
     }
 
+    /// APL's `x!y` on ints; DOMAIN ERROR for negative arguments and results beyond the int range.
+    fn int_binomial(&self, x: IntValue<'ctx>, y: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        let builder = &self.emitter.builder;
+        let zero = self.int_constant(0);
+        let x_negative = self.int_compare(IntPredicate::SLT, x, zero, "x_negative")?;
+        let y_negative = self.int_compare(IntPredicate::SLT, y, zero, "y_negative")?;
+        let negative = builder.build_or(x_negative, y_negative, "negative")?;
+        self.check_immediately(
+            negative,
+            RuntimeErrorKind::Domain,
+            "binomi: negative arguments (use binomd)",
+        )?;
+        let function = special_functions::binomial_int_function(self.emitter.module)?;
+        let result = builder
+            .build_call(function, &[x.into(), y.into()], "binomi")?
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| internal_error("aplc_binomial_int returned no value".to_string()))?
+            .into_int_value();
+        let too_large = self.int_compare(IntPredicate::SLT, result, zero, "too_large")?;
+        self.check_immediately(too_large, RuntimeErrorKind::Domain, "binomi: result too large")?;
+        Ok(result)
+    }
+
     // ---- Helpers: doubles ----
+
+    /// `x!` on doubles as the interpreter computes it: exact products for the integers 0 to 170, Γ(x+1) otherwise.
+    /// Returns the value and whether x is a negative integer (a DOMAIN ERROR).
+    fn double_factorial(&self, x: FloatValue<'ctx>) -> Result<(FloatValue<'ctx>, IntValue<'ctx>), CodegenError> {
+        let builder = &self.emitter.builder;
+        let floor = self.double_intrinsic("llvm.floor", &[x], "floor")?;
+        let integral = self.double_compare(FloatPredicate::OEQ, x, floor)?;
+        let negative = self.double_compare(FloatPredicate::OLT, x, self.double_constant(0.0))?;
+        let negative_integer = builder.build_and(integral, negative, "negative_integer")?;
+        let at_most_170 = self.double_compare(FloatPredicate::OLE, x, self.double_constant(170.0))?;
+        let not_negative = builder.build_not(negative, "not_negative")?;
+        let in_table_range = builder.build_and(at_most_170, not_negative, "")?;
+        let small_integer = builder.build_and(integral, in_table_range, "small_integer")?;
+        let count = self.double_select(small_integer, x, self.double_constant(0.0), "count")?;
+        let count = builder.build_float_to_signed_int(count, self.emitter.context.i64_type(), "count")?;
+        let exact_function = special_functions::exact_factorial_function(self.emitter.module)?;
+        let exact = self.call_double_function(exact_function, &[count.into()], "exact_factorial")?;
+        let successor = builder.build_float_add(x, self.double_constant(1.0), "successor")?;
+        let gamma_function = special_functions::gamma_function(self.emitter.module)?;
+        let general = self.call_double_function(gamma_function, &[successor.into()], "gamma")?;
+        let value = self.double_select(small_integer, exact, general, "factd")?;
+        Ok((value, negative_integer))
+    }
+
+    fn call_double_function(
+        &self,
+        function: FunctionValue<'ctx>,
+        arguments: &[inkwell::values::BasicMetadataValueEnum<'ctx>],
+        name: &str,
+    ) -> Result<FloatValue<'ctx>, CodegenError> {
+        self.emitter
+            .builder
+            .build_call(function, arguments, name)?
+            .try_as_basic_value()
+            .basic()
+            .map(|value| value.into_float_value())
+            .ok_or_else(|| internal_error(format!("{name} returned no value")))
+    }
+
+    /// Whether a factorial of the interpreter fails: a negative integer, or a result that is not a real number.
+    fn double_factorial_failed(
+        &self,
+        argument: FloatValue<'ctx>,
+        value: FloatValue<'ctx>,
+        negative_integer: IntValue<'ctx>,
+    ) -> Result<IntValue<'ctx>, CodegenError> {
+        let builder = &self.emitter.builder;
+        let value_is_nan = self.is_nan(value)?;
+        let argument_is_number = self.double_compare(FloatPredicate::ORD, argument, argument)?;
+        let not_real = builder.build_and(value_is_nan, argument_is_number, "not_real")?;
+        Ok(builder.build_or(negative_integer, not_real, "factorial_failed")?)
+    }
+
+    /// APL's `x!y` on doubles: `y! ÷ (x! × (y-x)!)`, where `(y-x)!` failing (at a negative integer) gives 0.
+    fn double_binomial(&self, x: FloatValue<'ctx>, y: FloatValue<'ctx>) -> Result<FloatValue<'ctx>, CodegenError> {
+        let builder = &self.emitter.builder;
+        let (numerator, numerator_negative) = self.double_factorial(y)?;
+        let numerator_failed = self.double_factorial_failed(y, numerator, numerator_negative)?;
+        let (left, left_negative) = self.double_factorial(x)?;
+        let left_failed = self.double_factorial_failed(x, left, left_negative)?;
+        let either_failed = builder.build_or(numerator_failed, left_failed, "factorial_failed")?;
+        self.check_double_domain(either_failed, "binomd: factorial of a negative integer".to_string())?;
+        let difference = builder.build_float_sub(y, x, "difference")?;
+        let (rest, rest_negative) = self.double_factorial(difference)?;
+        let rest_failed = self.double_factorial_failed(difference, rest, rest_negative)?;
+        let denominator = builder.build_float_mul(left, rest, "denominator")?;
+        let quotient = builder.build_float_div(numerator, denominator, "quotient")?;
+        self.double_select(rest_failed, self.double_constant(0.0), quotient, "binomd")
+    }
 
     fn double_constant(&self, value: f64) -> FloatValue<'ctx> {
         self.emitter.context.f64_type().const_float(value)
