@@ -115,21 +115,51 @@ impl Lowerer {
             Op::Take | Op::TakeV | Op::TakeLastV => {
                 let count = self.as_int(next())?;
                 let count = if op == Op::TakeLastV {
-                    Expr::Prim(Op::NegI, vec![count])
+                    Expr::neg_int(count)
                 } else {
                     count
                 };
                 let arr = self.as_array(next())?;
+                if let (Some(k), Arr::Literal { element, elements }) = (count.as_int(), &arr) {
+                    let length = elements.len() as i64;
+                    let fill = element.fill();
+                    // Overtake pads with fill elements (at the front for a negative count).
+                    let taken = (0..k.abs())
+                        .map(|i| {
+                            let source = if k >= 0 { i } else { i - (k.abs() - length) };
+                            usize::try_from(source)
+                                .ok()
+                                .and_then(|s| elements.get(s).cloned())
+                                .unwrap_or_else(|| fill.clone())
+                        })
+                        .collect();
+                    return array(Arr::Literal {
+                        element: *element,
+                        elements: taken,
+                    });
+                }
                 self.take(count, arr).and_then(array)
             }
             Op::Drop | Op::DropV | Op::DropLastV => {
                 let count = self.as_int(next())?;
                 let count = if op == Op::DropLastV {
-                    Expr::Prim(Op::NegI, vec![count])
+                    Expr::neg_int(count)
                 } else {
                     count
                 };
                 let arr = self.as_array(next())?;
+                if let (Some(k), Arr::Literal { element, elements }) = (count.as_int(), &arr) {
+                    let dropped = (k.unsigned_abs() as usize).min(elements.len());
+                    let kept = if k >= 0 {
+                        elements[dropped..].to_vec()
+                    } else {
+                        elements[..elements.len() - dropped].to_vec()
+                    };
+                    return array(Arr::Literal {
+                        element: *element,
+                        elements: kept,
+                    });
+                }
                 self.drop(count, arr).and_then(array)
             }
             Op::First | Op::FirstV => {
@@ -139,18 +169,40 @@ impl Lowerer {
             Op::Cat | Op::CatV | Op::CatFirst => {
                 let left = self.as_array(next())?;
                 let right = self.as_array(next())?;
+                if let (Arr::Literal { element, elements: a }, Arr::Literal { elements: b, .. }) = (&left, &right) {
+                    // Static vectors stay static (the thesis' constant folding of the V-ops).
+                    let elements = a.iter().chain(b).cloned().collect();
+                    return array(Arr::Literal {
+                        element: *element,
+                        elements,
+                    });
+                }
                 let axis = if op == Op::CatFirst { Axis::First } else { Axis::Last };
                 self.catenate(left, right, axis).and_then(array)
             }
             Op::Cons | Op::ConsV => {
                 let item = self.as_array(next())?;
                 let arr = self.as_array(next())?;
+                if let (Some(x), Arr::Literal { element, elements }) = (self.static_scalar(&item)?, &arr) {
+                    let elements = std::iter::once(x).chain(elements.iter().cloned()).collect();
+                    return array(Arr::Literal {
+                        element: *element,
+                        elements,
+                    });
+                }
                 let item = self.with_trailing_unit_axis(item)?;
                 self.catenate(item, arr, Axis::Last).and_then(array)
             }
             Op::Snoc | Op::SnocV => {
                 let arr = self.as_array(next())?;
                 let item = self.as_array(next())?;
+                if let (Some(x), Arr::Literal { element, elements }) = (self.static_scalar(&item)?, &arr) {
+                    let elements = elements.iter().cloned().chain(std::iter::once(x)).collect();
+                    return array(Arr::Literal {
+                        element: *element,
+                        elements,
+                    });
+                }
                 let item = self.with_trailing_unit_axis(item)?;
                 self.catenate(arr, item, Axis::Last).and_then(array)
             }
@@ -167,6 +219,17 @@ impl Lowerer {
                 self.update(arr, indices, value).and_then(array)
             }
             other => self.lower_search(other, next),
+        }
+    }
+
+    /// The value of a rank-0 array or scalar as a trivial expression, when reading it needs no statements.
+    fn static_scalar(&mut self, arr: &Arr) -> LowerResult<Option<Expr>> {
+        match arr {
+            Arr::Pull(pull) if pull.shape.is_empty() && pull.cheap => {
+                let value = self.read_shaped(arr, &[])?;
+                Ok(value.is_trivial().then_some(value))
+            }
+            _ => Ok(None),
         }
     }
 
@@ -264,6 +327,18 @@ impl Lowerer {
         let target_size = Expr::product(&shape);
         let element = arr.element();
         if source_size == target_size {
+            // Same number of elements: a row-major block only gets a new row-major layout (no copy, no pull).
+            if let Arr::Mat(mat) = &arr {
+                if mat.layout.is_row_major(&mat.shape) {
+                    let mut layout = Layout::row_major(&shape);
+                    layout.offset = mat.layout.offset.clone();
+                    return Ok(Arr::Mat(Materialised {
+                        block: mat.block,
+                        shape,
+                        layout,
+                    }));
+                }
+            }
             return Ok(Arr::Pull(Pull::flat(element, shape, move |lowerer, i| {
                 lowerer.read_flat(&arr, i)
             })));

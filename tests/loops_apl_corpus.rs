@@ -1,0 +1,76 @@
+//! The APL corpus through the loop IR: every `.apl` program under apl-tests/ that the front end turns into typed TAIL
+//! runs in the TAIL interpreter and through the loop IR (lowered, checked, interpreted). Both must print the same lines
+//! and end the same way. Programs whose lowering hits a construct the loop stage does not support yet are counted by
+//! construct (they must fail with a NONCE error value, never a panic) and listed when the test runs.
+
+mod loops_common;
+
+use loops_common::{run_loops, run_tail};
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+fn apl_files(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(directory) = pending.pop() {
+        for entry in std::fs::read_dir(&directory).expect("apl-tests is readable") {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|name| name != "syntax") {
+                    pending.push(path);
+                }
+            } else if path.extension().is_some_and(|e| e == "apl") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn apl_corpus_programs_behave_the_same_through_the_loop_ir() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("apl-tests");
+    let mut compared = 0;
+    let mut unsupported: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for path in apl_files(&root) {
+        let name = path.strip_prefix(&root).expect("under root").display().to_string();
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let file = aplc::source::SourceFile::new(name.clone(), text);
+        // Programs the front end rejects (syntax, type or elaboration errors) have no TAIL to compare.
+        let Ok(program) = aplc::driver::typed_tail(&file) else {
+            continue;
+        };
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            let lowered = aplc::loops::lower_program(&program)?;
+            if let Err(error) = aplc::loops::check::check_program(&lowered) {
+                panic!("{error}");
+            }
+            Ok((run_tail(&program), run_loops(&lowered)))
+        }));
+        match outcome {
+            Ok(Ok((expected, actual))) if expected == actual => compared += 1,
+            Ok(Ok((expected, actual))) => {
+                failures.push(format!("{name}: TAIL {expected:?}\n  loops {actual:?}"));
+            }
+            Ok(Err(aplc::loops::LowerError::Unsupported { what })) => {
+                unsupported.entry(what).or_default().push(name);
+            }
+            Ok(Err(error)) => failures.push(format!("{name}: lowering failed: {error}")),
+            Err(_) => failures.push(format!("{name}: panicked (see above)")),
+        }
+    }
+    for (what, files) in &unsupported {
+        println!("NONCE {what}: {} files ({})", files.len(), files.join(", "));
+    }
+    println!("compared {compared} programs");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(compared >= 100, "only {compared} programs compared");
+}
