@@ -143,6 +143,10 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             Stmt::PrintScalar { value, precision } => self.translate_print_scalar(value, precision),
             Stmt::Error { kind, message } => self.emitter.emit_apl_error(runtime_error_kind_of(*kind), message),
             Stmt::View { .. } => Ok(()),
+            // `⍕` needs a run-time function that allocates the text; the run-time library has none yet.
+            Stmt::Format { matrix, .. } => Err(CodegenError::UnsupportedOperator {
+                operator: if *matrix { "formatMatrix" } else { "format" }.to_string(),
+            }),
         }
     }
 
@@ -619,7 +623,11 @@ fn body_has_no_observable_effect(statements: &[Stmt]) -> bool {
         Stmt::If { then, otherwise, .. } => {
             body_has_no_observable_effect(then) && body_has_no_observable_effect(otherwise)
         }
-        Stmt::While { .. } | Stmt::PrintArray { .. } | Stmt::PrintScalar { .. } | Stmt::Error { .. } => false,
+        Stmt::While { .. }
+        | Stmt::PrintArray { .. }
+        | Stmt::PrintScalar { .. }
+        | Stmt::Error { .. }
+        | Stmt::Format { .. } => false,
     })
 }
 
@@ -668,6 +676,7 @@ fn statement_expressions(statement: &Stmt) -> Vec<&Expr> {
         Stmt::Store { index, value, .. } => vec![index, value],
         Stmt::PrintArray { array, precision } => array.shape.iter().chain([precision]).collect(),
         Stmt::PrintScalar { value, precision } => vec![value, precision],
+        Stmt::Format { source, precision, .. } => source.shape.iter().chain([precision]).collect(),
         Stmt::View { shape, layout, .. } => shape
             .iter()
             .chain([&layout.offset])
