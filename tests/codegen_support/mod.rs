@@ -117,11 +117,36 @@ pub fn loop_interpreter_outcome(program: &ir::Program) -> Outcome {
     }
 }
 
-/// A fresh directory for one test's files.
-pub fn scratch_directory(test_name: &str) -> PathBuf {
-    let directory = std::env::temp_dir().join(format!("aplc_codegen_{}_{test_name}", std::process::id()));
-    std::fs::create_dir_all(&directory).expect("a scratch directory");
-    directory
+/// A fresh directory for one test's files, removed when the test ends.
+pub struct ScratchDirectory {
+    path: PathBuf,
+}
+
+impl ScratchDirectory {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl std::ops::Deref for ScratchDirectory {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for ScratchDirectory {
+    fn drop(&mut self) {
+        // Leftovers in the temporary directory are harmless; a failed removal must not hide the test's outcome.
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+pub fn scratch_directory(test_name: &str) -> ScratchDirectory {
+    let path = std::env::temp_dir().join(format!("aplc_codegen_{}_{test_name}", std::process::id()));
+    std::fs::create_dir_all(&path).expect("a scratch directory");
+    ScratchDirectory { path }
 }
 
 /// Builds the program into an executable in `directory` and runs it.
