@@ -102,3 +102,15 @@ fn an_explicit_check_calls_aplrt_error_with_its_kind() {
     let ir = unoptimised_ir(&program);
     assert!(ir.contains("call void @aplrt_error(i32 1,"), "{ir}");
 }
+
+#[test]
+fn a_baseline_cpu_also_gets_the_vectorised_signal_loop() {
+    // x86-64 without extensions still has SSE2, two doubles per vector register.
+    let program = loop_program_of_file("apl-tests/tail/signal.tail");
+    let options = CodegenOptions {
+        target_cpu: Some("x86-64".to_string()),
+    };
+    let ir = llvm_ir_text(&program, &options, true).expect("the program compiles");
+    assert!(ir.contains("\"target-cpu\"=\"x86-64\""), "{ir}");
+    assert_one_vectorised_double_loop(&ir);
+}
