@@ -32,11 +32,22 @@ pub const JIT_OUTPUT_MARKER: &str = "---- aplc jit output ----";
 /// The `⎕PP` the result of a program is shown with (Dyalog's default), as the TAIL tests display results.
 const RESULT_PRINT_PRECISION: i64 = 10;
 
-/// What a run printed and its exit status (0, or 1 after an APL error).
+/// What a run printed, its exit status (0, or 1 after an APL error) and the name of the APL error it stopped with.
 #[derive(Debug, PartialEq, Eq, Clone)]
 pub struct Outcome {
     pub lines: Vec<String>,
     pub status: i32,
+    pub error: Option<String>,
+}
+
+/// The APL error name in a compiled program's standard error: `aplrt_error` writes `LENGTH ERROR: message`.
+fn apl_error_name_in(standard_error: &str) -> Option<String> {
+    standard_error.lines().find_map(|line| {
+        line.split_once(": ")
+            .map(|(name, _)| name)
+            .filter(|name| name.ends_with(" ERROR") || *name == "WS FULL")
+            .map(str::to_string)
+    })
 }
 
 /// A program as source text with a file name whose extension (`.tail` or `.apl`) picks the front end.
@@ -93,27 +104,28 @@ pub fn tail_interpreter_outcome(program: &aplc::tail::Program) -> Outcome {
     let mut host = MemoryHost::default();
     let result = eval_program(program, &mut host);
     let mut lines = host.printed_lines;
-    let status = match result {
+    let (status, error) = match result {
         Ok(value) => {
             lines.extend(display_lines(&value));
-            0
+            (0, None)
         }
-        Err(_) => 1,
+        Err(error) => (1, Some(error.kind.apl_name().to_string())),
     };
-    Outcome { lines, status }
+    Outcome { lines, status, error }
 }
 
 /// The loop-IR interpreter's outcome (the program already prints its result).
 pub fn loop_interpreter_outcome(program: &ir::Program) -> Outcome {
     let mut host = MemoryHost::default();
-    let status = match run_program(program, &mut host) {
-        Ok(_) => 0,
-        Err(RunError::Apl(_)) => 1,
+    let (status, error) = match run_program(program, &mut host) {
+        Ok(_) => (0, None),
+        Err(RunError::Apl(error)) => (1, Some(error.kind.apl_name().to_string())),
         Err(RunError::Internal(message)) => panic!("loop interpreter: {message}\n{}", print_program(program)),
     };
     Outcome {
         lines: host.printed_lines,
         status,
+        error,
     }
 }
 
@@ -163,6 +175,7 @@ pub fn aot_outcome(program: &ir::Program, directory: &Path, name: &str) -> Outco
             .map(str::to_string)
             .collect(),
         status: output.status.code().expect("an exit status, not a signal"),
+        error: apl_error_name_in(&String::from_utf8_lossy(&output.stderr)),
     }
 }
 
@@ -186,6 +199,7 @@ pub fn jit_outcome(file: &SourceFile, directory: &Path, child_test_name: &str) -
     Outcome {
         lines: program_output.lines().map(str::to_string).collect(),
         status: output.status.code().expect("an exit status, not a signal"),
+        error: apl_error_name_in(&String::from_utf8_lossy(&output.stderr)),
     }
 }
 
