@@ -10,3 +10,8 @@ encode_vector←{w←⌽×\⌽1↓⍺,1 ⋄ (⍉((≢⍵),≢⍺)⍴⍺)|⍉⌊�
 ⍝ Greatest common divisor and least common multiple of integers (∨ and ∧ on numbers other than 0 and 1).
 gcd←{⍵=0:|⍺ ⋄ ⍵ ∇ ⍵|⍺}
 lcm←{g←⍺ gcd ⍵ ⋄ g=0:0 ⋄ ⌊0.5+⍺×⍵÷g}
+
+⍝ ∪⍵ (unique), ⍺∪⍵ (union) and ⍺∩⍵ (intersection) on vectors, in order of first occurrence.
+unique←{((⍳≢⍵)=⍵⍳⍵)/⍵}
+union←{⍺,⍵~⍺}
+intersection←{(⍺∊⍵)/⍺}

@@ -43,6 +43,8 @@ pub enum Stage {
     Tail,
     /// TAIL with every let and lambda annotated with its inferred type.
     TailTyped,
+    /// The loop IR (TAIL lowered through hybrid pull arrays).
+    Loops,
 }
 
 /// Reads a program file. The error is a usage error (exit status 2), worded for the command line.
@@ -179,6 +181,9 @@ pub fn dump(file: &SourceFile, stage: Stage) -> Result<String, ProgramError> {
         Stage::Ast => Ok(syntax::print_program(&syntax::parse_program(file)?)),
         Stage::Tail => Ok(tail::print_program(&untyped_tail(file)?)),
         Stage::TailTyped => typed_tail_text(file),
+        Stage::Loops => crate::loops::dump(&typed_tail(file)?).map_err(|error| {
+            ProgramError::Runtime(Box::new(WithSource::new(RuntimeError(error.to_apl_error()), file)))
+        }),
     }
 }
 

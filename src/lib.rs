@@ -9,6 +9,8 @@ pub mod driver;
 pub mod elab;
 pub mod loops;
 pub mod mem;
+pub mod opt;
+pub mod pass;
 pub mod runtime;
 pub mod source;
 pub mod syntax;

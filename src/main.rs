@@ -42,7 +42,7 @@ enum Command {
     /// Print the program as one stage of the pipeline sees it.
     Dump {
         /// The stage: `ast` (the parsed APL, unresolved), `tail` (elaborated TAIL, before type inference annotates
-        /// it), `tail-typed` (after inference).
+        /// it), `tail-typed` (after inference), `loops` (the loop IR).
         #[arg(long, value_enum)]
         stage: StageArg,
         /// The .apl script (or .tail program, for the TAIL stages).
@@ -61,6 +61,7 @@ enum StageArg {
     Ast,
     Tail,
     TailTyped,
+    Loops,
 }
 
 impl From<BackendArg> for Backend {
@@ -77,6 +78,7 @@ impl From<StageArg> for Stage {
             StageArg::Ast => Stage::Ast,
             StageArg::Tail => Stage::Tail,
             StageArg::TailTyped => Stage::TailTyped,
+            StageArg::Loops => Stage::Loops,
         }
     }
 }

@@ -176,6 +176,20 @@ fn small_tail_programs_behave_the_same_compiled() {
         ("binomi(33, 67)", Some(&[])),
         ("binomi(~1, 3)", Some(&[])),
         ("facti(21)", Some(&[])),
+        // ⎕INT32AND/OR/XOR/NOT on the low 32 bits: 1100∧1010 = 1000, ∨ = 1110, ≠ = 0110; ~0 = ¯1; 2³²+1 has low bits 1.
+        (
+            "[andi(12, 10), ori(12, 10), xori(12, 10), noti(0), andi(4294967297, 3)]",
+            Some(&["8 14 6 ¯1 1"]),
+        ),
+        // 32-bit shifts: 1<<31 is the lowest int32; ¯1 >>> 28 keeps four ones; ¯16 >> 2 = ¯4; 1<<32 shifts out.
+        (
+            "[shli(1, 31), shri(~1, 28), shari(~16, 2), shli(1, 32)]",
+            Some(&["¯2147483648 15 ¯4 0"]),
+        ),
+        ("[b2i(i2b(1)), d2i(3.0), d2i(~2.0)]", Some(&["1 3 ¯2"])),
+        ("i2b(2)", Some(&[])),
+        ("d2i(2.5)", Some(&[])),
+        ("ln(0.0)", Some(&[])),
         // APL errors: the output before them, then status 1.
         ("let x:[int]0 = print(10, 7) in divi(1, 0)", Some(&["7"])),
         ("let x:[int]0 = print(10, 42) in divd(1.0, 0.0)", Some(&["42"])),

@@ -1,7 +1,8 @@
 //! The APL corpus through the loop IR: every `.apl` program under apl-tests/ that the front end turns into typed TAIL
 //! runs in the TAIL interpreter and through the loop IR (lowered, checked, interpreted). Both must print the same lines
 //! and end the same way. Programs whose lowering hits a construct the loop stage does not support yet are counted by
-//! construct (they must fail with a NONCE error value, never a panic) and listed when the test runs.
+//! construct (they must fail with a NONCE error value, never a panic) and listed when the test runs. Each lowered
+//! program is also printed, parsed back and printed again (the same text), and it is the parsed one that runs.
 
 mod loops_common;
 
@@ -48,7 +49,11 @@ fn apl_corpus_programs_behave_the_same_through_the_loop_ir() {
             if let Err(error) = aplc::loops::check::check_program(&lowered) {
                 panic!("{error}");
             }
-            Ok((run_tail(&program), run_loops(&lowered)))
+            // The printed IR reads back to a program that prints the same.
+            let printed = aplc::loops::print_program(&lowered);
+            let reparsed = aplc::loops::parser::parse_program(&printed).unwrap_or_else(|e| panic!("{e}\n{printed}"));
+            assert_eq!(aplc::loops::print_program(&reparsed), printed, "print/parse/print");
+            Ok((run_tail(&program), run_loops(&reparsed)))
         }));
         match outcome {
             Ok(Ok((expected, actual))) if expected == actual => compared += 1,

@@ -11,6 +11,11 @@ fn same_behaviour(text: &str) -> Outcome {
     let program = typed_program(text);
     let expected = run_tail(&program);
     let lowered = lower_checked(&program).unwrap_or_else(|e| panic!("{e}\nfor\n{text}"));
+    // The printed IR parses back to the same text; the parsed program must behave the same too.
+    let printed = aplc::loops::print_program(&lowered);
+    let reparsed = aplc::loops::parser::parse_program(&printed).unwrap_or_else(|e| panic!("{e}\n{printed}"));
+    assert_eq!(aplc::loops::print_program(&reparsed), printed, "print/parse/print");
+    assert_eq!(run_loops(&reparsed), run_loops(&lowered), "parsed program for\n{text}");
     let actual = run_loops(&lowered);
     assert_eq!(
         actual,
@@ -387,4 +392,19 @@ fn format_through_the_runtime() {
     ok_lines("reduce(addi, 0, each(fn c => b2i(eqc(c, ' ')), format(10, iota(12))))");
     assert_eq!(error_kind("format(0, iota(3))"), "DOMAIN ERROR");
     assert_eq!(error_kind("format(10, reshape([2,2], iota(4)))"), "RANK ERROR");
+}
+
+#[test]
+fn blocks_allocated_inside_loops_are_freed_per_iteration() {
+    // Each element allocates (mem, format) inside the fill loop; the interpreter rejects a block allocated twice,
+    // so these only run when every iteration frees what it allocated.
+    assert_eq!(
+        ok_lines("each(fn x => reduce(addi, 0, mem(iota(x))), iota(4))"),
+        vec!["1 3 6 10"]
+    );
+    assert_eq!(
+        ok_lines("each(fn x => c2i(first(format(10, x))), [7, 42])"),
+        vec!["55 52"]
+    );
+    ok_lines("power(fn v => each(fn x => tally(where(each(fn y => lti(y, x), v))), v), 2, [3,1,2])");
 }

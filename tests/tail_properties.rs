@@ -398,3 +398,68 @@ proptest! {
         }
     }
 }
+
+// ---- (c) The interpreter never panics, even on programs that were not type-checked ----
+
+fn arb_untyped_expr() -> impl Strategy<Value = Expr> {
+    // Small numbers only (iota and reshape of huge sizes would exhaust memory), and no loops whose count or
+    // predicate is arbitrary (they could run for ever).
+    let ops: Vec<Op> = Op::ALL
+        .iter()
+        .copied()
+        .filter(|op| !matches!(op, Op::Power | Op::PowerUntil))
+        .collect();
+    let functions: Vec<Op> = ops.iter().copied().filter(|op| op.arity() > 0).collect();
+    let leaf = prop_oneof![
+        (-3i64..12).prop_map(|x| synthetic(ExprKind::Int(x))),
+        prop::sample::select(vec![0.0, -1.5, 2.0, 0.5]).prop_map(|x| synthetic(ExprKind::Double(x))),
+        any::<bool>().prop_map(|x| synthetic(ExprKind::Bool(x))),
+        prop::sample::select(vec!['a', ' ', 'z']).prop_map(|x| synthetic(ExprKind::Char(x))),
+        Just(synthetic(ExprKind::Complex(1.0, -1.0))),
+        arb_name().prop_map(|name| synthetic(ExprKind::Var(name))),
+        prop::sample::select(functions).prop_map(|op| synthetic(ExprKind::OpRef(op))),
+        arb_base().prop_map(|base| synthetic(ExprKind::Vector {
+            elements: vec![],
+            element_type: Some(base)
+        })),
+    ];
+    leaf.prop_recursive(4, 32, 4, move |inner| {
+        let for_ops = inner.clone();
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 1..4).prop_map(|elements| synthetic(ExprKind::Vector {
+                elements,
+                element_type: None
+            })),
+            prop::sample::select(ops.clone()).prop_flat_map(move |op| {
+                prop::collection::vec(for_ops.clone(), op.arity()..=op.arity())
+                    .prop_map(move |args| synthetic(ExprKind::Op { op, args }))
+            }),
+            (arb_name(), inner.clone(), inner.clone()).prop_map(|(name, value, body)| synthetic(ExprKind::Let {
+                name,
+                ty: None,
+                value: Box::new(value),
+                body: Box::new(body)
+            })),
+            (arb_name(), inner.clone()).prop_map(|(parameter, body)| synthetic(ExprKind::Lambda {
+                parameter,
+                ty: None,
+                body: Box::new(body)
+            })),
+            prop::collection::vec(inner.clone(), 2..4).prop_map(|c| synthetic(ExprKind::Tuple(c))),
+            (1usize..4, inner).prop_map(|(index, tuple)| synthetic(ExprKind::Project {
+                index,
+                tuple: Box::new(tuple)
+            })),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn evaluation_never_panics(expr in arb_untyped_expr()) {
+        let program = aplc::tail::Program { body: expr };
+        let _ = eval_program(&program, &mut MemoryHost::default());
+    }
+}

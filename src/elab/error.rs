@@ -150,6 +150,21 @@ impl ElabError {
         }
     }
 
+    /// The same error pointing at another place (for errors inside prelude code, which the user never wrote).
+    pub fn at(mut self, new_span: Span) -> ElabError {
+        match &mut self {
+            ElabError::Syntax { span, .. }
+            | ElabError::Value { span, .. }
+            | ElabError::Rank { span, .. }
+            | ElabError::Length { span, .. }
+            | ElabError::Domain { span, .. }
+            | ElabError::Index { span, .. }
+            | ElabError::Nonce { span, .. }
+            | ElabError::Type { span, .. } => *span = new_span,
+        }
+        self
+    }
+
     pub fn span(&self) -> Span {
         match self {
             ElabError::Syntax { span, .. }
@@ -166,7 +181,7 @@ impl ElabError {
 
 /// The errors of one elaboration, with the source they point into (so that the driver can render them with miette).
 #[derive(Debug, Error, Diagnostic)]
-#[error("{} elaboration error(s); the first: {}", errors.len(), errors.first().map(|e| e.to_string()).unwrap_or_default())]
+#[error("{}", summary(errors))]
 pub struct ElabErrors {
     #[source_code]
     pub source_code: miette::NamedSource<String>,
@@ -180,6 +195,15 @@ impl ElabErrors {
             source_code: file.named_source(),
             errors,
         }
+    }
+}
+
+/// The first error's message (with its APL error name first), and how many more there are.
+fn summary(errors: &[ElabError]) -> String {
+    match errors {
+        [] => "elaboration failed".to_string(),
+        [only] => only.to_string(),
+        [first, rest @ ..] => format!("{first} (and {} more)", rest.len()),
     }
 }
 

@@ -186,7 +186,7 @@ impl Elaborator {
 
     /// An axis on a function: `⌽[1]`, `⊖[2]`, `,[1]`... Only the first-/last-axis forms that map onto other glyphs.
     /// `A[I;J]←V` in general: each position of A's ravel looks up whether (and where) it was selected.
-    fn general_indexed_assignment(
+    pub fn general_indexed_assignment(
         &mut self,
         current: Arr,
         indices: Vec<Option<Arr>>,

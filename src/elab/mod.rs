@@ -8,11 +8,15 @@
 //! A script becomes one TAIL expression that evaluates the statements in order; a statement whose value is not
 //! assigned is printed (as is `⎕←x`), through the TAIL print op with the print precision then in force.
 //!
+//! Public API: [`elaborate_program`] (a script to a TAIL program, annotation errors included), [`Session`] (a REPL's
+//! piece-by-piece elaboration), [`elaborate_to_ir`] (the elaborator's own TAIL terms, for debugging).
+//!
 //! Code map: `resolve.rs` (classes, operators, strands, right-to-left, trains), `env.rs` (compile-time values),
 //! `scalar.rs` (scalar functions, promotion, scalar extension, constant folding), `structural.rs` (`⍴ , ⍳ ⌽ ↑ ...`),
-//! `operators.rs` (`/ \ ¨ ∘. . ⍣ ⍨ ∘` and identity items), `dfns.rs` (dfn application, guards, recursion),
-//! `indexing.rs` (`A[i;j]`), `system.rs` (`⎕` names), `annotations.rs` (`⍝:` types), `ir.rs` (the TAIL terms built
-//! here), `lower.rs` (those terms to `crate::tail::ast`), `error.rs`.
+//! `operators.rs` (`/ \ ¨ ∘. . ⍣ ⍨ ∘ ⍤ @` and identity items), `dfns.rs` (dfn application, guards, recursion),
+//! `indexing.rs` (`A[i;j]`, indexed assignment), `search.rs` (`⍳ ∊ ≡ ~ ⊥ ⊤`), `system.rs` (`⎕` names), `annotations.rs` (`⍝:`
+//! types), `ir.rs` (the TAIL terms built here), `lower.rs` (those terms to `crate::tail::ast`), `error.rs`, and
+//! `prelude/prelude.apl` (primitives whose clearest definition is APL).
 
 pub mod annotations;
 pub mod dfns;
@@ -85,6 +89,71 @@ fn elaborate_on_this_thread(
     let expr = elaborate_to_ir(program, file)?;
     lower::lower_program(&expr)
         .map_err(|message| ElabErrors::new(file, vec![ElabError::nonce(Span::default(), message)]))
+}
+
+/// An elaboration that goes on over several pieces of script (a REPL): names bound by earlier pieces stay bound.
+///
+/// Each piece becomes a TAIL program that first recomputes the earlier pieces' bindings (without their printing) and
+/// then runs the new statements, so every program stands alone. A piece that fails leaves the session as it was.
+/// The session holds compile-time values (`Rc`), so it lives on one thread; deep recursion unfolding needs a large
+/// stack there (as [`elaborate_program`] arranges for itself).
+pub struct Session {
+    elaborator: Elaborator,
+}
+
+impl Default for Session {
+    fn default() -> Session {
+        Session::new()
+    }
+}
+
+impl Session {
+    pub fn new() -> Session {
+        let empty = ast::Program {
+            statements: Vec::new(),
+            comments: Vec::new(),
+        };
+        Session {
+            elaborator: Elaborator::new(&empty),
+        }
+    }
+
+    pub fn elaborate(
+        &mut self,
+        program: &ast::Program,
+        file: &SourceFile,
+    ) -> Result<crate::tail::ast::Program, ElabErrors> {
+        let elaborator = &mut self.elaborator;
+        let saved_entries = elaborator.frames[0].clone();
+        let saved_env = elaborator.env.clone();
+        let saved_globals = elaborator.globals.clone();
+        let saved_precision = elaborator.print_precision;
+        let mut outcome = Ok(());
+        for statement in &program.statements {
+            if let Err(error) = elaborator.top_level_statement(statement) {
+                outcome = Err(error);
+                break;
+            }
+        }
+        let lowered = outcome.and_then(|()| {
+            let body = wrap_entries(elaborator.frames[0].clone(), Expr::Int(0));
+            lower::lower_program(&body).map_err(|message| ElabError::nonce(Span::default(), message))
+        });
+        match lowered {
+            Ok(tail_program) => {
+                // Later pieces recompute these bindings but must not print again.
+                elaborator.frames[0].retain(|entry| matches!(entry, Entry::Let(..)));
+                Ok(tail_program)
+            }
+            Err(error) => {
+                elaborator.frames[0] = saved_entries;
+                elaborator.env = saved_env;
+                elaborator.globals = saved_globals;
+                elaborator.print_precision = saved_precision;
+                Err(ElabErrors::new(file, vec![error]))
+            }
+        }
+    }
 }
 
 /// One binding or effect accumulated in the current scope, wrapped around the scope's result at its end.
@@ -252,7 +321,9 @@ impl Elaborator {
 
     /// Let-bind an array unless its expression is trivial, so that it can be used any number of times.
     pub fn bind(&mut self, array: Arr) -> Arr {
-        if array.expr.is_trivial() || matches!(array.expr, Expr::Vector(ref elements, _) if elements.len() <= 1) {
+        let short_literal = matches!(array.expr, Expr::Vector(ref elements, _)
+            if elements.len() <= 1 || (elements.len() <= 16 && elements.iter().all(Expr::is_trivial)));
+        if array.expr.is_trivial() || short_literal {
             return array;
         }
         let name = self.fresh_name("v");

@@ -120,6 +120,38 @@ impl Elaborator {
                     this.apply_monadic(&function, x, span)
                 })
             }
+            (Rank, Val::Function(function), Some(Val::Array(rank))) => {
+                let function = function.clone();
+                let Some(cell_rank) = rank.constant_ints().filter(|r| r.len() == 1).map(|r| r[0]) else {
+                    return Err(ElabError::nonce(span, "⍤ with a cell rank that is not one constant"));
+                };
+                let argument = self.expect_array(argument, span)?;
+                let cell_rank = if cell_rank < 0 {
+                    (argument.rank as i64 + cell_rank).max(0)
+                } else {
+                    cell_rank
+                };
+                if cell_rank as usize >= argument.rank {
+                    return self.apply_monadic(&function, Val::Array(argument), span);
+                }
+                if cell_rank == 0 {
+                    return self
+                        .pointwise_monadic(argument, span, &mut |this, x| {
+                            this.apply_monadic(&function, Val::Array(x), span)
+                        })
+                        .map(Val::Array);
+                }
+                Err(ElabError::nonce(
+                    span,
+                    "⍤ with cells that are neither scalars nor the whole argument",
+                ))
+            }
+            (At, replacement, Some(selector)) => {
+                let replacement = replacement.clone();
+                let selector = selector.clone();
+                let argument = self.expect_array(argument, span)?;
+                self.at(replacement, selector, argument, span).map(Val::Array)
+            }
             (OuterProduct | Dot, _, _) => Err(ElabError::syntax(
                 span,
                 format!("{} needs a left argument", operator.glyph()),
@@ -406,6 +438,49 @@ impl Elaborator {
         let mut extents = array.extents.clone();
         extents[rank - 1] = mask.extents[0];
         Ok(Arr::dynamic(Expr::op("expand", vec![mask.expr, array.expr]), base, rank).with_extents(extents))
+    }
+
+    /// `X@I⊢A` and `f@I⊢A` on a vector A (I indices, or a function giving a boolean mask): A with the selected
+    /// items replaced by X, or by f applied to them.
+    fn at(&mut self, replacement: Val, selector: Val, array: Arr, span: Span) -> ElabResult<Arr> {
+        if array.rank != 1 {
+            return Err(ElabError::nonce(span, "@ on an array that is not a vector"));
+        }
+        let array = self.bind(array);
+        let indices = match selector {
+            Val::Function(mask_function) => {
+                let mask = self.apply_monadic(&mask_function, Val::Array(array.clone()), span)?;
+                let mask = self.expect_array(mask, span)?;
+                if mask.base != Base::Bool || mask.rank != 1 {
+                    return Err(ElabError::domain(
+                        span,
+                        "the right operand of @ must give a boolean vector",
+                    ));
+                }
+                Arr::dynamic(Expr::op("where", vec![mask.expr]), Base::Int, 1)
+            }
+            other => {
+                let indices = self.expect_array(other, span)?;
+                self.integer_argument(indices, span)?
+            }
+        };
+        let indices = self.bind(indices);
+        let values = match replacement {
+            Val::Function(function) => {
+                let selected = self.index_array(array.clone(), vec![Some(indices.clone())], span)?;
+                let value = self.apply_monadic(&function, Val::Array(selected), span)?;
+                self.expect_array(value, span)?
+            }
+            other => self.expect_array(other, span)?,
+        };
+        let Some(base) = array.base.join(values.base) else {
+            return Err(ElabError::domain(span, "@ mixing characters and numbers"));
+        };
+        let array = self.convert(array, base, span)?;
+        let values = self.convert(values, base, span)?;
+        let array = self.bind(array);
+        let values = self.bind(values);
+        self.general_indexed_assignment(array, vec![Some(indices)], values, span)
     }
 
     /// A scalar reshaped to the length of the vector `like`.

@@ -219,9 +219,11 @@ impl Elaborator {
             let function = self.prelude_function(name, span)?;
             let left = self.convert(left, Base::Int, span)?;
             let right = self.convert(right, Base::Int, span)?;
-            return self.pointwise_dyadic(left, right, span, &mut |this, x, y| {
-                this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)
-            });
+            return self
+                .pointwise_dyadic(left, right, span, &mut |this, x, y| {
+                    this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)
+                })
+                .map_err(|error| error.at(span));
         }
         if primitive == Primitive::Circle && left.constant.is_none() {
             return Err(ElabError::nonce(span, "○ with a left argument that is not a constant")

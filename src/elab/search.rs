@@ -115,7 +115,9 @@ impl Elaborator {
             let function = self.prelude_function("encode_vector", span)?;
             let left = self.integer_argument(left, span)?;
             let right = self.integer_argument(right, span)?;
-            let value = self.apply_dyadic(&function, Val::Array(left), Val::Array(right), span)?;
+            let value = self
+                .apply_dyadic(&function, Val::Array(left), Val::Array(right), span)
+                .map_err(|error| error.at(span))?;
             return self.expect_array(value, span);
         }
         if right.rank != 0 || left.rank > 1 {

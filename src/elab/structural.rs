@@ -50,6 +50,17 @@ impl Elaborator {
             },
             GradeUp | GradeDown => self.grade(primitive, argument, span)?,
             IotaUnderbar => self.where_true(argument, span)?,
+            Union => {
+                let argument = if argument.rank == 0 {
+                    self.ravel(argument)
+                } else {
+                    argument
+                };
+                if argument.rank != 1 {
+                    return Err(ElabError::rank(span, "∪ (unique) needs a vector"));
+                }
+                return self.apply_prelude_monadic("unique", argument, span);
+            }
             Format => self.format(argument, span)?,
             LeftShoe => {
                 return Err(ElabError::nonce(span, "⊂ (enclose: nested arrays)")
@@ -97,11 +108,31 @@ impl Elaborator {
                 self.scalar_monadic(Tilde, matched, span)?
             }
             Tilde => self.without(left, right, span)?,
+            Union | Intersection => {
+                let left = if left.rank == 0 { self.ravel(left) } else { left };
+                let right = if right.rank == 0 { self.ravel(right) } else { right };
+                if left.rank != 1 || right.rank != 1 {
+                    return Err(ElabError::rank(span, format!("{} needs vectors", primitive.glyph())));
+                }
+                let (left, right) = self.unify_bases(left, right, span)?;
+                let name = if primitive == Union { "union" } else { "intersection" };
+                let function = self.prelude_function(name, span)?;
+                return self
+                    .apply_dyadic(&function, Val::Array(left), Val::Array(right), span)
+                    .map_err(|error| error.at(span));
+            }
             UpTack => self.decode(left, right, span)?,
             DownTack => self.encode(left, right, span)?,
             other => return Err(ElabError::nonce(span, format!("dyadic {}", other.glyph()))),
         };
         Ok(Val::Array(result))
+    }
+
+    /// Apply a monadic prelude function, with its errors pointing at the use.
+    fn apply_prelude_monadic(&mut self, name: &str, argument: Arr, span: Span) -> ElabResult<Val> {
+        let function = self.prelude_function(name, span)?;
+        self.apply_monadic(&function, Val::Array(argument), span)
+            .map_err(|error| error.at(span))
     }
 
     /// `⍴A`: a vector of known length (the rank); constant when the shape is static.
@@ -578,7 +609,9 @@ impl Elaborator {
             }
             let left = self.integer_argument(left, span)?;
             let function = self.prelude_function("rotate_rows", span)?;
-            let value = self.apply_dyadic(&function, Val::Array(left), Val::Array(right), span)?;
+            let value = self
+                .apply_dyadic(&function, Val::Array(left), Val::Array(right), span)
+                .map_err(|error| error.at(span))?;
             return self.expect_array(value, span);
         }
         let count = self.rotate_count(left, span)?;
@@ -613,10 +646,13 @@ impl Elaborator {
     }
 
     fn grade(&mut self, primitive: Primitive, argument: Arr, span: Span) -> ElabResult<Arr> {
+        if argument.rank == 2 {
+            return self.grade_rows(primitive, argument, span);
+        }
         if argument.rank != 1 {
             return Err(ElabError::nonce(
                 span,
-                format!("{} on an array that is not a vector", primitive.glyph()),
+                format!("{} on an array of rank 3 or more", primitive.glyph()),
             ));
         }
         let op = if primitive == Primitive::GradeUp {
@@ -625,6 +661,40 @@ impl Elaborator {
             "gradeDown"
         };
         Ok(Arr::dynamic(Expr::op(op, vec![argument.expr]), Base::Int, 1).with_extents(argument.extents))
+    }
+
+    /// `⍋M` on a matrix: its rows in lexicographic order, by stable grades on each column from the last to the
+    /// first (the column count must be static).
+    fn grade_rows(&mut self, primitive: Primitive, matrix: Arr, span: Span) -> ElabResult<Arr> {
+        let Some(columns) = matrix.extents[1].filter(|c| (1..=16).contains(c)) else {
+            return Err(ElabError::nonce(
+                span,
+                format!(
+                    "{} on a matrix whose number of columns is not a known number up to 16",
+                    primitive.glyph()
+                ),
+            ));
+        };
+        let matrix = self.bind(matrix);
+        let mut order: Option<Arr> = None;
+        for column in (0..columns).rev() {
+            let index = Arr::scalar_constant(Scalar::Int(column + 1));
+            let keys = self.index_array(matrix.clone(), vec![None, Some(index)], span)?;
+            let keys = match order.clone() {
+                Some(order) => self.index_array(keys, vec![Some(order)], span)?,
+                None => keys,
+            };
+            let grade = self.grade(primitive, keys, span)?;
+            let grade = self.bind(grade);
+            order = Some(match order {
+                Some(order) => self.index_array(order, vec![Some(grade)], span)?,
+                None => grade,
+            });
+            if let Some(current) = order.take() {
+                order = Some(self.bind(current));
+            }
+        }
+        Ok(order.expect("at least one column"))
     }
 
     /// `⍸B` for a boolean vector: the indices of the ones.

@@ -69,7 +69,11 @@ impl Elaborator {
                 let argument = self.integer_argument(argument, span)?;
                 return self
                     .pointwise_monadic(argument, span, &mut |_, x| {
-                        Ok(Val::Array(Arr::dynamic(Expr::op("noti", vec![x.expr]), Base::Int, 0)))
+                        Ok(Val::Array(Arr::dynamic(
+                            wrap_to_32_bits(Expr::op("noti", vec![x.expr])),
+                            Base::Int,
+                            0,
+                        )))
                     })
                     .map(Val::Array);
             }
@@ -97,12 +101,25 @@ impl Elaborator {
         let left = self.integer_argument(left, span)?;
         let right = self.integer_argument(right, span)?;
         self.pointwise_dyadic(left, right, span, &mut |_, x, y| {
-            Ok(Val::Array(Arr::dynamic(
-                Expr::op(op, vec![x.expr, y.expr]),
-                Base::Int,
-                0,
-            )))
+            // A logical right shift sees the 32-bit pattern as unsigned.
+            let x = if op == "shri" { unsigned_32_bits(x.expr) } else { x.expr };
+            let expr = wrap_to_32_bits(Expr::op(op, vec![x, y.expr]));
+            Ok(Val::Array(Arr::dynamic(expr, Base::Int, 0)))
         })
         .map(Val::Array)
     }
+}
+
+const TWO_TO_32: i64 = 1 << 32;
+const TWO_TO_31: i64 = 1 << 31;
+
+/// The int whose low 32 bits are those of `expr`, as an unsigned number (0 to 2*32-1).
+fn unsigned_32_bits(expr: Expr) -> Expr {
+    Expr::op("resi", vec![Expr::Int(TWO_TO_32), expr])
+}
+
+/// The ⎕INT32 functions compute in 32 bits: the low 32 bits of a 64-bit result, read as a signed number.
+fn wrap_to_32_bits(expr: Expr) -> Expr {
+    let shifted = Expr::op("addi", vec![expr, Expr::Int(TWO_TO_31)]);
+    Expr::op("subi", vec![unsigned_32_bits(shifted), Expr::Int(TWO_TO_31)])
 }

@@ -197,6 +197,14 @@ fn signal_program() {
     assert!(printed.contains("reduce(addd,0.0"), "{printed}");
 }
 
+#[test]
+fn signal_and_inner_product_tail_snapshots() {
+    let signal = "diff←{1↓⍵-¯1⌽⍵}\nsignal←{¯50⌈50⌊50×(diff 0,⍵)÷0.01+⍵}\n+/ signal ⍳100";
+    insta::assert_snapshot!("signal", crate::tail::print_program(&compile(signal).unwrap()));
+    let product = "A←3 2⍴⍳5\nB←⍉A\n×/+/A+.×B";
+    insta::assert_snapshot!("inner_product", crate::tail::print_program(&compile(product).unwrap()));
+}
+
 // ----- operators and trains -----
 
 #[test]
@@ -218,6 +226,20 @@ fn power_commute_compose() {
     check("2∘×1 2 3", &["2 4 6"]);
     check("×∘2⊢3", &["6"]);
     check("(-∘⌽)1 2 3", &["¯3 ¯2 ¯1"]);
+}
+
+#[test]
+fn rank_operator_on_scalars_and_whole_arguments() {
+    check("{⍵×2}⍤0⊢1 2 3", &["2 4 6"]);
+    check("(+/⍤1)1 2 3", &["6"]);
+    check_error("(+/⍤1)2 2⍴1", "NONCE ERROR");
+}
+
+#[test]
+fn at_operator() {
+    check("0@2 4⊢1 2 3 4 5", &["1 0 3 0 5"]);
+    check("(-@2 4)1 2 3 4 5", &["1 ¯2 3 ¯4 5"]);
+    check("0@(>∘3)⊢1 5 2 7", &["1 0 2 0"]);
 }
 
 #[test]
@@ -264,6 +286,19 @@ fn complex_numbers() {
     check("1J2+3J¯1", &["4J1"]);
     check("1J1×1J¯1", &["2"]);
     check("|3J4", &["5"]);
+}
+
+#[test]
+fn grade_matrix_rows_lexicographically() {
+    check("⍋3 2⍴3 1 1 2 1 1", &["3 2 1"]);
+    check("⍒3 2⍴3 1 1 2 1 1", &["1 2 3"]);
+}
+
+#[test]
+fn int32_functions_compute_in_32_bits() {
+    check("1 ⎕INT32SHL 31", &["¯2147483648"]);
+    check("¯1 ⎕INT32SHR 28", &["15"]);
+    check("12 ⎕INT32AND 10", &["8"]);
 }
 
 #[test]
@@ -547,6 +582,9 @@ fn prelude_backed_primitives() {
     check("12 15∨8 10", &["4 5"]);
     check("1 0 1\\1 2", &["1 0 2"]);
     check("⍸2 0 1", &["1 1 3"]);
+    check("∪3 1 3 2 1", &["3 1 2"]);
+    check("1 2 3∪2 5", &["1 2 3 5"]);
+    check("1 2 3 4∩4 2 7", &["2 4"]);
 }
 
 #[test]
@@ -606,4 +644,24 @@ mod fuzz {
             }
         }
     }
+}
+
+#[test]
+fn a_session_keeps_names_across_pieces() {
+    let mut session = Session::new();
+    let mut outputs = Vec::new();
+    for (number, text) in ["x←⍳3\nf←{⍵×10}", "f x", "y←+/x\ny", "z+1", "y×2"].iter().enumerate() {
+        let file = SourceFile::new(format!("piece{number}"), *text);
+        let program = parse_program(&file).expect("parses");
+        match session.elaborate(&program, &file) {
+            Ok(mut tail_program) => {
+                crate::tail::infer::infer_program(&mut tail_program).expect("types");
+                let mut host = MemoryHost::default();
+                eval_program(&tail_program, &mut host).expect("runs");
+                outputs.push(host.printed_lines.join("|"));
+            }
+            Err(errors) => outputs.push(errors.errors[0].apl_name().to_string()),
+        }
+    }
+    assert_eq!(outputs, ["", "10 20 30", "6", "VALUE ERROR", "12"]);
 }

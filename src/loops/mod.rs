@@ -15,6 +15,7 @@ pub mod interp;
 pub mod ir;
 pub mod lower;
 pub mod memory;
+pub mod parser;
 pub mod printer;
 pub mod pull;
 mod reduce;

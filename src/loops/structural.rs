@@ -206,7 +206,7 @@ impl Lowerer {
                 let item = self.with_trailing_unit_axis(item)?;
                 self.catenate(arr, item, Axis::Last).and_then(array)
             }
-            Op::Index | Op::IdxS => {
+            Op::Index => {
                 let axis = self.as_int(next())?;
                 let position = self.as_int(next())?;
                 let arr = self.as_array(next())?;

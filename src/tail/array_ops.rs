@@ -5,7 +5,7 @@
 //! gather; this keeps each rule a few lines of index arithmetic, independent of the element type.
 
 use super::value::{ArrayData, ArrayValue, Scalar, FILL};
-use crate::runtime::error::AplError;
+use crate::runtime::error::{AplError, AplErrorKind};
 
 fn product(shape: &[usize]) -> usize {
     shape.iter().product()
@@ -43,11 +43,26 @@ pub fn bools(array: &ArrayValue, what: &str) -> Result<Vec<bool>, AplError> {
     }
 }
 
+/// The most elements one array may have (2^34); a bigger result is a LIMIT ERROR rather than an allocation
+/// failure.
+pub const MAXIMUM_ELEMENTS: u64 = 1 << 34;
+
+/// The number of elements of a shape, or LIMIT ERROR when it exceeds [`MAXIMUM_ELEMENTS`].
+fn checked_count(shape: &[usize]) -> Result<usize, AplError> {
+    shape
+        .iter()
+        .try_fold(1u64, |count, &extent| count.checked_mul(extent as u64))
+        .filter(|&count| count <= MAXIMUM_ELEMENTS)
+        .map(|count| count as usize)
+        .ok_or_else(|| AplError::new(AplErrorKind::Limit, format!("an array of shape {shape:?} is too large")))
+}
+
 /// `⍳n`.
 pub fn iota(n: i64) -> Result<ArrayValue, AplError> {
     if n < 0 {
         return Err(AplError::domain(format!("iota of a negative number ({n})")));
     }
+    checked_count(&[n as usize])?;
     Ok(ArrayValue::vector(ArrayData::Int((1..=n).collect())))
 }
 
@@ -63,7 +78,7 @@ pub fn reshape(new_shape: &[i64], array: &ArrayValue) -> Result<ArrayValue, AplE
             usize::try_from(extent).map_err(|_| AplError::domain(format!("negative extent {extent} in reshape")))?,
         );
     }
-    let count = product(&shape);
+    let count = checked_count(&shape)?;
     let source_count = array.data.len();
     let positions: Vec<usize> = if source_count == 0 {
         vec![FILL; count]
@@ -198,13 +213,12 @@ pub fn transpose_by(axes: &[usize], array: &ArrayValue) -> Result<ArrayValue, Ap
 }
 
 /// `n↑A` along the first axis: pads with fill elements at the end (n ≥ 0) or the front (n < 0).
-pub fn take(n: i64, array: &ArrayValue) -> ArrayValue {
+pub fn take(n: i64, array: &ArrayValue) -> Result<ArrayValue, AplError> {
     let array = at_least_vector(array);
-    let row = product(&array.shape[1..]);
     let rows = n.unsigned_abs() as usize;
     let mut shape = array.shape.clone();
     shape[0] = rows;
-    let count = rows * row;
+    let count = checked_count(&shape)?;
     let available = array.data.len();
     let positions: Vec<usize> = if n >= 0 {
         (0..count).map(|i| if i < available { i } else { FILL }).collect()
@@ -221,7 +235,7 @@ pub fn take(n: i64, array: &ArrayValue) -> ArrayValue {
             })
             .collect()
     };
-    gathered(&array, shape, &positions)
+    Ok(gathered(&array, shape, &positions))
 }
 
 /// `n↓A` along the first axis.
@@ -374,6 +388,11 @@ pub fn compress(mask: &[bool], array: &ArrayValue) -> Result<ArrayValue, AplErro
 /// `C/A` along the last axis; a negative count gives that many fill columns.
 pub fn replicate(counts: &[i64], array: &ArrayValue) -> Result<ArrayValue, AplError> {
     let counts = extend_left(counts.to_vec(), last_extent(array), "replicate")?;
+    let total = counts
+        .iter()
+        .try_fold(0usize, |total, c| total.checked_add(c.unsigned_abs() as usize));
+    let rows = array.data.len() / last_extent(array).max(1);
+    checked_count(&[total.unwrap_or(usize::MAX), rows.max(1)])?;
     let mut columns = Vec::new();
     for (column, &count) in counts.iter().enumerate() {
         let source = if count >= 0 { column } else { FILL };
@@ -541,27 +560,36 @@ pub enum Direction {
     Descending,
 }
 
-/// `⍋V` (ascending) or `⍒V` (descending), stable; complex numbers have no order (DOMAIN ERROR).
+/// `⍋A` (ascending) or `⍒A` (descending) of the major cells of A, stable; complex numbers have no order (DOMAIN
+/// ERROR).
 pub fn grade(array: &ArrayValue, direction: Direction) -> Result<ArrayValue, AplError> {
-    let mut order: Vec<usize> = (0..array.data.len()).collect();
-    match &array.data {
-        ArrayData::Bool(v) => order.sort_by_key(|&i| v[i]),
-        ArrayData::Int(v) => order.sort_by_key(|&i| v[i]),
-        ArrayData::Char(v) => order.sort_by_key(|&i| v[i]),
-        ArrayData::Double(v) => order.sort_by(|&i, &j| v[i].total_cmp(&v[j])),
-        ArrayData::Complex(_) => return Err(AplError::domain("grade of complex numbers")),
+    if matches!(array.data, ArrayData::Complex(_)) {
+        return Err(AplError::domain("grade of complex numbers"));
     }
-    if direction == Direction::Descending {
-        // Reverse the order of distinct keys but keep equal keys in their original order.
-        let key = |i: usize| array.data.get(i);
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        for i in order {
-            match groups.last_mut() {
-                Some(group) if key(group[0]) == key(i) => group.push(i),
-                _ => groups.push(vec![i]),
+    let array = at_least_vector(array);
+    // The items are the major cells (rows of a matrix), compared lexicographically.
+    let items = array.shape[0];
+    let cell = product(&array.shape[1..]);
+    let compare_cells = |i: usize, j: usize| -> std::cmp::Ordering {
+        for k in 0..cell {
+            let ordering = match (array.data.get(i * cell + k), array.data.get(j * cell + k)) {
+                (Scalar::Bool(x), Scalar::Bool(y)) => x.cmp(&y),
+                (Scalar::Int(x), Scalar::Int(y)) => x.cmp(&y),
+                (Scalar::Char(x), Scalar::Char(y)) => x.cmp(&y),
+                (Scalar::Double(x), Scalar::Double(y)) => x.total_cmp(&y),
+                _ => std::cmp::Ordering::Equal,
+            };
+            if ordering != std::cmp::Ordering::Equal {
+                return ordering;
             }
         }
-        order = groups.into_iter().rev().flatten().collect();
+        std::cmp::Ordering::Equal
+    };
+    let mut order: Vec<usize> = (0..items).collect();
+    // A stable sort keeps equal items in their original order, in both directions.
+    match direction {
+        Direction::Ascending => order.sort_by(|&i, &j| compare_cells(i, j)),
+        Direction::Descending => order.sort_by(|&i, &j| compare_cells(j, i)),
     }
     Ok(ArrayValue::vector(ArrayData::Int(
         order.into_iter().map(|i| i as i64 + 1).collect(),
@@ -598,7 +626,7 @@ pub fn encode(radix: &[i64], mut value: i64) -> Vec<i64> {
         } else {
             let digit = super::scalar_ops::int_residue(r, value);
             digits[k] = digit;
-            value = (value - digit) / r;
+            value = value.wrapping_sub(digit).wrapping_div(r);
         }
     }
     digits

@@ -15,7 +15,8 @@ use std::rc::Rc;
 
 /// What a running program may ask of its surroundings.
 pub trait Host {
-    /// Shows a value (`⎕←`) with a print precision (`⎕PP`); the host chooses the format (see [`display_lines`]).
+    /// Shows a value (`⎕←`) with print precision `print_precision` (`⎕PP`); the host chooses the format (see
+    /// [`display_lines_with_precision`]).
     fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError>;
     /// The contents of a text file.
     fn read_file(&mut self, path: &str) -> Result<String, AplError>;
@@ -398,10 +399,16 @@ impl Interpreter<'_> {
                 let axes: Vec<usize> = axes.iter().map(|&a| usize::try_from(a).unwrap_or(0)).collect();
                 Ok(array(array_ops::transpose_by(&axes, &*as_array(&args[1])?)?))
             }
-            Op::Take | Op::TakeV => Ok(array(array_ops::take(as_int(&args[0])?, &*as_array(&args[1])?))),
+            Op::Take | Op::TakeV => Ok(array(array_ops::take(as_int(&args[0])?, &*as_array(&args[1])?)?)),
             Op::Drop | Op::DropV => Ok(array(array_ops::drop(as_int(&args[0])?, &*as_array(&args[1])?))),
-            Op::TakeLastV => Ok(array(array_ops::take(-as_int(&args[0])?, &*as_array(&args[1])?))),
-            Op::DropLastV => Ok(array(array_ops::drop(-as_int(&args[0])?, &*as_array(&args[1])?))),
+            Op::TakeLastV => Ok(array(array_ops::take(
+                as_int(&args[0])?.wrapping_neg(),
+                &*as_array(&args[1])?,
+            )?)),
+            Op::DropLastV => Ok(array(array_ops::drop(
+                as_int(&args[0])?.wrapping_neg(),
+                &*as_array(&args[1])?,
+            ))),
             Op::First | Op::FirstV => Ok(Value::Scalar(array_ops::first(&*as_array(&args[0])?))),
             Op::Cat | Op::CatV => Ok(array(array_ops::catenate(
                 &*as_array(&args[0])?,
@@ -455,7 +462,7 @@ impl Interpreter<'_> {
                     Ok(args[2].clone())
                 }
             }
-            Op::Index | Op::IdxS => Ok(array(array_ops::index(
+            Op::Index => Ok(array(array_ops::index(
                 as_int(&args[0])?,
                 as_int(&args[1])?,
                 &*as_array(&args[2])?,

@@ -16,14 +16,18 @@
 //!
 //! # Where this TAIL differs from the thesis (and why)
 //! - Fill elements come from the element type, so `take`, `reshape` and `first` take no default argument (as in
-//!   the SML implementation); `reduce(f, n, A)` and `scan(f, n, A)` take a neutral element.
+//!   the SML implementation); `reduce(f, n, A)` and `scan(f, n, A)` take a neutral element (reduce uses it for
+//!   empty rows; the interpreter's scan needs none).
 //! - `reduce` computes APL's right fold without the neutral element on non-empty rows, so a neutral element that is
 //!   not an identity of f (user functions) cannot change a result; `scan` is APL's scan (each prefix reduced).
 //! - `update(A, I, v)` is functional: it returns the updated array and the front end rebinds the name. There is no
 //!   store, so the unsound rule 3.4 never meets a mutation; ⊆s is still provided (`types::SubtypeRules`).
 //! - `power` and `condScl` work on any type (tuples of arrays included); `powerUntil(f, p, x)` is `f⍣p`: it stops
 //!   when `p(f x, x)` holds.
-//! - `print(pp, x)` and `format(pp, x)` take `⎕PP`; `nowi(0)` takes a dummy argument (as apltail's `nowi`).
+//! - `print(pp, x)`, `format(pp, x)` and `formatMatrix(pp, x)` take `⎕PP`; zero-argument ops are written `pi()`,
+//!   `zilde()`, `nowi()`.
+//! - The bitwise ops (`andi`, `shli`, ...) are Dyalog's `⎕INT32...` functions: 32-bit two's complement.
+//! - `i2b` and `d2i` are checked conversions (DOMAIN ERROR for `~2` or `2.5⍴x`).
 //! - Doubles compare with APL's comparison tolerance (⎕CT 1E¯14) in `eqd`, `ltd`, ..., `floor`, `ceil`, `resd`.
 //! - Integers are 64 bits; integer overflow wraps.
 

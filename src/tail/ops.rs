@@ -60,17 +60,18 @@ operator_table! {
     MaxI = "maxi" : "int -> int -> int",
     /// `x * y` on ints (`y ≥ 0`; a negative exponent is a DOMAIN ERROR — the front end uses powd then).
     PowI = "powi" : "int -> int -> int",
-    /// Bitwise and.
+    /// Bitwise and (`⎕INT32AND`: on the low 32 bits in two's complement, the result sign-extended; so are all the
+    /// bitwise ops).
     AndI = "andi" : "int -> int -> int",
-    /// Bitwise or.
+    /// Bitwise or (`⎕INT32OR`).
     OrI = "ori" : "int -> int -> int",
-    /// Bitwise exclusive or.
+    /// Bitwise exclusive or (`⎕INT32XOR`).
     XorI = "xori" : "int -> int -> int",
-    /// Shift left `x << y` (y in 0..63, otherwise 0).
+    /// Shift left `x << y` in 32 bits (y in 0..31, otherwise 0; negative y is a DOMAIN ERROR).
     ShlI = "shli" : "int -> int -> int",
-    /// Logical shift right `x >>> y` (y in 0..63, otherwise 0).
+    /// Logical shift right in 32 bits, zero fill (y in 0..31, otherwise 0).
     ShrI = "shri" : "int -> int -> int",
-    /// Arithmetic shift right `x >> y` (y ≥ 64 gives 0 or -1).
+    /// Arithmetic shift right in 32 bits (y ≥ 32 gives 0 or -1).
     SharI = "shari" : "int -> int -> int",
     /// APL binomial `x ! y` on ints: the number of ways to choose x of y (0 when x > y ≥ 0); DOMAIN ERROR for
     /// negative arguments.
@@ -83,7 +84,7 @@ operator_table! {
     AbsI = "absi" : "int -> int",
     /// `×x`: -1, 0 or 1.
     SignI = "signi" : "int -> int",
-    /// Bitwise not.
+    /// Bitwise not (`⎕INT32NOT`, 32 bits).
     NotI = "noti" : "int -> int",
     /// `!x` on ints (factorial); DOMAIN ERROR for negative x.
     FactorialI = "facti" : "int -> int",
@@ -115,7 +116,7 @@ operator_table! {
     SignD = "signd" : "double -> double",
     /// `*x`: e to the power x.
     ExpD = "expd" : "double -> double",
-    /// `⍟x`: natural logarithm; DOMAIN ERROR for x < 0 (ln 0 is negative infinity).
+    /// `⍟x`: natural logarithm; DOMAIN ERROR for x ≤ 0 (as Dyalog for `⍟0`).
     Ln = "ln" : "double -> double",
     Sin = "sin" : "double -> double",
     Cos = "cos" : "double -> double",
@@ -201,6 +202,10 @@ operator_table! {
     /// b2i on a singleton keeps the static value.
     B2IV = "b2iV" : "S(bool,'n) -> S(int,'n)",
     D2X = "d2x" : "double -> complex",
+    /// An int used as a boolean (`~2`): DOMAIN ERROR unless it is 0 or 1.
+    I2B = "i2b" : "int -> bool",
+    /// A double used as an int (`2.0⍴x`): DOMAIN ERROR unless it is tolerantly an integer.
+    D2I = "d2i" : "double -> int",
     /// Code point of a char (`⎕UCS`).
     C2I = "c2i" : "char -> int",
     /// Char of a code point; DOMAIN ERROR outside Unicode.
@@ -211,8 +216,8 @@ operator_table! {
     Zilde = "zilde" : "<int>0",
     /// π.
     Pi = "pi" : "double",
-    /// The current time in milliseconds (from the host); the argument is ignored (apltail's `nowi(0)`).
-    NowI = "nowi" : "int -> int",
+    /// The current time in milliseconds (from the host).
+    NowI = "nowi" : "int",
 
     // ---- Shapes and restructuring ----
     /// `⍳n`: `[1,...,n]`; DOMAIN ERROR for n < 0.
@@ -291,7 +296,7 @@ operator_table! {
     /// `scan(f, n, A)`: `f\A` along the last axis, inclusive; element k of a row is the right fold of the row's
     /// first k+1 elements (APL's definition, so `-\1 2 3` is `1 ¯1 2`). The interpreter does not use the neutral
     /// element n (APL's scan needs none); a backend that starts its accumulation from n relies on n being an
-    /// identity of f, which the front end guarantees for primitives.
+    /// identity of f.
     Scan = "scan" : "(['a]0 -> ['a]0 -> ['a]0) -> ['a]0 -> ['a]'n -> ['a]'n",
     /// `B/A` along the last axis; B must have one element per column (or exactly one, which is extended).
     Compress = "compress" : "[bool]1 -> ['a]('n+1) -> ['a]('n+1)",
@@ -311,8 +316,6 @@ operator_table! {
     /// `index(d, i, A)`: the slice at 1-based position i of 1-based axis d (`A[;i;]` for d = 2); the rank drops by
     /// one. INDEX ERROR when i is out of range, RANK ERROR when d is not an axis.
     Index = "index" : "int -> int -> ['a]('n+1) -> ['a]'n",
-    /// The same as `index` under apltail's name (the front end emits `idxS`).
-    IdxS = "idxS" : "int -> int -> ['a]('n+1) -> ['a]'n",
     /// `update(A, I, v)`: A with the element at the 1-based index vector I replaced by v (functional: the result is a
     /// new array; `A[I]←v` is `let A = update(A, I, v) in ...`). INDEX ERROR per axis, LENGTH ERROR when I does not
     /// have one index per axis.
@@ -324,10 +327,11 @@ operator_table! {
     Member = "member" : "['a]'n -> ['a]1 -> [bool]'n",
     /// `⍸B`: the 1-based positions of the tt elements.
     Where = "where" : "[bool]1 -> [int]1",
-    /// `⍋V`: the permutation that sorts V ascending (stable).
-    GradeUp = "gradeUp" : "['a]1 -> [int]1",
-    /// `⍒V`: the permutation that sorts V descending (stable).
-    GradeDown = "gradeDown" : "['a]1 -> [int]1",
+    /// `⍋A`: the permutation that sorts the major cells of A (the rows of a matrix, compared lexicographically)
+    /// ascending; stable.
+    GradeUp = "gradeUp" : "['a]('n+1) -> [int]1",
+    /// `⍒A`: the permutation that sorts the major cells of A descending; stable (equal cells keep their order).
+    GradeDown = "gradeDown" : "['a]('n+1) -> [int]1",
     /// `R⊥D` (decode): the value of digits D in the mixed radix R (one radix element is extended to all digits).
     Decode = "decode" : "[int]1 -> [int]1 -> int",
     /// `R⊤x` (encode): the digits of x in the mixed radix R (as many as R has elements).
@@ -336,7 +340,8 @@ operator_table! {
     // ---- Materialisation, formatting, input and output ----
     /// Materialise (a hint for the backends; the identity in the interpreter).
     Mem = "mem" : "'t -> 't",
-    /// `print(pp, x)`: print x through the host (`⎕←`) with print precision pp (`⎕PP`), and return x.
+    /// `print(pp, x)`: print x through the host (`⎕←`) with print precision pp (`⎕PP`, 1 to 17, else DOMAIN
+    /// ERROR), and return x.
     Print = "print" : "int -> 't -> 't",
     /// `format(pp, A)`, `⍕A` for a scalar or vector: the text Dyalog displays with print precision pp, as a char
     /// vector; RANK ERROR for rank ≥ 2.

@@ -93,7 +93,7 @@ fn int_unary(op: Op, x: i64) -> Result<Scalar, AplError> {
         Op::NegI => x.wrapping_neg(),
         Op::AbsI => x.wrapping_abs(),
         Op::SignI => x.signum(),
-        Op::NotI => !x,
+        Op::NotI => !(x as i32) as i64,
         Op::FactorialI => {
             if x < 0 {
                 return Err(domain(op, "factorial of a negative int"));
@@ -103,6 +103,12 @@ fn int_unary(op: Op, x: i64) -> Result<Scalar, AplError> {
                 .ok_or_else(|| domain(op, "factorial too large"))?
         }
         Op::I2D => return Ok(Scalar::Double(x as f64)),
+        Op::I2B => {
+            return match x {
+                0 | 1 => Ok(Scalar::Bool(x == 1)),
+                _ => Err(domain(op, "a boolean must be 0 or 1")),
+            }
+        }
         Op::I2C => {
             return u32::try_from(x)
                 .ok()
@@ -139,17 +145,18 @@ fn int_binary(op: Op, x: i64, y: i64) -> Result<Scalar, AplError> {
             let exponent = u32::try_from(y).map_err(|_| domain(op, "negative or huge exponent"))?;
             x.wrapping_pow(exponent)
         }
-        Op::AndI => x & y,
-        Op::OrI => x | y,
-        Op::XorI => x ^ y,
+        // The bitwise ops are ⎕INT32AND ... on 32-bit two's complement, as in apltail; results are sign-extended.
+        Op::AndI => ((x as i32) & (y as i32)) as i64,
+        Op::OrI => ((x as i32) | (y as i32)) as i64,
+        Op::XorI => ((x as i32) ^ (y as i32)) as i64,
         Op::ShlI | Op::ShrI | Op::SharI => {
             if y < 0 {
                 return Err(domain(op, "negative shift"));
             }
             match op {
-                Op::ShlI if y < 64 => x << y,
-                Op::ShrI if y < 64 => ((x as u64) >> y) as i64,
-                Op::SharI => x >> y.min(63),
+                Op::ShlI if y < 32 => ((x as i32) << y) as i64,
+                Op::ShrI if y < 32 => (((x as i32 as u32) >> y) as i32) as i64,
+                Op::SharI => ((x as i32) >> y.min(31)) as i64,
                 _ => 0,
             }
         }
@@ -253,8 +260,8 @@ fn double_unary(op: Op, x: f64) -> Result<Scalar, AplError> {
         }
         Op::ExpD => x.exp(),
         Op::Ln => {
-            if x < 0.0 {
-                return Err(domain(op, "logarithm of a negative number"));
+            if x <= 0.0 {
+                return Err(domain(op, "logarithm of zero or a negative number"));
             }
             x.ln()
         }
@@ -275,6 +282,13 @@ fn double_unary(op: Op, x: f64) -> Result<Scalar, AplError> {
         Op::Floor => return double_to_int(op, tolerant_floor(x)),
         Op::Ceil => return double_to_int(op, -tolerant_floor(-x)),
         Op::D2X => return Ok(Scalar::Complex(x, 0.0)),
+        Op::D2I => {
+            let nearest = x.round();
+            if !tolerantly_equal(x, nearest) {
+                return Err(domain(op, "not an integer"));
+            }
+            return double_to_int(op, nearest);
+        }
         _ => return Err(wrong_arguments(op, &[Scalar::Double(x)])),
     };
     checked_double(op, result, &[x])

@@ -41,7 +41,7 @@ fn failure_class(op: Op, arguments: &[Expr]) -> FailureClass {
             Some(amount) if amount >= 0 => Never,
             _ => Immediate,
         },
-        Op::PowI | Op::FactorialI | Op::I2C | Op::Floor | Op::Ceil | Op::BinomialI => Immediate,
+        Op::PowI | Op::FactorialI | Op::I2C | Op::I2B | Op::D2I | Op::Floor | Op::Ceil | Op::BinomialI => Immediate,
         _ => Never,
     }
 }
@@ -228,7 +228,10 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             Op::NegI => builder.build_int_neg(x.into_int_value(), name)?.into(),
             Op::AbsI => self.int_absolute_value(x.into_int_value())?.into(),
             Op::SignI => self.int_sign(x.into_int_value())?.into(),
-            Op::NotI | Op::NotB => builder.build_not(x.into_int_value(), name)?.into(),
+            Op::NotB => builder.build_not(x.into_int_value(), name)?.into(),
+            Op::NotI => self.int32_not(x.into_int_value())?.into(),
+            Op::I2B => self.int_to_bool(x.into_int_value())?.into(),
+            Op::D2I => self.double_to_int_exactly(x.into_float_value())?.into(),
             Op::FactorialI => self.int_factorial(x.into_int_value())?.into(),
             Op::I2D => builder
                 .build_signed_int_to_float(x.into_int_value(), context.f64_type(), name)?
@@ -252,8 +255,9 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             Op::ExpD => return self.double_intrinsic("llvm.exp", &[x], name),
             Op::Atan | Op::Sinh | Op::Cosh | Op::Tanh | Op::Asinh => return self.call_libm(op, x),
             Op::Ln => {
-                let negative = self.double_compare(FloatPredicate::OLT, x, self.double_constant(0.0))?;
-                self.check_double_domain(negative, "ln: logarithm of a negative number".to_string())?;
+                let not_positive = self.double_compare(FloatPredicate::OLE, x, self.double_constant(0.0))?;
+                let message = "ln: logarithm of zero or a negative number".to_string();
+                self.check_double_domain(not_positive, message)?;
                 self.double_intrinsic("llvm.log", &[x], name)?
             }
             Op::Sin => self.double_intrinsic("llvm.sin", &[x], name)?,
@@ -308,9 +312,10 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             Op::MinI => self.int_intrinsic("llvm.smin", x, y, name)?,
             Op::MaxI => self.int_intrinsic("llvm.smax", x, y, name)?,
             Op::PowI => self.int_power(x, y)?,
-            Op::AndI | Op::AndB => builder.build_and(x, y, name)?,
-            Op::OrI | Op::OrB => builder.build_or(x, y, name)?,
-            Op::XorI | Op::XorB => builder.build_xor(x, y, name)?,
+            Op::AndB => builder.build_and(x, y, name)?,
+            Op::OrB => builder.build_or(x, y, name)?,
+            Op::XorB => builder.build_xor(x, y, name)?,
+            Op::AndI | Op::OrI | Op::XorI => self.int32_bitwise(op, x, y)?,
             Op::NandB => {
                 let both = builder.build_and(x, y, "both")?;
                 builder.build_not(both, name)?
@@ -544,26 +549,63 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         self.int_select(modulus_is_zero, y, residue, "resi")
     }
 
-    /// Shifts: DOMAIN ERROR for a negative amount; amounts of 64 or more shift everything out.
+    /// The low 32 bits of an int, as `⎕INT32...` sees it.
+    fn low_32_bits(&self, x: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        let i32_type = self.emitter.context.i32_type();
+        Ok(self.emitter.builder.build_int_truncate(x, i32_type, "low_32_bits")?)
+    }
+
+    fn sign_extended(&self, x: IntValue<'ctx>, name: &str) -> Result<IntValue<'ctx>, CodegenError> {
+        let i64_type = self.emitter.context.i64_type();
+        Ok(self.emitter.builder.build_int_s_extend(x, i64_type, name)?)
+    }
+
+    /// `⎕INT32NOT`.
+    fn int32_not(&self, x: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        let inverted = self.emitter.builder.build_not(self.low_32_bits(x)?, "inverted")?;
+        self.sign_extended(inverted, "noti")
+    }
+
+    /// `⎕INT32AND`, `⎕INT32OR`, `⎕INT32XOR`: on the low 32 bits, the result sign-extended.
+    fn int32_bitwise(&self, op: Op, x: IntValue<'ctx>, y: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        let builder = &self.emitter.builder;
+        let (x, y) = (self.low_32_bits(x)?, self.low_32_bits(y)?);
+        let combined = match op {
+            Op::AndI => builder.build_and(x, y, "combined")?,
+            Op::OrI => builder.build_or(x, y, "combined")?,
+            _ => builder.build_xor(x, y, "combined")?,
+        };
+        self.sign_extended(combined, op.name())
+    }
+
+    /// An int used as a boolean: DOMAIN ERROR unless 0 or 1.
+    fn int_to_bool(&self, x: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        let not_a_bit = self.int_compare(IntPredicate::UGT, x, self.int_constant(1), "not_a_bit")?;
+        self.check_immediately(not_a_bit, RuntimeErrorKind::Domain, "i2b: a boolean must be 0 or 1")?;
+        self.int_compare(IntPredicate::EQ, x, self.int_constant(1), "i2b")
+    }
+
+    /// Shifts on 32 bits: DOMAIN ERROR for a negative amount; amounts of 32 or more shift everything out.
     fn int_shift(&self, op: Op, x: IntValue<'ctx>, y: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
         let builder = &self.emitter.builder;
         let negative = self.int_compare(IntPredicate::SLT, y, self.int_constant(0), "negative_shift")?;
         let message = format!("{}: negative shift", op.name());
         self.check_immediately(negative, RuntimeErrorKind::Domain, &message)?;
-        let sixty_three = self.int_constant(63);
-        let in_range = self.int_compare(IntPredicate::SLE, y, sixty_three, "in_range")?;
-        let clamped = self.int_intrinsic("llvm.smin", y, sixty_three, "clamped_amount")?;
-        Ok(match op {
-            Op::SharI => builder.build_right_shift(x, clamped, true, "shari")?,
-            Op::ShlI => {
-                let shifted = builder.build_left_shift(x, clamped, "shifted")?;
-                self.int_select(in_range, shifted, self.int_constant(0), "shli")?
-            }
-            _ => {
-                let shifted = builder.build_right_shift(x, clamped, false, "shifted")?;
-                self.int_select(in_range, shifted, self.int_constant(0), "shri")?
-            }
-        })
+        let thirty_one = self.int_constant(31);
+        let in_range = self.int_compare(IntPredicate::SLE, y, thirty_one, "in_range")?;
+        let clamped = self.int_intrinsic("llvm.smin", y, thirty_one, "clamped_amount")?;
+        let amount = self.low_32_bits(clamped)?;
+        let word = self.low_32_bits(x)?;
+        let shifted = match op {
+            Op::SharI => builder.build_right_shift(word, amount, true, "shifted")?,
+            Op::ShlI => builder.build_left_shift(word, amount, "shifted")?,
+            _ => builder.build_right_shift(word, amount, false, "shifted")?,
+        };
+        let extended = self.sign_extended(shifted, "extended")?;
+        if op == Op::SharI {
+            return Ok(extended);
+        }
+        self.int_select(in_range, extended, self.int_constant(0), op.name())
     }
 
     /// `x*y` on ints by repeated squaring with wrapping products (the same result modulo 2⁶⁴ as Rust's
@@ -847,14 +889,31 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         } else {
             self.double_tolerant_floor(x)?
         };
+        self.double_in_int_range(rounded, op.name())?;
+        Ok(builder.build_float_to_signed_int(rounded, self.emitter.context.i64_type(), op.name())?)
+    }
+
+    /// A double used as an int: DOMAIN ERROR unless it is tolerantly an integer in the int range.
+    fn double_to_int_exactly(&self, x: FloatValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        let builder = &self.emitter.builder;
+        let nearest = self.double_intrinsic("llvm.round", &[x], "nearest")?;
+        let whole = self.double_tolerantly_equal(x, nearest)?;
+        let not_whole = builder.build_not(whole, "not_whole")?;
+        self.check_immediately(not_whole, RuntimeErrorKind::Domain, "d2i: not an integer")?;
+        self.double_in_int_range(nearest, "d2i")?;
+        Ok(builder.build_float_to_signed_int(nearest, self.emitter.context.i64_type(), "d2i")?)
+    }
+
+    /// DOMAIN ERROR unless the (integral) double is in the int range (NaN is not).
+    fn double_in_int_range(&self, rounded: FloatValue<'ctx>, op_name: &str) -> Result<(), CodegenError> {
+        let builder = &self.emitter.builder;
         let limit = 9_223_372_036_854_775_808.0; // 2⁶³
         let above_minimum = self.double_compare(FloatPredicate::OGE, rounded, self.double_constant(-limit))?;
         let below_maximum = self.double_compare(FloatPredicate::OLT, rounded, self.double_constant(limit))?;
         let in_range = builder.build_and(above_minimum, below_maximum, "in_int_range")?;
         let out_of_range = builder.build_not(in_range, "out_of_int_range")?;
-        let message = format!("{}: value out of the int range", op.name());
-        self.check_immediately(out_of_range, RuntimeErrorKind::Domain, &message)?;
-        Ok(builder.build_float_to_signed_int(rounded, self.emitter.context.i64_type(), op.name())?)
+        let message = format!("{op_name}: value out of the int range");
+        self.check_immediately(out_of_range, RuntimeErrorKind::Domain, &message)
     }
 
     /// APL's `x|y` on doubles: y when x = 0, 0 when y÷x is tolerantly an integer, otherwise `y - x×⌊y÷x`.

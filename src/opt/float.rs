@@ -1,0 +1,220 @@
+//! Let-floating, in both directions.
+//!
+//! **Outwards** (loop-invariant code motion):
+//! - A `let` in a lambda body whose value does not depend on the lambda's parameters (nor on `let`s of the body
+//!   that stay) is floated out of the lambda, in front of the operator the lambda is passed to, so it is computed
+//!   once instead of once per element or iteration (`each`, `reduce`, `power`, ...). The value must be safe
+//!   (`safety.rs`): after floating it is evaluated even when the lambda is never called (an empty array, `power` with
+//!   0 iterations), and before the operator's other arguments.
+//! - A `let` in an operator argument is lifted in front of the operator when its value is safe, and a `let` in a
+//!   `let` value is flattened: `let x = (let y = e1 in e2) in b` → `let y = e1 in let x = e2 in b` (same evaluation
+//!   order, so always). Together these bring floated `let`s to the top of the enclosing lambda body, from where they
+//!   float further out.
+//!
+//! **Inwards**: along a chain of `let`s, `let x = e` sinks past the `let`s that do not use `x`, down to the first
+//! one whose value uses it (or to the chain's final expression); it never enters a `let` value, an operator argument
+//! or a lambda. Sinking `x` past `y` swaps the evaluation of their values, so one of the two must be safe. A `let`
+//! whose variable is not used does not move (dead-code elimination decides about it).
+//!
+//! Both directions need unique binders, which the pass establishes first.
+
+use super::safety::is_safe;
+use super::traverse::{free_variables, make_binders_unique, map_children, mentions};
+use crate::tail::ast::{Expr, ExprKind, Program, Type};
+use std::collections::HashSet;
+
+/// The pass.
+pub fn float_lets(program: Program) -> Program {
+    let body = make_binders_unique(program.body);
+    let body = float_outwards(body);
+    Program { body: sink_lets(body) }
+}
+
+/// A `let` binding taken out of its place: name, annotation and value.
+struct Binding {
+    name: String,
+    ty: Option<Type>,
+    value: Expr,
+}
+
+fn wrap(bindings: Vec<Binding>, body: Expr) -> Expr {
+    bindings.into_iter().rev().fold(body, |body, binding| {
+        let span = binding.value.span;
+        Expr::new(
+            ExprKind::Let {
+                name: binding.name,
+                ty: binding.ty,
+                value: Box::new(binding.value),
+                body: Box::new(body),
+            },
+            span,
+        )
+    })
+}
+
+fn float_outwards(expr: Expr) -> Expr {
+    let span = expr.span;
+    match expr.kind {
+        ExprKind::Let { name, ty, value, body } => {
+            let value = float_outwards(*value);
+            let body = float_outwards(*body);
+            flatten_let(name, ty, value, body, span)
+        }
+        ExprKind::Op { op, args } => {
+            let mut floated = Vec::new();
+            let args: Vec<Expr> = args
+                .into_iter()
+                .map(|arg| {
+                    let arg = float_outwards(arg);
+                    if matches!(arg.kind, ExprKind::Lambda { .. }) {
+                        hoist_invariants(arg, &mut floated)
+                    } else {
+                        lift_safe_lets(arg, &mut floated)
+                    }
+                })
+                .collect();
+            wrap(floated, Expr::new(ExprKind::Op { op, args }, span))
+        }
+        kind => map_children(Expr::new(kind, span), float_outwards),
+    }
+}
+
+/// `let name = value in body`, with the `let`s at the top of `value` moved in front.
+fn flatten_let(name: String, ty: Option<Type>, value: Expr, body: Expr, span: crate::source::Span) -> Expr {
+    match value.kind {
+        ExprKind::Let {
+            name: inner_name,
+            ty: inner_ty,
+            value: inner_value,
+            body: inner_body,
+        } => {
+            let rest = flatten_let(name, ty, *inner_body, body, span);
+            Expr::new(
+                ExprKind::Let {
+                    name: inner_name,
+                    ty: inner_ty,
+                    value: inner_value,
+                    body: Box::new(rest),
+                },
+                value.span,
+            )
+        }
+        kind => Expr::new(
+            ExprKind::Let {
+                name,
+                ty,
+                value: Box::new(Expr::new(kind, value.span)),
+                body: Box::new(body),
+            },
+            span,
+        ),
+    }
+}
+
+/// Takes the safe `let`s off the top of an operator argument.
+fn lift_safe_lets(arg: Expr, floated: &mut Vec<Binding>) -> Expr {
+    match arg.kind {
+        ExprKind::Let { name, ty, value, body } if is_safe(&value) => {
+            floated.push(Binding {
+                name,
+                ty,
+                value: *value,
+            });
+            lift_safe_lets(*body, floated)
+        }
+        kind => Expr::new(kind, arg.span),
+    }
+}
+
+/// Takes the loop-invariant safe `let`s out of the body of a (curried) lambda.
+fn hoist_invariants(lambda: Expr, floated: &mut Vec<Binding>) -> Expr {
+    let mut bound_inside = HashSet::new();
+    hoist_from_lambda(lambda, &mut bound_inside, floated)
+}
+
+fn hoist_from_lambda(expr: Expr, bound_inside: &mut HashSet<String>, floated: &mut Vec<Binding>) -> Expr {
+    let span = expr.span;
+    match expr.kind {
+        ExprKind::Lambda { parameter, ty, body } => {
+            bound_inside.insert(parameter.clone());
+            let body = hoist_from_lambda(*body, bound_inside, floated);
+            Expr::new(
+                ExprKind::Lambda {
+                    parameter,
+                    ty,
+                    body: Box::new(body),
+                },
+                span,
+            )
+        }
+        ExprKind::Let { name, ty, value, body } => {
+            let invariant = free_variables(&value).iter().all(|v| !bound_inside.contains(v)) && is_safe(&value);
+            if invariant {
+                floated.push(Binding {
+                    name,
+                    ty,
+                    value: *value,
+                });
+                hoist_from_lambda(*body, bound_inside, floated)
+            } else {
+                bound_inside.insert(name.clone());
+                let body = hoist_from_lambda(*body, bound_inside, floated);
+                Expr::new(
+                    ExprKind::Let {
+                        name,
+                        ty,
+                        value,
+                        body: Box::new(body),
+                    },
+                    span,
+                )
+            }
+        }
+        kind => Expr::new(kind, span),
+    }
+}
+
+fn sink_lets(expr: Expr) -> Expr {
+    let span = expr.span;
+    match expr.kind {
+        ExprKind::Let { name, ty, value, body } => {
+            let value = sink_lets(*value);
+            let body = sink_lets(*body);
+            sink(Binding { name, ty, value }, body, span)
+        }
+        kind => map_children(Expr::new(kind, span), sink_lets),
+    }
+}
+
+/// Places `binding` as deep as it can go in the `let` chain `body`.
+fn sink(binding: Binding, body: Expr, span: crate::source::Span) -> Expr {
+    let used = mentions(&body, &binding.name);
+    match body.kind {
+        ExprKind::Let {
+            name,
+            ty,
+            value,
+            body: rest,
+        } if used && !mentions(&value, &binding.name) && (is_safe(&binding.value) || is_safe(&value)) => {
+            let rest = sink(binding, *rest, span);
+            Expr::new(
+                ExprKind::Let {
+                    name,
+                    ty,
+                    value,
+                    body: Box::new(rest),
+                },
+                body.span,
+            )
+        }
+        kind => Expr::new(
+            ExprKind::Let {
+                name: binding.name,
+                ty: binding.ty,
+                value: Box::new(binding.value),
+                body: Box::new(Expr::new(kind, body.span)),
+            },
+            span,
+        ),
+    }
+}
