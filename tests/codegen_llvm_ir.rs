@@ -114,3 +114,28 @@ fn a_baseline_cpu_also_gets_the_vectorised_signal_loop() {
     assert!(ir.contains("\"target-cpu\"=\"x86-64\""), "{ir}");
     assert_one_vectorised_double_loop(&ir);
 }
+
+#[test]
+fn a_variable_used_before_its_definition_is_an_internal_error() {
+    use aplc::codegen::llvm::error::CodegenError;
+    use aplc::loops::ir::{Expr, Program, ResultValue, ScalarType, Stmt, Var};
+    let undefined = Var {
+        id: 7,
+        ty: ScalarType::Int,
+        hint: "x".into(),
+    };
+    let program = Program {
+        body: vec![Stmt::PrintScalar {
+            value: Expr::Var(undefined),
+            precision: Expr::Int(10),
+        }],
+        result: ResultValue::Scalar(Expr::Int(0)),
+    };
+    let error = llvm_ir_text(&program, &CodegenOptions::default(), false).expect_err("an undefined variable");
+    assert_eq!(
+        error,
+        CodegenError::Builder {
+            message: "x7 is used before it is defined".to_string()
+        }
+    );
+}

@@ -97,6 +97,7 @@ fn every_tail_corpus_program_behaves_the_same_compiled() {
             }
         }
     }
+    eprintln!("compared {compared:?}; not lowered or compiled: {not_lowered:?}");
     assert!(
         compared.len() >= 15,
         "compared only {compared:?}; not lowered: {not_lowered:?}"
@@ -231,6 +232,7 @@ fn apl_programs_behave_the_same_compiled() {
             Comparison::NotLowered(_) => not_lowered.push(name),
         }
     }
+    eprintln!("compared {compared:?}; not lowered or compiled: {not_lowered:?}");
     assert!(
         compared.iter().any(|name| name == "signal.apl") && compared.len() >= 5,
         "compared only {compared:?}; not lowered: {not_lowered:?}"
@@ -268,6 +270,7 @@ fn every_lowered_apl_corpus_program_behaves_the_same_compiled() {
             }
         }
     }
+    eprintln!("compared {compared} programs");
     assert_eq!(failures, Vec::<String>::new(), "programs whose compiled runs differ");
     assert!(compared >= 200, "compared only {compared} programs");
 }
