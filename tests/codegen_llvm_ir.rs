@@ -71,6 +71,16 @@ fn the_translated_module_names_values_after_the_loop_ir() {
         .find(|word| word.starts_with("acc"))
         .expect("an accumulator in the loop IR");
     assert!(ir.contains(&format!("%{accumulator} = alloca double")), "{ir}");
+    // Every let-bound computation keeps its loop-IR name, e.g. `let j16 : int = (99 - k15)` becomes `%j16 = sub`.
+    let let_bound_names: Vec<&str> = printed_loop_ir
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("let "))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .collect();
+    assert!(!let_bound_names.is_empty(), "{printed_loop_ir}");
+    for name in let_bound_names {
+        assert!(ir.contains(&format!("%{name} = ")), "%{name} missing:\n{ir}");
+    }
     assert!(ir.contains("%mem1 = call align 64 ptr @aplrt_alloc"), "{ir}");
     assert!(ir.contains("define i32 @aplc_main()"), "{ir}");
     assert!(

@@ -152,12 +152,12 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
 
     // ---- Scalar variables ----
 
+    /// The value takes the variable's name, unless it is another variable's (or a constant, which has no name).
     fn translate_let(&self, var: &Var, value: &Expr) -> Result<(), CodegenError> {
+        let is_fresh_computation = !matches!(value, Expr::Var(_));
         let value = self.translate_expression(value)?;
-        if let Some(instruction) = value.as_instruction_value() {
-            if instruction.get_name().is_none_or(|name| name.to_bytes().is_empty()) {
-                value.set_name(&var.name());
-            }
+        if is_fresh_computation && value.as_instruction_value().is_some() {
+            value.set_name(&var.name());
         }
         self.bind_variable(var, VariableStorage::Value(value));
         Ok(())
