@@ -42,7 +42,8 @@ enum Command {
     /// Print the program as one stage of the pipeline sees it.
     Dump {
         /// The stage: `ast` (the parsed APL, unresolved), `tail` (elaborated TAIL, before type inference annotates
-        /// it), `tail-typed` (after inference), `loops` (the loop IR).
+        /// it), `tail-typed` (after inference), `tail-opt` (after the optimiser), `loops` (the loop IR with its
+        /// memory decorations: blocks and LMADs).
         #[arg(long, value_enum)]
         stage: StageArg,
         /// The .apl script (or .tail program, for the TAIL stages).
@@ -54,6 +55,8 @@ enum Command {
 enum BackendArg {
     /// The TAIL reference interpreter: the oracle for every other backend.
     Interp,
+    /// The interpreter of the loop IR with memory decorations (after optimisation and fusion).
+    Mem,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -61,6 +64,7 @@ enum StageArg {
     Ast,
     Tail,
     TailTyped,
+    TailOpt,
     Loops,
 }
 
@@ -68,6 +72,7 @@ impl From<BackendArg> for Backend {
     fn from(backend: BackendArg) -> Backend {
         match backend {
             BackendArg::Interp => Backend::Interp,
+            BackendArg::Mem => Backend::Mem,
         }
     }
 }
@@ -78,6 +83,7 @@ impl From<StageArg> for Stage {
             StageArg::Ast => Stage::Ast,
             StageArg::Tail => Stage::Tail,
             StageArg::TailTyped => Stage::TailTyped,
+            StageArg::TailOpt => Stage::TailOpt,
             StageArg::Loops => Stage::Loops,
         }
     }
@@ -89,7 +95,9 @@ const EXIT_USAGE_ERROR: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let file_path = match &cli.command {
-        Command::Run { file, .. } | Command::Tail { file } | Command::Check { file } | Command::Dump { file, .. } => file,
+        Command::Run { file, .. } | Command::Tail { file } | Command::Check { file } | Command::Dump { file, .. } => {
+            file
+        }
     };
     let source = match driver::read_source(file_path) {
         Ok(source) => source,
