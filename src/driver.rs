@@ -4,6 +4,7 @@
 //! `.apl` files go through syntax → elaboration → TAIL type inference; `.tail` files enter at TAIL. Each failure, from
 //! any stage, becomes one [`ProgramError`] that renders with miette against the source text.
 
+use crate::codegen::llvm::target::CodegenOptions;
 use crate::runtime::error::AplError;
 use crate::source::{SourceFile, Span};
 use crate::tail::interp::Host;
@@ -23,18 +24,30 @@ pub enum Backend {
     /// The interpreter of the loop IR with its memory decorations (real buffers, bounds-checked loads and stores):
     /// the oracle for the code generators, as the TAIL interpreter is for lowering.
     Mem,
+    /// Native code from LLVM, compiled in memory and run in this process.
+    Jit,
+    /// A native executable built with LLVM and the system linker, then run as a child process.
+    Aot,
 }
 
 impl Backend {
     /// Every backend the corpus harness runs.
-    pub const ALL: &'static [Backend] = &[Backend::Interp, Backend::Mem];
+    pub const ALL: &'static [Backend] = &[Backend::Interp, Backend::Mem, Backend::Jit, Backend::Aot];
 
     /// The name used on the command line and in `⍝? skip` lines.
     pub fn name(self) -> &'static str {
         match self {
             Backend::Interp => "interp",
             Backend::Mem => "mem",
+            Backend::Jit => "jit",
+            Backend::Aot => "aot",
         }
+    }
+
+    /// Whether the backend's output can be captured in this process. Native code writes to the process's standard
+    /// output and ends the process on an APL error, so the JIT and AOT backends run in a child process for tests.
+    pub fn runs_in_process(self) -> bool {
+        matches!(self, Backend::Interp | Backend::Mem)
     }
 }
 
@@ -51,6 +64,10 @@ pub enum Stage {
     TailOpt,
     /// The loop IR (hybrid pull arrays lowered to loops over memory blocks), with its memory decorations.
     Loops,
+    /// The LLVM IR generated from the loop IR, before optimisation.
+    Llvm,
+    /// The LLVM IR after the O3 pipeline for the target CPU.
+    LlvmOpt,
 }
 
 /// Reads a program file. The error is a usage error (exit status 2), worded for the command line.
@@ -102,7 +119,13 @@ impl ProgramError {
             ProgramError::Runtime(error) => error.error.0.kind.apl_name().to_string(),
             ProgramError::Lowering(error) => match &error.error {
                 LoweringError::Loops(lower_error) => lower_error.to_apl_error().kind.apl_name().to_string(),
-                LoweringError::Pass(_) | LoweringError::LoopInterpreter(_) => "INTERNAL ERROR".to_string(),
+                LoweringError::Codegen(crate::codegen::llvm::error::CodegenError::UnsupportedOperator { .. }) => {
+                    "NONCE ERROR".to_string()
+                }
+                LoweringError::Pass(_)
+                | LoweringError::LoopInterpreter(_)
+                | LoweringError::Codegen(_)
+                | LoweringError::Executable(_) => "INTERNAL ERROR".to_string(),
             },
         }
     }
@@ -204,6 +227,12 @@ pub enum LoweringError {
     #[error("internal error in the loop interpreter: {0}")]
     #[diagnostic(code(aplc::loops::internal))]
     LoopInterpreter(String),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Codegen(crate::codegen::llvm::error::CodegenError),
+    #[error("cannot run the built executable: {0}")]
+    #[diagnostic(code(aplc::aot::run))]
+    Executable(String),
 }
 
 fn lowering_error(error: LoweringError, file: &SourceFile) -> ProgramError {
@@ -262,6 +291,11 @@ pub fn dump(file: &SourceFile, stage: Stage) -> Result<String, ProgramError> {
         Stage::TailTyped => typed_tail_text(file),
         Stage::TailOpt => Ok(tail::print_program(&optimised_tail(file)?)),
         Stage::Loops => Ok(crate::loops::print_program(&loop_program(file)?)),
+        Stage::Llvm | Stage::LlvmOpt => {
+            let program = loop_program(file)?;
+            crate::codegen::llvm::llvm_ir_text(&program, &CodegenOptions::default(), stage == Stage::LlvmOpt)
+                .map_err(|error| lowering_error(LoweringError::Codegen(error), file))
+        }
     }
 }
 
@@ -271,7 +305,7 @@ pub fn check(file: &SourceFile) -> Result<String, ProgramError> {
     let program = typed_tail(file)?;
     let result_type = tail::check::check_program(&program).map_err(|error| tail_error(TailError::Type(error), file))?;
     Ok(format!(
-        "{}: ok (result type {})",
+        "{}: ok (TAIL result type {})",
         file.name(),
         tail::print_type(&result_type)
     ))
@@ -298,15 +332,43 @@ pub fn run_with_host(file: &SourceFile, backend: Backend, host: &mut dyn Host) -
                 )),
             }
         }
+        Backend::Jit | Backend::Aot => unreachable!("native backends print to the process's own standard output"),
     }
 }
 
-/// `aplc run`: prints to standard output as the program runs.
-pub fn run_to_stdout(file: &SourceFile, backend: Backend) -> Result<(), ProgramError> {
+/// `aplc run`: prints to standard output as the program runs. Returns the exit status the program asks for (native
+/// code reports its own APL errors and returns 1).
+pub fn run_to_stdout(file: &SourceFile, backend: Backend, options: &CodegenOptions) -> Result<i32, ProgramError> {
+    if !backend.runs_in_process() {
+        return run_native(file, backend, options);
+    }
     let mut host = ProcessHost {
         output: std::io::stdout().lock(),
     };
-    run_with_host(file, backend, &mut host)
+    run_with_host(file, backend, &mut host).map(|()| 0)
+}
+
+/// `aplc build`: a standalone native executable at `output`.
+pub fn build_executable(file: &SourceFile, options: &CodegenOptions, output: &Path) -> Result<(), ProgramError> {
+    let program = loop_program(file)?;
+    crate::codegen::llvm::build_executable(&program, options, output)
+        .map_err(|error| lowering_error(LoweringError::Codegen(error), file))
+}
+
+/// Runs a program with native code. Returns the program's exit status: 0, or 1 after an APL error, which the run-time
+/// library has already reported on standard error.
+fn run_native(file: &SourceFile, backend: Backend, options: &CodegenOptions) -> Result<i32, ProgramError> {
+    let program = loop_program(file)?;
+    let codegen_error = |error| lowering_error(LoweringError::Codegen(error), file);
+    if backend == Backend::Jit {
+        return crate::codegen::llvm::run_loop_program_in_jit(&program, options).map_err(codegen_error);
+    }
+    let executable = std::env::temp_dir().join(format!("aplc-run-{}", std::process::id()));
+    crate::codegen::llvm::build_executable(&program, options, &executable).map_err(codegen_error)?;
+    let status = std::process::Command::new(&executable).status();
+    let _ = std::fs::remove_file(&executable);
+    let status = status.map_err(|error| lowering_error(LoweringError::Executable(error.to_string()), file))?;
+    Ok(status.code().unwrap_or(1))
 }
 
 /// The outcome of one run with its output captured: what the corpus harness compares.
@@ -324,8 +386,14 @@ pub struct ReportedError {
     pub rendered: String,
 }
 
-/// Runs a program with its output captured in memory (files are read relative to the current directory).
+/// Runs a program with its output captured in memory (files are read relative to the current directory). Only for
+/// the backends that run in this process ([`Backend::runs_in_process`]).
 pub fn run_source_capturing(file: &SourceFile, backend: Backend) -> RunReport {
+    assert!(
+        backend.runs_in_process(),
+        "{} output cannot be captured in-process",
+        backend.name()
+    );
     let mut host = ProcessHost { output: Vec::new() };
     let outcome = run_with_host(file, backend, &mut host);
     RunReport {

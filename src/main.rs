@@ -1,6 +1,7 @@
 //! The `aplc` command line. Parses arguments, calls the driver, renders diagnostics and sets the exit code:
 //! 0 success, 1 APL or program error (syntax, type, run-time), 2 usage error (bad arguments, unreadable file).
 
+use aplc::codegen::llvm::target::CodegenOptions;
 use aplc::driver::{self, Backend, Stage};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -27,6 +28,21 @@ enum Command {
         /// Which backend runs the program: `interp` is the TAIL reference interpreter.
         #[arg(long, value_enum, default_value_t = BackendArg::Interp)]
         backend: BackendArg,
+        /// The CPU native code is generated for (jit, aot): an LLVM CPU name such as `x86-64-v3`; the host by default.
+        #[arg(long)]
+        target_cpu: Option<String>,
+    },
+    /// Compile a program to a standalone native executable (needs no LLVM to run).
+    Build {
+        /// The .apl script or .tail program.
+        file: PathBuf,
+        /// Where to write the executable.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// The CPU to generate code for: an LLVM CPU name such as `x86-64-v2` (for executables meant to run on other
+        /// machines); the host CPU by default.
+        #[arg(long)]
+        target_cpu: Option<String>,
     },
     /// Print the program's TAIL, with every let and lambda annotated with its inferred type.
     Tail {
@@ -43,7 +59,7 @@ enum Command {
     Dump {
         /// The stage: `ast` (the parsed APL, unresolved), `tail` (elaborated TAIL, before type inference annotates
         /// it), `tail-typed` (after inference), `tail-opt` (after the optimiser), `loops` (the loop IR with its
-        /// memory decorations: blocks and LMADs).
+        /// memory decorations: blocks and LMADs), `llvm` and `llvm-opt` (LLVM IR before and after optimisation).
         #[arg(long, value_enum)]
         stage: StageArg,
         /// The .apl script (or .tail program, for the TAIL stages).
@@ -57,6 +73,10 @@ enum BackendArg {
     Interp,
     /// The interpreter of the loop IR with memory decorations (after optimisation and fusion).
     Mem,
+    /// Native code from LLVM, compiled in memory and run at once.
+    Jit,
+    /// A native executable (as `aplc build` makes), run as a child process.
+    Aot,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -66,6 +86,8 @@ enum StageArg {
     TailTyped,
     TailOpt,
     Loops,
+    Llvm,
+    LlvmOpt,
 }
 
 impl From<BackendArg> for Backend {
@@ -73,6 +95,8 @@ impl From<BackendArg> for Backend {
         match backend {
             BackendArg::Interp => Backend::Interp,
             BackendArg::Mem => Backend::Mem,
+            BackendArg::Jit => Backend::Jit,
+            BackendArg::Aot => Backend::Aot,
         }
     }
 }
@@ -85,6 +109,8 @@ impl From<StageArg> for Stage {
             StageArg::TailTyped => Stage::TailTyped,
             StageArg::TailOpt => Stage::TailOpt,
             StageArg::Loops => Stage::Loops,
+            StageArg::Llvm => Stage::Llvm,
+            StageArg::LlvmOpt => Stage::LlvmOpt,
         }
     }
 }
@@ -95,9 +121,11 @@ const EXIT_USAGE_ERROR: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let file_path = match &cli.command {
-        Command::Run { file, .. } | Command::Tail { file } | Command::Check { file } | Command::Dump { file, .. } => {
-            file
-        }
+        Command::Run { file, .. }
+        | Command::Build { file, .. }
+        | Command::Tail { file }
+        | Command::Check { file }
+        | Command::Dump { file, .. } => file,
     };
     let source = match driver::read_source(file_path) {
         Ok(source) => source,
@@ -107,7 +135,18 @@ fn main() -> ExitCode {
         }
     };
     let outcome = match cli.command {
-        Command::Run { backend, .. } => driver::run_to_stdout(&source, backend.into()),
+        Command::Run {
+            backend, target_cpu, ..
+        } => {
+            match driver::run_to_stdout(&source, backend.into(), &CodegenOptions { target_cpu }) {
+                // The program's own failure, already reported by the run-time library.
+                Ok(status) if status != 0 => return ExitCode::from(EXIT_PROGRAM_ERROR),
+                outcome => outcome.map(|_| ()),
+            }
+        }
+        Command::Build { output, target_cpu, .. } => {
+            driver::build_executable(&source, &CodegenOptions { target_cpu }, &output)
+        }
         Command::Tail { .. } => driver::typed_tail_text(&source).map(|text| println!("{text}")),
         Command::Check { .. } => driver::check(&source).map(|summary| println!("{summary}")),
         Command::Dump { stage, .. } => driver::dump(&source, stage.into()).map(|text| println!("{text}")),
