@@ -48,6 +48,9 @@ enum Command {
         /// The .apl script (or .tail program, for the TAIL stages).
         file: PathBuf,
     },
+    /// An interactive session: each line is compiled and run; names stay defined across lines. `)help` lists the
+    /// system commands. Reads plain lines (no prompts) when standard input is not a terminal.
+    Repl,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -87,7 +90,10 @@ const EXIT_USAGE_ERROR: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let file_path = match &cli.command {
-        Command::Run { file, .. } | Command::Tail { file } | Command::Check { file } | Command::Dump { file, .. } => file,
+        Command::Repl => return aplc::repl::main(),
+        Command::Run { file, .. } | Command::Tail { file } | Command::Check { file } | Command::Dump { file, .. } => {
+            file
+        }
     };
     let source = match driver::read_source(file_path) {
         Ok(source) => source,
@@ -101,6 +107,7 @@ fn main() -> ExitCode {
         Command::Tail { .. } => driver::typed_tail_text(&source).map(|text| println!("{text}")),
         Command::Check { .. } => driver::check(&source).map(|summary| println!("{summary}")),
         Command::Dump { stage, .. } => driver::dump(&source, stage.into()).map(|text| println!("{text}")),
+        Command::Repl => unreachable!("the session returned above"),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,359 @@
+//! The session: a persistent elaboration ([`elab::Session`]) plus the record of what the user has defined, and a
+//! [`LineBackend`] that runs each line's TAIL. The interpreter is today's backend; a JIT can replace it without any
+//! change to the front end, since all a backend sees is one line's untyped TAIL program and a [`Host`].
+//!
+//! `elab::Session` commits a line's bindings as soon as the line elaborates. When a line then fails (type error,
+//! run-time error), the session is rebuilt by elaborating again every piece that succeeded before it, so that the
+//! failed line's assignments do not take effect. `)erase` uses the same replay, with the erased name renamed in the
+//! earlier pieces to a spelling no user can type (values computed from it stay; later references are VALUE ERRORs).
+
+use crate::driver::{RuntimeError, TailError};
+use crate::runtime::error::AplError;
+use crate::source::SourceFile;
+use crate::syntax::ast;
+use crate::tail::interp::Host;
+use crate::{elab, syntax, tail};
+use miette::Diagnostic;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// One phase of handling a line, with how long it took.
+#[derive(Clone, Debug)]
+pub struct Phase {
+    pub name: &'static str,
+    pub duration: Duration,
+}
+
+/// What a backend reports for a line that ran.
+pub struct LineOutcome {
+    /// The line's program as it ran (typed), for `)tail`.
+    pub typed_program: tail::Program,
+    /// The backend's phases (`infer`, `run`, and for a compiler `compile`), in order.
+    pub phases: Vec<Phase>,
+}
+
+/// Why a backend could not run a line.
+#[derive(Debug)]
+pub enum BackendError {
+    Type(tail::TypeError),
+    Runtime(AplError),
+}
+
+/// Runs one line's TAIL program (as elaboration produced it, untyped), printing through the host.
+pub trait LineBackend {
+    fn run_line(&mut self, program: tail::Program, host: &mut dyn Host) -> Result<LineOutcome, BackendError>;
+}
+
+/// The TAIL reference interpreter as a line backend.
+#[derive(Default)]
+pub struct InterpreterBackend;
+
+impl LineBackend for InterpreterBackend {
+    fn run_line(&mut self, mut program: tail::Program, host: &mut dyn Host) -> Result<LineOutcome, BackendError> {
+        let started = Instant::now();
+        tail::infer::infer_program(&mut program).map_err(BackendError::Type)?;
+        let infer = Phase {
+            name: "infer",
+            duration: started.elapsed(),
+        };
+        let started = Instant::now();
+        tail::interp::eval_program(&program, host).map_err(BackendError::Runtime)?;
+        let run = Phase {
+            name: "run",
+            duration: started.elapsed(),
+        };
+        Ok(LineOutcome {
+            typed_program: program,
+            phases: vec![infer, run],
+        })
+    }
+}
+
+/// A failed line, rendered with miette against the line's text.
+#[derive(Debug, Error, Diagnostic)]
+pub enum LineError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Syntax(#[from] syntax::SyntaxErrors),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Elaboration(#[from] elab::ElabErrors),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Type(Box<Sourced<TailError>>),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Runtime(Box<Sourced<RuntimeError>>),
+}
+
+/// An error paired with the text it points into (the driver's `WithSource`, whose constructor is private to it).
+#[derive(Debug, Error, Diagnostic)]
+#[error("{error}")]
+pub struct Sourced<E: Diagnostic + 'static> {
+    #[diagnostic_source]
+    error: E,
+    #[source_code]
+    source_code: miette::NamedSource<String>,
+}
+
+impl LineError {
+    fn from_backend(error: BackendError, file: &SourceFile) -> LineError {
+        let source_code = file.named_source();
+        match error {
+            BackendError::Type(error) => LineError::Type(Box::new(Sourced {
+                error: TailError::Type(error),
+                source_code,
+            })),
+            BackendError::Runtime(error) => LineError::Runtime(Box::new(Sourced {
+                error: RuntimeError(error),
+                source_code,
+            })),
+        }
+    }
+
+    /// The diagnostic as text: with colour for a terminal, plain otherwise.
+    pub fn render(&self, colour: bool) -> String {
+        let theme = if colour {
+            miette::GraphicalTheme::unicode()
+        } else {
+            miette::GraphicalTheme::unicode_nocolor()
+        };
+        let mut rendered = String::new();
+        match miette::GraphicalReportHandler::new_themed(theme).render_report(&mut rendered, self) {
+            Ok(()) => rendered,
+            Err(_) => self.to_string(),
+        }
+    }
+}
+
+/// What a user name denotes, for `)vars` and `)fns`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameClass {
+    Array,
+    Function,
+}
+
+/// A piece that ran: its parse (with `)erase` renamings applied) and its text.
+struct AcceptedPiece {
+    program: ast::Program,
+    file: SourceFile,
+}
+
+/// The REPL's state across lines.
+pub struct ReplSession<B: LineBackend> {
+    elaboration: elab::Session,
+    accepted: Vec<AcceptedPiece>,
+    names: BTreeMap<String, NameClass>,
+    last_typed_program: Option<tail::Program>,
+    backend: B,
+    pieces_read: usize,
+    names_erased: usize,
+}
+
+impl<B: LineBackend> ReplSession<B> {
+    pub fn new(backend: B) -> ReplSession<B> {
+        ReplSession {
+            elaboration: elab::Session::new(),
+            accepted: Vec::new(),
+            names: BTreeMap::new(),
+            last_typed_program: None,
+            backend,
+            pieces_read: 0,
+            names_erased: 0,
+        }
+    }
+
+    /// Parses, elaborates and runs one piece of input (a line, a multi-line dfn, or a script for `)load`). On success
+    /// returns the phase timings; on failure the session is as it was before the piece.
+    pub fn run_piece(
+        &mut self,
+        text: &str,
+        source_name: Option<&str>,
+        host: &mut dyn Host,
+    ) -> Result<Vec<Phase>, LineError> {
+        self.pieces_read += 1;
+        let name = source_name.map_or_else(|| format!("[{}]", self.pieces_read), str::to_string);
+        let file = SourceFile::new(name, text);
+        let started = Instant::now();
+        let program = syntax::parse_program(&file)?;
+        let mut phases = vec![Phase {
+            name: "parse",
+            duration: started.elapsed(),
+        }];
+        let started = Instant::now();
+        let tail_program = self.elaboration.elaborate(&program, &file)?;
+        phases.push(Phase {
+            name: "elaborate",
+            duration: started.elapsed(),
+        });
+        match self.backend.run_line(tail_program, host) {
+            Ok(outcome) => {
+                phases.extend(outcome.phases);
+                self.last_typed_program = Some(outcome.typed_program);
+                let mut assigned = Vec::new();
+                for statement in &program.statements {
+                    if let ast::StatementKind::Expr(expr) = &statement.kind {
+                        collect_assigned_names(expr, &mut assigned);
+                    }
+                }
+                self.accepted.push(AcceptedPiece { program, file });
+                for name in assigned {
+                    let class = self.classify(&name);
+                    self.names.insert(name, class);
+                }
+                Ok(phases)
+            }
+            Err(error) => {
+                // The elaboration session already holds the line's bindings: rebuild it without them.
+                self.replay();
+                Err(LineError::from_backend(error, &file))
+            }
+        }
+    }
+
+    /// The names of arrays (`Array`) or of functions and operators (`Function`), sorted.
+    pub fn names_of_class(&self, class: NameClass) -> Vec<&str> {
+        self.names
+            .iter()
+            .filter(|(_, c)| **c == class)
+            .map(|(name, _)| name.as_str())
+            .collect()
+    }
+
+    /// Forgets names; returns the ones that were not defined.
+    pub fn erase(&mut self, names: &[String]) -> Vec<String> {
+        let mut unknown = Vec::new();
+        for name in names {
+            if self.names.remove(name).is_none() {
+                unknown.push(name.clone());
+                continue;
+            }
+            self.names_erased += 1;
+            // `⁑` cannot appear in an APL name, so no later line can reach the hidden binding.
+            let hidden = format!("{name}⁑{}", self.names_erased);
+            for piece in &mut self.accepted {
+                for statement in &mut piece.program.statements {
+                    if let ast::StatementKind::Expr(expr) = &mut statement.kind {
+                        rename_outside_dfns(expr, name, &hidden);
+                    }
+                }
+            }
+        }
+        self.replay();
+        unknown
+    }
+
+    /// Forgets everything (the prelude is reloaded on first use).
+    pub fn clear(&mut self) {
+        self.elaboration = elab::Session::new();
+        self.accepted.clear();
+        self.names.clear();
+        self.last_typed_program = None;
+    }
+
+    /// The typed TAIL of the last line that ran.
+    pub fn last_typed_program(&self) -> Option<&tail::Program> {
+        self.last_typed_program.as_ref()
+    }
+
+    /// Rebuilds the elaboration session from the pieces that ran (elaboration is deterministic, so they elaborate
+    /// as before; a piece that no longer does, after an `)erase`, is dropped).
+    fn replay(&mut self) {
+        self.elaboration = elab::Session::new();
+        let pieces = std::mem::take(&mut self.accepted);
+        for piece in pieces {
+            if self.elaboration.elaborate(&piece.program, &piece.file).is_ok() {
+                self.accepted.push(piece);
+            }
+        }
+    }
+
+    /// Whether a name denotes an array: elaborating the name alone prints it exactly when it is one. (The
+    /// elaboration session offers no way to ask; a piece that succeeds without printing changes nothing there.)
+    fn classify(&mut self, name: &str) -> NameClass {
+        let baseline = self.print_count_of_piece("");
+        let probe = self.print_count_of_piece(name);
+        match (baseline, probe) {
+            (Some(baseline), Some(probe)) if probe > baseline => NameClass::Array,
+            _ => NameClass::Function,
+        }
+    }
+
+    fn print_count_of_piece(&mut self, text: &str) -> Option<usize> {
+        let file = SourceFile::new("probe", text);
+        let program = syntax::parse_program(&file).ok()?;
+        let tail_program = self.elaboration.elaborate(&program, &file).ok()?;
+        Some(tail::print_program(&tail_program).matches("print(").count())
+    }
+}
+
+/// The user names assigned by a top-level expression (not inside dfns, whose names are local).
+fn collect_assigned_names(expr: &ast::Expr, names: &mut Vec<String>) {
+    for item in &expr.items {
+        collect_in_item(item, names);
+    }
+    if let Some(assignment) = &expr.assignment {
+        if let ast::AssignTarget::Name(name) = &assignment.target {
+            if !names.contains(&name.text) {
+                names.push(name.text.clone());
+            }
+        }
+        for index in assignment.indices.iter().flatten().flatten() {
+            collect_assigned_names(index, names);
+        }
+        for item in &assignment.modifier {
+            collect_in_item(item, names);
+        }
+        collect_assigned_names(&assignment.value, names);
+    }
+}
+
+fn collect_in_item(item: &ast::Item, names: &mut Vec<String>) {
+    match item {
+        ast::Item::Parenthesised(expr, _) => collect_assigned_names(expr, names),
+        ast::Item::Indexed { base, indices, .. } => {
+            collect_in_item(base, names);
+            for index in indices.iter().flatten() {
+                collect_assigned_names(index, names);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Renames a user name wherever a top-level expression mentions or assigns it, leaving dfn bodies alone (a dfn
+/// that used the erased global then fails when called, as in Dyalog).
+fn rename_outside_dfns(expr: &mut ast::Expr, from: &str, to: &str) {
+    for item in &mut expr.items {
+        rename_in_item(item, from, to);
+    }
+    if let Some(assignment) = &mut expr.assignment {
+        if let ast::AssignTarget::Name(name) = &mut assignment.target {
+            if name.text == from {
+                name.text = to.to_string();
+            }
+        }
+        for index in assignment.indices.iter_mut().flatten().flatten() {
+            rename_outside_dfns(index, from, to);
+        }
+        for item in &mut assignment.modifier {
+            rename_in_item(item, from, to);
+        }
+        rename_outside_dfns(&mut assignment.value, from, to);
+    }
+}
+
+fn rename_in_item(item: &mut ast::Item, from: &str, to: &str) {
+    match item {
+        ast::Item::Name(name) if name.text == from => name.text = to.to_string(),
+        ast::Item::Parenthesised(expr, _) => rename_outside_dfns(expr, from, to),
+        ast::Item::Indexed { base, indices, .. } => {
+            rename_in_item(base, from, to);
+            for index in indices.iter_mut().flatten() {
+                rename_outside_dfns(index, from, to);
+            }
+        }
+        _ => {}
+    }
+}
