@@ -357,3 +357,58 @@ fn rename_in_item(item: &mut ast::Item, from: &str, to: &str) {
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tail::interp::MemoryHost;
+
+    /// Elaboration inlines deeply: run each test on a thread with a large stack, as the session does.
+    fn on_session_thread(test: impl FnOnce() + Send + 'static) {
+        std::thread::Builder::new()
+            .stack_size(1 << 28)
+            .spawn(test)
+            .expect("thread")
+            .join()
+            .expect("the test passes");
+    }
+
+    /// A backend that refuses every line, as a JIT would on a run-time error.
+    struct FailingBackend;
+
+    impl LineBackend for FailingBackend {
+        fn run_line(&mut self, _: tail::Program, _: &mut dyn Host) -> Result<LineOutcome, BackendError> {
+            Err(BackendError::Runtime(AplError::domain("refused")))
+        }
+    }
+
+    #[test]
+    fn lines_share_names_and_report_every_phase() {
+        on_session_thread(|| {
+            let mut session = ReplSession::new(InterpreterBackend);
+            let mut host = MemoryHost::default();
+            session.run_piece("n←4", None, &mut host).expect("assignment runs");
+            let phases = session.run_piece("n×⍳n", None, &mut host).expect("the line runs");
+            assert_eq!(host.printed_lines, vec!["4 8 12 16".to_string()]);
+            let names: Vec<&str> = phases.iter().map(|phase| phase.name).collect();
+            assert_eq!(names, ["parse", "elaborate", "infer", "run"]);
+            assert_eq!(session.names_of_class(NameClass::Array), ["n"]);
+        });
+    }
+
+    #[test]
+    fn a_backend_failure_leaves_no_bindings() {
+        on_session_thread(|| {
+            let mut session = ReplSession::new(FailingBackend);
+            let mut host = MemoryHost::default();
+            let error = session
+                .run_piece("k←1", None, &mut host)
+                .expect_err("the backend refuses");
+            assert!(error.render(false).contains("DOMAIN ERROR: refused"));
+            assert!(session.names_of_class(NameClass::Array).is_empty());
+            // The elaboration session forgot k too: a line using it is a VALUE ERROR before it reaches the backend.
+            let error = session.run_piece("k", None, &mut host).expect_err("k is undefined");
+            assert!(error.render(false).contains("VALUE ERROR"), "{}", error.render(false));
+        });
+    }
+}
