@@ -168,3 +168,20 @@ fn load_runs_a_script_into_the_session() {
     assert!(output.stderr.contains("cannot read missing.apl"), "{}", output.stderr);
     let _ = std::fs::remove_dir_all(directory);
 }
+
+#[test]
+fn a_diagnostic_shows_the_earlier_line_that_defined_the_failing_dfn() {
+    let output = run_session("h←{1 2+⍵}\n0\nh 1 2 3\n");
+    assert_eq!(output.stdout, "0\n");
+    // The error is in h's body, on line 1 of the session; the line that called h is line 3.
+    assert!(output.stderr.contains("LENGTH ERROR"), "{}", output.stderr);
+    assert!(output.stderr.contains("[session:1:"), "{}", output.stderr);
+    assert!(output.stderr.contains("1 │ h←{1 2+⍵}"), "{}", output.stderr);
+}
+
+#[test]
+fn a_run_time_error_without_a_position_points_at_its_line() {
+    let output = run_session("1+1\nx←1÷0\n");
+    assert!(output.stderr.contains("DOMAIN ERROR"), "{}", output.stderr);
+    assert!(output.stderr.contains("[session:2:1]"), "{}", output.stderr);
+}

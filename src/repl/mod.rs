@@ -98,7 +98,7 @@ impl<B: LineBackend> Repl<B> {
             return Continue::Yes;
         }
         if !commands::is_system_command(text) {
-            self.run_apl(text, None, host);
+            self.run_apl(text, host);
             return Continue::Yes;
         }
         match commands::parse_system_command(text) {
@@ -109,8 +109,8 @@ impl<B: LineBackend> Repl<B> {
         Continue::Yes
     }
 
-    fn run_apl(&mut self, text: &str, source_name: Option<&str>, host: &mut dyn Host) {
-        match self.session.run_piece(text, source_name, host) {
+    fn run_apl(&mut self, text: &str, host: &mut dyn Host) {
+        match self.session.run_piece(text, host) {
             Ok(phases) if self.show_timings => println!("{}", timing_line(&phases)),
             Ok(_) => {}
             Err(error) => report(error.render(self.colour).trim_end()),
@@ -131,7 +131,7 @@ impl<B: LineBackend> Repl<B> {
                 println!("clear ws");
             }
             SystemCommand::Load(path) => match std::fs::read_to_string(&path) {
-                Ok(text) => self.run_apl(&text, Some(&path), host),
+                Ok(text) => self.run_apl(&text, host),
                 Err(error) => report(&format!("cannot read {path}: {error}")),
             },
             SystemCommand::Tail => match self.session.last_typed_program() {

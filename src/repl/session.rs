@@ -9,7 +9,7 @@
 
 use crate::driver::{RuntimeError, TailError};
 use crate::runtime::error::AplError;
-use crate::source::SourceFile;
+use crate::source::{SourceFile, Span};
 use crate::syntax::ast;
 use crate::tail::interp::Host;
 use crate::{elab, syntax, tail};
@@ -127,6 +127,18 @@ impl LineError {
     }
 }
 
+/// A run-time error whose position is unknown (no span, or the empty span at the start that passes give the
+/// expressions they build) points at the whole line rather than at the session's first character.
+fn locate_in_piece(error: BackendError, piece_span: Span) -> BackendError {
+    match error {
+        BackendError::Runtime(mut error) if error.span.is_none_or(|span| span == Span::default()) => {
+            error.span = Some(piece_span);
+            BackendError::Runtime(error)
+        }
+        other => other,
+    }
+}
+
 /// What a user name denotes, for `)vars` and `)fns`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NameClass {
@@ -147,9 +159,17 @@ pub struct ReplSession<B: LineBackend> {
     names: BTreeMap<String, NameClass>,
     last_typed_program: Option<tail::Program>,
     backend: B,
-    pieces_read: usize,
+    /// Every piece read since the session (or `)clear`) began, one after another: the source that diagnostics render
+    /// against. A dfn defined on an earlier line keeps spans into that line, so one text must hold all lines.
+    transcript: String,
+    /// The transcript with every character but newlines replaced by spaces of the same byte length: parsing a new
+    /// piece after it gives spans that are offsets into the transcript.
+    blanked_transcript: String,
     names_erased: usize,
 }
+
+/// The name of the session's transcript in diagnostics (`╭─[session:3:5]`: line 3 of the session).
+const TRANSCRIPT_NAME: &str = "session";
 
 impl<B: LineBackend> ReplSession<B> {
     pub fn new(backend: B) -> ReplSession<B> {
@@ -159,24 +179,19 @@ impl<B: LineBackend> ReplSession<B> {
             names: BTreeMap::new(),
             last_typed_program: None,
             backend,
-            pieces_read: 0,
+            transcript: String::new(),
+            blanked_transcript: String::new(),
             names_erased: 0,
         }
     }
 
-    /// Parses, elaborates and runs one piece of input (a line, a multi-line dfn, or a script for `)load`). On success
+    /// Parses, elaborates and runs one piece of input (a line, a multi-line dfn, or a script for `)load`), as the
+    /// next part of the session's transcript. On success
     /// returns the phase timings; on failure the session is as it was before the piece.
-    pub fn run_piece(
-        &mut self,
-        text: &str,
-        source_name: Option<&str>,
-        host: &mut dyn Host,
-    ) -> Result<Vec<Phase>, LineError> {
-        self.pieces_read += 1;
-        let name = source_name.map_or_else(|| format!("[{}]", self.pieces_read), str::to_string);
-        let file = SourceFile::new(name, text);
+    pub fn run_piece(&mut self, text: &str, host: &mut dyn Host) -> Result<Vec<Phase>, LineError> {
+        let (parse_file, file) = self.append_to_transcript(text);
         let started = Instant::now();
-        let program = syntax::parse_program(&file)?;
+        let program = syntax::parse_program(&parse_file)?;
         let mut phases = vec![Phase {
             name: "parse",
             duration: started.elapsed(),
@@ -207,9 +222,30 @@ impl<B: LineBackend> ReplSession<B> {
             Err(error) => {
                 // The elaboration session already holds the line's bindings: rebuild it without them.
                 self.replay();
-                Err(LineError::from_backend(error, &file))
+                let piece_span = Span::new(file.text().len() - text.len(), file.text().len());
+                Err(LineError::from_backend(locate_in_piece(error, piece_span), &file))
             }
         }
+    }
+
+    /// Adds a piece to the transcript; returns the text to parse (earlier pieces blanked) and the text to render
+    /// diagnostics against (the whole transcript).
+    fn append_to_transcript(&mut self, text: &str) -> (SourceFile, SourceFile) {
+        if !self.transcript.is_empty() && !self.transcript.ends_with('\n') {
+            self.transcript.push('\n');
+            self.blanked_transcript.push('\n');
+        }
+        let parse_file = SourceFile::new(TRANSCRIPT_NAME, format!("{}{text}", self.blanked_transcript));
+        self.transcript.push_str(text);
+        for character in text.chars() {
+            match character {
+                '\n' => self.blanked_transcript.push('\n'),
+                other => self
+                    .blanked_transcript
+                    .extend(std::iter::repeat_n(' ', other.len_utf8())),
+            }
+        }
+        (parse_file, SourceFile::new(TRANSCRIPT_NAME, self.transcript.clone()))
     }
 
     /// The names of arrays (`Array`) or of functions and operators (`Function`), sorted.
@@ -250,6 +286,8 @@ impl<B: LineBackend> ReplSession<B> {
         self.accepted.clear();
         self.names.clear();
         self.last_typed_program = None;
+        self.transcript.clear();
+        self.blanked_transcript.clear();
     }
 
     /// The typed TAIL of the last line that ran.
@@ -387,8 +425,8 @@ mod tests {
         on_session_thread(|| {
             let mut session = ReplSession::new(InterpreterBackend);
             let mut host = MemoryHost::default();
-            session.run_piece("n←4", None, &mut host).expect("assignment runs");
-            let phases = session.run_piece("n×⍳n", None, &mut host).expect("the line runs");
+            session.run_piece("n←4", &mut host).expect("assignment runs");
+            let phases = session.run_piece("n×⍳n", &mut host).expect("the line runs");
             assert_eq!(host.printed_lines, vec!["4 8 12 16".to_string()]);
             let names: Vec<&str> = phases.iter().map(|phase| phase.name).collect();
             assert_eq!(names, ["parse", "elaborate", "infer", "run"]);
@@ -401,13 +439,11 @@ mod tests {
         on_session_thread(|| {
             let mut session = ReplSession::new(FailingBackend);
             let mut host = MemoryHost::default();
-            let error = session
-                .run_piece("k←1", None, &mut host)
-                .expect_err("the backend refuses");
+            let error = session.run_piece("k←1", &mut host).expect_err("the backend refuses");
             assert!(error.render(false).contains("DOMAIN ERROR: refused"));
             assert!(session.names_of_class(NameClass::Array).is_empty());
             // The elaboration session forgot k too: a line using it is a VALUE ERROR before it reaches the backend.
-            let error = session.run_piece("k", None, &mut host).expect_err("k is undefined");
+            let error = session.run_piece("k", &mut host).expect_err("k is undefined");
             assert!(error.render(false).contains("VALUE ERROR"), "{}", error.render(false));
         });
     }
