@@ -105,6 +105,13 @@ fn a_terminal_session_edits_continues_cancels_and_leaves() {
     let text = tmux.wait_for("42", |text| text.lines().any(|line| line.trim() == "42"));
     assert!(!text.lines().any(|line| line.trim() == "11"), "{text}");
 
+    // Up recalls the last line from the history; running it again prints 42 a second time.
+    tmux.command(&["send-keys", "-t", "repl", "Up"]);
+    tmux.command(&["send-keys", "-t", "repl", "Enter"]);
+    tmux.wait_for("a second 42", |text| {
+        text.lines().filter(|line| line.trim() == "42").count() == 2
+    });
+
     // Ctrl-D on an empty line leaves with status 0.
     tmux.command(&["send-keys", "-t", "repl", "C-d"]);
     let text = tmux.wait_for("the end of the session", |text| text.contains("SESSION-ENDED-"));
@@ -112,6 +119,8 @@ fn a_terminal_session_edits_continues_cancels_and_leaves() {
 
     // The history file was written in the data directory.
     let history = std::fs::read_to_string(history_home.join("aplc/history")).expect("history file");
-    assert!(history.contains("sq x"), "{history}");
+    assert!(history.lines().any(|line| line == "sq x"), "{history}");
+    // The two-line dfn is one history entry (rustyline escapes its newline).
+    assert!(history.lines().any(|line| line == "sq←{\\n⍵×⍵}"), "{history}");
     let _ = std::fs::remove_dir_all(history_home);
 }

@@ -5,6 +5,10 @@
 //! multi-line dfns), `commands.rs` (the `)` system commands), `session.rs` (the persistent session, and the
 //! [`session::LineBackend`] trait behind which the TAIL interpreter runs each line).
 //!
+//! Cost: `elab::Session` makes each line a program that first recomputes the bindings of earlier lines (without
+//! printing), so a line's `run` time (`)time`) includes all earlier assignments' work. A backend that keeps values
+//! between lines needs the elaborator to hand it only the new line, with earlier bindings as free variables.
+//!
 //! Ctrl-C while typing cancels the line. Ctrl-C during a computation ends the process: the interpreter has no
 //! interruption points, and the session's state (shared `Rc`s on the session thread) could not be recovered safely
 //! from a computation abandoned half way.
