@@ -20,16 +20,20 @@ use thiserror::Error;
 pub enum Backend {
     /// The TAIL reference interpreter.
     Interp,
+    /// The interpreter of the loop IR with its memory decorations (real buffers, bounds-checked loads and stores):
+    /// the oracle for the code generators, as the TAIL interpreter is for lowering.
+    Mem,
 }
 
 impl Backend {
     /// Every backend the corpus harness runs.
-    pub const ALL: &'static [Backend] = &[Backend::Interp];
+    pub const ALL: &'static [Backend] = &[Backend::Interp, Backend::Mem];
 
     /// The name used on the command line and in `⍝? skip` lines.
     pub fn name(self) -> &'static str {
         match self {
             Backend::Interp => "interp",
+            Backend::Mem => "mem",
         }
     }
 }
@@ -43,6 +47,10 @@ pub enum Stage {
     Tail,
     /// TAIL with every let and lambda annotated with its inferred type.
     TailTyped,
+    /// Typed TAIL after the optimiser's pipeline.
+    TailOpt,
+    /// The loop IR (hybrid pull arrays lowered to loops over memory blocks), with its memory decorations.
+    Loops,
 }
 
 /// Reads a program file. The error is a usage error (exit status 2), worded for the command line.
@@ -70,6 +78,10 @@ pub enum ProgramError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Runtime(Box<WithSource<RuntimeError>>),
+    /// A pass or a lowering step failed: an internal error, or a construct a later stage does not support yet.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Lowering(Box<WithSource<LoweringError>>),
 }
 
 impl ProgramError {
@@ -77,15 +89,21 @@ impl ProgramError {
     pub fn apl_name(&self) -> String {
         match self {
             ProgramError::Syntax(_) => "SYNTAX ERROR".to_string(),
-            ProgramError::Elaboration(errors) => {
-                errors.errors.first().map_or("SYNTAX ERROR", |error| error.apl_name()).to_string()
-            }
+            ProgramError::Elaboration(errors) => errors
+                .errors
+                .first()
+                .map_or("SYNTAX ERROR", |error| error.apl_name())
+                .to_string(),
             // A .tail file that does not parse or type-check: TAIL's own words.
             ProgramError::Tail(error) => match error.error {
                 TailError::Syntax(_) => "SYNTAX ERROR".to_string(),
                 TailError::Type(_) => "TYPE ERROR".to_string(),
             },
             ProgramError::Runtime(error) => error.error.0.kind.apl_name().to_string(),
+            ProgramError::Lowering(error) => match &error.error {
+                LoweringError::Loops(lower_error) => lower_error.to_apl_error().kind.apl_name().to_string(),
+                LoweringError::Pass(_) | LoweringError::LoopInterpreter(_) => "INTERNAL ERROR".to_string(),
+            },
         }
     }
 
@@ -100,19 +118,43 @@ impl ProgramError {
     }
 }
 
-/// A stage error paired with the source it points into, so that it renders with the source line.
-#[derive(Debug, Error, Diagnostic)]
+/// A stage error paired with the source it points into, so that it renders with the source line. It renders as the
+/// stage error itself: message, code, labels and help are the inner error's.
+#[derive(Debug, Error)]
 #[error("{error}")]
 pub struct WithSource<E: Diagnostic + 'static> {
-    #[diagnostic_source]
     error: E,
-    #[source_code]
     source_code: miette::NamedSource<String>,
 }
 
 impl<E: Diagnostic + 'static> WithSource<E> {
     fn new(error: E, file: &SourceFile) -> WithSource<E> {
-        WithSource { error, source_code: file.named_source() }
+        WithSource {
+            error,
+            source_code: file.named_source(),
+        }
+    }
+}
+
+impl<E: Diagnostic + 'static> Diagnostic for WithSource<E> {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.error.code()
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.error.help()
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        self.error.labels()
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        self.error.related()
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source_code)
     }
 }
 
@@ -134,13 +176,38 @@ pub struct RuntimeError(pub AplError);
 
 impl Diagnostic for RuntimeError {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(format!("aplc::run::{}", self.0.kind.apl_name().to_lowercase().replace([' ', '/'], "_"))))
+        Some(Box::new(format!(
+            "aplc::run::{}",
+            self.0.kind.apl_name().to_lowercase().replace([' ', '/'], "_")
+        )))
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
         let span: Span = self.0.span?;
-        Some(Box::new(std::iter::once(miette::LabeledSpan::new_with_span(Some("here".to_string()), span))))
+        Some(Box::new(std::iter::once(miette::LabeledSpan::new_with_span(
+            Some("here".to_string()),
+            span,
+        ))))
     }
+}
+
+/// The stages after typed TAIL: the optimiser's verification, loop lowering, and internal failures of the loop
+/// interpreter (an out-of-bounds access there is a compiler bug, never the program's APL error).
+#[derive(Debug, Error, Diagnostic)]
+pub enum LoweringError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Pass(crate::pass::PassError),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Loops(crate::loops::LowerError),
+    #[error("internal error in the loop interpreter: {0}")]
+    #[diagnostic(code(aplc::loops::internal))]
+    LoopInterpreter(String),
+}
+
+fn lowering_error(error: LoweringError, file: &SourceFile) -> ProgramError {
+    ProgramError::Lowering(Box::new(WithSource::new(error, file)))
 }
 
 fn tail_error(error: TailError, file: &SourceFile) -> ProgramError {
@@ -167,6 +234,20 @@ fn is_tail_file(file: &SourceFile) -> bool {
     file.name().ends_with(".tail")
 }
 
+/// Typed TAIL after the optimiser. The passes keep every annotation correct (the tests type-check after every
+/// pass); here verification is off, as it costs a type check per pass.
+pub fn optimised_tail(file: &SourceFile) -> Result<tail::Program, ProgramError> {
+    let program = typed_tail(file)?;
+    crate::pass::run_pipeline(program, &crate::pass::tail_pipeline(), crate::pass::Verify::Off)
+        .map_err(|error| lowering_error(LoweringError::Pass(error), file))
+}
+
+/// The loop IR of the optimised program.
+pub fn loop_program(file: &SourceFile) -> Result<crate::loops::ir::Program, ProgramError> {
+    let program = optimised_tail(file)?;
+    crate::loops::lower_program(&program).map_err(|error| lowering_error(LoweringError::Loops(error), file))
+}
+
 /// `aplc tail`: the typed TAIL text.
 pub fn typed_tail_text(file: &SourceFile) -> Result<String, ProgramError> {
     Ok(tail::print_program(&typed_tail(file)?))
@@ -179,6 +260,8 @@ pub fn dump(file: &SourceFile, stage: Stage) -> Result<String, ProgramError> {
         Stage::Ast => Ok(syntax::print_program(&syntax::parse_program(file)?)),
         Stage::Tail => Ok(tail::print_program(&untyped_tail(file)?)),
         Stage::TailTyped => typed_tail_text(file),
+        Stage::TailOpt => Ok(tail::print_program(&optimised_tail(file)?)),
+        Stage::Loops => Ok(crate::loops::print_program(&loop_program(file)?)),
     }
 }
 
@@ -186,24 +269,43 @@ pub fn dump(file: &SourceFile, stage: Stage) -> Result<String, ProgramError> {
 /// successful check means the TAIL the backends receive is well typed.
 pub fn check(file: &SourceFile) -> Result<String, ProgramError> {
     let program = typed_tail(file)?;
-    let result_type =
-        tail::check::check_program(&program).map_err(|error| tail_error(TailError::Type(error), file))?;
-    Ok(format!("{}: ok (result type {})", file.name(), tail::print_type(&result_type)))
+    let result_type = tail::check::check_program(&program).map_err(|error| tail_error(TailError::Type(error), file))?;
+    Ok(format!(
+        "{}: ok (result type {})",
+        file.name(),
+        tail::print_type(&result_type)
+    ))
 }
 
 /// Runs a program on a backend with the given host; the program's output goes through the host.
 pub fn run_with_host(file: &SourceFile, backend: Backend, host: &mut dyn Host) -> Result<(), ProgramError> {
-    let program = typed_tail(file)?;
+    let runtime_error = |error| ProgramError::Runtime(Box::new(WithSource::new(RuntimeError(error), file)));
     match backend {
-        Backend::Interp => tail::interp::eval_program(&program, host)
-            .map(|_| ())
-            .map_err(|error| ProgramError::Runtime(Box::new(WithSource::new(RuntimeError(error), file)))),
+        Backend::Interp => {
+            let program = typed_tail(file)?;
+            tail::interp::eval_program(&program, host)
+                .map(|_| ())
+                .map_err(runtime_error)
+        }
+        Backend::Mem => {
+            let program = loop_program(file)?;
+            match crate::loops::interp::run_program(&program, host) {
+                Ok(_) => Ok(()),
+                Err(crate::loops::RunError::Apl(error)) => Err(runtime_error(error)),
+                Err(internal) => Err(lowering_error(
+                    LoweringError::LoopInterpreter(internal.to_string()),
+                    file,
+                )),
+            }
+        }
     }
 }
 
 /// `aplc run`: prints to standard output as the program runs.
 pub fn run_to_stdout(file: &SourceFile, backend: Backend) -> Result<(), ProgramError> {
-    let mut host = ProcessHost { output: std::io::stdout().lock() };
+    let mut host = ProcessHost {
+        output: std::io::stdout().lock(),
+    };
     run_with_host(file, backend, &mut host)
 }
 
@@ -228,9 +330,10 @@ pub fn run_source_capturing(file: &SourceFile, backend: Backend) -> RunReport {
     let outcome = run_with_host(file, backend, &mut host);
     RunReport {
         stdout: String::from_utf8_lossy(&host.output).into_owned(),
-        error: outcome
-            .err()
-            .map(|error| ReportedError { apl_name: error.apl_name(), rendered: error.render_plain() }),
+        error: outcome.err().map(|error| ReportedError {
+            apl_name: error.apl_name(),
+            rendered: error.render_plain(),
+        }),
     }
 }
 
@@ -251,12 +354,17 @@ impl<W: Write> Host for ProcessHost<W> {
 
     fn read_file(&mut self, path: &str) -> Result<String, AplError> {
         std::fs::read_to_string(path).map_err(|error| {
-            AplError::new(crate::runtime::error::AplErrorKind::FileIo, format!("cannot read {path}: {error}"))
+            AplError::new(
+                crate::runtime::error::AplErrorKind::FileIo,
+                format!("cannot read {path}: {error}"),
+            )
         })
     }
 
     fn now_millis(&mut self) -> i64 {
-        let since_epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        let since_epoch = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
         since_epoch.as_millis() as i64
     }
 }

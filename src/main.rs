@@ -42,7 +42,8 @@ enum Command {
     /// Print the program as one stage of the pipeline sees it.
     Dump {
         /// The stage: `ast` (the parsed APL, unresolved), `tail` (elaborated TAIL, before type inference annotates
-        /// it), `tail-typed` (after inference).
+        /// it), `tail-typed` (after inference), `tail-opt` (after the optimiser), `loops` (the loop IR with its
+        /// memory decorations: blocks and LMADs).
         #[arg(long, value_enum)]
         stage: StageArg,
         /// The .apl script (or .tail program, for the TAIL stages).
@@ -57,6 +58,8 @@ enum Command {
 enum BackendArg {
     /// The TAIL reference interpreter: the oracle for every other backend.
     Interp,
+    /// The interpreter of the loop IR with memory decorations (after optimisation and fusion).
+    Mem,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -64,12 +67,15 @@ enum StageArg {
     Ast,
     Tail,
     TailTyped,
+    TailOpt,
+    Loops,
 }
 
 impl From<BackendArg> for Backend {
     fn from(backend: BackendArg) -> Backend {
         match backend {
             BackendArg::Interp => Backend::Interp,
+            BackendArg::Mem => Backend::Mem,
         }
     }
 }
@@ -80,6 +86,8 @@ impl From<StageArg> for Stage {
             StageArg::Ast => Stage::Ast,
             StageArg::Tail => Stage::Tail,
             StageArg::TailTyped => Stage::TailTyped,
+            StageArg::TailOpt => Stage::TailOpt,
+            StageArg::Loops => Stage::Loops,
         }
     }
 }

@@ -9,6 +9,9 @@
 //! annotated binders, and annotate the binders they create), and the pipeline never re-runs inference. The checker
 //! therefore verifies what the passes actually produced; re-inferring would hide a pass that breaks annotations.
 //! The input must be fully annotated, as `crate::tail::infer::infer_program` leaves it.
+//!
+//! The driver runs `run_pipeline(program, &tail_pipeline(), Verify::Off)` after inference (for `aplc dump --stage
+//! tail-opt` and before running); the tests run it with `Verify::On`.
 
 use crate::opt;
 use crate::tail::ast::Program;

@@ -88,7 +88,41 @@ fn expression() -> impl Strategy<Value = Generated> {
                     r,
                 )
             }),
-            (inner, 0i64..3).prop_map(|((e, r), k)| (format!("power(fn x => cat(x, take(1, x)), {k}, {e})"), r)),
+            (inner.clone(), 0i64..3)
+                .prop_map(|((e, r), k)| (format!("power(fn x => cat(x, take(1, x)), {k}, {e})"), r)),
+            inner
+                .clone()
+                .prop_map(|(e, r)| (format!("each(fn x => b2i(lti(x, 2)), {e})"), r)),
+            inner
+                .clone()
+                .prop_map(|(e, r)| (format!("each(fn x => floor(muld(i2d(x), 1.5)), {e})"), r)),
+            inner.clone().prop_map(|(e, _)| (format!("gradeUp(rav({e}))"), 1)),
+            inner.clone().prop_map(|(e, _)| (format!("gradeDown(rav({e}))"), 1)),
+            inner
+                .clone()
+                .prop_map(|(e, _)| (format!("where(each(fn x => lti(x, 2), rav({e})))"), 1)),
+            (inner.clone(), inner.clone()).prop_map(|((a, _), (b, r))| (format!("indexOf(rav({a}), {b})"), r)),
+            (inner.clone(), inner.clone())
+                .prop_map(|((a, r), (b, _))| (format!("each(fn b => b2i(b), member({a}, rav({b})))"), r)),
+            (inner.clone(), 1i64..4)
+                .prop_map(|((e, _), k)| (format!("encode([{k},{k},{k}], reduce(addi, 0, rav({e})))"), 1)),
+            inner.clone().prop_map(|(e, r)| {
+                (
+                    format!("each(fn x => first(compress(each(fn y => eqi(y, x), [1,2,3]), [7,8,9])), {e})"),
+                    r,
+                )
+            }),
+            inner
+                .clone()
+                .prop_map(|(e, r)| (format!("each(fn x => reduce(maxi, ~5, take(x, [4,~2,6])), {e})"), r)),
+            (inner, 0i64..3).prop_map(|((e, r), k)| {
+                (
+                    format!(
+                        "each(fn x => #1(power(fn s:([int]0,[int]0) => (addi(#1(s), #2(s)), x), {k}, (x, 1))), {e})"
+                    ),
+                    r,
+                )
+            }),
         ]
     })
 }
@@ -111,5 +145,31 @@ proptest! {
         let lowered = lower_checked(&program).unwrap_or_else(|e| panic!("{e} for {text}"));
         let actual = run_loops(&lowered);
         prop_assert_eq!(actual, expected, "{}\n{}", text, aplc::loops::print_program(&lowered));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    /// The loop IR parser gives an error value, never a panic, on damaged text (a printed program with one character
+    /// removed or replaced).
+    #[test]
+    fn damaged_loop_ir_never_panics_the_parser(text in program(), cut in any::<prop::sample::Index>(), replace in any::<bool>()) {
+        let program = typed_program(&text);
+        let lowered = lower_checked(&program).unwrap_or_else(|e| panic!("{e} for {text}"));
+        let printed = aplc::loops::print_program(&lowered);
+        let mut chars: Vec<char> = printed.chars().collect();
+        let position = cut.index(chars.len());
+        if replace {
+            chars[position] = '(';
+        } else {
+            chars.remove(position);
+        }
+        let damaged: String = chars.into_iter().collect();
+        if let Ok(parsed) = aplc::loops::parser::parse_program(&damaged) {
+            // Whatever parses must still print (the checker may reject it).
+            let _ = aplc::loops::print_program(&parsed);
+            let _ = aplc::loops::check::check_program(&parsed);
+        }
     }
 }

@@ -125,6 +125,21 @@ fn fold_propagates_literal_lets() {
 }
 
 #[test]
+fn fold_selects_elements_of_vectors_of_variables() {
+    assert_eq!(
+        run(
+            opt::fold_constants,
+            "each(fn x:[int]0 => let v:<int>2 = [x,3] in addi(index(1,2,v),first(v)),[1,2])"
+        ),
+        "each(fn x:[int]0 => let v:<int>2 = [x,3] in\naddi(3,x),[1,2])"
+    );
+    // Position 3 is outside: the INDEX ERROR stays.
+    let text = "each(fn x:[int]0 => let v:<int>2 = [x,3] in\nindex(1,3,v),[1,2])";
+    assert_eq!(run(opt::fold_constants, text), text);
+    assert_eq!(outcome_of(text), ["error: INDEX ERROR"]);
+}
+
+#[test]
 fn fold_does_not_fold_the_result_of_a_power_body() {
     // The body's result is at a rigid position: `5` (S(int,5)) in place of `addi(2,3)` would make the checker unify
     // the loop type with S(int,5) and then reject the initial value 0.
@@ -224,14 +239,21 @@ fn peephole_fuses_each_chains() {
 #[test]
 fn peephole_does_not_fuse_two_functions_that_can_fail_or_print() {
     // Unfused, the divisions fail on 0 before anything is printed; fused, 1 would be printed first.
-    let text = "each(fn a:[int]0 => print(a),each(fn b:[int]0 => divi(1,b),[1,0]))";
+    let text = "each(fn a:[int]0 => print(10,a),each(fn b:[int]0 => divi(1,b),[1,0]))";
     assert_eq!(run(opt::simplify_peepholes, text), text);
     assert_eq!(outcome_of(text), ["error: DOMAIN ERROR"]);
-    // On an empty vector the interpreter applies each function to a fill element (to find the element type): the
-    // outer print shows the fill 0 unfused, but would show 1 after fusion with the safe inner function.
-    let text = "each(fn a:[int]0 => print(a),each(fn b:[int]0 => addi(b,1),[]:int))";
-    assert_eq!(run(opt::simplify_peepholes, text), text);
-    assert_eq!(outcome_of(text), ["0", ""]);
+    // One printing function and one safe function fuse: the prints keep their element order.
+    assert_eq!(
+        run(
+            opt::simplify_peepholes,
+            "each(fn a:[int]0 => print(10,a),each(fn b:[int]0 => addi(b,1),[1,2]))"
+        ),
+        "each(fn o1:[int]0 => let a:[int]0 = addi(o1,1) in\nprint(10,a),[1,2])"
+    );
+    assert_eq!(
+        outcome_of("each(fn a:[int]0 => print(10,a),each(fn b:[int]0 => addi(b,1),[1,2]))"),
+        ["2", "3", "2 3"]
+    );
     // A failing function is not moved after zipWith's length check.
     let text = "zipWith(addi,each(fn b:[int]0 => divi(1,b),[0]),[1,2])";
     assert_eq!(run(opt::simplify_peepholes, text), text);
@@ -322,7 +344,7 @@ fn dead_code_keeps_lets_that_fail_or_have_effects() {
     let text = "let a:[int]1 = zipWith(addi,[1,2],[1,2,3]) in\n7";
     assert_eq!(run(opt::eliminate_dead_code, text), text);
     assert_eq!(outcome_of(text), ["error: LENGTH ERROR"]);
-    let text = "let a:[int]0 = print(3) in\n7";
+    let text = "let a:[int]0 = print(10,3) in\n7";
     assert_eq!(run(opt::eliminate_dead_code, text), text);
     assert_eq!(outcome_of(text), ["3", "7"]);
     let text = "let a:[int]0 = roll(6) in\n7";
@@ -354,6 +376,21 @@ fn float_moves_loop_invariant_lets_out_of_lambdas() {
 }
 
 #[test]
+fn float_moves_indexing_known_to_be_in_range() {
+    assert_eq!(
+        run(
+            opt::float_lets,
+            "let v:<int>3 = [4,5,6] in each(fn x:[int]0 => let k:[int]0 = index(1,2,v) in addi(x,k),v)"
+        ),
+        "let v:<int>3 = [4,5,6] in\nlet k:[int]0 = index(1,2,v) in\neach(fn x:[int]0 => addi(x,k),v)"
+    );
+    // Position 4 is outside the vector: the INDEX ERROR must not happen when the lambda is never called.
+    let text = "let v:<int>3 = [4,5,6] in\neach(fn x:[int]0 => let k:[int]0 = index(1,4,v) in\naddi(x,k),[]:int)";
+    assert_eq!(run(opt::float_lets, text), text);
+    assert_eq!(outcome_of(text), [""]);
+}
+
+#[test]
 fn float_keeps_lets_that_depend_on_the_parameter_or_can_fail() {
     let text = "let y:[int]1 = iota(4) in\neach(fn x:[int]0 => let c:[int]0 = muli(x,2) in\naddi(x,c),y)";
     assert_eq!(run(opt::float_lets, text), text);
@@ -373,7 +410,7 @@ fn float_sinks_lets_towards_their_first_use() {
         "let b:[int]0 = 4 in\nlet c:[int]0 = addi(b,1) in\nlet a:[int]0 = 3 in\naddi(a,c)"
     );
     // Neither value is safe: sinking `a` would print 4 before the DOMAIN ERROR.
-    let text = "let a:[int]0 = divi(1,0) in\nlet b:[int]0 = print(4) in\naddi(a,b)";
+    let text = "let a:[int]0 = divi(1,0) in\nlet b:[int]0 = print(10,4) in\naddi(a,b)";
     assert_eq!(run(opt::float_lets, text), text);
     assert_eq!(outcome_of(text), ["error: DOMAIN ERROR"]);
 }

@@ -89,7 +89,9 @@ impl Generator {
                 }
             }
             1 => format!("iota({})", self.choices.int(-1, 5)),
-            2 => format!("iotaV({})", self.choices.int(0, 4)),
+            2 if self.choices.pick(2) == 0 => format!("iotaV({})", self.choices.int(0, 4)),
+            // A vector of scalar variables and literals.
+            2 => format!("[{},{},{}]", self.scalar(), self.scalar(), self.scalar()),
             3 => {
                 let (f, v) = (self.element_function(), self.vector());
                 format!("each({f},{v})")
@@ -116,12 +118,17 @@ impl Generator {
             10 => format!("cat({},{})", self.vector(), self.vector()),
             11 => format!("reshape([{}],{})", self.choices.int(0, 6), self.vector()),
             12 => format!("reshape(shape({}),{})", self.vector(), self.vector()),
-            13 => format!("print({})", self.vector()),
+            13 => format!("print(10,{})", self.vector()),
             14 => format!("snoc({},{})", self.vector(), self.scalar()),
             15 => {
-                // A loop-invariant let inside a lambda.
+                // A loop-invariant let inside a lambda (an index may be out of range).
                 let (w, v, op) = (self.vector(), self.vector(), self.binary());
-                format!("each(fn x:[int]0 => let c = reduce(addi,0,{w}) in {op}(x,c),{v})")
+                if self.choices.pick(2) == 0 {
+                    format!("each(fn x:[int]0 => let c = reduce(addi,0,{w}) in {op}(x,c),{v})")
+                } else {
+                    let position = self.choices.int(0, 4);
+                    format!("each(fn x:[int]0 => let c = index(1,{position},{w}) in {op}(x,c),{v})")
+                }
             }
             16 => {
                 let (f, k, v) = (self.element_function(), self.choices.int(-1, 3), self.vector());
@@ -132,9 +139,9 @@ impl Generator {
                 // Effects inside element functions, next to a function that may fail.
                 let (f, v) = (self.element_function(), self.vector());
                 if self.choices.pick(2) == 0 {
-                    format!("each(fn x:[int]0 => print(x),each({f},{v}))")
+                    format!("each(fn x:[int]0 => print(10,x),each({f},{v}))")
                 } else {
-                    format!("each({f},each(fn x:[int]0 => print(x),{v}))")
+                    format!("each({f},each(fn x:[int]0 => print(10,x),{v}))")
                 }
             }
             19 => {
@@ -154,7 +161,7 @@ impl Generator {
     }
 
     fn scalar_expression(&mut self) -> String {
-        match self.choices.pick(11) {
+        match self.choices.pick(12) {
             0 => self.choices.int(-3, 9),
             1 => format!("reduce(addi,0,{})", self.vector()),
             2 => {
@@ -165,7 +172,7 @@ impl Generator {
             4 => format!("tally({})", self.vector()),
             5 => format!("negi({})", self.scalar()),
             6 => format!("b2i(lti({},{}))", self.scalar(), self.scalar()),
-            7 => format!("print({})", self.scalar()),
+            7 => format!("print(10,{})", self.scalar()),
             8 => {
                 // The lambda's result is at a rigid position.
                 let (a, b, k, s) = (
@@ -177,6 +184,7 @@ impl Generator {
                 format!("power(fn y:[int]0 => addi({a},{b}),{k},{s})")
             }
             9 => format!("firstV(shapeV(iotaV({})))", self.choices.int(0, 4)),
+            10 => format!("index(1,{},{})", self.choices.int(0, 4), self.vector()),
             _ => format!("reduce(maxi,~100,each(fn x:[int]0 => muli(x,2),{}))", self.vector()),
         }
     }

@@ -151,6 +151,12 @@ impl Elaborator {
 
     /// `I⌷A`: one index per leading axis, given as a scalar or a vector of scalars.
     pub fn squad(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        if left.rank > 1 {
+            return Err(ElabError::rank(
+                span,
+                "the left argument of ⌷ or ⊃ must be a scalar or a vector",
+            ));
+        }
         let left = self.integer_argument(left, span)?;
         if left.rank == 0 {
             let mut indices = vec![Some(left)];

@@ -473,7 +473,7 @@ impl Elaborator {
             (Minus, Base::Complex) => (Expr::op("negx", vec![x]), Base::Complex),
             (Times, Base::Bool) => (x, Base::Bool),
             (Times, Base::Int) => (Expr::op("signi", vec![x]), Base::Int),
-            (Times, Base::Double) => (Expr::op("signd", vec![x]), Base::Int),
+            (Times, Base::Double) => (Expr::op("signd", vec![x]), Base::Double),
             (Divide, Base::Complex) => return Err(ElabError::nonce(span, "÷ on complex numbers")),
             (Divide, _) => (Expr::op("divd", vec![Expr::Double(1.0), as_double()]), Base::Double),
             (Stile, Base::Bool) => (x, Base::Bool),

@@ -355,6 +355,15 @@ impl Elaborator {
             }
         }
         let right = if right.rank == 0 { self.ravel(right) } else { right };
+        // TAIL's reshape takes a vector whose length its types know; `takeV` states the length we know.
+        let left = if self.knows_length(&left.expr) {
+            left
+        } else {
+            Arr {
+                expr: Expr::op("takeV", vec![Expr::Int(rank), left.expr]),
+                ..left
+            }
+        };
         let constant = match (&right.constant, left.constant_ints()) {
             (Some(values), Some(shape)) if !values.is_empty() => {
                 let size = shape

@@ -580,6 +580,8 @@ fn prelude_backed_primitives() {
     check("1 2⌽2 3⍴⍳6", &["2 3 1", "6 4 5"]);
     check("2 2 2⊤1 2 3", &["0 0 0", "0 1 1", "1 0 1"]);
     check("12 15∨8 10", &["4 5"]);
+    check("0 12 ¯4∨5 0 6", &["5 12 2"]);
+    check("4 0∧6 3", &["12 0"]);
     check("1 0 1\\1 2", &["1 0 2"]);
     check("⍸2 0 1", &["1 1 3"]);
     check("∪3 1 3 2 1", &["3 1 2"]);
@@ -619,6 +621,118 @@ mod fuzz {
         "⍴", ",", "⍳", "/", "\\", "¨", "∘.", ".", "⍣", "∘", "⍨", "⌽", "↑", "↓", "⊃", "≢", "=", "<", "[", "]", ";", "⋄",
         ":", "←", "⍉", "○", "|", "⌈", "⍋", "∊", "⊤", "⊥", "!", "~",
     ];
+
+    /// Items that always parse when juxtaposed: arrays, functions and operators.
+    const ITEMS: &[&str] = &[
+        "1",
+        "0",
+        "2.5",
+        "¯3",
+        "1 2 3",
+        "0 1 1",
+        "'ab'",
+        "⍬",
+        "x",
+        "m",
+        "f",
+        "+",
+        "-",
+        "×",
+        "÷",
+        "⍴",
+        ",",
+        "⍳",
+        "/",
+        "\\",
+        "¨",
+        "∘.×",
+        "+.×",
+        "⍣2",
+        "∘",
+        "⍨",
+        "⌽",
+        "⊖",
+        "↑",
+        "↓",
+        "⊃",
+        "≢",
+        "=",
+        "<",
+        "⍉",
+        "○",
+        "|",
+        "⌈",
+        "⌊",
+        "⍋",
+        "∊",
+        "~",
+        "(+/÷≢)",
+        "{⍵+1}",
+        "{⍺×⍵}",
+        "(2 2⍴⍳4)",
+        "x[2]",
+        "m[1;]",
+        "⌿",
+        "⍪",
+        "≡",
+        "*",
+        "⍟",
+        "{⍵>1:⍵ ⋄ -⍵}",
+        "(1 2)(3 4 5)",
+        "{⍺←2 ⋄ ⍺×⍵}",
+        "⍣{⍺>10}",
+        "∘.+",
+        "@2",
+        "⍤0",
+        "{⍵=0:0 ⋄ ∇ ⍵-1}",
+        "⊤",
+        "⊥",
+        "∪",
+        "∩",
+        "⍸",
+        "!",
+        "?",
+        "⌷",
+        "⍕",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        /// Juxtaposed items either elaborate to TAIL that infers and checks, or give an APL error.
+        #[test]
+        fn elaborated_item_sequences_type_check(items in proptest::collection::vec(0..ITEMS.len(), 1..7)) {
+            let body: Vec<&str> = items.iter().map(|i| ITEMS[*i]).collect();
+            let body = body.join(" ");
+            let text = format!("x←1 2 3\nm←2 3⍴⍳6\nf←{{⍵+1}}\n{body}");
+            let file = SourceFile::new("fuzz.apl", text.as_str());
+            let Ok(program) = parse_program(&file) else { return Ok(()) };
+            match elaborate_program(&program, &file) {
+                Err(errors) => {
+                    for error in &errors.errors {
+                        prop_assert!(!error.to_string().contains("internal error"), "{text}: {error}");
+                    }
+                }
+                Ok(mut tail_program) => {
+                    let printed = crate::tail::print_program(&tail_program);
+                    let inferred = crate::tail::infer::infer_program(&mut tail_program);
+                    prop_assert!(inferred.is_ok(), "{text}\n{printed}\n{inferred:?}");
+                    let checked = crate::tail::check::check_program(&tail_program);
+                    prop_assert!(checked.is_ok(), "{text}\n{printed}\n{checked:?}");
+                    // Run-time APL errors are fine; the interpreter finding the program ill-typed is not.
+                    // (Loops may not terminate, and big arrays take long: run only small loop-free programs.)
+                    let may_loop = body.contains('⍣') || body.contains('∇');
+                    let may_be_big = ['⍴', '⍳', '!', '*', '⊤', '↑', '/', '⍉'].iter().any(|c| body.contains(*c));
+                    let mut host = MemoryHost::default();
+                    if may_loop || may_be_big {
+                        return Ok(());
+                    }
+                    if let Err(error) = eval_program(&tail_program, &mut host) {
+                        prop_assert!(!error.message.contains("not well typed"), "{text}\n{printed}\n{error}");
+                    }
+                }
+            }
+        }
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]

@@ -216,6 +216,28 @@ impl Checker {
                 self.expr(value).map(|_| ())
             }
             Stmt::Error { .. } => Ok(()),
+            Stmt::Format {
+                source,
+                precision,
+                result,
+                shape,
+                ..
+            } => {
+                self.expect(precision, ScalarType::Int, "print precision")?;
+                self.array(source)?;
+                if let Some(BlockState::Live { .. }) = self.blocks.get(&result.id) {
+                    return Err(error(format!("{} allocated while live", result.name())));
+                }
+                if result.element != ScalarType::Char {
+                    return Err(error("format's result must be a char block"));
+                }
+                self.blocks
+                    .insert(result.id, BlockState::Live { depth: self.loop_depth });
+                for var in shape {
+                    self.define(var, false)?;
+                }
+                Ok(())
+            }
             Stmt::View {
                 block, shape, layout, ..
             } => {

@@ -32,7 +32,11 @@ impl LowerError {
     /// The APL error a user sees (NONCE for unsupported constructs, DOMAIN for ill-typed programs).
     pub fn to_apl_error(&self) -> AplError {
         match self {
-            LowerError::Unsupported { .. } => AplError::new(AplErrorKind::Nonce, self.to_string()),
+            // The kind's name is printed in front of the message, so the message leaves it out.
+            LowerError::Unsupported { what } => AplError::new(
+                AplErrorKind::Nonce,
+                format!("loop lowering does not support {what} yet"),
+            ),
             LowerError::IllTyped { .. } => AplError::domain(self.to_string()),
         }
     }

@@ -125,6 +125,22 @@ impl Machine<'_> {
                 let precision = self.precision(precision)?;
                 self.host.print(&value, precision).map_err(RunError::Apl)?;
             }
+            Stmt::Format {
+                source,
+                precision,
+                matrix,
+                result,
+                shape,
+            } => {
+                let precision = self.precision(precision)?;
+                // A scalar comes back as Value::Scalar: format it as the rank-0 array it is.
+                let value = self.array_value(source)?;
+                let array = value
+                    .to_array()
+                    .ok_or_else(|| internal("format of a non-array"))?
+                    .into_owned();
+                self.format(&array, precision, *matrix, result, shape)?;
+            }
             Stmt::View { block, .. } => {
                 self.buffer(block)?;
             }
@@ -193,6 +209,50 @@ impl Machine<'_> {
             Scalar::Int(n) => Ok(n),
             other => Err(internal(format!("expected an int, found {other:?}"))),
         }
+    }
+
+    /// `⍕` through the run-time library, into a new char block.
+    fn format(
+        &mut self,
+        array: &ArrayValue,
+        precision: u32,
+        matrix: bool,
+        result: &Block,
+        shape: &[super::ir::Var],
+    ) -> Result<(), RunError> {
+        use aplc_runtime::display::{format_to_char_matrix, ArrayData as View, ArrayView};
+        let data = match &array.data {
+            ArrayData::Bool(v) => View::Bool(v),
+            ArrayData::Int(v) => View::Int(v),
+            ArrayData::Double(v) => View::Double(v),
+            ArrayData::Char(v) => View::Char(v),
+            ArrayData::Complex(v) => View::Complex(v),
+        };
+        let rows = format_to_char_matrix(
+            &ArrayView {
+                shape: &array.shape,
+                data,
+            },
+            precision,
+        );
+        let (extents, chars): (Vec<usize>, Vec<char>) = if matrix {
+            let width = rows.first().map_or(0, Vec::len);
+            (vec![rows.len(), width], rows.into_iter().flatten().collect())
+        } else {
+            let chars: Vec<char> = rows.into_iter().next().unwrap_or_default();
+            (vec![chars.len()], chars)
+        };
+        if extents.len() != shape.len() {
+            return Err(internal("format result with the wrong number of extents"));
+        }
+        for (var, extent) in shape.iter().zip(extents) {
+            self.variables.insert(var.id, Scalar::Int(extent as i64));
+        }
+        let buffer = chars.into_iter().map(Scalar::Char).collect();
+        if self.blocks.insert(result.id, buffer).is_some() {
+            return Err(internal(format!("{} allocated twice", result.name())));
+        }
+        Ok(())
     }
 
     /// A print precision; lowering checked that it is in 1..17.

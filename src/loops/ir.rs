@@ -374,6 +374,15 @@ pub enum Stmt {
     PrintScalar { value: Expr, precision: Expr },
     /// Runtime call: raise an APL error (the explicit checks of lowering end here).
     Error { kind: AplErrorKind, message: String },
+    /// Runtime call: `⍕` of an array (`matrix`: the rank-2 form) with a print precision. The runtime allocates
+    /// `result` (chars, row-major) and defines the extents in `shape` (one variable for a vector, two for a matrix).
+    Format {
+        source: ArrayRef,
+        precision: Expr,
+        matrix: bool,
+        result: Block,
+        shape: Vec<Var>,
+    },
     /// A memory decoration with no run-time effect: the array `name` lives in `block`, element `i` of it at
     /// `layout.position(i)` (printed with its LMAD, see `memory.rs`).
     View {

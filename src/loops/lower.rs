@@ -690,31 +690,56 @@ impl Lowerer {
                 let value = next();
                 self.power(function, count, value)
             }
+            Op::Format | Op::FormatMatrix => {
+                let precision = self.as_int(next())?;
+                let precision = self.bind(precision, "pp");
+                let outside = Expr::or(
+                    Expr::lt(precision.clone(), Expr::Int(1)),
+                    Expr::lt(Expr::Int(17), precision.clone()),
+                );
+                self.fail_if(outside, AplErrorKind::Domain, "print precision outside 1..17");
+                let arr = self.as_array(next())?;
+                let matrix = op == Op::FormatMatrix;
+                if (matrix && arr.rank() != 2) || (!matrix && arr.rank() > 1) {
+                    self.fail_if(
+                        Expr::Bool(true),
+                        AplErrorKind::Rank,
+                        "format of an array of the wrong rank",
+                    );
+                }
+                let source = self.array_ref(&arr)?;
+                let result = self.fresh_block(ScalarType::Char);
+                let shape: Vec<Var> = (0..if matrix { 2 } else { 1 })
+                    .map(|_| self.fresh_var(ScalarType::Int, "n"))
+                    .collect();
+                self.emit(Stmt::Format {
+                    source,
+                    precision,
+                    matrix,
+                    result,
+                    shape: shape.clone(),
+                });
+                let shape: Vec<Expr> = shape.iter().map(Expr::var).collect();
+                Ok(Lowered::Array(Arr::Mat(Materialised {
+                    block: result,
+                    layout: Layout::row_major(&shape),
+                    shape,
+                })))
+            }
             Op::PowerUntil => {
                 let function = Self::as_function(next())?;
                 let predicate = Self::as_function(next())?;
                 match next() {
-                    Lowered::Scalar(initial) => self.power_until(function, predicate, initial).map(Lowered::Scalar),
-                    Lowered::Array(arr) => self.power_until_array(function, predicate, arr),
-                    _ => Err(LowerError::unsupported("powerUntil on tuples or functions")),
+                    Lowered::Array(arr) if arr.rank() > 0 => self.power_until_array(function, predicate, arr),
+                    state => self.power_until(function, predicate, state),
                 }
             }
             Op::CondScl => {
                 let function = Self::as_function(next())?;
                 let condition = self.as_scalar(next())?;
                 match next() {
-                    Lowered::Scalar(value) => {
-                        let value = self.bind(value, "x");
-                        let ty = value.ty();
-                        let result = self.choose(
-                            condition,
-                            ty,
-                            |lowerer| lowerer.apply_scalar(&function, std::slice::from_ref(&value)),
-                            |_| Ok(value.clone()),
-                        )?;
-                        Ok(Lowered::Scalar(result))
-                    }
-                    _ => Err(LowerError::unsupported("condScl on arrays")),
+                    Lowered::Array(arr) if arr.rank() > 0 => Err(LowerError::unsupported("condScl on arrays")),
+                    state => self.conditional(function, condition, state),
                 }
             }
             _ => self.lower_structural(op, &mut next),
@@ -828,7 +853,7 @@ pub fn insert_frees(statements: &mut Vec<Stmt>, keep: &HashSet<u32>) {
     let allocated: Vec<Block> = statements
         .iter()
         .filter_map(|s| match s {
-            Stmt::Alloc { block, .. } if !keep.contains(&block.id) => Some(*block),
+            Stmt::Alloc { block, .. } | Stmt::Format { result: block, .. } if !keep.contains(&block.id) => Some(*block),
             _ => None,
         })
         .collect();
@@ -868,6 +893,7 @@ fn mentions_block(statement: &Stmt, id: u32) -> bool {
             Stmt::While { condition, .. } | Stmt::If { condition, .. } => expr_mentions(condition, id),
             Stmt::Error { .. } => false,
             Stmt::View { block, .. } => block.id == id,
+            Stmt::Format { source, result, .. } => source.block.id == id || result.id == id,
         };
         found |= direct;
     });

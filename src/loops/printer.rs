@@ -140,6 +140,23 @@ fn write_statement(out: &mut String, statement: &Stmt, depth: usize) {
         Stmt::PrintScalar { value, precision } => {
             out.push_str(&format!("print({}) {}", print_expr(precision), print_expr(value)))
         }
+        Stmt::Format {
+            source,
+            precision,
+            matrix,
+            result,
+            shape,
+        } => {
+            let extents: Vec<String> = shape.iter().map(|v| v.name()).collect();
+            out.push_str(&format!(
+                "{}({}) {} -> {} : char[{}]",
+                if *matrix { "formatMatrix" } else { "format" },
+                print_expr(precision),
+                print_array(source),
+                result.name(),
+                extents.join(", ")
+            ))
+        }
         Stmt::View {
             name,
             block,

@@ -238,176 +238,170 @@ impl Lowerer {
     }
 
     /// compress (bool mask), replicate (int counts; negative counts give fill elements) and expand (a fill element
-    /// where the mask is ff), all along the last axis. The left vector may have one element, extended to the axis.
+    /// where the mask is ff), all along the last axis: check the lengths, count the result's last extent, allocate,
+    /// and fill row by row with a running write position. For compress and replicate the left vector may have one
+    /// element, extended to the axis.
     pub(super) fn compress_like(&mut self, op: Op, counts: Arr, arr: Arr) -> LowerResult<Arr> {
         let counts = self.indexable(counts)?;
         if counts.rank() != 1 {
-            return Err(LowerError::ill_typed(format!(
-                "{}'s left argument must be a vector",
-                op.name()
-            )));
+            let message = format!("{}'s left argument must be a vector", op.name());
+            return Err(LowerError::ill_typed(message));
         }
+        // The counts are read once per row and once more for the total: compute them once.
+        let counts = match counts {
+            Arr::Pull(ref pull) if !pull.cheap => Arr::Mat(self.materialise(&counts)?),
+            other => other,
+        };
         let arr = self.indexable(arr)?;
-        let arr = match arr.rank() {
-            0 => Arr::Pull({
-                let element = arr.element();
-                Pull::shaped(element, vec![Expr::Int(1)], move |lowerer, _| {
-                    lowerer.read_shaped(&arr, &[])
-                })
-            }),
-            _ => arr,
+        let arr = if arr.rank() == 0 {
+            let element = arr.element();
+            Arr::Pull(Pull::shaped(element, vec![Expr::Int(1)], move |lowerer, _| {
+                lowerer.read_shaped(&arr, &[])
+            }))
+        } else {
+            arr
         };
         let shape = arr.shape();
-        let extent = shape[shape.len() - 1].clone();
-        let length = counts.shape()[0].clone();
-        // The count of column c (the single element extended, for compress and replicate).
-        let count_of = |lowerer: &mut Lowerer, column: Expr| -> LowerResult<Expr> {
-            let position = if op == Op::Expand {
-                column
-            } else {
-                Expr::select(Expr::eq(length.clone(), Expr::Int(1)), Expr::Int(0), column)
-            };
-            let value = lowerer.read_flat(&counts, position)?;
-            let value = match value.ty() {
-                ScalarType::Bool => Expr::Prim(Op::B2I, vec![value]),
-                _ => value,
-            };
-            Ok(lowerer.bind(value, "c"))
+        let last = shape.len() - 1;
+        let columns = Columns {
+            op,
+            extent: shape[last].clone(),
+            length: counts.shape()[0].clone(),
+            counts,
         };
-        let columns = if op == Op::Expand {
-            length.clone()
-        } else {
-            extent.clone()
-        };
-        if op == Op::Expand {
-            // The number of tt in the mask must equal the last extent.
-            let ones = self.mutable(Expr::Int(0), "ones");
-            self.for_loop(length.clone(), "c", |lowerer, c| {
-                let count = count_of(lowerer, c)?;
-                lowerer.emit(Stmt::Assign {
-                    var: ones.clone(),
-                    value: Expr::add_int(Expr::var(&ones), count),
-                });
-                Ok(())
-            })?;
-            let differ = Expr::not_bool(Expr::eq(Expr::var(&ones), extent.clone()));
-            self.fail_if(differ, AplErrorKind::Length, "expand: mask and argument lengths differ");
-        } else {
-            let wrong = Expr::not_bool(Expr::or(
-                Expr::eq(length.clone(), Expr::Int(1)),
-                Expr::eq(length.clone(), extent.clone()),
-            ));
-            self.fail_if(wrong, AplErrorKind::Length, &format!("{}: lengths differ", op.name()));
-        }
-        // The result's last extent: the sum of |count| over the columns.
-        let total = self.mutable(Expr::Int(0), "total");
-        let total_columns = if op == Op::Expand {
-            length.clone()
-        } else {
-            columns.clone()
-        };
-        self.for_loop(total_columns, "c", |lowerer, c| {
-            let count = count_of(lowerer, c)?;
-            let width = if op == Op::Expand {
-                Expr::Int(1)
-            } else {
-                Expr::Prim(Op::AbsI, vec![count])
-            };
-            lowerer.emit(Stmt::Assign {
-                var: total.clone(),
-                value: Expr::add_int(Expr::var(&total), width),
-            });
-            Ok(())
-        })?;
-        let new_extent = self.bind(Expr::var(&total), "n");
+        self.check_compress_lengths(&columns)?;
+        let new_extent = self.compressed_extent(&columns)?;
         let mut new_shape = shape.clone();
-        let last = new_shape.len() - 1;
-        new_shape[last] = new_extent.clone();
+        new_shape[last] = new_extent;
         let rows = self.size_of(&shape[..last]);
         let size = self.size_of(&new_shape);
         let element = arr.element();
         let block = self.fresh_block(element);
         self.emit(Stmt::Alloc { block, size });
         let write = self.mutable(Expr::Int(0), "w");
-        let store = |lowerer: &mut Lowerer, value: Expr| {
-            lowerer.emit(Stmt::Store {
-                block,
-                index: Expr::var(&write),
-                value,
-            });
-            lowerer.emit(Stmt::Assign {
-                var: write.clone(),
-                value: Expr::add_int(Expr::var(&write), Expr::Int(1)),
-            });
-        };
         self.for_loop(rows, "r", |lowerer, r| {
-            let start = lowerer.bind(Expr::mul_int(r, extent.clone()), "start");
+            let start = lowerer.bind(Expr::mul_int(r, columns.extent.clone()), "start");
+            let output = Output {
+                block,
+                write: write.clone(),
+                fill: element.fill(),
+            };
             if op == Op::Expand {
-                let next = lowerer.mutable(Expr::Int(0), "next");
-                return lowerer.for_loop(length.clone(), "c", |lowerer, c| {
-                    let count = count_of(lowerer, c)?;
-                    let (then, ()) = lowerer.capture(|lowerer| {
-                        let value = lowerer.read_flat(&arr, Expr::add_int(start.clone(), Expr::var(&next)))?;
-                        store(lowerer, value);
-                        lowerer.emit(Stmt::Assign {
-                            var: next.clone(),
-                            value: Expr::add_int(Expr::var(&next), Expr::Int(1)),
-                        });
-                        Ok(())
-                    })?;
-                    let (otherwise, ()) = lowerer.capture(|lowerer| {
-                        store(lowerer, element.fill());
-                        Ok(())
-                    })?;
-                    lowerer.emit(Stmt::If {
-                        condition: Expr::eq(count, Expr::Int(1)),
-                        then,
-                        otherwise,
-                    });
-                    Ok(())
-                });
+                lowerer.fill_expanded_row(&columns, &arr, &start, &output)
+            } else {
+                lowerer.fill_replicated_row(&columns, &arr, &start, &output)
             }
-            lowerer.for_loop(extent.clone(), "c", |lowerer, c| {
-                let count = count_of(lowerer, c.clone())?;
-                // The element is read (once) only when the count is positive.
-                let copies = lowerer.bind(Expr::Prim(Op::AbsI, vec![count.clone()]), "copies");
-                let (body, ()) = lowerer.capture(|lowerer| {
-                    let (read, x) =
-                        lowerer.capture(|lowerer| lowerer.read_flat(&arr, Expr::add_int(start.clone(), c)))?;
-                    let (then, ()) = lowerer.capture(|lowerer| {
-                        for statement in read {
-                            lowerer.emit(statement);
-                        }
-                        let x = lowerer.bind(x, "x");
-                        lowerer.for_loop(copies.clone(), "t", |lowerer, _| {
-                            store(lowerer, x.clone());
-                            Ok(())
-                        })
-                    })?;
-                    let (otherwise, ()) = lowerer.capture(|lowerer| {
-                        lowerer.for_loop(copies.clone(), "t", |lowerer, _| {
-                            store(lowerer, element.fill());
-                            Ok(())
-                        })
-                    })?;
-                    lowerer.emit(Stmt::If {
-                        condition: Expr::lt(Expr::Int(0), count.clone()),
-                        then,
-                        otherwise,
-                    });
-                    Ok(())
-                })?;
-                for statement in body {
-                    lowerer.emit(statement);
-                }
-                Ok(())
-            })
         })?;
         Ok(Arr::Mat(Materialised {
             block,
             layout: Layout::row_major(&new_shape),
             shape: new_shape,
         }))
+    }
+
+    /// The count of column c: an int (bools as 0/1), with a one-element count vector extended (not for expand, whose
+    /// mask has one element per result column).
+    fn column_count(&mut self, columns: &Columns, column: Expr) -> LowerResult<Expr> {
+        let position = if columns.op == Op::Expand {
+            column
+        } else {
+            Expr::select(Expr::eq(columns.length.clone(), Expr::Int(1)), Expr::Int(0), column)
+        };
+        let value = self.read_flat(&columns.counts, position)?;
+        let value = match value.ty() {
+            ScalarType::Bool => Expr::Prim(Op::B2I, vec![value]),
+            _ => value,
+        };
+        Ok(self.bind(value, "c"))
+    }
+
+    /// LENGTH ERROR unless the counts fit the last axis: one per column or a single one (compress, replicate), or as
+    /// many ones in the mask as there are columns (expand).
+    fn check_compress_lengths(&mut self, columns: &Columns) -> LowerResult<()> {
+        let (length, extent) = (columns.length.clone(), columns.extent.clone());
+        if columns.op == Op::Expand {
+            let ones = self.mutable(Expr::Int(0), "ones");
+            self.for_loop(length, "c", |lowerer, c| {
+                let count = lowerer.column_count(columns, c)?;
+                lowerer.emit(Stmt::Assign {
+                    var: ones.clone(),
+                    value: Expr::add_int(Expr::var(&ones), count),
+                });
+                Ok(())
+            })?;
+            let differ = Expr::not_bool(Expr::eq(Expr::var(&ones), extent));
+            self.fail_if(differ, AplErrorKind::Length, "expand: mask and argument lengths differ");
+        } else {
+            let fits = Expr::or(Expr::eq(length.clone(), Expr::Int(1)), Expr::eq(length, extent));
+            let message = format!("{}: lengths differ", columns.op.name());
+            self.fail_if(Expr::not_bool(fits), AplErrorKind::Length, &message);
+        }
+        Ok(())
+    }
+
+    /// The result's last extent: the sum of |count| over the columns (the mask's length for expand).
+    fn compressed_extent(&mut self, columns: &Columns) -> LowerResult<Expr> {
+        if columns.op == Op::Expand {
+            return Ok(columns.length.clone());
+        }
+        let total = self.mutable(Expr::Int(0), "total");
+        self.for_loop(columns.extent.clone(), "c", |lowerer, c| {
+            let count = lowerer.column_count(columns, c)?;
+            lowerer.emit(Stmt::Assign {
+                var: total.clone(),
+                value: Expr::add_int(Expr::var(&total), Expr::Prim(Op::AbsI, vec![count])),
+            });
+            Ok(())
+        })?;
+        Ok(self.bind(Expr::var(&total), "n"))
+    }
+
+    /// One row of compress/replicate: |count| copies of each column, of the element (count > 0) or of the fill.
+    fn fill_replicated_row(&mut self, columns: &Columns, arr: &Arr, start: &Expr, output: &Output) -> LowerResult<()> {
+        self.for_loop(columns.extent.clone(), "c", |lowerer, c| {
+            let count = lowerer.column_count(columns, c.clone())?;
+            let copies = lowerer.bind(Expr::Prim(Op::AbsI, vec![count.clone()]), "copies");
+            // The element is read once, and only when the count is positive.
+            let (then, ()) = lowerer.capture(|lowerer| {
+                let x = lowerer.read_flat(arr, Expr::add_int(start.clone(), c))?;
+                let x = lowerer.bind(x, "x");
+                lowerer.for_loop(copies.clone(), "t", |lowerer, _| {
+                    output.store(lowerer, x.clone());
+                    Ok(())
+                })
+            })?;
+            let (otherwise, ()) = lowerer.capture(|lowerer| {
+                lowerer.for_loop(copies.clone(), "t", |lowerer, _| {
+                    output.store(lowerer, output.fill.clone());
+                    Ok(())
+                })
+            })?;
+            lowerer.emit_if(Expr::lt(Expr::Int(0), count), then, otherwise);
+            Ok(())
+        })
+    }
+
+    /// One row of expand: the next element where the mask is tt, the fill where it is ff.
+    fn fill_expanded_row(&mut self, columns: &Columns, arr: &Arr, start: &Expr, output: &Output) -> LowerResult<()> {
+        let next = self.mutable(Expr::Int(0), "next");
+        self.for_loop(columns.length.clone(), "c", |lowerer, c| {
+            let count = lowerer.column_count(columns, c)?;
+            let (then, ()) = lowerer.capture(|lowerer| {
+                let value = lowerer.read_flat(arr, Expr::add_int(start.clone(), Expr::var(&next)))?;
+                output.store(lowerer, value);
+                lowerer.emit(Stmt::Assign {
+                    var: next.clone(),
+                    value: Expr::add_int(Expr::var(&next), Expr::Int(1)),
+                });
+                Ok(())
+            })?;
+            let (otherwise, ()) = lowerer.capture(|lowerer| {
+                output.store(lowerer, output.fill.clone());
+                Ok(())
+            })?;
+            lowerer.emit_if(Expr::eq(count, Expr::Int(1)), then, otherwise);
+            Ok(())
+        })
     }
 
     /// `power(f, n, x)`: n applications of f. Scalars use a mutable variable. Arrays are materialised before the loop;
@@ -417,40 +411,51 @@ impl Lowerer {
     pub(super) fn power(&mut self, function: Function, count: Expr, value: Lowered) -> LowerResult<Lowered> {
         let count = self.bind(count, "times");
         match value {
-            Lowered::Scalar(initial) => {
-                let current = self.mutable(initial, "x");
+            Lowered::Array(arr) if arr.rank() > 0 => self.power_array(function, count, arr),
+            state => {
+                let (template, initial) = self.flatten_state(state)?;
+                let current: Vec<Var> = initial.into_iter().map(|value| self.mutable(value, "x")).collect();
                 self.for_loop(count, "it", |lowerer, _| {
-                    let next = lowerer.apply_scalar(&function, &[Expr::var(&current)])?;
-                    lowerer.emit(Stmt::Assign {
-                        var: current.clone(),
-                        value: next,
-                    });
+                    let argument = rebuild_state(&template, &mut current.iter().map(Expr::var));
+                    let next = lowerer.apply(&function, vec![argument])?;
+                    let next = lowerer.next_state(next, current.len())?;
+                    for (var, value) in current.iter().zip(next) {
+                        lowerer.emit(Stmt::Assign {
+                            var: var.clone(),
+                            value,
+                        });
+                    }
                     Ok(())
                 })?;
-                Ok(Lowered::Scalar(Expr::Var(current)))
+                Ok(rebuild_state(&template, &mut current.iter().map(Expr::var)))
             }
-            Lowered::Array(arr) => self.power_array(function, count, arr),
-            _ => Err(LowerError::unsupported("power on tuples or functions")),
         }
     }
 
-    /// `powerUntil(f, p, x)` on scalars: `y ← f x` until `p(y, x)`, then y.
-    pub(super) fn power_until(&mut self, function: Function, predicate: Function, initial: Expr) -> LowerResult<Expr> {
-        let current = self.mutable(initial, "x");
+    /// `powerUntil(f, p, x)` on scalars and tuples of scalars: `y ← f x` until `p(y, x)`, then y.
+    pub(super) fn power_until(
+        &mut self,
+        function: Function,
+        predicate: Function,
+        initial: Lowered,
+    ) -> LowerResult<Lowered> {
+        let (template, initial) = self.flatten_state(initial)?;
+        let current: Vec<Var> = initial.into_iter().map(|value| self.mutable(value, "x")).collect();
         let done = self.mutable(Expr::Bool(false), "done");
         let (body, ()) = self.capture(|lowerer| {
-            let next = lowerer.apply_scalar(&function, &[Expr::var(&current)])?;
-            let next = lowerer.bind(next, "y");
-            let stop = lowerer.apply(
-                &predicate,
-                vec![Lowered::Scalar(next.clone()), Lowered::Scalar(Expr::var(&current))],
-            )?;
+            let argument = rebuild_state(&template, &mut current.iter().map(Expr::var));
+            let next = lowerer.apply(&function, vec![argument.clone()])?;
+            let next = lowerer.next_state(next, current.len())?;
+            let next_value = rebuild_state(&template, &mut next.iter().cloned());
+            let stop = lowerer.apply(&predicate, vec![next_value, argument])?;
             let stop = lowerer.as_scalar(stop)?;
             let stop = lowerer.bind(stop, "stop");
-            lowerer.emit(Stmt::Assign {
-                var: current.clone(),
-                value: next,
-            });
+            for (var, value) in current.iter().zip(next) {
+                lowerer.emit(Stmt::Assign {
+                    var: var.clone(),
+                    value,
+                });
+            }
             lowerer.emit(Stmt::Assign {
                 var: done.clone(),
                 value: stop,
@@ -461,7 +466,86 @@ impl Lowerer {
             condition: Expr::not_bool(Expr::var(&done)),
             body,
         });
-        Ok(Expr::Var(current))
+        Ok(rebuild_state(&template, &mut current.iter().map(Expr::var)))
+    }
+
+    /// `condScl(f, b, x)` on scalars and tuples of scalars: f x when b, otherwise x.
+    pub(super) fn conditional(&mut self, function: Function, condition: Expr, value: Lowered) -> LowerResult<Lowered> {
+        let (template, values) = self.flatten_state(value)?;
+        let values: Vec<Expr> = values.into_iter().map(|v| self.bind(v, "x")).collect();
+        if let (StateShape::Scalar, [value]) = (&template, values.as_slice()) {
+            let ty = value.ty();
+            let result = self.choose(
+                condition,
+                ty,
+                |lowerer| lowerer.apply_scalar(&function, std::slice::from_ref(value)),
+                |_| Ok(value.clone()),
+            )?;
+            return Ok(Lowered::Scalar(result));
+        }
+        let results: Vec<Var> = values.iter().map(|v| self.mutable(v.clone(), "r")).collect();
+        let (then, ()) = self.capture(|lowerer| {
+            let argument = rebuild_state(&template, &mut values.iter().cloned());
+            let applied = lowerer.apply(&function, vec![argument])?;
+            let (_, outputs) = lowerer.flatten_state(applied)?;
+            if outputs.len() != results.len() {
+                return Err(LowerError::ill_typed(
+                    "condScl's function changes the shape of its argument",
+                ));
+            }
+            for (var, value) in results.iter().zip(outputs) {
+                lowerer.emit(Stmt::Assign {
+                    var: var.clone(),
+                    value,
+                });
+            }
+            Ok(())
+        })?;
+        self.emit_if(condition, then, vec![]);
+        Ok(rebuild_state(&template, &mut results.iter().map(Expr::var)))
+    }
+
+    /// The scalars of a loop state (a scalar, or a tuple of states), in order.
+    fn flatten_state(&mut self, value: Lowered) -> LowerResult<(StateShape, Vec<Expr>)> {
+        match value {
+            Lowered::Scalar(expr) => Ok((StateShape::Scalar, vec![expr])),
+            Lowered::Array(arr) if arr.rank() == 0 => {
+                let expr = self.as_scalar(Lowered::Array(arr))?;
+                Ok((StateShape::Scalar, vec![expr]))
+            }
+            Lowered::Tuple(components) => {
+                let mut shapes = Vec::new();
+                let mut leaves = Vec::new();
+                for component in components {
+                    let (shape, mut more) = self.flatten_state(component)?;
+                    shapes.push(shape);
+                    leaves.append(&mut more);
+                }
+                Ok((StateShape::Tuple(shapes), leaves))
+            }
+            Lowered::Array(_) => Err(LowerError::unsupported("arrays inside the tuple state of a loop")),
+            Lowered::Function(_) => Err(LowerError::unsupported("functions as the state of a loop")),
+        }
+    }
+
+    /// The next state's scalars, each bound to a fresh variable (so that assigning the state variables one after
+    /// the other cannot clobber a value still to be read).
+    fn next_state(&mut self, next: Lowered, count: usize) -> LowerResult<Vec<Expr>> {
+        let (_, values) = self.flatten_state(next)?;
+        if values.len() != count {
+            return Err(LowerError::ill_typed("a loop body changes the shape of its state"));
+        }
+        Ok(values
+            .into_iter()
+            .map(|value| {
+                let var = self.fresh_var(value.ty(), "next");
+                self.emit(Stmt::Let {
+                    var: var.clone(),
+                    value,
+                });
+                Expr::Var(var)
+            })
+            .collect())
     }
 
     fn power_array(&mut self, function: Function, count: Expr, arr: Arr) -> LowerResult<Lowered> {
@@ -612,6 +696,51 @@ impl Lowerer {
             (Repeat::Until(_), None) => unreachable!("done is set for powerUntil"),
         }
         Ok(Lowered::Array(Arr::Mat(current)))
+    }
+}
+
+/// The left argument of compress / replicate / expand and the last axis it applies to.
+struct Columns {
+    op: Op,
+    counts: Arr,
+    /// The number of counts (or mask elements).
+    length: Expr,
+    /// The last extent of the right argument.
+    extent: Expr,
+}
+
+/// Where compress-like operations write: a block, the running write position, and the fill element.
+struct Output {
+    block: super::ir::Block,
+    write: Var,
+    fill: Expr,
+}
+
+impl Output {
+    /// `block[w] = value; w := w + 1`.
+    fn store(&self, lowerer: &mut Lowerer, value: Expr) {
+        lowerer.emit(Stmt::Store {
+            block: self.block,
+            index: Expr::var(&self.write),
+            value,
+        });
+        lowerer.emit(Stmt::Assign {
+            var: self.write.clone(),
+            value: Expr::add_int(Expr::var(&self.write), Expr::Int(1)),
+        });
+    }
+}
+
+/// The structure of a loop state: a scalar or a tuple of states.
+enum StateShape {
+    Scalar,
+    Tuple(Vec<StateShape>),
+}
+
+fn rebuild_state(shape: &StateShape, leaves: &mut dyn Iterator<Item = Expr>) -> Lowered {
+    match shape {
+        StateShape::Scalar => Lowered::Scalar(leaves.next().expect("one leaf per scalar")),
+        StateShape::Tuple(components) => Lowered::Tuple(components.iter().map(|c| rebuild_state(c, leaves)).collect()),
     }
 }
 

@@ -327,6 +327,18 @@ impl Lowerer {
         let target_size = Expr::product(&shape);
         let element = arr.element();
         if source_size == target_size {
+            // Same number of elements: a row-major block only gets a new row-major layout (no copy, no pull).
+            if let Arr::Mat(mat) = &arr {
+                if mat.layout.is_row_major(&mat.shape) {
+                    let mut layout = Layout::row_major(&shape);
+                    layout.offset = mat.layout.offset.clone();
+                    return Ok(Arr::Mat(Materialised {
+                        block: mat.block,
+                        shape,
+                        layout,
+                    }));
+                }
+            }
             return Ok(Arr::Pull(Pull::flat(element, shape, move |lowerer, i| {
                 lowerer.read_flat(&arr, i)
             })));

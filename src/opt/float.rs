@@ -18,7 +18,8 @@
 //!
 //! Both directions need unique binders, which the pass establishes first.
 
-use super::safety::is_safe;
+use super::safety::{is_safe, is_safe_in};
+use super::shapes::{shape_of, shape_of_type, ShapeEnvironment};
 use super::traverse::{free_variables, make_binders_unique, map_children, mentions};
 use crate::tail::ast::{Expr, ExprKind, Program, Type};
 use std::collections::HashSet;
@@ -26,7 +27,7 @@ use std::collections::HashSet;
 /// The pass.
 pub fn float_lets(program: Program) -> Program {
     let body = make_binders_unique(program.body);
-    let body = float_outwards(body);
+    let body = float_outwards(body, &mut ShapeEnvironment::default());
     Program { body: sink_lets(body) }
 }
 
@@ -52,30 +53,66 @@ fn wrap(bindings: Vec<Binding>, body: Expr) -> Expr {
     })
 }
 
-fn float_outwards(expr: Expr) -> Expr {
+/// Floats `let`s outwards in `expr`; `shapes` knows the static shapes of the variables in scope (for `index`, which
+/// is safe when its position is known to be inside the array).
+fn float_outwards(expr: Expr, shapes: &mut ShapeEnvironment) -> Expr {
     let span = expr.span;
     match expr.kind {
         ExprKind::Let { name, ty, value, body } => {
-            let value = float_outwards(*value);
-            let body = float_outwards(*body);
+            let value = float_outwards(*value, shapes);
+            let shape = shape_of(&value, shapes).or_else(|| ty.as_ref().and_then(shape_of_type));
+            shapes.push(&name, shape);
+            let body = float_outwards(*body, shapes);
+            shapes.pop();
             flatten_let(name, ty, value, body, span)
         }
+        ExprKind::Lambda { parameter, ty, body } => {
+            shapes.push(&parameter, ty.as_ref().and_then(shape_of_type));
+            let body = float_outwards(*body, shapes);
+            shapes.pop();
+            Expr::new(
+                ExprKind::Lambda {
+                    parameter,
+                    ty,
+                    body: Box::new(body),
+                },
+                span,
+            )
+        }
         ExprKind::Op { op, args } => {
-            let mut floated = Vec::new();
+            let mut floated = Floated::default();
             let args: Vec<Expr> = args
                 .into_iter()
                 .map(|arg| {
-                    let arg = float_outwards(arg);
+                    let arg = float_outwards(arg, shapes);
                     if matches!(arg.kind, ExprKind::Lambda { .. }) {
-                        hoist_invariants(arg, &mut floated)
+                        hoist_invariants(arg, &mut floated, shapes)
                     } else {
-                        lift_safe_lets(arg, &mut floated)
+                        lift_safe_lets(arg, &mut floated, shapes)
                     }
                 })
                 .collect();
-            wrap(floated, Expr::new(ExprKind::Op { op, args }, span))
+            for _ in &floated.bindings {
+                shapes.pop();
+            }
+            wrap(floated.bindings, Expr::new(ExprKind::Op { op, args }, span))
         }
-        kind => map_children(Expr::new(kind, span), float_outwards),
+        kind => map_children(Expr::new(kind, span), |child| float_outwards(child, shapes)),
+    }
+}
+
+/// The bindings floated in front of one operator application.
+#[derive(Default)]
+struct Floated {
+    bindings: Vec<Binding>,
+}
+
+impl Floated {
+    /// Records a floated binding; its variable's shape is in `shapes` until the operator is rebuilt.
+    fn add(&mut self, binding: Binding, shapes: &mut ShapeEnvironment) {
+        let shape = shape_of(&binding.value, shapes).or_else(|| binding.ty.as_ref().and_then(shape_of_type));
+        shapes.push(&binding.name, shape);
+        self.bindings.push(binding);
     }
 }
 
@@ -112,32 +149,38 @@ fn flatten_let(name: String, ty: Option<Type>, value: Expr, body: Expr, span: cr
 }
 
 /// Takes the safe `let`s off the top of an operator argument.
-fn lift_safe_lets(arg: Expr, floated: &mut Vec<Binding>) -> Expr {
+fn lift_safe_lets(arg: Expr, floated: &mut Floated, shapes: &mut ShapeEnvironment) -> Expr {
     match arg.kind {
-        ExprKind::Let { name, ty, value, body } if is_safe(&value) => {
-            floated.push(Binding {
+        ExprKind::Let { name, ty, value, body } if is_safe_in(&value, shapes) => {
+            let binding = Binding {
                 name,
                 ty,
                 value: *value,
-            });
-            lift_safe_lets(*body, floated)
+            };
+            floated.add(binding, shapes);
+            lift_safe_lets(*body, floated, shapes)
         }
         kind => Expr::new(kind, arg.span),
     }
 }
 
 /// Takes the loop-invariant safe `let`s out of the body of a (curried) lambda.
-fn hoist_invariants(lambda: Expr, floated: &mut Vec<Binding>) -> Expr {
+fn hoist_invariants(lambda: Expr, floated: &mut Floated, shapes: &mut ShapeEnvironment) -> Expr {
     let mut bound_inside = HashSet::new();
-    hoist_from_lambda(lambda, &mut bound_inside, floated)
+    hoist_from_lambda(lambda, &mut bound_inside, floated, shapes)
 }
 
-fn hoist_from_lambda(expr: Expr, bound_inside: &mut HashSet<String>, floated: &mut Vec<Binding>) -> Expr {
+fn hoist_from_lambda(
+    expr: Expr,
+    bound_inside: &mut HashSet<String>,
+    floated: &mut Floated,
+    shapes: &mut ShapeEnvironment,
+) -> Expr {
     let span = expr.span;
     match expr.kind {
         ExprKind::Lambda { parameter, ty, body } => {
             bound_inside.insert(parameter.clone());
-            let body = hoist_from_lambda(*body, bound_inside, floated);
+            let body = hoist_from_lambda(*body, bound_inside, floated, shapes);
             Expr::new(
                 ExprKind::Lambda {
                     parameter,
@@ -148,17 +191,19 @@ fn hoist_from_lambda(expr: Expr, bound_inside: &mut HashSet<String>, floated: &m
             )
         }
         ExprKind::Let { name, ty, value, body } => {
-            let invariant = free_variables(&value).iter().all(|v| !bound_inside.contains(v)) && is_safe(&value);
+            let invariant =
+                free_variables(&value).iter().all(|v| !bound_inside.contains(v)) && is_safe_in(&value, shapes);
             if invariant {
-                floated.push(Binding {
+                let binding = Binding {
                     name,
                     ty,
                     value: *value,
-                });
-                hoist_from_lambda(*body, bound_inside, floated)
+                };
+                floated.add(binding, shapes);
+                hoist_from_lambda(*body, bound_inside, floated, shapes)
             } else {
                 bound_inside.insert(name.clone());
-                let body = hoist_from_lambda(*body, bound_inside, floated);
+                let body = hoist_from_lambda(*body, bound_inside, floated, shapes);
                 Expr::new(
                     ExprKind::Let {
                         name,

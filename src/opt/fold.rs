@@ -14,7 +14,9 @@
 
 use super::safety::{is_effectful, is_safe};
 use super::shapes::{shape_of, shape_of_type, ShapeEnvironment};
-use super::traverse::{has_rigid_lambda_result, int_vector_literal, is_literal_vector, is_scalar_literal};
+use super::traverse::{
+    has_rigid_lambda_result, int_vector_literal, is_literal_vector, is_scalar_literal, make_binders_unique,
+};
 use crate::tail::ast::{Expr, ExprKind, Op, Program};
 use crate::tail::interp::{eval_program, MemoryHost};
 use crate::tail::value::{ArrayData, Scalar, Value};
@@ -28,8 +30,11 @@ const ALWAYS_FOLDED_LENGTH: usize = 3;
 /// The pass: folds constants and known shapes everywhere in the program.
 pub fn fold_constants(program: Program) -> Program {
     let mut folder = Folder::default();
+    // Elements of let-bound vectors are copied to their uses (`index(1,2,v)` with `v = [a,b]` is `b`), so no binder
+    // may shadow the variables they mention.
+    let body = make_binders_unique(program.body);
     Program {
-        body: folder.fold(program.body, false),
+        body: folder.fold(body, false),
     }
 }
 
@@ -38,6 +43,8 @@ struct Known {
     name: String,
     /// A literal the variable is bound to, with the lambda depth of its binding.
     literal: Option<(Expr, usize)>,
+    /// The elements, when the variable is bound to a vector expression of variables and literals.
+    elements: Option<Vec<Expr>>,
 }
 
 #[derive(Default)]
@@ -48,12 +55,28 @@ struct Folder {
 }
 
 impl Folder {
-    fn bind(&mut self, name: &str, shape: Option<Vec<u64>>, literal: Option<Expr>) {
+    fn bind(&mut self, name: &str, shape: Option<Vec<u64>>, value: Option<&Expr>) {
         self.shapes.push(name, shape);
+        let literal = value.filter(|value| is_propagated_literal(value)).cloned();
         self.known.push(Known {
             name: name.to_string(),
             literal: literal.map(|literal| (literal, self.lambda_depth)),
+            elements: value.and_then(atomic_elements),
         });
+    }
+
+    /// The elements of `vector` (a vector expression, or a variable bound to one) when they are variables and
+    /// literals.
+    fn elements_of(&self, vector: &Expr) -> Option<Vec<Expr>> {
+        match &vector.kind {
+            ExprKind::Var(name) => self
+                .known
+                .iter()
+                .rev()
+                .find(|known| &known.name == name)
+                .and_then(|known| known.elements.clone()),
+            _ => atomic_elements(vector),
+        }
     }
 
     fn unbind(&mut self) {
@@ -82,8 +105,7 @@ impl Folder {
             ExprKind::Let { name, ty, value, body } => {
                 let value = self.fold(*value, false);
                 let shape = shape_of(&value, &mut self.shapes).or_else(|| ty.as_ref().and_then(shape_of_type));
-                let literal = is_propagated_literal(&value).then(|| value.clone());
-                self.bind(&name, shape, literal);
+                self.bind(&name, shape, Some(&value));
                 let body = self.fold(*body, rigid);
                 self.unbind();
                 Expr::new(
@@ -161,8 +183,35 @@ impl Folder {
                 let shape = shape_of(&args[0], &mut self.shapes)?;
                 Some(Expr::synthetic(ExprKind::Int(shape.first().map_or(1, |e| *e as i64))))
             }
+            // `index(1, i, [e1,...,en])` is `ei` and `first([e1,...,en])` is `e1`, when the elements are variables and
+            // literals (so nothing is dropped that could fail) and the position is inside the vector.
+            Op::Index if args.len() == 3 => match (&args[0].kind, &args[1].kind) {
+                (ExprKind::Int(1), ExprKind::Int(position)) if *position >= 1 => {
+                    let elements = self.elements_of(&args[2])?;
+                    elements.get(*position as usize - 1).cloned()
+                }
+                _ => evaluate_on_literals(op, args),
+            },
+            Op::First | Op::FirstV if args.len() == 1 => match self.elements_of(&args[0]) {
+                Some(elements) if !elements.is_empty() => Some(elements[0].clone()),
+                _ => evaluate_on_literals(op, args),
+            },
             _ => evaluate_on_literals(op, args),
         }
+    }
+}
+
+/// The elements of a vector expression whose elements are all variables or scalar literals.
+fn atomic_elements(vector: &Expr) -> Option<Vec<Expr>> {
+    match &vector.kind {
+        ExprKind::Vector { elements, .. }
+            if elements
+                .iter()
+                .all(|element| matches!(element.kind, ExprKind::Var(_)) || is_scalar_literal(element)) =>
+        {
+            Some(elements.clone())
+        }
+        _ => None,
     }
 }
 

@@ -13,13 +13,12 @@
 //!
 //! Errors are preserved: fusing interleaves the two functions element by element, which changes which error comes
 //! first when both can fail (or print), so `each`/`zipWith` fusion needs one of the two functions to be safe
-//! (`safety.rs`). The outer function must also be free of effects: on an empty array the interpreter applies each
-//! function once to fill elements to find the result's element type (APL's prototypes), and after fusion the outer
-//! function would see the inner one's result on the fill instead of the fill itself. Folding `each(g, ·)` into `zipWith` moves `g` after the shape check of `zipWith`, so it needs `g`
+//! (`safety.rs`). (If one of them prints, the other is safe, so the
+//! prints come in the same element order and no error interrupts them differently.) Folding `each(g, ·)` into `zipWith` moves `g` after the shape check of `zipWith`, so it needs `g`
 //! safe. The transposition rules only fire on literal axis vectors that are permutations, so no DOMAIN or LENGTH
 //! error is dropped (well-typed programs have as many axes as the rank).
 
-use super::safety::{function_is_safe, function_may_have_effects, is_permutation};
+use super::safety::{function_is_safe, is_permutation};
 use super::shapes::{shape_of, shape_of_type, ShapeEnvironment};
 use super::traverse::{
     has_rigid_lambda_result, int_vector_literal, literal_ints, make_binders_unique, op_call, substitute, NameSupply,
@@ -351,7 +350,7 @@ impl Rewriter {
             return None;
         };
         parameter_types(f, 1)?;
-        if function_may_have_effects(f) || !(function_is_safe(f) || function_is_safe(&args[0])) {
+        if !(function_is_safe(f) || function_is_safe(&args[0])) {
             return None;
         }
         match (outer_op, inner_op) {
@@ -375,9 +374,6 @@ impl Rewriter {
     /// `zipWith(f, each(g, a), b)` → `zipWith(fn x => fn y => f(g(x), y), a, b)` and the mirror image, when g is safe.
     fn fuse_into_zip(&mut self, f: &Expr, left: &Expr, right: &Expr) -> Option<Expr> {
         let f_types = parameter_types(f, 2)?;
-        if function_may_have_effects(f) {
-            return None;
-        }
         let each_function = |side: &Expr| match &side.kind {
             ExprKind::Op { op: Op::Each, args } if function_is_safe(&args[0]) => {
                 parameter_types(&args[0], 1).map(|types| (args[0].clone(), types, args[1].clone()))

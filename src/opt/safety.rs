@@ -10,10 +10,16 @@
 //! else may fail; for example double `addd` may fail because `inf + ~inf` is NaN, which the interpreter reports as a
 //! DOMAIN ERROR, and `zipWith` may fail because its arguments can have different shapes (LENGTH ERROR).
 //!
+//! Some operators are safe only for some arguments: `iota` of a non-negative literal, `reshape` to a literal shape
+//! of non-negative extents, `transp2` with a literal permutation, `index` at a literal axis and position inside a
+//! statically known shape ([`is_safe_in`], given the shapes of the variables in scope), double arithmetic with a
+//! suitable finite literal operand, and higher-order operators whose functions are safe.
+//!
 //! Effectful operators (never safe): `print`, `readFile`, `readIntVecFile`, `readDoubleVecFile` (host I/O), `nowi`
 //! (reads the clock) and `roll` (advances the random generator, so dropping or reordering one changes later values).
 //! `powerUntil` may not terminate, so it is never safe either.
 
+use super::shapes::{shape_of, shape_of_type, ShapeEnvironment};
 use super::traverse::literal_ints;
 use crate::tail::ast::{Expr, ExprKind, Op};
 
@@ -27,6 +33,12 @@ pub fn is_effectful(op: Op) -> bool {
 
 /// Whether evaluating `expr` is safe (no effect, no error, terminates).
 pub fn is_safe(expr: &Expr) -> bool {
+    is_safe_in(expr, &mut ShapeEnvironment::default())
+}
+
+/// Like [`is_safe`], knowing the static shapes of variables in scope: `index(d, i, A)` is safe when `A`'s shape is
+/// known and has an axis `d` of extent at least `i`.
+pub fn is_safe_in(expr: &Expr, shapes: &mut ShapeEnvironment) -> bool {
     match &expr.kind {
         ExprKind::Int(_)
         | ExprKind::Double(_)
@@ -37,63 +49,50 @@ pub fn is_safe(expr: &Expr) -> bool {
         | ExprKind::OpRef(_)
         // Building a closure evaluates nothing.
         | ExprKind::Lambda { .. } => true,
-        ExprKind::Vector { elements, .. } => elements.iter().all(is_safe),
-        ExprKind::Let { value, body, .. } => is_safe(value) && is_safe(body),
-        ExprKind::Tuple(components) => components.iter().all(is_safe),
+        ExprKind::Vector { elements, .. } => elements.iter().all(|element| is_safe_in(element, shapes)),
+        ExprKind::Let { name, ty, value, body } => {
+            if !is_safe_in(value, shapes) {
+                return false;
+            }
+            let shape = shape_of(value, shapes).or_else(|| ty.as_ref().and_then(shape_of_type));
+            shapes.push(name, shape);
+            let safe = is_safe_in(body, shapes);
+            shapes.pop();
+            safe
+        }
+        ExprKind::Tuple(components) => components.iter().all(|component| is_safe_in(component, shapes)),
         // Well-typed projections always find their component.
-        ExprKind::Project { tuple, .. } => is_safe(tuple),
-        ExprKind::Op { op, args } => args.iter().all(is_safe) && op_application_is_safe(*op, args),
+        ExprKind::Project { tuple, .. } => is_safe_in(tuple, shapes),
+        ExprKind::Op { op, args } => {
+            args.iter().all(|arg| is_safe_in(arg, shapes)) && op_application_is_safe(*op, args, shapes)
+        }
     }
 }
 
 /// Whether applying the function value `function` (an operator name or a lambda) to any well-typed arguments is safe.
 pub fn function_is_safe(function: &Expr) -> bool {
+    function_is_safe_in(function, &mut ShapeEnvironment::default())
+}
+
+fn function_is_safe_in(function: &Expr, shapes: &mut ShapeEnvironment) -> bool {
     match &function.kind {
         ExprKind::OpRef(op) => op_is_safe_for_any_arguments(*op),
-        ExprKind::Lambda { body, .. } => match &body.kind {
-            // A curried lambda: the inner lambda is applied too.
-            ExprKind::Lambda { .. } => function_is_safe(body),
-            _ => is_safe(body),
-        },
+        ExprKind::Lambda { parameter, ty, body } => {
+            shapes.push(parameter, ty.as_ref().and_then(shape_of_type));
+            let safe = match &body.kind {
+                // A curried lambda: the inner lambda is applied too.
+                ExprKind::Lambda { .. } => function_is_safe_in(body, shapes),
+                _ => is_safe_in(body, shapes),
+            };
+            shapes.pop();
+            safe
+        }
         _ => false,
     }
 }
 
-/// Whether applying the function value `function` may have an effect (it mentions an effectful operator, or it is
-/// not a literal function, so nothing is known about it). Failing is not an effect here.
-pub fn function_may_have_effects(function: &Expr) -> bool {
-    match &function.kind {
-        ExprKind::OpRef(op) => is_effectful(*op),
-        ExprKind::Lambda { body, .. } => mentions_effects(body),
-        _ => true,
-    }
-}
-
-/// Whether an effectful operator (or an unknown function applied by an operator) occurs in `expr`.
-fn mentions_effects(expr: &Expr) -> bool {
-    match &expr.kind {
-        ExprKind::Op { op, args } => {
-            is_effectful(*op)
-                || args.iter().any(|arg| match &arg.kind {
-                    ExprKind::Var(_) if takes_function_argument(*op) => true,
-                    _ => mentions_effects(arg),
-                })
-        }
-        ExprKind::OpRef(op) => is_effectful(*op),
-        _ => super::traverse::children(expr).into_iter().any(mentions_effects),
-    }
-}
-
-/// Operators whose first argument is a function they apply.
-fn takes_function_argument(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Each | Op::EachV | Op::ZipWith | Op::Reduce | Op::Scan | Op::Power | Op::PowerUntil | Op::CondScl
-    )
-}
-
 /// Whether `op(args)` is safe once its (safe) arguments are values.
-fn op_application_is_safe(op: Op, args: &[Expr]) -> bool {
+fn op_application_is_safe(op: Op, args: &[Expr], shapes: &mut ShapeEnvironment) -> bool {
     if args.len() != op.arity() {
         return false;
     }
@@ -102,13 +101,23 @@ fn op_application_is_safe(op: Op, args: &[Expr]) -> bool {
     }
     match op {
         // Higher-order operators are safe when the functions they apply are.
-        Op::Each | Op::EachV | Op::Reduce | Op::Scan | Op::Power | Op::CondScl => function_is_safe(&args[0]),
+        Op::Each | Op::EachV | Op::Reduce | Op::Scan | Op::Power | Op::CondScl => function_is_safe_in(&args[0], shapes),
         // A literal non-negative count cannot be a DOMAIN ERROR.
         Op::Iota => matches!(args[0].kind, ExprKind::Int(n) if n >= 0),
         // A literal shape with non-negative extents.
         Op::Reshape => literal_ints(&args[0]).is_some_and(|extents| extents.iter().all(|e| *e >= 0)),
         // A literal permutation of 1..n (the type makes n the rank of the argument).
         Op::Transpose2 => literal_ints(&args[0]).is_some_and(|axes| is_permutation(&axes)),
+        // A literal axis and position inside the statically known shape.
+        Op::Index => match (&args[0].kind, &args[1].kind) {
+            (ExprKind::Int(axis), ExprKind::Int(position)) => shape_of(&args[2], shapes).is_some_and(|shape| {
+                *axis >= 1
+                    && (*axis as usize) <= shape.len()
+                    && *position >= 1
+                    && (*position as u64) <= shape[*axis as usize - 1]
+            }),
+            _ => false,
+        },
         // Double arithmetic with a finite literal operand cannot turn non-NaN values into NaN, except that
         // `inf × 0` is NaN, so a multiplication needs a non-zero literal and a division a non-zero divisor.
         Op::AddD | Op::SubD => has_finite_double_literal(args, |_| true),
@@ -181,6 +190,8 @@ mod tests {
         assert!(safe("each(fn v:[int]0 => addi(v,1), x)"));
         assert!(safe("muld(50.0, v)"));
         assert!(safe("transp2([2,1,3], x)"));
+        assert!(safe("index(1, 3, [1,2,3])"));
+        assert!(safe("let m = reshape([2,3], x) in index(2, 3, m)"));
     }
 
     #[test]
@@ -192,12 +203,14 @@ mod tests {
         assert!(!safe("reshape(s, x)"));
         assert!(!safe("reshape([~1], x)"));
         assert!(!safe("transp2([1,1], x)"));
-        assert!(!safe("print(3)"));
+        assert!(!safe("print(10,3)"));
         assert!(!safe("roll(6)"));
         assert!(!safe("addd(x, y)"));
         assert!(!safe("muld(0.0, x)"));
         assert!(!safe("each(fn v:[int]0 => divi(1,v), x)"));
         assert!(!safe("cat(x, y)"));
         assert!(!safe("index(1, 4, x)"));
+        assert!(!safe("index(1, 4, [1,2,3])"));
+        assert!(!safe("index(2, 1, [1,2,3])"));
     }
 }

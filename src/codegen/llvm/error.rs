@@ -26,6 +26,13 @@ pub enum CodegenError {
     #[diagnostic(code(aplc::codegen::builder))]
     Builder { message: String },
 
+    #[error("NONCE ERROR: the LLVM backend does not compile the operator {operator} yet")]
+    #[diagnostic(
+        code(aplc::codegen::unsupported_operator),
+        help("run the program with the interpreter backend")
+    )]
+    UnsupportedOperator { operator: String },
+
     #[error("internal compiler error: the LLVM pass pipeline {pipeline} failed: {message}")]
     #[diagnostic(code(aplc::codegen::pass_pipeline))]
     PassPipeline { pipeline: String, message: String },

@@ -1,0 +1,706 @@
+//! The translation of a loop-IR program (`crate::loops::ir`) into an LLVM module with the program entry
+//! `i32 aplc_main()`. The walk is one helper per statement ([`ProgramTranslator::translate_statement`]) and one per
+//! scalar expression ([`scalar`]); the constructs themselves are emitted by [`FunctionEmitter`].
+//!
+//! How the IR maps to LLVM:
+//! - `let` binds an SSA value (named after the IR variable); `var`/`:=` use an entry-block stack slot, which mem2reg
+//!   promotes, so loops need no hand-written phi nodes.
+//! - A block is a pointer from `aplrt_alloc` (fresh memory, `noalias`, 64-byte aligned) kept in a stack slot with its
+//!   byte count beside it (for `aplrt_free`, and so that `swap` exchanges both).
+//! - Booleans are `i1` in registers and one byte in memory; chars are `i32` code points.
+//! - `for` is a counted loop with an `i64` induction variable from 0 and the count computed once before it.
+//!
+//! Two things exist for the vectoriser, which refuses loops with calls or early exits and reductions whose
+//! accumulator has other uses:
+//! - Deferred domain checks. A double operation whose result is not a real number (`÷0`, `¯1*0.5`, `∞-∞`) is a DOMAIN
+//!   ERROR. Inside a `for` loop whose body has no observable effect (no print, no explicit error, no while loop), such
+//!   checks do not branch: each failure is or-ed into a flag, and the flags are tested once after the outermost such
+//!   loop. The program then stops with the same error kind after the same output; only the values it stored in the
+//!   meantime (invisible, since it stops) differ. Checks whose result may become an index (int operations, floor)
+//!   always branch at once.
+//! - Reductions. An assignment `acc := f(x, acc)` with `f` one of `addd muld maxd mind`, the only use of `acc` in its
+//!   loop, gets the `reassoc` and `nsz` fast-math flags (APL lets `+/` on doubles associate; no other operation gets
+//!   them, so `-/` keeps its order). Its not-a-real-number check moves after the loop: no value of a running program
+//!   is NaN (every operation that makes one from non-NaN arguments stops the program), and NaN stays NaN under `+`
+//!   and `×`, so the final accumulator is NaN exactly when one step was.
+
+mod scalar;
+mod special_functions;
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::context::Context;
+use inkwell::module::Module;
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{BasicValue, BasicValueEnum, FloatValue, IntValue, PointerValue};
+use inkwell::AddressSpace;
+
+use aplc_runtime::abi::{ElementKind, RuntimeErrorKind, ALLOCATION_ALIGNMENT};
+
+use super::emit::FunctionEmitter;
+use super::error::CodegenError;
+use super::runtime_table::{declare_runtime_function, runtime_error_kind_of, RuntimeFunctionId};
+use super::target::CodegenOptions;
+use super::verify_module;
+use crate::loops::ir::{ArrayRef, Block, Expr, Program, ScalarType, Stmt, Var};
+use crate::tail::ast::Op;
+
+/// The name of the module a program is translated into.
+pub const PROGRAM_MODULE_NAME: &str = "aplc_program";
+
+/// Translates a loop program into a verified module whose `aplc_main` runs it and returns 0 (an APL error exits
+/// with status 1 inside `aplrt_error`). The program's result value is not printed: a program shows what it prints.
+/// `_options` are not needed yet (the target is chosen when the module is compiled); they are taken so that the
+/// translation may later depend on the target.
+pub fn translate_program<'ctx>(
+    context: &'ctx Context,
+    program: &Program,
+    _options: &CodegenOptions,
+) -> Result<Module<'ctx>, CodegenError> {
+    let module = context.create_module(PROGRAM_MODULE_NAME);
+    {
+        let translator = ProgramTranslator::new(FunctionEmitter::for_new_program_entry(&module));
+        translator.translate_statements(&program.body)?;
+        translator.emitter.emit_return_status(0)?;
+    }
+    verify_module(&module)?;
+    Ok(module)
+}
+
+/// Where a variable's value is: an SSA value (`let`, loop indices) or a stack slot (`var`).
+#[derive(Clone, Copy)]
+enum VariableStorage<'ctx> {
+    Value(BasicValueEnum<'ctx>),
+    Slot(PointerValue<'ctx>, BasicTypeEnum<'ctx>),
+}
+
+/// The stack slots that hold a block's pointer and its size in bytes.
+#[derive(Clone, Copy)]
+struct BlockSlots<'ctx> {
+    pointer: PointerValue<'ctx>,
+    byte_count: PointerValue<'ctx>,
+}
+
+/// The flags of the deferred domain checks of one loop nest: one `i1` slot per distinct error message, tested in
+/// the order they were first needed.
+#[derive(Default)]
+struct DeferredChecks<'ctx> {
+    flags: Vec<(String, PointerValue<'ctx>)>,
+}
+
+/// The state of the walk over one function. Interior mutability because the emitter's loop and branch helpers take
+/// closures that translate nested statements.
+pub(super) struct ProgramTranslator<'module, 'ctx> {
+    emitter: FunctionEmitter<'module, 'ctx>,
+    variables: RefCell<HashMap<u32, VariableStorage<'ctx>>>,
+    blocks: RefCell<HashMap<u32, BlockSlots<'ctx>>>,
+    /// Present while translating a loop nest whose domain checks are deferred.
+    deferred_checks: RefCell<Option<DeferredChecks<'ctx>>>,
+    /// While an arm of a `select` is evaluated speculatively: the condition under which it is the chosen arm, so that
+    /// its deferred checks count only then.
+    speculation_guard: RefCell<Option<IntValue<'ctx>>>,
+    /// The accumulators of the reductions of the loops being translated, by variable id.
+    reduction_accumulators: RefCell<HashSet<u32>>,
+}
+
+impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
+    fn new(emitter: FunctionEmitter<'module, 'ctx>) -> Self {
+        ProgramTranslator {
+            emitter,
+            variables: RefCell::new(HashMap::new()),
+            blocks: RefCell::new(HashMap::new()),
+            deferred_checks: RefCell::new(None),
+            speculation_guard: RefCell::new(None),
+            reduction_accumulators: RefCell::new(HashSet::new()),
+        }
+    }
+
+    fn translate_statements(&self, statements: &[Stmt]) -> Result<(), CodegenError> {
+        statements
+            .iter()
+            .try_for_each(|statement| self.translate_statement(statement))
+    }
+
+    fn translate_statement(&self, statement: &Stmt) -> Result<(), CodegenError> {
+        match statement {
+            Stmt::Let { var, value } => self.translate_let(var, value),
+            Stmt::Mutable { var, value } => self.translate_mutable(var, value),
+            Stmt::Assign { var, value } => self.translate_assign(var, value),
+            Stmt::For { index, count, body } => self.translate_for_loop(index, count, body),
+            Stmt::While { condition, body } => self.translate_while_loop(condition, body),
+            Stmt::If {
+                condition,
+                then,
+                otherwise,
+            } => self.translate_if(condition, then, otherwise),
+            Stmt::Alloc { block, size } => self.translate_alloc(*block, size),
+            Stmt::Store { block, index, value } => self.translate_store(*block, index, value),
+            Stmt::Free { block } => self.translate_free(*block),
+            Stmt::Swap { first, second } => self.translate_swap(*first, *second),
+            Stmt::PrintArray { array, precision } => self.translate_print_array(array, precision),
+            Stmt::PrintScalar { value, precision } => self.translate_print_scalar(value, precision),
+            Stmt::Error { kind, message } => self.emitter.emit_apl_error(runtime_error_kind_of(*kind), message),
+            Stmt::View { .. } => Ok(()),
+            // `⍕` needs a run-time function that allocates the text; the run-time library has none yet.
+            Stmt::Format { matrix, .. } => Err(CodegenError::UnsupportedOperator {
+                operator: if *matrix { "formatMatrix" } else { "format" }.to_string(),
+            }),
+        }
+    }
+
+    // ---- Scalar variables ----
+
+    /// The value takes the variable's name, unless it is another variable's (or a constant, which has no name).
+    fn translate_let(&self, var: &Var, value: &Expr) -> Result<(), CodegenError> {
+        let is_fresh_computation = !matches!(value, Expr::Var(_));
+        let value = self.translate_expression(value)?;
+        if is_fresh_computation && value.as_instruction_value().is_some() {
+            value.set_name(&var.name());
+        }
+        self.bind_variable(var, VariableStorage::Value(value));
+        Ok(())
+    }
+
+    fn translate_mutable(&self, var: &Var, value: &Expr) -> Result<(), CodegenError> {
+        let initial = self.translate_expression(value)?;
+        let value_type = self.register_type(var.ty);
+        let slot = self.emitter.emit_mutable_variable(value_type, &var.name(), initial)?;
+        self.bind_variable(var, VariableStorage::Slot(slot, value_type));
+        Ok(())
+    }
+
+    fn translate_assign(&self, var: &Var, value: &Expr) -> Result<(), CodegenError> {
+        let new_value = if self.reduction_accumulators.borrow().contains(&var.id) {
+            self.translate_reduction_step(var, value)?
+        } else {
+            self.translate_expression(value)?
+        };
+        let slot = match self.variable_storage(var)? {
+            VariableStorage::Slot(slot, _) => slot,
+            VariableStorage::Value(_) => {
+                return Err(internal_error(format!(
+                    "{} is assigned but was not declared with var",
+                    var.name()
+                )))
+            }
+        };
+        self.emitter.builder.build_store(slot, new_value)?;
+        Ok(())
+    }
+
+    fn bind_variable(&self, var: &Var, storage: VariableStorage<'ctx>) {
+        self.variables.borrow_mut().insert(var.id, storage);
+    }
+
+    fn variable_storage(&self, var: &Var) -> Result<VariableStorage<'ctx>, CodegenError> {
+        self.variables
+            .borrow()
+            .get(&var.id)
+            .copied()
+            .ok_or_else(|| internal_error(format!("{} is used before it is defined", var.name())))
+    }
+
+    fn read_variable(&self, var: &Var) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        match self.variable_storage(var)? {
+            VariableStorage::Value(value) => Ok(value),
+            VariableStorage::Slot(slot, value_type) => {
+                Ok(self.emitter.builder.build_load(value_type, slot, &var.name())?)
+            }
+        }
+    }
+
+    // ---- Control flow ----
+
+    fn translate_for_loop(&self, index: &Var, count: &Expr, body: &[Stmt]) -> Result<(), CodegenError> {
+        let count = self.translate_int(count)?;
+        let opens_deferral = self.deferred_checks.borrow().is_none() && body_has_no_observable_effect(body);
+        if opens_deferral {
+            *self.deferred_checks.borrow_mut() = Some(DeferredChecks::default());
+        }
+        let reductions = if self.deferred_checks.borrow().is_some() {
+            reduction_steps_of_loop(body)
+        } else {
+            Vec::new()
+        };
+        self.reduction_accumulators
+            .borrow_mut()
+            .extend(reductions.iter().map(|(var, _)| var.id));
+        let loop_name = index.name();
+        self.emitter.emit_for_loop(count, &loop_name, |_, index_value| {
+            index_value.set_name(&loop_name);
+            self.bind_variable(index, VariableStorage::Value(index_value.into()));
+            self.translate_statements(body)
+        })?;
+        for (accumulator, op) in &reductions {
+            self.reduction_accumulators.borrow_mut().remove(&accumulator.id);
+            self.check_reduction_result(accumulator, *op)?;
+        }
+        if opens_deferral {
+            self.test_deferred_checks()?;
+        }
+        Ok(())
+    }
+
+    fn translate_while_loop(&self, condition: &Expr, body: &[Stmt]) -> Result<(), CodegenError> {
+        self.emitter.emit_while_loop(
+            "while",
+            |_| self.translate_bool(condition),
+            |_| self.translate_statements(body),
+        )
+    }
+
+    fn translate_if(&self, condition: &Expr, then: &[Stmt], otherwise: &[Stmt]) -> Result<(), CodegenError> {
+        let condition = self.translate_bool(condition)?;
+        self.emitter.emit_if(
+            condition,
+            "if",
+            |_| self.translate_statements(then),
+            |_| self.translate_statements(otherwise),
+        )
+    }
+
+    // ---- Memory blocks ----
+
+    fn block_slots(&self, block: Block) -> Result<BlockSlots<'ctx>, CodegenError> {
+        if let Some(slots) = self.blocks.borrow().get(&block.id) {
+            return Ok(*slots);
+        }
+        let pointer_type = self.emitter.context.ptr_type(AddressSpace::default());
+        let slots = BlockSlots {
+            pointer: self.emitter.emit_entry_block_slot(pointer_type, &block.name())?,
+            byte_count: self
+                .emitter
+                .emit_entry_block_slot(self.emitter.context.i64_type(), &format!("{}_bytes", block.name()))?,
+        };
+        self.blocks.borrow_mut().insert(block.id, slots);
+        Ok(slots)
+    }
+
+    fn block_pointer(&self, block: Block) -> Result<PointerValue<'ctx>, CodegenError> {
+        let slots = self.block_slots(block)?;
+        let pointer_type = self.emitter.context.ptr_type(AddressSpace::default());
+        Ok(self
+            .emitter
+            .builder
+            .build_load(pointer_type, slots.pointer, &block.name())?
+            .into_pointer_value())
+    }
+
+    fn block_byte_count(&self, block: Block) -> Result<IntValue<'ctx>, CodegenError> {
+        let slots = self.block_slots(block)?;
+        let name = format!("{}_bytes", block.name());
+        Ok(self
+            .emitter
+            .builder
+            .build_load(self.emitter.context.i64_type(), slots.byte_count, &name)?
+            .into_int_value())
+    }
+
+    /// `aplrt_alloc` with the alignment it guarantees stated on the call, so that the vectoriser may use aligned
+    /// accesses.
+    fn translate_alloc(&self, block: Block, size: &Expr) -> Result<(), CodegenError> {
+        let count = self.translate_int(size)?;
+        let bytes = self.emitter.emit_byte_count(element_kind_of(block.element), count)?;
+        let alloc_function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::Alloc);
+        let call = self
+            .emitter
+            .builder
+            .build_call(alloc_function, &[bytes.into()], &block.name())?;
+        let align_kind = Attribute::get_named_enum_kind_id("align");
+        let alignment = self
+            .emitter
+            .context
+            .create_enum_attribute(align_kind, ALLOCATION_ALIGNMENT as u64);
+        call.add_attribute(AttributeLoc::Return, alignment);
+        let pointer = call
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| internal_error("aplrt_alloc returned no value".to_string()))?;
+        let slots = self.block_slots(block)?;
+        self.emitter.builder.build_store(slots.pointer, pointer)?;
+        self.emitter.builder.build_store(slots.byte_count, bytes)?;
+        Ok(())
+    }
+
+    fn translate_free(&self, block: Block) -> Result<(), CodegenError> {
+        let pointer = self.block_pointer(block)?;
+        let bytes = self.block_byte_count(block)?;
+        self.emitter.emit_free(pointer, bytes)
+    }
+
+    fn translate_swap(&self, first: Block, second: Block) -> Result<(), CodegenError> {
+        let first_slots = self.block_slots(first)?;
+        let second_slots = self.block_slots(second)?;
+        let (first_pointer, first_bytes) = (self.block_pointer(first)?, self.block_byte_count(first)?);
+        let (second_pointer, second_bytes) = (self.block_pointer(second)?, self.block_byte_count(second)?);
+        let builder = &self.emitter.builder;
+        builder.build_store(first_slots.pointer, second_pointer)?;
+        builder.build_store(first_slots.byte_count, second_bytes)?;
+        builder.build_store(second_slots.pointer, first_pointer)?;
+        builder.build_store(second_slots.byte_count, first_bytes)?;
+        Ok(())
+    }
+
+    fn translate_store(&self, block: Block, index: &Expr, value: &Expr) -> Result<(), CodegenError> {
+        let position = self.translate_int(index)?;
+        let value = self.translate_expression(value)?;
+        let memory_value = self.to_memory_representation(block.element, value)?;
+        let pointer = self.block_pointer(block)?;
+        self.emitter
+            .emit_store_element(element_kind_of(block.element), pointer, position, memory_value)
+    }
+
+    pub(super) fn translate_load(&self, block: Block, index: &Expr) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        let position = self.translate_int(index)?;
+        let pointer = self.block_pointer(block)?;
+        let loaded = self
+            .emitter
+            .emit_load_element(element_kind_of(block.element), pointer, position)?;
+        self.to_register_representation(block.element, loaded)
+    }
+
+    /// Booleans are bytes in memory.
+    fn to_memory_representation(
+        &self,
+        element: ScalarType,
+        value: BasicValueEnum<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        Ok(match element {
+            ScalarType::Bool => self
+                .emitter
+                .builder
+                .build_int_z_extend(value.into_int_value(), self.emitter.context.i8_type(), "byte")?
+                .into(),
+            _ => value,
+        })
+    }
+
+    /// Any non-zero byte reads as true, as the run-time library's ABI says.
+    fn to_register_representation(
+        &self,
+        element: ScalarType,
+        value: BasicValueEnum<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        Ok(match element {
+            ScalarType::Bool => {
+                let byte = value.into_int_value();
+                let zero = self.emitter.context.i8_type().const_zero();
+                self.emitter
+                    .builder
+                    .build_int_compare(inkwell::IntPredicate::NE, byte, zero, "bit")?
+                    .into()
+            }
+            _ => value,
+        })
+    }
+
+    // ---- Printing ----
+
+    fn translate_print_array(&self, array: &ArrayRef, precision: &Expr) -> Result<(), CodegenError> {
+        let shape = array
+            .shape
+            .iter()
+            .map(|extent| self.translate_int(extent))
+            .collect::<Result<Vec<_>, _>>()?;
+        let data = self.block_pointer(array.block)?;
+        let precision = self.translate_print_precision(precision)?;
+        self.emit_print_call(element_kind_of(array.block.element), &shape, data, precision)
+    }
+
+    fn translate_print_scalar(&self, value: &Expr, precision: &Expr) -> Result<(), CodegenError> {
+        let element = value.ty();
+        let value = self.translate_expression(value)?;
+        let memory_value = self.to_memory_representation(element, value)?;
+        let kind = element_kind_of(element);
+        let slot = self
+            .emitter
+            .emit_entry_block_slot(self.emitter.element_type(kind), "printed_scalar")?;
+        self.emitter.builder.build_store(slot, memory_value)?;
+        let precision = self.translate_print_precision(precision)?;
+        self.emit_print_call(kind, &[], slot, precision)
+    }
+
+    fn translate_print_precision(&self, precision: &Expr) -> Result<IntValue<'ctx>, CodegenError> {
+        let precision = self.translate_int(precision)?;
+        let i32_type = self.emitter.context.i32_type();
+        Ok(self
+            .emitter
+            .builder
+            .build_int_truncate(precision, i32_type, "print_precision")?)
+    }
+
+    /// `aplrt_print_array(kind, rank, shape, data, precision)` with the shape in a stack array.
+    fn emit_print_call(
+        &self,
+        kind: ElementKind,
+        shape: &[IntValue<'ctx>],
+        data: PointerValue<'ctx>,
+        precision: IntValue<'ctx>,
+    ) -> Result<(), CodegenError> {
+        let context = self.emitter.context;
+        let shape_pointer = if shape.is_empty() {
+            context.ptr_type(AddressSpace::default()).const_null()
+        } else {
+            let shape_type = context.i64_type().array_type(shape.len() as u32);
+            let shape_slot = self.emitter.emit_entry_block_slot(shape_type, "shape")?;
+            for (axis, &extent) in shape.iter().enumerate() {
+                let axis_index = self.emitter.int_constant(axis as i64);
+                self.emitter
+                    .emit_store_element(ElementKind::Int, shape_slot, axis_index, extent.into())?;
+            }
+            shape_slot
+        };
+        let print_function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::PrintArray);
+        let arguments = [
+            self.emitter.i32_constant(kind.code()).into(),
+            self.emitter.int_constant(shape.len() as i64).into(),
+            shape_pointer.into(),
+            data.into(),
+            precision.into(),
+        ];
+        self.emitter.builder.build_call(print_function, &arguments, "")?;
+        Ok(())
+    }
+
+    // ---- Domain checks ----
+
+    /// A check whose failure stops the program with a DOMAIN ERROR: deferred inside a loop nest without effects (and
+    /// then counted only when a speculated `select` arm is the chosen one), immediate elsewhere.
+    pub(super) fn check_double_domain(&self, failed: IntValue<'ctx>, message: String) -> Result<(), CodegenError> {
+        if self.deferred_checks.borrow().is_none() {
+            return self.check_immediately(failed, RuntimeErrorKind::Domain, &message);
+        }
+        let guarded = match *self.speculation_guard.borrow() {
+            Some(guard) => self.emitter.builder.build_and(failed, guard, "chosen_and_failed")?,
+            None => failed,
+        };
+        let flag = self.deferred_flag_for(&message)?;
+        let bool_type = self.emitter.context.bool_type();
+        let builder = &self.emitter.builder;
+        let pending = builder
+            .build_load(bool_type, flag, "domain_error_pending")?
+            .into_int_value();
+        let updated = builder.build_or(pending, guarded, "domain_error_pending")?;
+        builder.build_store(flag, updated)?;
+        Ok(())
+    }
+
+    fn deferred_flag_for(&self, message: &str) -> Result<PointerValue<'ctx>, CodegenError> {
+        let existing = self.deferred_checks.borrow().as_ref().and_then(|checks| {
+            checks
+                .flags
+                .iter()
+                .find(|(flag_message, _)| flag_message == message)
+                .map(|(_, flag)| *flag)
+        });
+        if let Some(flag) = existing {
+            return Ok(flag);
+        }
+        // The flag starts false in the entry block, which runs once; a loop nest entered again (inside a loop with
+        // effects) finds it false, because it was found false when the nest last ended.
+        let bool_type = self.emitter.context.bool_type();
+        let flag = self.emitter.emit_entry_block_slot(bool_type, "domain_error_pending")?;
+        let entry_block = self.emitter.function.get_first_basic_block();
+        let init_builder = self.emitter.context.create_builder();
+        if let Some(entry_block) = entry_block {
+            match flag
+                .as_instruction_value()
+                .and_then(|alloca| alloca.get_next_instruction())
+            {
+                Some(next) => init_builder.position_before(&next),
+                None => init_builder.position_at_end(entry_block),
+            }
+            init_builder.build_store(flag, bool_type.const_zero())?;
+        }
+        if let Some(checks) = self.deferred_checks.borrow_mut().as_mut() {
+            checks.flags.push((message.to_string(), flag));
+        }
+        Ok(flag)
+    }
+
+    /// After the loop nest: stops with the first (in program order) deferred error whose flag is set.
+    fn test_deferred_checks(&self) -> Result<(), CodegenError> {
+        let Some(checks) = self.deferred_checks.borrow_mut().take() else {
+            return Ok(());
+        };
+        let bool_type = self.emitter.context.bool_type();
+        for (message, flag) in checks.flags {
+            let failed = self
+                .emitter
+                .builder
+                .build_load(bool_type, flag, "domain_error_pending")?
+                .into_int_value();
+            self.check_immediately(failed, RuntimeErrorKind::Domain, &message)?;
+        }
+        Ok(())
+    }
+
+    /// `if failed { aplrt_error(kind, message) }`, continuing after it.
+    pub(super) fn check_immediately(
+        &self,
+        failed: IntValue<'ctx>,
+        kind: RuntimeErrorKind,
+        message: &str,
+    ) -> Result<(), CodegenError> {
+        if failed.get_zero_extended_constant() == Some(0) {
+            return Ok(());
+        }
+        let context = self.emitter.context;
+        let function = self.emitter.function;
+        let error_block = context.append_basic_block(function, "domain_check_failed");
+        let continue_block = context.append_basic_block(function, "domain_check_passed");
+        self.emitter
+            .builder
+            .build_conditional_branch(failed, error_block, continue_block)?;
+        self.emitter.builder.position_at_end(error_block);
+        self.emitter.emit_apl_error(kind, message)?;
+        // `emit_apl_error` continues in a block nothing reaches; it needs a terminator.
+        self.emitter.builder.build_unreachable()?;
+        self.emitter.builder.position_at_end(continue_block);
+        Ok(())
+    }
+
+    /// The deferred not-a-real-number check of a reduction, on its final accumulator.
+    fn check_reduction_result(&self, accumulator: &Var, op: Op) -> Result<(), CodegenError> {
+        if !matches!(op, Op::AddD | Op::MulD) {
+            // max and min never make NaN from numbers.
+            return Ok(());
+        }
+        let value = self.read_variable(accumulator)?.into_float_value();
+        let is_nan = self.is_nan(value)?;
+        self.check_double_domain(is_nan, format!("{}: result is not a real number", op.name()))
+    }
+
+    pub(super) fn is_nan(&self, value: FloatValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        Ok(self
+            .emitter
+            .builder
+            .build_float_compare(inkwell::FloatPredicate::UNO, value, value, "is_nan")?)
+    }
+
+    // ---- Types ----
+
+    pub(super) fn register_type(&self, scalar_type: ScalarType) -> BasicTypeEnum<'ctx> {
+        let context = self.emitter.context;
+        match scalar_type {
+            ScalarType::Int => context.i64_type().into(),
+            ScalarType::Double => context.f64_type().into(),
+            ScalarType::Bool => context.bool_type().into(),
+            ScalarType::Char => context.i32_type().into(),
+        }
+    }
+}
+
+/// The run-time library's element kind of a block's elements.
+pub fn element_kind_of(element: ScalarType) -> ElementKind {
+    match element {
+        ScalarType::Int => ElementKind::Int,
+        ScalarType::Double => ElementKind::Double,
+        ScalarType::Bool => ElementKind::Bool,
+        ScalarType::Char => ElementKind::Char,
+    }
+}
+
+pub(super) fn internal_error(message: String) -> CodegenError {
+    CodegenError::Builder { message }
+}
+
+/// Whether a loop body can run with deferred domain checks: nothing in it prints, stops with an explicit error, or
+/// loops an unknown number of times.
+fn body_has_no_observable_effect(statements: &[Stmt]) -> bool {
+    statements.iter().all(|statement| match statement {
+        Stmt::Let { .. }
+        | Stmt::Mutable { .. }
+        | Stmt::Assign { .. }
+        | Stmt::Store { .. }
+        | Stmt::Alloc { .. }
+        | Stmt::Free { .. }
+        | Stmt::Swap { .. }
+        | Stmt::View { .. } => true,
+        Stmt::For { body, .. } => body_has_no_observable_effect(body),
+        Stmt::If { then, otherwise, .. } => {
+            body_has_no_observable_effect(then) && body_has_no_observable_effect(otherwise)
+        }
+        Stmt::While { .. }
+        | Stmt::PrintArray { .. }
+        | Stmt::PrintScalar { .. }
+        | Stmt::Error { .. }
+        | Stmt::Format { .. } => false,
+    })
+}
+
+/// The reductions of a loop body: top-level assignments `acc := f(x, acc)` (or `f(acc, x)`) with `f` an associative
+/// double operation, where `acc` is declared outside the body and appears nowhere else in it.
+fn reduction_steps_of_loop(body: &[Stmt]) -> Vec<(Var, Op)> {
+    body.iter()
+        .filter_map(|statement| match statement {
+            Stmt::Assign {
+                var,
+                value: Expr::Prim(op, arguments),
+            } if matches!(op, Op::AddD | Op::MulD | Op::MaxD | Op::MinD) && arguments.len() == 2 => {
+                let mentions = |expression: &Expr| expression_mentions_variable(expression, var);
+                let is_accumulator = |expression: &Expr| matches!(expression, Expr::Var(other) if other == var);
+                let shape_matches = (is_accumulator(&arguments[0]) && !mentions(&arguments[1]))
+                    || (is_accumulator(&arguments[1]) && !mentions(&arguments[0]));
+                (shape_matches && count_variable_mentions(body, var) == 2).then(|| (var.clone(), *op))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// How often a variable is read or assigned in the statements (an assignment counts once, each read once).
+fn count_variable_mentions(statements: &[Stmt], var: &Var) -> usize {
+    let mut count = 0;
+    crate::loops::ir::for_each_statement(statements, &mut |statement| {
+        count += statement_expressions(statement)
+            .into_iter()
+            .map(|expression| count_in_expression(expression, var))
+            .sum::<usize>();
+        match statement {
+            Stmt::Assign { var: assigned, .. } | Stmt::Mutable { var: assigned, .. } if assigned == var => count += 1,
+            _ => {}
+        }
+    });
+    count
+}
+
+fn statement_expressions(statement: &Stmt) -> Vec<&Expr> {
+    match statement {
+        Stmt::Let { value, .. } | Stmt::Mutable { value, .. } | Stmt::Assign { value, .. } => vec![value],
+        Stmt::For { count, .. } => vec![count],
+        Stmt::While { condition, .. } | Stmt::If { condition, .. } => vec![condition],
+        Stmt::Alloc { size, .. } => vec![size],
+        Stmt::Store { index, value, .. } => vec![index, value],
+        Stmt::PrintArray { array, precision } => array.shape.iter().chain([precision]).collect(),
+        Stmt::PrintScalar { value, precision } => vec![value, precision],
+        Stmt::Format { source, precision, .. } => source.shape.iter().chain([precision]).collect(),
+        Stmt::View { shape, layout, .. } => shape
+            .iter()
+            .chain([&layout.offset])
+            .chain(layout.strides.iter())
+            .collect(),
+        Stmt::Free { .. } | Stmt::Swap { .. } | Stmt::Error { .. } => vec![],
+    }
+}
+
+fn count_in_expression(expression: &Expr, var: &Var) -> usize {
+    match expression {
+        Expr::Var(other) => usize::from(other == var),
+        Expr::Prim(_, arguments) => arguments
+            .iter()
+            .map(|argument| count_in_expression(argument, var))
+            .sum(),
+        Expr::Load { index, .. } => count_in_expression(index, var),
+        Expr::Select(condition, then, otherwise) => {
+            count_in_expression(condition, var) + count_in_expression(then, var) + count_in_expression(otherwise, var)
+        }
+        Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => 0,
+    }
+}
+
+fn expression_mentions_variable(expression: &Expr, var: &Var) -> bool {
+    count_in_expression(expression, var) > 0
+}

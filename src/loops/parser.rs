@@ -1,0 +1,675 @@
+//! Reads the text form of the loop IR (as [`super::printer`] writes it) back into a [`Program`], so that loop IR can
+//! be written by hand in tests of later stages, and so that print → parse → print can be checked.
+//!
+//! The format is line based: one statement per line, `{` at the end of a `for`/`while`/`if` line, `}` (or
+//! `} else {`) on a line of its own. A variable's name is its hint followed by its id (`acc14`, `v1_3`); its type
+//! comes from its definition (`let`, `var`, a `for` index, the extents of a `format`). A block is `mem<id>`, its
+//! element type from its `alloc` or `format`. `view` lines carry an array annotation in the memory stage's syntax
+//! (`[n][m]@mem3 -> 0+{(n:m),(m:1)}`).
+
+use super::ir::{ArrayRef, Block, Expr, Layout, Program, ResultValue, ScalarType, Stmt, Var};
+use crate::runtime::error::AplErrorKind;
+use crate::tail::ast::Op;
+use miette::Diagnostic;
+use std::collections::HashMap;
+use std::rc::Rc;
+use thiserror::Error;
+
+#[derive(Clone, Debug, Error, Diagnostic, PartialEq)]
+#[error("loop IR syntax error on line {line}: {message}")]
+#[diagnostic(code(aplc::loops::syntax))]
+pub struct ParseError {
+    pub line: usize,
+    pub message: String,
+}
+
+pub fn parse_program(text: &str) -> Result<Program, ParseError> {
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(k, l)| (k + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty())
+        .collect();
+    let mut parser = Parser {
+        lines,
+        position: 0,
+        vars: HashMap::new(),
+        blocks: HashMap::new(),
+    };
+    let body = parser.statements()?;
+    let (line, text) = parser.next_line().ok_or_else(|| ParseError {
+        line: 0,
+        message: "missing the `result` line".to_string(),
+    })?;
+    let rest = text.strip_prefix("result ").ok_or_else(|| ParseError {
+        line,
+        message: "expected `result`".to_string(),
+    })?;
+    let mut cursor = Cursor {
+        text: rest,
+        line,
+        parser: &parser,
+    };
+    let result = cursor.result()?;
+    cursor.end()?;
+    if let Some((line, _)) = parser.next_line() {
+        return Err(ParseError {
+            line,
+            message: "text after the result".to_string(),
+        });
+    }
+    Ok(Program { body, result })
+}
+
+struct Parser<'t> {
+    lines: Vec<(usize, &'t str)>,
+    position: usize,
+    vars: HashMap<u32, Var>,
+    blocks: HashMap<u32, Block>,
+}
+
+fn type_named(name: &str) -> Option<ScalarType> {
+    match name {
+        "int" => Some(ScalarType::Int),
+        "double" => Some(ScalarType::Double),
+        "bool" => Some(ScalarType::Bool),
+        "char" => Some(ScalarType::Char),
+        _ => None,
+    }
+}
+
+/// `acc14` → ("acc", 14); `v1_3` → ("v1", 3).
+fn split_name(name: &str) -> Option<(&str, u32)> {
+    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 {
+        return None;
+    }
+    let (hint, id) = name.split_at(name.len() - digits);
+    let hint = hint
+        .strip_suffix('_')
+        .filter(|h| h.ends_with(|c: char| c.is_ascii_digit()))
+        .unwrap_or(hint);
+    Some((hint, id.parse().ok()?))
+}
+
+fn error_kind(name: &str) -> Option<AplErrorKind> {
+    use AplErrorKind::*;
+    [Domain, Length, Rank, Index, Value, Syntax, Limit, FileIo, Nonce]
+        .into_iter()
+        .find(|kind| kind.apl_name() == name)
+}
+
+impl<'t> Parser<'t> {
+    fn next_line(&mut self) -> Option<(usize, &'t str)> {
+        let line = self.lines.get(self.position).copied();
+        self.position += 1;
+        line
+    }
+
+    fn peek_line(&self) -> Option<&'t str> {
+        self.lines.get(self.position).map(|(_, l)| *l)
+    }
+
+    /// Statements up to a `}`, `} else {` or `result` line (not consumed).
+    fn statements(&mut self) -> Result<Vec<Stmt>, ParseError> {
+        let mut statements = Vec::new();
+        while let Some(line) = self.peek_line() {
+            if line.starts_with('}') || line.starts_with("result ") {
+                break;
+            }
+            let (number, text) = self.next_line().expect("peeked");
+            statements.push(self.statement(number, text)?);
+        }
+        Ok(statements)
+    }
+
+    fn block_body(&mut self, line: usize) -> Result<Vec<Stmt>, ParseError> {
+        let body = self.statements()?;
+        match self.peek_line() {
+            Some(l) if l.starts_with('}') => Ok(body),
+            _ => Err(ParseError {
+                line,
+                message: "a `{` without its `}`".to_string(),
+            }),
+        }
+    }
+
+    fn define(&mut self, name: &str, ty: ScalarType, line: usize) -> Result<Var, ParseError> {
+        let (hint, id) = split_name(name).ok_or_else(|| ParseError {
+            line,
+            message: format!("`{name}` is not a variable name (hint and id)"),
+        })?;
+        let var = Var {
+            id,
+            ty,
+            hint: Rc::from(hint),
+        };
+        self.vars.insert(id, var.clone());
+        Ok(var)
+    }
+
+    fn new_block(&mut self, name: &str, element: ScalarType, line: usize) -> Result<Block, ParseError> {
+        let id = name
+            .strip_prefix("mem")
+            .and_then(|id| id.parse().ok())
+            .ok_or_else(|| ParseError {
+                line,
+                message: format!("`{name}` is not a block name"),
+            })?;
+        let block = Block { id, element };
+        self.blocks.insert(id, block);
+        Ok(block)
+    }
+
+    fn statement(&mut self, line: usize, text: &'t str) -> Result<Stmt, ParseError> {
+        let fail = |message: &str| ParseError {
+            line,
+            message: format!("{message}: `{text}`"),
+        };
+        let (keyword, rest) = text.split_once(' ').unwrap_or((text, ""));
+        let keyword = keyword.split('(').next().unwrap_or(keyword);
+        match keyword {
+            "let" | "var" => {
+                let (name, rest) = rest.split_once(" : ").ok_or_else(|| fail("expected `name : type`"))?;
+                let (ty, value) = rest.split_once(" = ").ok_or_else(|| fail("expected `= value`"))?;
+                let ty = type_named(ty).ok_or_else(|| fail("unknown type"))?;
+                let value = self.expr_of(value, line)?;
+                let var = self.define(name, ty, line)?;
+                Ok(if keyword == "let" {
+                    Stmt::Let { var, value }
+                } else {
+                    Stmt::Mutable { var, value }
+                })
+            }
+            "for" => {
+                let (name, rest) = rest.split_once(" < ").ok_or_else(|| fail("expected `for i < n {`"))?;
+                let count = self.expr_of(rest.strip_suffix(" {").ok_or_else(|| fail("expected `{`"))?, line)?;
+                let index = self.define(name, ScalarType::Int, line)?;
+                let body = self.block_body(line)?;
+                self.expect_close(line)?;
+                Ok(Stmt::For { index, count, body })
+            }
+            "while" => {
+                let condition = self.expr_of(rest.strip_suffix(" {").ok_or_else(|| fail("expected `{`"))?, line)?;
+                let body = self.block_body(line)?;
+                self.expect_close(line)?;
+                Ok(Stmt::While { condition, body })
+            }
+            "if" => {
+                let condition = self.expr_of(rest.strip_suffix(" {").ok_or_else(|| fail("expected `{`"))?, line)?;
+                let then = self.block_body(line)?;
+                let (_, close) = self.next_line().expect("block_body checked");
+                let otherwise = if close == "} else {" {
+                    let otherwise = self.block_body(line)?;
+                    self.expect_close(line)?;
+                    otherwise
+                } else if close == "}" {
+                    vec![]
+                } else {
+                    return Err(fail("expected `}` or `} else {`"));
+                };
+                Ok(Stmt::If {
+                    condition,
+                    then,
+                    otherwise,
+                })
+            }
+            "alloc" => {
+                let (name, rest) = rest
+                    .split_once(" : ")
+                    .ok_or_else(|| fail("expected `alloc mem : type[size]`"))?;
+                let (ty, size) = rest.split_once('[').ok_or_else(|| fail("expected `[size]`"))?;
+                let element = type_named(ty).ok_or_else(|| fail("unknown type"))?;
+                let size = self.expr_of(size.strip_suffix(']').ok_or_else(|| fail("expected `]`"))?, line)?;
+                let block = self.new_block(name, element, line)?;
+                Ok(Stmt::Alloc { block, size })
+            }
+            "store" => {
+                let mut cursor = self.cursor(rest, line);
+                let (block, index) = cursor.load_parts()?;
+                cursor.expect(" = ")?;
+                let value = cursor.expr()?;
+                cursor.end()?;
+                Ok(Stmt::Store { block, index, value })
+            }
+            "free" => Ok(Stmt::Free {
+                block: self.cursor(rest, line).block()?,
+            }),
+            "swap" => {
+                let mut cursor = self.cursor(rest, line);
+                let first = cursor.block()?;
+                cursor.expect(", ")?;
+                let second = cursor.block()?;
+                cursor.end()?;
+                Ok(Stmt::Swap { first, second })
+            }
+            "print" => {
+                let mut cursor = self.cursor(text, line);
+                cursor.expect("print(")?;
+                let precision = cursor.expr()?;
+                cursor.expect(") ")?;
+                let statement = if cursor.at_array_ref() {
+                    Stmt::PrintArray {
+                        array: cursor.array_ref()?,
+                        precision,
+                    }
+                } else {
+                    Stmt::PrintScalar {
+                        value: cursor.expr()?,
+                        precision,
+                    }
+                };
+                cursor.end()?;
+                Ok(statement)
+            }
+            "error" => {
+                let (kind, message) = rest
+                    .split_once(" \"")
+                    .ok_or_else(|| fail("expected a quoted message"))?;
+                let kind = error_kind(kind).ok_or_else(|| fail("unknown APL error"))?;
+                let mut cursor = self.cursor(message, line);
+                let message = cursor.quoted_rest()?;
+                Ok(Stmt::Error { kind, message })
+            }
+            "format" | "formatMatrix" => {
+                let (source_text, target) = text.split_once(" -> ").ok_or_else(|| fail("expected `->`"))?;
+                let mut cursor = self.cursor(source_text, line);
+                cursor.expect(keyword)?;
+                cursor.expect("(")?;
+                let precision = cursor.expr()?;
+                cursor.expect(") ")?;
+                let source = cursor.array_ref()?;
+                cursor.end()?;
+                let (name, extents) = target
+                    .split_once(" : char[")
+                    .ok_or_else(|| fail("expected `: char[`"))?;
+                let extents = extents.strip_suffix(']').ok_or_else(|| fail("expected `]`"))?;
+                let shape = extents
+                    .split(", ")
+                    .map(|extent| self.define(extent, ScalarType::Int, line))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let result = self.new_block(name, ScalarType::Char, line)?;
+                Ok(Stmt::Format {
+                    source,
+                    precision,
+                    matrix: keyword == "formatMatrix",
+                    result,
+                    shape,
+                })
+            }
+            "view" => self.view(rest, line),
+            _ => {
+                let (name, value) = text.split_once(" := ").ok_or_else(|| fail("unknown statement"))?;
+                let var = self.cursor(name, line).var()?;
+                let value = self.expr_of(value, line)?;
+                Ok(Stmt::Assign { var, value })
+            }
+        }
+    }
+
+    fn view(&mut self, rest: &str, line: usize) -> Result<Stmt, ParseError> {
+        let fail = |message: String| ParseError { line, message };
+        let (name, rest) = rest
+            .split_once(" : ")
+            .ok_or_else(|| fail("expected `view name : type`".to_string()))?;
+        let (_, annotation) = rest
+            .split_once(' ')
+            .ok_or_else(|| fail("expected an annotation".to_string()))?;
+        let annotation =
+            crate::mem::parse_array_annotation(annotation).map_err(|e| fail(format!("bad annotation: {e}")))?;
+        let block = self.cursor(&annotation.memory_name, line).block()?;
+        let expr = |term: &crate::mem::Term| self.expr_of_term(term, line);
+        let shape = annotation.shape.iter().map(expr).collect::<Result<Vec<_>, _>>()?;
+        let strides = annotation
+            .lmad
+            .dims
+            .iter()
+            .map(|dim| expr(&dim.stride))
+            .collect::<Result<Vec<_>, _>>()?;
+        let offset = expr(&annotation.lmad.offset)?;
+        Ok(Stmt::View {
+            name: name.to_string(),
+            block,
+            shape,
+            layout: Layout { offset, strides },
+        })
+    }
+
+    /// A term (a sum of products of variables) as an int expression.
+    fn expr_of_term(&self, term: &crate::mem::Term, line: usize) -> Result<Expr, ParseError> {
+        let mut sum = Expr::Int(0);
+        for (variables, coefficient) in term.monomials() {
+            let mut product = Expr::Int(coefficient);
+            for name in variables {
+                let var = self.cursor(name, line).var()?;
+                product = Expr::mul_int(product, Expr::Var(var));
+            }
+            sum = Expr::add_int(sum, product);
+        }
+        Ok(sum)
+    }
+
+    fn expect_close(&mut self, line: usize) -> Result<(), ParseError> {
+        match self.next_line() {
+            Some((_, "}")) => Ok(()),
+            _ => Err(ParseError {
+                line,
+                message: "expected `}`".to_string(),
+            }),
+        }
+    }
+
+    fn cursor<'c>(&'c self, text: &'c str, line: usize) -> Cursor<'c, 't> {
+        Cursor {
+            text,
+            line,
+            parser: self,
+        }
+    }
+
+    fn expr_of(&self, text: &str, line: usize) -> Result<Expr, ParseError> {
+        let mut cursor = self.cursor(text, line);
+        let expr = cursor.expr()?;
+        cursor.end()?;
+        Ok(expr)
+    }
+}
+
+/// A position in one line.
+struct Cursor<'c, 't> {
+    text: &'c str,
+    line: usize,
+    parser: &'c Parser<'t>,
+}
+
+impl Cursor<'_, '_> {
+    fn error(&self, message: &str) -> ParseError {
+        ParseError {
+            line: self.line,
+            message: format!("{message} at `{}`", self.text),
+        }
+    }
+
+    fn eat(&mut self, prefix: &str) -> bool {
+        match self.text.strip_prefix(prefix) {
+            Some(rest) => {
+                self.text = rest;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn expect(&mut self, prefix: &str) -> Result<(), ParseError> {
+        if self.eat(prefix) {
+            Ok(())
+        } else {
+            Err(self.error(&format!("expected `{prefix}`")))
+        }
+    }
+
+    fn end(&self) -> Result<(), ParseError> {
+        if self.text.is_empty() {
+            Ok(())
+        } else {
+            Err(self.error("unexpected text"))
+        }
+    }
+
+    fn word(&mut self) -> &str {
+        let end = self
+            .text
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(self.text.len());
+        let (word, rest) = self.text.split_at(end);
+        self.text = rest;
+        word
+    }
+
+    fn var(&mut self) -> Result<Var, ParseError> {
+        let word = self.word().to_string();
+        let (_, id) = split_name(&word).ok_or_else(|| self.error("expected a variable"))?;
+        self.parser
+            .vars
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| self.error(&format!("variable {word} used before it is defined")))
+    }
+
+    fn block(&mut self) -> Result<Block, ParseError> {
+        let word = self.word().to_string();
+        let id: u32 = word
+            .strip_prefix("mem")
+            .and_then(|id| id.parse().ok())
+            .ok_or_else(|| self.error("expected a block"))?;
+        self.parser
+            .blocks
+            .get(&id)
+            .copied()
+            .ok_or_else(|| self.error(&format!("block {word} used before it is allocated")))
+    }
+
+    /// `memK : type[...]` follows.
+    fn at_array_ref(&self) -> bool {
+        self.text.starts_with("mem")
+            && self
+                .text
+                .split_once(' ')
+                .is_some_and(|(_, rest)| rest.starts_with(": "))
+    }
+
+    fn array_ref(&mut self) -> Result<ArrayRef, ParseError> {
+        let block = self.block()?;
+        self.expect(" : ")?;
+        let ty = self.word().to_string();
+        if type_named(&ty) != Some(block.element) {
+            return Err(self.error("the element type differs from the block's"));
+        }
+        self.expect("[")?;
+        let mut shape = Vec::new();
+        if !self.eat("]") {
+            loop {
+                shape.push(self.expr()?);
+                if self.eat("]") {
+                    break;
+                }
+                self.expect(", ")?;
+            }
+        }
+        Ok(ArrayRef { block, shape })
+    }
+
+    fn load_parts(&mut self) -> Result<(Block, Expr), ParseError> {
+        let block = self.block()?;
+        self.expect("[")?;
+        let index = self.expr()?;
+        self.expect("]")?;
+        Ok((block, index))
+    }
+
+    fn result(&mut self) -> Result<ResultValue, ParseError> {
+        if self.at_array_ref() {
+            return Ok(ResultValue::Array(self.array_ref()?));
+        }
+        // A tuple `(a, b)` or a parenthesised expression `(a + b)`.
+        let saved = self.text;
+        if self.eat("(") {
+            let first = self.result()?;
+            if self.eat(", ") {
+                let mut components = vec![first];
+                loop {
+                    components.push(self.result()?);
+                    if self.eat(")") {
+                        return Ok(ResultValue::Tuple(components));
+                    }
+                    self.expect(", ")?;
+                }
+            }
+            self.text = saved;
+        }
+        Ok(ResultValue::Scalar(self.expr()?))
+    }
+
+    fn quoted_rest(&mut self) -> Result<String, ParseError> {
+        // The opening quote was consumed by the caller; read up to the closing one.
+        let mut out = String::new();
+        let mut chars = self.text.chars();
+        loop {
+            match chars.next() {
+                None => return Err(self.error("unterminated string")),
+                Some('"') => break,
+                Some('\\') => out.push(unescape(&mut chars).ok_or_else(|| self.error("bad escape"))?),
+                Some(c) => out.push(c),
+            }
+        }
+        self.text = chars.as_str();
+        Ok(out)
+    }
+
+    fn expr(&mut self) -> Result<Expr, ParseError> {
+        if self.eat("(") {
+            let first = self.expr()?;
+            if self.eat(" ? ") {
+                let then = self.expr()?;
+                self.expect(" : ")?;
+                let otherwise = self.expr()?;
+                self.expect(")")?;
+                return Ok(Expr::Select(Box::new(first), Box::new(then), Box::new(otherwise)));
+            }
+            self.expect(" ")?;
+            let symbol = self.text.split(' ').next().unwrap_or("").to_string();
+            self.text = &self.text[symbol.len()..];
+            self.expect(" ")?;
+            let second = self.expr()?;
+            self.expect(")")?;
+            let op = match symbol.as_str() {
+                "+" => Op::AddI,
+                "-" => Op::SubI,
+                "*" => Op::MulI,
+                "/" => Op::DivI,
+                "<" => Op::LtI,
+                "<=" => Op::LteI,
+                ">" => Op::GtI,
+                ">=" => Op::GteI,
+                "==" => Op::EqI,
+                "%" => return Ok(Expr::Prim(Op::ResI, vec![second, first])),
+                _ => return Err(self.error(&format!("unknown operator `{symbol}`"))),
+            };
+            return Ok(Expr::Prim(op, vec![first, second]));
+        }
+        if self.eat("'") {
+            let mut chars = self.text.chars();
+            let c = match chars.next() {
+                Some('\\') => unescape(&mut chars),
+                other => other,
+            }
+            .ok_or_else(|| self.error("bad char literal"))?;
+            self.text = chars.as_str();
+            self.expect("'")?;
+            return Ok(Expr::Char(c));
+        }
+        let starts_number = self.text.starts_with(|c: char| c.is_ascii_digit())
+            || (self.text.starts_with('-') && self.text[1..].starts_with(|c: char| c.is_ascii_digit() || c == 'i'))
+            || self.text.starts_with("inf")
+            || self.text.starts_with("NaN");
+        if starts_number {
+            return self.number();
+        }
+        let word = self.word().to_string();
+        match word.as_str() {
+            "tt" => return Ok(Expr::Bool(true)),
+            "ff" => return Ok(Expr::Bool(false)),
+            "" => return Err(self.error("expected an expression")),
+            _ => {}
+        }
+        // `memK[index]`: a load from an allocated block.
+        let block_id: Option<u32> = word.strip_prefix("mem").and_then(|id| id.parse().ok());
+        if let Some(block) = block_id.and_then(|id| self.parser.blocks.get(&id).copied()) {
+            if self.eat("[") {
+                let index = self.expr()?;
+                self.expect("]")?;
+                return Ok(Expr::load(block, index));
+            }
+        }
+        if self.eat("(") {
+            let op = Op::from_name(&word).ok_or_else(|| self.error(&format!("unknown operator {word}")))?;
+            let mut args = Vec::new();
+            if !self.eat(")") {
+                loop {
+                    args.push(self.expr()?);
+                    if self.eat(")") {
+                        break;
+                    }
+                    self.expect(", ")?;
+                }
+            }
+            return Ok(Expr::Prim(op, args));
+        }
+        let (_, id) = split_name(&word).ok_or_else(|| self.error(&format!("`{word}` is not a variable")))?;
+        self.parser
+            .vars
+            .get(&id)
+            .cloned()
+            .map(Expr::Var)
+            .ok_or_else(|| self.error(&format!("variable {word} used before it is defined")))
+    }
+
+    fn number(&mut self) -> Result<Expr, ParseError> {
+        let end = self
+            .text
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| !(c.is_alphanumeric() || *c == '.' || *c == '-' || *c == '+'))
+            .map_or(self.text.len(), |(k, _)| k);
+        // A `-` or `+` only belongs to the number right after an exponent marker.
+        let candidate = &self.text[..end];
+        let mut length = candidate.len();
+        for (k, c) in candidate.char_indices().skip(1) {
+            if (c == '-' || c == '+') && !candidate[..k].ends_with('e') {
+                length = k;
+                break;
+            }
+        }
+        let literal = &self.text[..length];
+        self.text = &self.text[length..];
+        let is_double = literal.contains(['.', 'e', 'E']) || literal.contains("inf") || literal.contains("NaN");
+        if is_double {
+            literal
+                .parse::<f64>()
+                .map(Expr::Double)
+                .map_err(|_| self.error(&format!("bad number {literal}")))
+        } else {
+            literal
+                .parse::<i64>()
+                .map(Expr::Int)
+                .map_err(|_| self.error(&format!("bad number {literal}")))
+        }
+    }
+}
+
+/// The character after a backslash in Rust's debug format (`\n`, `\'`, `\u{7}`, ...).
+fn unescape(chars: &mut std::str::Chars<'_>) -> Option<char> {
+    match chars.next()? {
+        'n' => Some('\n'),
+        't' => Some('\t'),
+        'r' => Some('\r'),
+        '0' => Some('\0'),
+        '\\' => Some('\\'),
+        '\'' => Some('\''),
+        '"' => Some('"'),
+        'u' => {
+            if chars.next()? != '{' {
+                return None;
+            }
+            let mut digits = String::new();
+            loop {
+                match chars.next()? {
+                    '}' => break,
+                    c => digits.push(c),
+                }
+            }
+            char::from_u32(u32::from_str_radix(&digits, 16).ok()?)
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,151 @@
+//! The LLVM IR the backend generates: verified as translated, with descriptive names, and optimised into
+//! vectorised loops where the loop IR allows it.
+
+mod codegen_support;
+
+use std::path::Path;
+
+use aplc::codegen::llvm::llvm_ir_text;
+use aplc::codegen::llvm::target::CodegenOptions;
+use codegen_support::{lowered_program_showing_result, source_file, typed_tail};
+
+fn loop_program_of_file(relative_path: &str) -> aplc::loops::ir::Program {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative_path);
+    let text = std::fs::read_to_string(&path).expect("a readable program");
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let typed = typed_tail(&source_file(&name, &text)).expect("well typed");
+    lowered_program_showing_result(&typed).expect("lowers")
+}
+
+fn typed_loop_program(name: &str, text: &str) -> aplc::loops::ir::Program {
+    let typed = typed_tail(&source_file(name, text)).expect("well typed");
+    lowered_program_showing_result(&typed).expect("lowers")
+}
+
+fn optimised_ir(program: &aplc::loops::ir::Program) -> String {
+    llvm_ir_text(program, &CodegenOptions::default(), true).expect("the program compiles")
+}
+
+fn unoptimised_ir(program: &aplc::loops::ir::Program) -> String {
+    llvm_ir_text(program, &CodegenOptions::default(), false).expect("the program translates")
+}
+
+/// The lines of the optimised program entry that close a loop (LLVM tags every loop latch with `!llvm.loop`).
+fn loop_latches(ir: &str) -> Vec<&str> {
+    ir.lines().filter(|line| line.contains("!llvm.loop")).collect()
+}
+
+/// `+/ signal ⍳100` becomes one loop over vectors of doubles, whatever the host's vector width: the fill of the
+/// `0,⍳100` block is unrolled into constant stores, and the reduction (with its deferred domain checks) vectorises.
+fn assert_one_vectorised_double_loop(ir: &str) {
+    let latches = loop_latches(ir);
+    assert_eq!(latches.len(), 1, "expected one loop:\n{ir}");
+    assert!(ir.contains("x double>"), "no vector of doubles:\n{ir}");
+    assert!(
+        ir.lines()
+            .any(|line| line.contains("fadd reassoc nsz <") && line.contains("x double>")),
+        "the sum is not a vector reduction:\n{ir}"
+    );
+}
+
+#[test]
+fn the_signal_tail_program_vectorises_into_one_loop() {
+    let program = loop_program_of_file("apl-tests/tail/signal.tail");
+    assert_one_vectorised_double_loop(&optimised_ir(&program));
+}
+
+#[test]
+fn the_signal_apl_program_vectorises_into_one_loop() {
+    let program = loop_program_of_file("apl-tests/programs/signal.apl");
+    assert_one_vectorised_double_loop(&optimised_ir(&program));
+}
+
+#[test]
+fn the_translated_module_names_values_after_the_loop_ir() {
+    let program = loop_program_of_file("apl-tests/tail/signal.tail");
+    let printed_loop_ir = aplc::loops::print_program(&program);
+    let ir = unoptimised_ir(&program);
+    // The loop IR calls the accumulator acc<N> and the block mem1 (see the loops snapshot of signal).
+    let accumulator = printed_loop_ir
+        .split_whitespace()
+        .find(|word| word.starts_with("acc"))
+        .expect("an accumulator in the loop IR");
+    assert!(ir.contains(&format!("%{accumulator} = alloca double")), "{ir}");
+    // Every let-bound computation keeps its loop-IR name, e.g. `let j16 : int = (99 - k15)` becomes `%j16 = sub`.
+    let let_bound_names: Vec<&str> = printed_loop_ir
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("let "))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .collect();
+    assert!(!let_bound_names.is_empty(), "{printed_loop_ir}");
+    for name in let_bound_names {
+        assert!(ir.contains(&format!("%{name} = ")), "%{name} missing:\n{ir}");
+    }
+    assert!(ir.contains("%mem1 = call align 64 ptr @aplrt_alloc"), "{ir}");
+    assert!(ir.contains("define i32 @aplc_main()"), "{ir}");
+    assert!(
+        ir.contains("call void @aplrt_print_array(i32 2, i64 0, ptr null"),
+        "{ir}"
+    );
+}
+
+#[test]
+fn only_associative_double_reductions_may_reassociate() {
+    // -/ is a right fold that must keep its order; +/ and ⌈/ may be reordered.
+    let minus = typed_loop_program("minus.tail", "reduce(subd, 0.0, each(i2d, iota(100)))");
+    let minus_ir = unoptimised_ir(&minus);
+    assert!(minus_ir.contains("fsub double"), "{minus_ir}");
+    assert!(!minus_ir.contains("reassoc"), "{minus_ir}");
+    let plus = typed_loop_program("plus.tail", "reduce(addd, 0.0, each(i2d, iota(100)))");
+    assert!(unoptimised_ir(&plus).contains("fadd reassoc nsz double"));
+    let max = typed_loop_program("max.tail", "reduce(maxd, ~1000.0, each(i2d, iota(100)))");
+    assert!(unoptimised_ir(&max).contains("call reassoc nsz double @llvm.maxnum.f64"));
+    // An ordinary addition outside a reduction gets no flags.
+    let each = typed_loop_program("each.tail", "each(fn x => addd(x, 1.5), each(i2d, iota(100)))");
+    assert!(!unoptimised_ir(&each).contains("reassoc"));
+}
+
+#[test]
+fn an_explicit_check_calls_aplrt_error_with_its_kind() {
+    // zipWith of 3 and 4 elements: the loop IR's explicit LENGTH ERROR check (kind 1 in the run-time ABI).
+    let program = typed_loop_program("length.tail", "zipWith(addi, iota(3), iota(4))");
+    let ir = unoptimised_ir(&program);
+    assert!(ir.contains("call void @aplrt_error(i32 1,"), "{ir}");
+}
+
+#[test]
+fn a_baseline_cpu_also_gets_the_vectorised_signal_loop() {
+    // x86-64 without extensions still has SSE2, two doubles per vector register.
+    let program = loop_program_of_file("apl-tests/tail/signal.tail");
+    let options = CodegenOptions {
+        target_cpu: Some("x86-64".to_string()),
+    };
+    let ir = llvm_ir_text(&program, &options, true).expect("the program compiles");
+    assert!(ir.contains("\"target-cpu\"=\"x86-64\""), "{ir}");
+    assert_one_vectorised_double_loop(&ir);
+}
+
+#[test]
+fn a_variable_used_before_its_definition_is_an_internal_error() {
+    use aplc::codegen::llvm::error::CodegenError;
+    use aplc::loops::ir::{Expr, Program, ResultValue, ScalarType, Stmt, Var};
+    let undefined = Var {
+        id: 7,
+        ty: ScalarType::Int,
+        hint: "x".into(),
+    };
+    let program = Program {
+        body: vec![Stmt::PrintScalar {
+            value: Expr::Var(undefined),
+            precision: Expr::Int(10),
+        }],
+        result: ResultValue::Scalar(Expr::Int(0)),
+    };
+    let error = llvm_ir_text(&program, &CodegenOptions::default(), false).expect_err("an undefined variable");
+    assert_eq!(
+        error,
+        CodegenError::Builder {
+            message: "x7 is used before it is defined".to_string()
+        }
+    );
+}
