@@ -11,6 +11,7 @@ pub mod loops;
 pub mod mem;
 pub mod opt;
 pub mod pass;
+pub mod repl;
 pub mod runtime;
 pub mod source;
 pub mod syntax;

@@ -65,6 +65,9 @@ enum Command {
         /// The .apl script (or .tail program, for the TAIL stages).
         file: PathBuf,
     },
+    /// An interactive session: each line is compiled and run; names stay defined across lines. `)help` lists the
+    /// system commands. Reads plain lines (no prompts) when standard input is not a terminal.
+    Repl,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -121,6 +124,7 @@ const EXIT_USAGE_ERROR: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let file_path = match &cli.command {
+        Command::Repl => return aplc::repl::main(),
         Command::Run { file, .. }
         | Command::Build { file, .. }
         | Command::Tail { file }
@@ -150,6 +154,7 @@ fn main() -> ExitCode {
         Command::Tail { .. } => driver::typed_tail_text(&source).map(|text| println!("{text}")),
         Command::Check { .. } => driver::check(&source).map(|summary| println!("{summary}")),
         Command::Dump { stage, .. } => driver::dump(&source, stage.into()).map(|text| println!("{text}")),
+        Command::Repl => unreachable!("the session returned above"),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,169 @@
+//! Reading the session's input: from a terminal through rustyline (editing, history), or plainly from a pipe. Both
+//! gather the lines of a dfn left open with `{` into one piece.
+
+use std::io::BufRead;
+use std::path::PathBuf;
+
+/// The prompt of a new piece: Dyalog's six-space indent.
+pub const PROMPT: &str = "      ";
+/// The prompt of a continuation line inside an open dfn.
+pub const CONTINUATION_PROMPT: &str = "    ⋯ ";
+
+/// What one read gave.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ReadOutcome {
+    /// A complete piece (one line, or several when a dfn was left open), without the final newline.
+    Piece(String),
+    /// Ctrl-C: the piece being typed is dropped.
+    Interrupted,
+    /// Ctrl-D or the end of the input.
+    End,
+}
+
+/// A source of pieces of input.
+pub trait LineReader {
+    fn read_piece(&mut self) -> ReadOutcome;
+}
+
+/// How many `{` are still open in `text`, counting only braces outside strings (`'...'`, with `''` inside) and
+/// comments (`⍝` to the end of the line). Negative when more braces close than open.
+pub fn open_brace_count(text: &str) -> i64 {
+    let mut depth = 0i64;
+    for line in text.lines() {
+        let mut in_string = false;
+        for character in line.chars() {
+            match character {
+                '\'' => in_string = !in_string,
+                '⍝' if !in_string => break,
+                '{' if !in_string => depth += 1,
+                '}' if !in_string => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+    depth
+}
+
+/// Adds a line to a piece and says whether the piece is complete (its braces balance, or close too many).
+fn extend_piece(piece: &mut String, line: &str) -> bool {
+    if !piece.is_empty() {
+        piece.push('\n');
+    }
+    piece.push_str(line.trim_end_matches(['\n', '\r']));
+    open_brace_count(piece) <= 0
+}
+
+/// Standard input that is not a terminal: no prompts, no editing.
+pub struct PipeReader<R: BufRead> {
+    input: R,
+}
+
+impl<R: BufRead> PipeReader<R> {
+    pub fn new(input: R) -> PipeReader<R> {
+        PipeReader { input }
+    }
+}
+
+impl<R: BufRead> LineReader for PipeReader<R> {
+    fn read_piece(&mut self) -> ReadOutcome {
+        let mut piece = String::new();
+        loop {
+            let mut line = String::new();
+            match self.input.read_line(&mut line) {
+                // The input ended: an unfinished dfn is still handed over, so that its error is reported.
+                Ok(0) | Err(_) if piece.is_empty() => return ReadOutcome::End,
+                Ok(0) | Err(_) => return ReadOutcome::Piece(piece),
+                Ok(_) => {
+                    if extend_piece(&mut piece, &line) {
+                        return ReadOutcome::Piece(piece);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A terminal: rustyline's line editor, with the history kept in a file across sessions.
+pub struct TerminalReader {
+    editor: rustyline::DefaultEditor,
+    history_path: Option<PathBuf>,
+}
+
+impl TerminalReader {
+    pub fn new() -> Result<TerminalReader, String> {
+        let mut editor =
+            rustyline::DefaultEditor::new().map_err(|error| format!("cannot start the line editor: {error}"))?;
+        let history_path = history_file_path();
+        if let Some(path) = &history_path {
+            if let Some(directory) = path.parent() {
+                let _ = std::fs::create_dir_all(directory);
+            }
+            // A missing history file is the normal first run.
+            let _ = editor.load_history(path);
+        }
+        Ok(TerminalReader { editor, history_path })
+    }
+
+    fn remember(&mut self, piece: &str) {
+        let _ = self.editor.add_history_entry(piece);
+        if let Some(path) = &self.history_path {
+            // Appended at once, so that history survives a session ended by Ctrl-C during a computation.
+            let _ = self.editor.append_history(path);
+        }
+    }
+}
+
+impl LineReader for TerminalReader {
+    fn read_piece(&mut self) -> ReadOutcome {
+        let mut piece = String::new();
+        loop {
+            let prompt = if piece.is_empty() { PROMPT } else { CONTINUATION_PROMPT };
+            match self.editor.readline(prompt) {
+                Ok(line) => {
+                    if extend_piece(&mut piece, &line) {
+                        if !piece.trim().is_empty() {
+                            self.remember(&piece);
+                        }
+                        return ReadOutcome::Piece(piece);
+                    }
+                }
+                Err(rustyline::error::ReadlineError::Interrupted) => return ReadOutcome::Interrupted,
+                Err(_) => return ReadOutcome::End,
+            }
+        }
+    }
+}
+
+/// `$XDG_DATA_HOME/aplc/history`, or `~/.local/share/aplc/history`; none when neither variable is set.
+pub fn history_file_path() -> Option<PathBuf> {
+    let data_home = match std::env::var_os("XDG_DATA_HOME").filter(|value| !value.is_empty()) {
+        Some(directory) => PathBuf::from(directory),
+        None => PathBuf::from(std::env::var_os("HOME").filter(|value| !value.is_empty())?).join(".local/share"),
+    };
+    Some(data_home.join("aplc").join("history"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn braces_in_strings_and_comments_do_not_count() {
+        assert_eq!(open_brace_count("f←{"), 1);
+        assert_eq!(open_brace_count("f←{⍵+1}"), 0);
+        assert_eq!(open_brace_count("s←'{{' ⍝ {"), 0);
+        assert_eq!(open_brace_count("s←'it''s {' , {"), 1);
+        assert_eq!(open_brace_count("f←{{\n⍵}\n"), 1);
+        assert_eq!(open_brace_count("}"), -1);
+    }
+
+    #[test]
+    fn a_pipe_gathers_an_open_dfn_into_one_piece() {
+        let input = "1+1\nf←{\n  ⍵×2 ⍝ }\n}\nf 3\n";
+        let mut reader = PipeReader::new(input.as_bytes());
+        assert_eq!(reader.read_piece(), ReadOutcome::Piece("1+1".to_string()));
+        assert_eq!(reader.read_piece(), ReadOutcome::Piece("f←{\n  ⍵×2 ⍝ }\n}".to_string()));
+        assert_eq!(reader.read_piece(), ReadOutcome::Piece("f 3".to_string()));
+        assert_eq!(reader.read_piece(), ReadOutcome::End);
+    }
+}
