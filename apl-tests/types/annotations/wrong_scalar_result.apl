@@ -1,0 +1,6 @@
+⍝ the dfn returns a vector but the annotation says a scalar
+⍝! TYPE ERROR
+iota←{ ⍝: int → int
+  ⍳⍵
+}
+iota 4
