@@ -8,7 +8,11 @@ use std::path::Path;
 
 fn source_of(path: &Path) -> SourceFile {
     let text = std::fs::read_to_string(path).expect("annotation test file is readable");
-    let name = path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(path).display().to_string();
+    let name = path
+        .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap_or(path)
+        .display()
+        .to_string();
     SourceFile::new(name, text)
 }
 
@@ -31,7 +35,11 @@ fn wrong_annotations_are_rejected_at_the_annotation_and_the_use() {
         let error = check(&source_of(path)).expect_err("a wrong annotation must be rejected");
         assert_eq!(error.apl_name(), "TYPE ERROR", "{}", path.display());
         let rendered = error.render_plain();
-        assert!(rendered.contains("annotation"), "{}: the diagnostic names no annotation", path.display());
+        assert!(
+            rendered.contains("annotation"),
+            "{}: the diagnostic names no annotation",
+            path.display()
+        );
         insta::assert_snapshot!(rendered);
         rejected += 1;
     });
