@@ -151,7 +151,7 @@ pub struct WithSource<E: Diagnostic + 'static> {
 }
 
 impl<E: Diagnostic + 'static> WithSource<E> {
-    fn new(error: E, file: &SourceFile) -> WithSource<E> {
+    pub fn new(error: E, file: &SourceFile) -> WithSource<E> {
         WithSource {
             error,
             source_code: file.named_source(),

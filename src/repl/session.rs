@@ -7,7 +7,7 @@
 //! failed line's assignments do not take effect. `)erase` uses the same replay, with the erased name renamed in the
 //! earlier pieces to a spelling no user can type (values computed from it stay; later references are VALUE ERRORs).
 
-use crate::driver::{RuntimeError, TailError};
+use crate::driver::{RuntimeError, TailError, WithSource};
 use crate::runtime::error::AplError;
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast;
@@ -81,34 +81,17 @@ pub enum LineError {
     Elaboration(#[from] elab::ElabErrors),
     #[error(transparent)]
     #[diagnostic(transparent)]
-    Type(Box<Sourced<TailError>>),
+    Type(Box<WithSource<TailError>>),
     #[error(transparent)]
     #[diagnostic(transparent)]
-    Runtime(Box<Sourced<RuntimeError>>),
-}
-
-/// An error paired with the text it points into (the driver's `WithSource`, whose constructor is private to it).
-#[derive(Debug, Error, Diagnostic)]
-#[error("{error}")]
-pub struct Sourced<E: Diagnostic + 'static> {
-    #[diagnostic_source]
-    error: E,
-    #[source_code]
-    source_code: miette::NamedSource<String>,
+    Runtime(Box<WithSource<RuntimeError>>),
 }
 
 impl LineError {
     fn from_backend(error: BackendError, file: &SourceFile) -> LineError {
-        let source_code = file.named_source();
         match error {
-            BackendError::Type(error) => LineError::Type(Box::new(Sourced {
-                error: TailError::Type(error),
-                source_code,
-            })),
-            BackendError::Runtime(error) => LineError::Runtime(Box::new(Sourced {
-                error: RuntimeError(error),
-                source_code,
-            })),
+            BackendError::Type(error) => LineError::Type(Box::new(WithSource::new(TailError::Type(error), file))),
+            BackendError::Runtime(error) => LineError::Runtime(Box::new(WithSource::new(RuntimeError(error), file))),
         }
     }
 
