@@ -287,38 +287,35 @@ impl Elaborator {
             return Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents));
         }
         // No identity item: TAIL's reduce folds a non-empty row from its last element (the neutral element only
-        // stands for an empty row), so any value of the type will do. An empty row is APL's DOMAIN ERROR: at compile
-        // time when the length is known, otherwise by a run-time check.
-        if length == Some(0) {
-            return Err(
-                ElabError::domain(span, "reducing an empty axis with a function that has no identity item")
-                    .with_hint("only primitive functions have identity items; this axis is always empty"),
-            );
+        // stands for an empty row), so any value of the type will do, provided the row is never empty. APL gives a
+        // DOMAIN ERROR for an empty row; rather than compiling a silent default (or a check that fires only on some
+        // inputs), the length must be known to be non-zero at compile time.
+        match length {
+            Some(0) => {
+                return Err(
+                    ElabError::domain(span, "reducing an empty axis with a function that has no identity item")
+                        .with_hint("only primitive functions have identity items; this axis is always empty"),
+                )
+            }
+            Some(_) => {}
+            None => {
+                return Err(ElabError::domain(
+                    span,
+                    "reducing with a function that has no identity item, over an axis whose length is not known",
+                )
+                .with_hint(
+                    "APL gives a DOMAIN ERROR when such an axis is empty; reduce with a primitive function (which has \
+                     an identity item), or make the axis length known to the compiler (a literal, ⍴ with constants)",
+                ))
+            }
         }
         let zero = match base {
             Base::Bool => Scalar::Bool(false),
             Base::Char => Scalar::Char(' '),
             other => Scalar::Int(0).promote(other),
         };
-        let array = self.bind(array);
-        let expr = Expr::op("reduce", vec![lambda, zero.literal(), array.expr.clone()]);
-        if length.is_some() {
-            return Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents));
-        }
-        let last_extent = if array.rank == 1 {
-            Expr::op("tally", vec![array.expr.clone()])
-        } else {
-            let shape = Expr::op("shape", vec![array.expr.clone()]);
-            Expr::op("index", vec![Expr::Int(1), Expr::Int(array.rank as i64), shape])
-        };
-        let empty = Expr::op("eqi", vec![last_extent, Expr::Int(0)]);
-        let result_type = Type::Array {
-            base,
-            rank: result_rank,
-        };
-        let failing = run_time_domain_error(&result_type);
-        let checked = Expr::If(Box::new(empty), Box::new(failing), Box::new(expr), result_type);
-        Ok(Arr::dynamic(checked, base, result_rank).with_extents(extents))
+        let expr = Expr::op("reduce", vec![lambda, zero.literal(), array.expr]);
+        Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents))
     }
 
     pub fn scan(&mut self, function: &Rc<Fun>, array: Arr, axis: Axis, span: Span) -> ElabResult<Arr> {
@@ -814,29 +811,6 @@ fn op_identity(lambda: &Expr, base: Base) -> Option<Scalar> {
         _ => return None,
     };
     identity_item(primitive, base)
-}
-
-/// An expression of the given type whose evaluation fails with a DOMAIN ERROR (`facti` of a negative number): the
-/// run-time check for reducing an empty axis with a function that has no identity item.
-fn run_time_domain_error(value_type: &Type) -> Expr {
-    let failure = Expr::op("facti", vec![Expr::Int(-1)]);
-    match value_type {
-        Type::Array { base, rank: 0 } => match base {
-            Base::Int => failure,
-            Base::Bool => Expr::op("eqi", vec![failure, Expr::Int(0)]),
-            Base::Double => Expr::op("i2d", vec![failure]),
-            Base::Complex => Expr::op("d2x", vec![Expr::op("i2d", vec![failure])]),
-            Base::Char => Expr::op("i2c", vec![failure]),
-        },
-        Type::Array { base, rank } => Expr::op(
-            "reshape",
-            vec![
-                Expr::Vector(vec![failure; *rank], Base::Int),
-                Expr::Vector(Vec::new(), *base),
-            ],
-        ),
-        Type::Tuple(components) => Expr::Tuple(components.iter().map(run_time_domain_error).collect()),
-    }
 }
 
 /// The primitive behind a function value, for its identity item.

@@ -111,17 +111,24 @@ fn reductions_fold_from_the_right_with_identity_items() {
 fn reduce_with_a_dfn_folds_onto_the_last_element() {
     check("{⍺-⍵}/1 2 3 4", &["¯2"]);
     check("{⍺+⍵}/⍳10", &["55"]);
-    check("n←⊃⍳5\n{⍺+2×⍵}/⍳n", &["1"]);
-    check("n←2+⊃⍳1\n{⍺+2×⍵}/⍳n", &["17"]);
+    check("{⍺+2×⍵}/⍳3", &["17"]);
     check_error("{⍺+2×⍵}/⍬", "DOMAIN ERROR");
 }
 
 #[test]
-fn reducing_an_empty_axis_without_identity_fails_at_run_time() {
-    let program = compile("n←0×⊃⍳1\n{⍺+2×⍵}/⍳n").unwrap();
-    let mut host = MemoryHost::default();
-    let error = eval_program(&program, &mut host).unwrap_err();
-    assert_eq!(error.kind.apl_name(), "DOMAIN ERROR");
+fn reducing_with_a_dfn_over_an_axis_of_unknown_length_is_a_compile_time_error() {
+    // `⍳n` with n computed at run time may be empty, and `{⍺+2×⍵}` has no identity item: rejected with a hint.
+    let file = SourceFile::new("test.apl", "n←0×⊃⍳1\n{⍺+2×⍵}/⍳n");
+    let errors = elaborate_program(&parse_program(&file).unwrap(), &file).unwrap_err();
+    let error = &errors.errors[0];
+    assert_eq!(error.apl_name(), "DOMAIN ERROR");
+    assert!(error.to_string().contains("no identity item"), "{error}");
+    let hint = miette::Diagnostic::help(error)
+        .map(|help| help.to_string())
+        .unwrap_or_default();
+    assert!(hint.contains("primitive"), "no hint: {error:?}");
+    // A statically known non-zero length needs no identity item: 1 f (2 f 3) with f(a,b) = a+2b is 1+2×8 = 17.
+    check("{⍺+2×⍵}/1 2 3", &["17"]);
 }
 
 #[test]
