@@ -132,9 +132,13 @@ impl ProgramError {
 
     /// The full diagnostic as miette renders it without colour: source line, caret, code.
     pub fn render_plain(&self) -> String {
+        self.render(miette::GraphicalTheme::unicode_nocolor())
+    }
+
+    /// The full diagnostic rendered by miette with `theme` (colour for a terminal, plain otherwise).
+    pub fn render(&self, theme: miette::GraphicalTheme) -> String {
         let mut rendered = String::new();
-        let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor());
-        match handler.render_report(&mut rendered, self) {
+        match miette::GraphicalReportHandler::new_themed(theme).render_report(&mut rendered, self) {
             Ok(()) => rendered,
             Err(_) => self.to_string(),
         }

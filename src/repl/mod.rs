@@ -117,7 +117,14 @@ impl<B: LineBackend> Repl<B> {
         match self.session.run_piece(text, host) {
             Ok(phases) if self.show_timings => println!("{}", timing_line(&phases)),
             Ok(_) => {}
-            Err(error) => report(error.render(self.colour).trim_end()),
+            Err(error) => {
+                let theme = if self.colour {
+                    miette::GraphicalTheme::unicode()
+                } else {
+                    miette::GraphicalTheme::unicode_nocolor()
+                };
+                report(error.render(theme).trim_end())
+            }
         }
     }
 

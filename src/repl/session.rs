@@ -7,16 +7,14 @@
 //! failed line's assignments do not take effect. `)erase` uses the same replay, with the erased name renamed in the
 //! earlier pieces to a spelling no user can type (values computed from it stay; later references are VALUE ERRORs).
 
-use crate::driver::{RuntimeError, TailError, WithSource};
+use crate::driver::{ProgramError, RuntimeError, TailError, WithSource};
 use crate::runtime::error::AplError;
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast;
 use crate::tail::interp::Host;
 use crate::{elab, syntax, tail};
-use miette::Diagnostic;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
-use thiserror::Error;
 
 /// One phase of handling a line, with how long it took.
 #[derive(Clone, Debug)]
@@ -70,43 +68,11 @@ impl LineBackend for InterpreterBackend {
     }
 }
 
-/// A failed line, rendered with miette against the line's text.
-#[derive(Debug, Error, Diagnostic)]
-pub enum LineError {
-    #[error(transparent)]
-    #[diagnostic(transparent)]
-    Syntax(#[from] syntax::SyntaxErrors),
-    #[error(transparent)]
-    #[diagnostic(transparent)]
-    Elaboration(#[from] elab::ElabErrors),
-    #[error(transparent)]
-    #[diagnostic(transparent)]
-    Type(Box<WithSource<TailError>>),
-    #[error(transparent)]
-    #[diagnostic(transparent)]
-    Runtime(Box<WithSource<RuntimeError>>),
-}
-
-impl LineError {
-    fn from_backend(error: BackendError, file: &SourceFile) -> LineError {
-        match error {
-            BackendError::Type(error) => LineError::Type(Box::new(WithSource::new(TailError::Type(error), file))),
-            BackendError::Runtime(error) => LineError::Runtime(Box::new(WithSource::new(RuntimeError(error), file))),
-        }
-    }
-
-    /// The diagnostic as text: with colour for a terminal, plain otherwise.
-    pub fn render(&self, colour: bool) -> String {
-        let theme = if colour {
-            miette::GraphicalTheme::unicode()
-        } else {
-            miette::GraphicalTheme::unicode_nocolor()
-        };
-        let mut rendered = String::new();
-        match miette::GraphicalReportHandler::new_themed(theme).render_report(&mut rendered, self) {
-            Ok(()) => rendered,
-            Err(_) => self.to_string(),
-        }
+/// A failed line as the driver reports any program's failure, rendered against the session's text.
+fn program_error_from_backend(error: BackendError, file: &SourceFile) -> ProgramError {
+    match error {
+        BackendError::Type(error) => ProgramError::Tail(Box::new(WithSource::new(TailError::Type(error), file))),
+        BackendError::Runtime(error) => ProgramError::Runtime(Box::new(WithSource::new(RuntimeError(error), file))),
     }
 }
 
@@ -171,7 +137,7 @@ impl<B: LineBackend> ReplSession<B> {
     /// Parses, elaborates and runs one piece of input (a line, a multi-line dfn, or a script for `)load`), as the
     /// next part of the session's transcript. On success
     /// returns the phase timings; on failure the session is as it was before the piece.
-    pub fn run_piece(&mut self, text: &str, host: &mut dyn Host) -> Result<Vec<Phase>, LineError> {
+    pub fn run_piece(&mut self, text: &str, host: &mut dyn Host) -> Result<Vec<Phase>, ProgramError> {
         let (parse_file, file) = self.append_to_transcript(text);
         let started = Instant::now();
         let program = syntax::parse_program(&parse_file)?;
@@ -206,7 +172,7 @@ impl<B: LineBackend> ReplSession<B> {
                 // The elaboration session already holds the line's bindings: rebuild it without them.
                 self.replay();
                 let piece_span = Span::new(file.text().len() - text.len(), file.text().len());
-                Err(LineError::from_backend(locate_in_piece(error, piece_span), &file))
+                Err(program_error_from_backend(locate_in_piece(error, piece_span), &file))
             }
         }
     }
@@ -423,11 +389,11 @@ mod tests {
             let mut session = ReplSession::new(FailingBackend);
             let mut host = MemoryHost::default();
             let error = session.run_piece("k←1", &mut host).expect_err("the backend refuses");
-            assert!(error.render(false).contains("DOMAIN ERROR: refused"));
+            assert!(error.render_plain().contains("DOMAIN ERROR: refused"));
             assert!(session.names_of_class(NameClass::Array).is_empty());
             // The elaboration session forgot k too: a line using it is a VALUE ERROR before it reaches the backend.
             let error = session.run_piece("k", &mut host).expect_err("k is undefined");
-            assert!(error.render(false).contains("VALUE ERROR"), "{}", error.render(false));
+            assert!(error.render_plain().contains("VALUE ERROR"), "{}", error.render_plain());
         });
     }
 }
