@@ -211,8 +211,13 @@ impl Elaborator {
                 return Err(ElabError::domain(span, "⍳ of a negative number"));
             }
         }
-        let op = if extent.is_some() { "iotaV" } else { "iota" };
-        Ok(Arr::dynamic(Expr::op(op, vec![argument.expr]), Base::Int, 1).with_extents(vec![extent]))
+        // iotaV needs its argument typed as a singleton `S(int,n)`: a literal gives that, whereas an expression whose
+        // value elaboration knows (`⍬⍴1 2 3`) is only typed `[int]0` by TAIL.
+        let expr = match extent {
+            Some(n) => Expr::op("iotaV", vec![Expr::Int(n)]),
+            None => Expr::op("iota", vec![argument.expr]),
+        };
+        Ok(Arr::dynamic(expr, Base::Int, 1).with_extents(vec![extent]))
     }
 
     /// An argument that must be integral: bools are widened, doubles rejected unless constant and whole.

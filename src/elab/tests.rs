@@ -146,6 +146,8 @@ fn structural_basics() {
     check("2 3⍴⍳6", &["1 2 3", "4 5 6"]);
     check("⍴2 3⍴⍳6", &["2 3"]);
     check("≢⍳7", &["7"]);
+    // ⍳ of a value known only to elaboration (⍬⍴ gives a scalar TAIL types as [int]0): found by the fuzzer.
+    check("⍳ ⍬ ⍴ 1 2 3", &["1"]);
     check("3↑⍳10", &["1 2 3"]);
     check("¯2↑⍳5", &["4 5"]);
     check("2↓⍳5", &["3 4 5"]);
