@@ -151,9 +151,9 @@ fn main() -> ExitCode {
         Command::Build { output, target_cpu, .. } => {
             driver::build_executable(&source, &CodegenOptions { target_cpu }, &output)
         }
-        Command::Tail { .. } => driver::typed_tail_text(&source).map(|text| println!("{text}")),
-        Command::Check { .. } => driver::check(&source).map(|summary| println!("{summary}")),
-        Command::Dump { stage, .. } => driver::dump(&source, stage.into()).map(|text| println!("{text}")),
+        Command::Tail { .. } => driver::typed_tail_text(&source).map(|text| write_text_to_stdout(&text)),
+        Command::Check { .. } => driver::check(&source).map(|summary| write_text_to_stdout(&summary)),
+        Command::Dump { stage, .. } => driver::dump(&source, stage.into()).map(|text| write_text_to_stdout(&text)),
         Command::Repl => unreachable!("the session returned above"),
     };
     match outcome {
@@ -163,4 +163,12 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_PROGRAM_ERROR)
         }
     }
+}
+
+/// Writes a dump or report and a newline to standard output. A reader that stops early (`aplc dump ... | head`)
+/// closes the pipe; that ends the output quietly instead of panicking as `println!` would.
+fn write_text_to_stdout(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{text}").and_then(|()| stdout.flush());
 }

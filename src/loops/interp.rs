@@ -6,11 +6,12 @@
 //! APL errors come only from `error` statements and scalar operators ([`RunError::Apl`]).
 
 use super::error::RunError;
-use super::ir::{ArrayRef, Block, Expr, Program, ResultValue, Stmt};
+use super::ir::{ArrayRef, Block, Expr, Program, ResultValue, ScalarType, Stmt};
 use crate::runtime::error::AplError;
-use crate::tail::interp::Host;
+use crate::tail::interp::{numbers_in_file, Host};
 use crate::tail::scalar_ops::apply_scalar_op;
 use crate::tail::value::{ArrayData, ArrayValue, Scalar, Value};
+use aplc_runtime::text_input;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -145,6 +146,22 @@ impl Machine<'_> {
                 self.buffer(block)?;
             }
             Stmt::Error { kind, message } => return Err(RunError::Apl(AplError::new(*kind, message.clone()))),
+            Stmt::ReadFile { path, result, length } => {
+                let elements = self.read_file(path, result.element)?;
+                self.variables.insert(length.id, Scalar::Int(elements.len() as i64));
+                if self.blocks.insert(result.id, elements).is_some() {
+                    return Err(internal(format!("{} allocated twice", result.name())));
+                }
+            }
+            Stmt::ReadClock { var } => {
+                let now = self.host.now_millis();
+                self.variables.insert(var.id, Scalar::Int(now));
+            }
+            Stmt::ReportBench { iterations, start } => {
+                let iterations = self.eval_int(iterations)?;
+                let elapsed = self.host.now_millis() - self.eval_int(start)?;
+                self.host.report_bench(iterations, elapsed);
+            }
         }
         Ok(())
     }
@@ -272,6 +289,32 @@ impl Machine<'_> {
     }
 
     /// The array value of a row-major block and its shape.
+    /// The elements of the text file named by the char vector `path`, read and parsed as the TAIL interpreter does.
+    fn read_file(&mut self, path: &ArrayRef, element: ScalarType) -> Result<Vec<Scalar>, RunError> {
+        let name: String = match self.array_value(path)? {
+            Value::Array(array) => match &array.data {
+                ArrayData::Char(chars) => chars.iter().collect(),
+                _ => return Err(internal("read_file of a file name that is not text")),
+            },
+            _ => return Err(internal("read_file of a file name that is not a vector")),
+        };
+        let text = self.host.read_file(&name).map_err(RunError::Apl)?;
+        Ok(match element {
+            ScalarType::Char => text.chars().map(Scalar::Char).collect(),
+            ScalarType::Int => numbers_in_file(text_input::ints_in_text(&text))
+                .map_err(RunError::Apl)?
+                .into_iter()
+                .map(Scalar::Int)
+                .collect(),
+            ScalarType::Double => numbers_in_file(text_input::doubles_in_text(&text))
+                .map_err(RunError::Apl)?
+                .into_iter()
+                .map(Scalar::Double)
+                .collect(),
+            other => return Err(internal(format!("read_file of {} elements", other.name()))),
+        })
+    }
+
     fn array_value(&self, array: &ArrayRef) -> Result<Value, RunError> {
         let mut shape = Vec::with_capacity(array.shape.len());
         for extent in &array.shape {

@@ -374,6 +374,15 @@ pub enum Stmt {
     PrintScalar { value: Expr, precision: Expr },
     /// Runtime call: raise an APL error (the explicit checks of lowering end here).
     Error { kind: AplErrorKind, message: String },
+    /// Runtime call: `⎕ReadFile`, `⎕ReadIntVecFile`, `⎕ReadDoubleVecFile`: the runtime reads the text file named by
+    /// the char vector `path` as elements of `result`'s type (chars, ints or doubles), allocates `result` and defines
+    /// its length in `length`.
+    ReadFile { path: ArrayRef, result: Block, length: Var },
+    /// Runtime call: `clock var`, the wall clock in milliseconds (`⎕NOW`, and the start of a `⎕BENCH` loop).
+    ReadClock { var: Var },
+    /// Runtime call: `report_bench(iterations, start)`, report on standard error how long `iterations` applications
+    /// took since the clock read `start` (the end of a `⎕BENCH` loop).
+    ReportBench { iterations: Expr, start: Expr },
     /// Runtime call: `⍕` of an array (`matrix`: the rank-2 form) with a print precision. The runtime allocates
     /// `result` (chars, row-major) and defines the extents in `shape` (one variable for a vector, two for a matrix).
     Format {

@@ -690,6 +690,47 @@ impl Lowerer {
                 let value = next();
                 self.power(function, count, value)
             }
+            Op::Bench => {
+                let function = Self::as_function(next())?;
+                let count = self.as_int(next())?;
+                let count = self.bind(count, "iterations");
+                let value = next();
+                let start = self.fresh_var(ScalarType::Int, "start");
+                self.emit(Stmt::ReadClock { var: start.clone() });
+                let result = self.power(function, count.clone(), value)?;
+                self.emit(Stmt::ReportBench {
+                    iterations: Expr::Prim(Op::MaxI, vec![count, Expr::Int(0)]),
+                    start: Expr::var(&start),
+                });
+                Ok(result)
+            }
+            Op::ReadFile | Op::ReadIntVecFile | Op::ReadDoubleVecFile => {
+                let path = self.as_array(next())?;
+                let path = self.array_ref(&path)?;
+                let element = match op {
+                    Op::ReadFile => ScalarType::Char,
+                    Op::ReadIntVecFile => ScalarType::Int,
+                    _ => ScalarType::Double,
+                };
+                let result = self.fresh_block(element);
+                let length = self.fresh_var(ScalarType::Int, "n");
+                self.emit(Stmt::ReadFile {
+                    path,
+                    result,
+                    length: length.clone(),
+                });
+                let shape = vec![Expr::var(&length)];
+                Ok(Lowered::Array(Arr::Mat(Materialised {
+                    block: result,
+                    layout: Layout::row_major(&shape),
+                    shape,
+                })))
+            }
+            Op::NowI => {
+                let now = self.fresh_var(ScalarType::Int, "now");
+                self.emit(Stmt::ReadClock { var: now.clone() });
+                Ok(Lowered::Scalar(Expr::var(&now)))
+            }
             Op::Format | Op::FormatMatrix => {
                 let precision = self.as_int(next())?;
                 let precision = self.bind(precision, "pp");
@@ -853,7 +894,11 @@ pub fn insert_frees(statements: &mut Vec<Stmt>, keep: &HashSet<u32>) {
     let allocated: Vec<Block> = statements
         .iter()
         .filter_map(|s| match s {
-            Stmt::Alloc { block, .. } | Stmt::Format { result: block, .. } if !keep.contains(&block.id) => Some(*block),
+            Stmt::Alloc { block, .. } | Stmt::Format { result: block, .. } | Stmt::ReadFile { result: block, .. }
+                if !keep.contains(&block.id) =>
+            {
+                Some(*block)
+            }
             _ => None,
         })
         .collect();
@@ -891,9 +936,11 @@ fn mentions_block(statement: &Stmt, id: u32) -> bool {
             Stmt::PrintScalar { value, .. } => expr_mentions(value, id),
             Stmt::For { count, .. } => expr_mentions(count, id),
             Stmt::While { condition, .. } | Stmt::If { condition, .. } => expr_mentions(condition, id),
-            Stmt::Error { .. } => false,
+            Stmt::Error { .. } | Stmt::ReadClock { .. } => false,
+            Stmt::ReportBench { iterations, start } => expr_mentions(iterations, id) || expr_mentions(start, id),
             Stmt::View { block, .. } => block.id == id,
             Stmt::Format { source, result, .. } => source.block.id == id || result.id == id,
+            Stmt::ReadFile { path, result, .. } => path.block.id == id || result.id == id,
         };
         found |= direct;
     });

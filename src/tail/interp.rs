@@ -11,6 +11,7 @@ use super::ast::{BaseType, Expr, ExprKind, Op, Type};
 use super::scalar_ops::{apply_scalar_op, is_associative, is_scalar_op};
 use super::value::{ArrayData, ArrayValue, Environment, Function, Scalar, Value};
 use crate::runtime::error::{AplError, AplErrorKind};
+use aplc_runtime::text_input;
 use std::rc::Rc;
 
 /// What a running program may ask of its surroundings.
@@ -22,6 +23,11 @@ pub trait Host {
     fn read_file(&mut self, path: &str) -> Result<String, AplError>;
     /// The current time in milliseconds since some fixed point.
     fn now_millis(&mut self) -> i64;
+    /// Reports the time a `bench` (`⎕BENCH`) loop took; by default one line on standard error, in the words the
+    /// run-time library of compiled programs uses.
+    fn report_bench(&mut self, iterations: i64, elapsed_millis: i64) {
+        eprintln!("{}", aplc_runtime::abi::bench_report_line(iterations, elapsed_millis));
+    }
 }
 
 /// A host for tests and embedding: records printed lines, serves files from memory, and has a fixed clock.
@@ -30,6 +36,8 @@ pub struct MemoryHost {
     pub printed_lines: Vec<String>,
     pub files: std::collections::HashMap<String, String>,
     pub now: i64,
+    /// The iteration counts of the `bench` loops that reported, in order.
+    pub bench_reports: Vec<i64>,
 }
 
 impl Host for MemoryHost {
@@ -48,6 +56,10 @@ impl Host for MemoryHost {
 
     fn now_millis(&mut self) -> i64 {
         self.now
+    }
+
+    fn report_bench(&mut self, iterations: i64, _elapsed_millis: i64) {
+        self.bench_reports.push(iterations);
     }
 }
 
@@ -445,6 +457,17 @@ impl Interpreter<'_> {
                 }
                 Ok(value)
             }
+            Op::Bench => {
+                let iterations = as_int(&args[1])?.max(0);
+                let start = self.host.now_millis();
+                let mut value = args[2].clone();
+                for _ in 0..iterations {
+                    value = self.apply(&args[0], &[value])?;
+                }
+                let elapsed = self.host.now_millis() - start;
+                self.host.report_bench(iterations, elapsed);
+                Ok(value)
+            }
             Op::PowerUntil => {
                 let mut value = args[2].clone();
                 loop {
@@ -505,12 +528,11 @@ impl Interpreter<'_> {
             }
             Op::ReadIntVecFile => {
                 let text = self.host.read_file(&as_text(&args[0])?)?;
-                let numbers = parse_numbers(&text, |t| t.parse::<i64>().ok())?;
-                Ok(int_vector(numbers))
+                Ok(int_vector(numbers_in_file(text_input::ints_in_text(&text))?))
             }
             Op::ReadDoubleVecFile => {
                 let text = self.host.read_file(&as_text(&args[0])?)?;
-                let numbers = parse_numbers(&text, |t| t.parse::<f64>().ok())?;
+                let numbers = numbers_in_file(text_input::doubles_in_text(&text))?;
                 Ok(array(ArrayValue::vector(ArrayData::Double(numbers))))
             }
             _ => Err(AplError::new(
@@ -786,13 +808,9 @@ fn static_base(expr: &Expr, locals: &mut Vec<(String, Option<BaseType>)>, env: &
 }
 
 /// Whitespace-separated numbers, with APL's `¯` accepted as a minus sign.
-fn parse_numbers<T>(text: &str, parse: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, AplError> {
-    text.split_whitespace()
-        .map(|token| {
-            let token = token.replace('¯', "-");
-            parse(&token).ok_or_else(|| AplError::domain(format!("not a number in the file: {token}")))
-        })
-        .collect()
+/// The numbers of a file (parsed by the run-time library, as compiled programs parse them), or a DOMAIN ERROR.
+pub fn numbers_in_file<T>(parsed: Result<Vec<T>, String>) -> Result<Vec<T>, AplError> {
+    parsed.map_err(|token| AplError::domain(text_input::not_a_number_message(&token)))
 }
 
 impl Value {

@@ -33,8 +33,10 @@ pub enum RuntimeFunctionId {
     Flush,
     Error,
     NowMillis,
+    ReportBench,
     Roll,
     ReadFile,
+    ReadArrayFile,
 }
 
 /// One run-time library function: its C name and signature, what LLVM may assume about it, and its address in this
@@ -122,6 +124,15 @@ pub const RUNTIME_FUNCTIONS: &[RuntimeFunction] = &[
         address_in_this_process: abi::aplrt_now_millis as *const (),
     },
     RuntimeFunction {
+        id: RuntimeFunctionId::ReportBench,
+        name: "aplrt_report_bench",
+        parameters: &[I64, I64],
+        result: None,
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: abi::aplrt_report_bench as *const (),
+    },
+    RuntimeFunction {
         id: RuntimeFunctionId::Roll,
         name: "aplrt_roll",
         parameters: &[I64],
@@ -138,6 +149,15 @@ pub const RUNTIME_FUNCTIONS: &[RuntimeFunction] = &[
         never_returns: false,
         returns_fresh_memory: true,
         address_in_this_process: abi::aplrt_read_file as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::ReadArrayFile,
+        name: "aplrt_read_array_file",
+        parameters: &[I32, Pointer, I64, Pointer],
+        result: Some(Pointer),
+        never_returns: false,
+        returns_fresh_memory: true,
+        address_in_this_process: abi::aplrt_read_array_file as *const (),
     },
 ];
 

@@ -142,6 +142,9 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             Stmt::PrintArray { array, precision } => self.translate_print_array(array, precision),
             Stmt::PrintScalar { value, precision } => self.translate_print_scalar(value, precision),
             Stmt::Error { kind, message } => self.emitter.emit_apl_error(runtime_error_kind_of(*kind), message),
+            Stmt::ReadClock { var } => self.translate_read_clock(var),
+            Stmt::ReadFile { path, result, length } => self.translate_read_file(path, *result, length),
+            Stmt::ReportBench { iterations, start } => self.translate_report_bench(iterations, start),
             Stmt::View { .. } => Ok(()),
             // `⍕` needs a run-time function that allocates the text; the run-time library has none yet.
             Stmt::Format { matrix, .. } => Err(CodegenError::UnsupportedOperator {
@@ -464,6 +467,71 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         Ok(())
     }
 
+    // ---- Clock ----
+
+    /// `clock v`: `v = aplrt_now_millis()`.
+    fn translate_read_clock(&self, var: &Var) -> Result<(), CodegenError> {
+        let now_function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::NowMillis);
+        let call = self.emitter.builder.build_call(now_function, &[], &var.name())?;
+        let now = call
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| internal_error("aplrt_now_millis returns no value".to_string()))?;
+        self.bind_variable(var, VariableStorage::Value(now));
+        Ok(())
+    }
+
+    /// `read_file path -> block : t[n]`: `block = aplrt_read_array_file(kind, path, path_length, &n)`.
+    fn translate_read_file(&self, path: &ArrayRef, result: Block, length: &Var) -> Result<(), CodegenError> {
+        let [path_length] = path.shape.as_slice() else {
+            return Err(internal_error(
+                "read_file of a file name that is not a vector".to_string(),
+            ));
+        };
+        let path_length = self.translate_int(path_length)?;
+        let path_data = self.block_pointer(path.block)?;
+        let kind = element_kind_of(result.element);
+        let i64_type = self.emitter.context.i64_type();
+        let length_slot = self.emitter.emit_entry_block_slot(i64_type, "file_length")?;
+        let read_function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::ReadArrayFile);
+        let arguments = [
+            self.emitter.i32_constant(kind.code()).into(),
+            path_data.into(),
+            path_length.into(),
+            length_slot.into(),
+        ];
+        let call = self
+            .emitter
+            .builder
+            .build_call(read_function, &arguments, &result.name())?;
+        let pointer = call
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| internal_error("aplrt_read_array_file returned no value".to_string()))?;
+        let count = self
+            .emitter
+            .builder
+            .build_load(i64_type, length_slot, &length.name())?
+            .into_int_value();
+        let bytes = self.emitter.emit_byte_count(kind, count)?;
+        let slots = self.block_slots(result)?;
+        self.emitter.builder.build_store(slots.pointer, pointer)?;
+        self.emitter.builder.build_store(slots.byte_count, bytes)?;
+        self.bind_variable(length, VariableStorage::Value(count.into()));
+        Ok(())
+    }
+
+    /// `report_bench(n, start)`: `aplrt_report_bench(n, start)`.
+    fn translate_report_bench(&self, iterations: &Expr, start: &Expr) -> Result<(), CodegenError> {
+        let report_function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::ReportBench);
+        let arguments = [
+            self.translate_int(iterations)?.into(),
+            self.translate_int(start)?.into(),
+        ];
+        self.emitter.builder.build_call(report_function, &arguments, "")?;
+        Ok(())
+    }
+
     // ---- Domain checks ----
 
     /// A check whose failure stops the program with a DOMAIN ERROR: deferred inside a loop nest without effects (and
@@ -624,6 +692,9 @@ fn body_has_no_observable_effect(statements: &[Stmt]) -> bool {
             body_has_no_observable_effect(then) && body_has_no_observable_effect(otherwise)
         }
         Stmt::While { .. }
+        | Stmt::ReadFile { .. }
+        | Stmt::ReadClock { .. }
+        | Stmt::ReportBench { .. }
         | Stmt::PrintArray { .. }
         | Stmt::PrintScalar { .. }
         | Stmt::Error { .. }
@@ -676,13 +747,15 @@ fn statement_expressions(statement: &Stmt) -> Vec<&Expr> {
         Stmt::Store { index, value, .. } => vec![index, value],
         Stmt::PrintArray { array, precision } => array.shape.iter().chain([precision]).collect(),
         Stmt::PrintScalar { value, precision } => vec![value, precision],
+        Stmt::ReportBench { iterations, start } => vec![iterations, start],
+        Stmt::ReadFile { path, .. } => path.shape.iter().collect(),
         Stmt::Format { source, precision, .. } => source.shape.iter().chain([precision]).collect(),
         Stmt::View { shape, layout, .. } => shape
             .iter()
             .chain([&layout.offset])
             .chain(layout.strides.iter())
             .collect(),
-        Stmt::Free { .. } | Stmt::Swap { .. } | Stmt::Error { .. } => vec![],
+        Stmt::Free { .. } | Stmt::Swap { .. } | Stmt::Error { .. } | Stmt::ReadClock { .. } => vec![],
     }
 }
 
