@@ -35,6 +35,7 @@ pub enum RuntimeFunctionId {
     NowMillis,
     Roll,
     ReadFile,
+    Format,
 }
 
 /// One run-time library function: its C name and signature, what LLVM may assume about it, and its address in this
@@ -138,6 +139,15 @@ pub const RUNTIME_FUNCTIONS: &[RuntimeFunction] = &[
         never_returns: false,
         returns_fresh_memory: true,
         address_in_this_process: abi::aplrt_read_file as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::Format,
+        name: "aplrt_format",
+        parameters: &[I32, I64, Pointer, Pointer, I32, I32, Pointer],
+        result: Some(Pointer),
+        never_returns: false,
+        returns_fresh_memory: true,
+        address_in_this_process: abi::aplrt_format as *const (),
     },
 ];
 

@@ -143,10 +143,13 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             Stmt::PrintScalar { value, precision } => self.translate_print_scalar(value, precision),
             Stmt::Error { kind, message } => self.emitter.emit_apl_error(runtime_error_kind_of(*kind), message),
             Stmt::View { .. } => Ok(()),
-            // `⍕` needs a run-time function that allocates the text; the run-time library has none yet.
-            Stmt::Format { matrix, .. } => Err(CodegenError::UnsupportedOperator {
-                operator: if *matrix { "formatMatrix" } else { "format" }.to_string(),
-            }),
+            Stmt::Format {
+                source,
+                precision,
+                matrix,
+                result,
+                shape,
+            } => self.translate_format(source, precision, *matrix, *result, shape),
         }
     }
 
@@ -439,19 +442,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         data: PointerValue<'ctx>,
         precision: IntValue<'ctx>,
     ) -> Result<(), CodegenError> {
-        let context = self.emitter.context;
-        let shape_pointer = if shape.is_empty() {
-            context.ptr_type(AddressSpace::default()).const_null()
-        } else {
-            let shape_type = context.i64_type().array_type(shape.len() as u32);
-            let shape_slot = self.emitter.emit_entry_block_slot(shape_type, "shape")?;
-            for (axis, &extent) in shape.iter().enumerate() {
-                let axis_index = self.emitter.int_constant(axis as i64);
-                self.emitter
-                    .emit_store_element(ElementKind::Int, shape_slot, axis_index, extent.into())?;
-            }
-            shape_slot
-        };
+        let shape_pointer = self.emit_shape_array(shape)?;
         let print_function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::PrintArray);
         let arguments = [
             self.emitter.i32_constant(kind.code()).into(),
@@ -461,6 +452,87 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             precision.into(),
         ];
         self.emitter.builder.build_call(print_function, &arguments, "")?;
+        Ok(())
+    }
+
+    /// The extents in a stack array for a run-time call (a null pointer for a scalar).
+    fn emit_shape_array(&self, shape: &[IntValue<'ctx>]) -> Result<PointerValue<'ctx>, CodegenError> {
+        let context = self.emitter.context;
+        if shape.is_empty() {
+            return Ok(context.ptr_type(AddressSpace::default()).const_null());
+        }
+        let shape_type = context.i64_type().array_type(shape.len() as u32);
+        let shape_slot = self.emitter.emit_entry_block_slot(shape_type, "shape")?;
+        for (axis, &extent) in shape.iter().enumerate() {
+            let axis_index = self.emitter.int_constant(axis as i64);
+            self.emitter
+                .emit_store_element(ElementKind::Int, shape_slot, axis_index, extent.into())?;
+        }
+        Ok(shape_slot)
+    }
+
+    // ---- Format ----
+
+    /// `⍕` through `aplrt_format`, which allocates the text: its pointer and byte count go to the result block's
+    /// slots (so that `free` works as for any block), and its extents define the shape variables.
+    fn translate_format(
+        &self,
+        source: &ArrayRef,
+        precision: &Expr,
+        matrix: bool,
+        result: Block,
+        shape: &[Var],
+    ) -> Result<(), CodegenError> {
+        let source_shape = source
+            .shape
+            .iter()
+            .map(|extent| self.translate_int(extent))
+            .collect::<Result<Vec<_>, _>>()?;
+        let source_shape_pointer = self.emit_shape_array(&source_shape)?;
+        let data = self.block_pointer(source.block)?;
+        let precision = self.translate_print_precision(precision)?;
+        let context = self.emitter.context;
+        let extents_slot = self
+            .emitter
+            .emit_entry_block_slot(context.i64_type().array_type(shape.len() as u32), "format_extents")?;
+        let format_function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::Format);
+        let arguments = [
+            self.emitter
+                .i32_constant(element_kind_of(source.block.element).code())
+                .into(),
+            self.emitter.int_constant(source_shape.len() as i64).into(),
+            source_shape_pointer.into(),
+            data.into(),
+            precision.into(),
+            self.emitter.i32_constant(i32::from(matrix)).into(),
+            extents_slot.into(),
+        ];
+        let call = self
+            .emitter
+            .builder
+            .build_call(format_function, &arguments, &result.name())?;
+        let text = call
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| internal_error("aplrt_format returned no value".to_string()))?;
+        let mut character_count = self.emitter.int_constant(1);
+        for (axis, var) in shape.iter().enumerate() {
+            let axis_index = self.emitter.int_constant(axis as i64);
+            let extent = self
+                .emitter
+                .emit_load_element(ElementKind::Int, extents_slot, axis_index)?
+                .into_int_value();
+            extent.set_name(&var.name());
+            self.bind_variable(var, VariableStorage::Value(extent.into()));
+            character_count = self
+                .emitter
+                .builder
+                .build_int_mul(character_count, extent, "format_length")?;
+        }
+        let bytes = self.emitter.emit_byte_count(ElementKind::Char, character_count)?;
+        let slots = self.block_slots(result)?;
+        self.emitter.builder.build_store(slots.pointer, text)?;
+        self.emitter.builder.build_store(slots.byte_count, bytes)?;
         Ok(())
     }
 
