@@ -76,13 +76,8 @@ impl Machine<'_> {
             Stmt::Alloc { block, size } => {
                 let size = self.eval_int(size)?;
                 let size = usize::try_from(size).map_err(|_| internal(format!("negative allocation size {size}")))?;
-                let fill = match block.element.fill() {
-                    Expr::Int(n) => Scalar::Int(n),
-                    Expr::Double(x) => Scalar::Double(x),
-                    Expr::Bool(b) => Scalar::Bool(b),
-                    Expr::Char(c) => Scalar::Char(c),
-                    _ => unreachable!("fill elements are constants"),
-                };
+                // The fill is a constant (for complex numbers `mkx` of two constants), so evaluating it cannot fail.
+                let fill = self.eval(&block.element.fill())?;
                 if self.blocks.insert(block.id, vec![fill; size]).is_some() {
                     return Err(internal(format!("{} allocated twice", block.name())));
                 }

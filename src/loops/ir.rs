@@ -11,24 +11,27 @@ use crate::runtime::error::AplErrorKind;
 use crate::tail::ast::{BaseType, Op, Type};
 use std::rc::Rc;
 
-/// The element and variable types. Complex numbers are not supported by the loop stage (lowering reports NONCE).
+/// The element and variable types. A complex number is one value (two doubles: the real part, then the imaginary
+/// part); constants are `mkx(re, im)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScalarType {
     Int,
     Double,
     Bool,
     Char,
+    Complex,
 }
 
 impl ScalarType {
-    /// The loop type of a TAIL base type (`None` for complex and unresolved type variables).
+    /// The loop type of a TAIL base type (`None` for unresolved type variables).
     pub fn from_base(base: BaseType) -> Option<ScalarType> {
         match base {
             BaseType::Int => Some(ScalarType::Int),
             BaseType::Double => Some(ScalarType::Double),
             BaseType::Bool => Some(ScalarType::Bool),
             BaseType::Char => Some(ScalarType::Char),
-            BaseType::Complex | BaseType::Var(_) => None,
+            BaseType::Complex => Some(ScalarType::Complex),
+            BaseType::Var(_) => None,
         }
     }
 
@@ -38,6 +41,7 @@ impl ScalarType {
             ScalarType::Double => BaseType::Double,
             ScalarType::Bool => BaseType::Bool,
             ScalarType::Char => BaseType::Char,
+            ScalarType::Complex => BaseType::Complex,
         }
     }
 
@@ -47,16 +51,18 @@ impl ScalarType {
             ScalarType::Double => "double",
             ScalarType::Bool => "bool",
             ScalarType::Char => "char",
+            ScalarType::Complex => "complex",
         }
     }
 
-    /// The fill (prototype) element: 0, 0.0, ff, ' '.
+    /// The fill (prototype) element: 0, 0.0, ff, ' ', 0J0.
     pub fn fill(self) -> Expr {
         match self {
             ScalarType::Int => Expr::Int(0),
             ScalarType::Double => Expr::Double(0.0),
             ScalarType::Bool => Expr::Bool(false),
             ScalarType::Char => Expr::Char(' '),
+            ScalarType::Complex => Expr::complex(0.0, 0.0),
         }
     }
 }
@@ -150,6 +156,11 @@ pub fn prim_argument_types(op: Op) -> Vec<Option<ScalarType>> {
 impl Expr {
     pub fn var(var: &Var) -> Expr {
         Expr::Var(var.clone())
+    }
+
+    /// A complex constant: `mkx(re, im)` (complex numbers have no literal of their own in the loop IR).
+    pub fn complex(re: f64, im: f64) -> Expr {
+        Expr::Prim(Op::MakeX, vec![Expr::Double(re), Expr::Double(im)])
     }
 
     /// The type of the expression (Int for an ill-formed one; the checker reports those).

@@ -326,7 +326,7 @@ impl Lowerer {
             ExprKind::Double(x) => Ok(Lowered::Scalar(Expr::Double(*x))),
             ExprKind::Bool(b) => Ok(Lowered::Scalar(Expr::Bool(*b))),
             ExprKind::Char(c) => Ok(Lowered::Scalar(Expr::Char(*c))),
-            ExprKind::Complex(..) => Err(LowerError::unsupported("complex numbers")),
+            ExprKind::Complex(re, im) => Ok(Lowered::Scalar(Expr::complex(*re, *im))),
             ExprKind::Var(name) => env
                 .lookup(name)
                 .cloned()
@@ -785,13 +785,9 @@ fn substitute(expr: &Expr, bindings: &[(u32, Expr)]) -> Expr {
     }
 }
 
-/// The loop type of a TAIL base type, or NONCE for complex numbers.
+/// The loop type of a TAIL base type.
 pub fn scalar_type(base: tail::BaseType, what: &str) -> LowerResult<ScalarType> {
-    match base {
-        tail::BaseType::Complex => Err(LowerError::unsupported(format!("complex numbers ({what})"))),
-        other => ScalarType::from_base(other)
-            .ok_or_else(|| LowerError::ill_typed(format!("unresolved element type of {what}"))),
-    }
+    ScalarType::from_base(base).ok_or_else(|| LowerError::ill_typed(format!("unresolved element type of {what}")))
 }
 
 /// How often a variable is used in an expression, and whether any use is inside a lambda.

@@ -661,6 +661,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             ScalarType::Double => context.f64_type().into(),
             ScalarType::Bool => context.bool_type().into(),
             ScalarType::Char => context.i32_type().into(),
+            ScalarType::Complex => self.emitter.element_type(ElementKind::Complex),
         }
     }
 }
@@ -672,6 +673,7 @@ pub fn element_kind_of(element: ScalarType) -> ElementKind {
         ScalarType::Double => ElementKind::Double,
         ScalarType::Bool => ElementKind::Bool,
         ScalarType::Char => ElementKind::Char,
+        ScalarType::Complex => ElementKind::Complex,
     }
 }
 

@@ -10,6 +10,8 @@ use inkwell::{FloatPredicate, IntPredicate};
 
 use aplc_runtime::abi::RuntimeErrorKind;
 
+mod complex;
+
 use super::{internal_error, special_functions, ProgramTranslator};
 use crate::codegen::llvm::error::CodegenError;
 use crate::loops::ir::{Expr, Var};
@@ -32,7 +34,7 @@ fn failure_class(op: Op, arguments: &[Expr]) -> FailureClass {
     match op {
         Op::AddD | Op::SubD | Op::MulD | Op::DivD | Op::ResD | Op::PowD | Op::LogD => DoubleDomain,
         Op::Ln | Op::Sin | Op::Cos | Op::Tan | Op::Asin | Op::Acos | Op::Acosh | Op::Atanh | Op::Sqrt => DoubleDomain,
-        Op::Gamma | Op::BinomialD => DoubleDomain,
+        Op::Gamma | Op::BinomialD | Op::DivX => DoubleDomain,
         Op::DivI => match arguments.get(1).and_then(Expr::as_int) {
             Some(divisor) if divisor != 0 => Never,
             _ => Immediate,
@@ -221,10 +223,16 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
     }
 
     fn translate_unary_operator(&self, op: Op, x: BasicValueEnum<'ctx>) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        if x.is_struct_value() {
+            return self.translate_complex_unary_operator(op, x.into_struct_value());
+        }
         let builder = &self.emitter.builder;
         let context = self.emitter.context;
         let name = op.name();
         Ok(match op {
+            Op::D2X => self
+                .make_complex(x.into_float_value(), context.f64_type().const_zero())?
+                .into(),
             Op::NegI => builder.build_int_neg(x.into_int_value(), name)?.into(),
             Op::AbsI => self.int_absolute_value(x.into_int_value())?.into(),
             Op::SignI => self.int_sign(x.into_int_value())?.into(),
@@ -281,6 +289,12 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         x: BasicValueEnum<'ctx>,
         y: BasicValueEnum<'ctx>,
     ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        if x.is_struct_value() {
+            return self.translate_complex_binary_operator(op, x.into_struct_value(), y.into_struct_value());
+        }
+        if op == Op::MakeX {
+            return Ok(self.make_complex(x.into_float_value(), y.into_float_value())?.into());
+        }
         if x.is_float_value() {
             return self.translate_double_binary_operator(op, x.into_float_value(), y.into_float_value());
         }
