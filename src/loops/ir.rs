@@ -434,6 +434,26 @@ pub fn for_each_statement(statements: &[Stmt], visit: &mut dyn FnMut(&Stmt)) {
     }
 }
 
+/// The expressions a statement evaluates itself (not those of the statements nested in it).
+pub fn statement_expressions(statement: &Stmt) -> Vec<&Expr> {
+    match statement {
+        Stmt::Let { value, .. } | Stmt::Mutable { value, .. } | Stmt::Assign { value, .. } => vec![value],
+        Stmt::For { count, .. } => vec![count],
+        Stmt::While { condition, .. } | Stmt::If { condition, .. } => vec![condition],
+        Stmt::Alloc { size, .. } => vec![size],
+        Stmt::Store { index, value, .. } => vec![index, value],
+        Stmt::PrintArray { array, precision } => array.shape.iter().chain([precision]).collect(),
+        Stmt::PrintScalar { value, precision } => vec![value, precision],
+        Stmt::Format { source, precision, .. } => source.shape.iter().chain([precision]).collect(),
+        Stmt::View { shape, layout, .. } => shape
+            .iter()
+            .chain([&layout.offset])
+            .chain(layout.strides.iter())
+            .collect(),
+        Stmt::Free { .. } | Stmt::Swap { .. } | Stmt::Error { .. } => vec![],
+    }
+}
+
 /// Counts of the structural elements of a program (for structure tests and dump summaries).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {

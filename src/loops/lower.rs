@@ -634,6 +634,10 @@ impl Lowerer {
                 elements: vec![],
             })),
             Op::Pi => Ok(Lowered::Scalar(Expr::Double(std::f64::consts::PI))),
+            Op::Roll => {
+                let bound = self.as_scalar(next())?;
+                Ok(Lowered::Scalar(self.roll(bound)))
+            }
             Op::Mem => match next() {
                 Lowered::Array(arr) => {
                     let arr = self.indexable(arr)?;

@@ -729,7 +729,7 @@ fn reduction_steps_of_loop(body: &[Stmt]) -> Vec<(Var, Op)> {
 fn count_variable_mentions(statements: &[Stmt], var: &Var) -> usize {
     let mut count = 0;
     crate::loops::ir::for_each_statement(statements, &mut |statement| {
-        count += statement_expressions(statement)
+        count += crate::loops::ir::statement_expressions(statement)
             .into_iter()
             .map(|expression| count_in_expression(expression, var))
             .sum::<usize>();
@@ -739,25 +739,6 @@ fn count_variable_mentions(statements: &[Stmt], var: &Var) -> usize {
         }
     });
     count
-}
-
-fn statement_expressions(statement: &Stmt) -> Vec<&Expr> {
-    match statement {
-        Stmt::Let { value, .. } | Stmt::Mutable { value, .. } | Stmt::Assign { value, .. } => vec![value],
-        Stmt::For { count, .. } => vec![count],
-        Stmt::While { condition, .. } | Stmt::If { condition, .. } => vec![condition],
-        Stmt::Alloc { size, .. } => vec![size],
-        Stmt::Store { index, value, .. } => vec![index, value],
-        Stmt::PrintArray { array, precision } => array.shape.iter().chain([precision]).collect(),
-        Stmt::PrintScalar { value, precision } => vec![value, precision],
-        Stmt::Format { source, precision, .. } => source.shape.iter().chain([precision]).collect(),
-        Stmt::View { shape, layout, .. } => shape
-            .iter()
-            .chain([&layout.offset])
-            .chain(layout.strides.iter())
-            .collect(),
-        Stmt::Free { .. } | Stmt::Swap { .. } | Stmt::Error { .. } => vec![],
-    }
 }
 
 fn count_in_expression(expression: &Expr, var: &Var) -> usize {

@@ -14,6 +14,7 @@ mod complex;
 
 use super::{internal_error, special_functions, ProgramTranslator};
 use crate::codegen::llvm::error::CodegenError;
+use crate::codegen::llvm::runtime_table::{declare_runtime_function, RuntimeFunctionId};
 use crate::loops::ir::{Expr, Var};
 use crate::tail::ast::Op;
 use crate::tail::scalar_ops::COMPARISON_TOLERANCE;
@@ -43,6 +44,8 @@ fn failure_class(op: Op, arguments: &[Expr]) -> FailureClass {
             Some(amount) if amount >= 0 => Never,
             _ => Immediate,
         },
+        // A roll advances the random generator: it must run exactly where (and as often as) the program says.
+        Op::Roll => Immediate,
         Op::PowI | Op::FactorialI | Op::I2C | Op::I2B | Op::D2I | Op::Floor | Op::Ceil | Op::BinomialI => Immediate,
         _ => Never,
     }
@@ -233,6 +236,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             Op::D2X => self
                 .make_complex(x.into_float_value(), context.f64_type().const_zero())?
                 .into(),
+            Op::Roll => self.call_roll(x.into_int_value())?.into(),
             Op::NegI => builder.build_int_neg(x.into_int_value(), name)?.into(),
             Op::AbsI => self.int_absolute_value(x.into_int_value())?.into(),
             Op::SignI => self.int_sign(x.into_int_value())?.into(),
@@ -811,6 +815,18 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             .basic()
             .map(|value| value.into_float_value())
             .ok_or_else(|| internal_error(format!("{function_name} returned no value")))
+    }
+
+    /// `aplrt_roll(n)`: the next number of the run-time library's generator (lowering has checked that n > 0).
+    fn call_roll(&self, bound: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        let roll_function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::Roll);
+        self.emitter
+            .builder
+            .build_call(roll_function, &[bound.into()], "roll")?
+            .try_as_basic_value()
+            .basic()
+            .map(|value| value.into_int_value())
+            .ok_or_else(|| internal_error("aplrt_roll returned no value".to_string()))
     }
 
     fn double_sign(&self, x: FloatValue<'ctx>) -> Result<FloatValue<'ctx>, CodegenError> {
