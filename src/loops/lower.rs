@@ -144,6 +144,16 @@ impl Lowerer {
         }
     }
 
+    /// The state of the fresh-name supply, for a probe whose statements are discarded (see `restore_name_supply`).
+    pub fn name_supply(&self) -> u32 {
+        self.next_id
+    }
+
+    /// Gives back the names taken since `name_supply` returned `supply` (only when nothing named since is kept).
+    pub fn restore_name_supply(&mut self, supply: u32) {
+        self.next_id = supply;
+    }
+
     pub fn emit(&mut self, statement: Stmt) {
         self.statements.last_mut().expect("a statement list").push(statement);
     }

@@ -25,19 +25,23 @@ impl Lowerer {
     }
 
     /// Whether applying the function to scalars of these types draws random numbers (found by lowering it once on
-    /// placeholder variables, as `result_type` does, and looking for `roll` in what it emits).
+    /// placeholder variables, as `result_type` does, and looking for `roll` in what it emits). The names the probe
+    /// takes are given back, so that the program's numbering does not depend on the probe.
     pub(super) fn draws_random_numbers(
         &mut self,
         function: &Function,
         argument_types: &[ScalarType],
     ) -> LowerResult<bool> {
-        let (statements, result) = self.capture(|lowerer| {
+        let names_before = self.name_supply();
+        let probe = self.capture(|lowerer| {
             let arguments: Vec<Expr> = argument_types
                 .iter()
                 .map(|ty| Expr::Var(lowerer.fresh_var(*ty, "probe")))
                 .collect();
             lowerer.apply_scalar(function, &arguments)
-        })?;
+        });
+        self.restore_name_supply(names_before);
+        let (statements, result) = probe?;
         let mut rolls = expression_rolls(&result);
         for_each_statement(&statements, &mut |statement| {
             rolls |= statement_expressions(statement).into_iter().any(expression_rolls);
