@@ -107,8 +107,9 @@ impl Block {
     }
 }
 
-/// A scalar expression. Expressions have no effects except the APL errors of their operators; [`Expr::Select`] is
-/// lazy (only the chosen branch is evaluated).
+/// A scalar expression. Expressions have no effects except the APL errors of their operators and `roll`, which
+/// advances the program's random generator (see [`Expr::draws_random_numbers`]); [`Expr::Select`] is lazy (only the
+/// chosen branch is evaluated).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
     Int(i64),
@@ -174,6 +175,20 @@ impl Expr {
             Expr::Prim(op, _) => prim_result_type(*op).unwrap_or(ScalarType::Int),
             Expr::Load { block, .. } => block.element,
             Expr::Select(_, then, _) => then.ty(),
+        }
+    }
+
+    /// Whether evaluating the expression draws from the random generator (`roll`). Such an expression must be
+    /// evaluated exactly where and as often as the program says: a pass may not hoist it out of a loop, duplicate it,
+    /// or merge two equal ones, since every backend must draw the same numbers in the same order.
+    pub fn draws_random_numbers(&self) -> bool {
+        match self {
+            Expr::Prim(op, arguments) => *op == Op::Roll || arguments.iter().any(Expr::draws_random_numbers),
+            Expr::Load { index, .. } => index.draws_random_numbers(),
+            Expr::Select(condition, then, otherwise) => {
+                condition.draws_random_numbers() || then.draws_random_numbers() || otherwise.draws_random_numbers()
+            }
+            Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => false,
         }
     }
 

@@ -27,7 +27,7 @@ impl Lowerer {
     /// Whether applying the function to scalars of these types draws random numbers (found by lowering it once on
     /// placeholder variables, as `result_type` does, and looking for `roll` in what it emits). The names the probe
     /// takes are given back, so that the program's numbering does not depend on the probe.
-    pub(super) fn draws_random_numbers(
+    pub(super) fn function_draws_random_numbers(
         &mut self,
         function: &Function,
         argument_types: &[ScalarType],
@@ -42,9 +42,11 @@ impl Lowerer {
         });
         self.restore_name_supply(names_before);
         let (statements, result) = probe?;
-        let mut rolls = expression_rolls(&result);
+        let mut rolls = result.draws_random_numbers();
         for_each_statement(&statements, &mut |statement| {
-            rolls |= statement_expressions(statement).into_iter().any(expression_rolls);
+            rolls |= statement_expressions(statement)
+                .into_iter()
+                .any(Expr::draws_random_numbers);
         });
         Ok(rolls)
     }
@@ -56,16 +58,5 @@ impl Lowerer {
         } else {
             Ok(arr)
         }
-    }
-}
-
-fn expression_rolls(expression: &Expr) -> bool {
-    match expression {
-        Expr::Prim(op, arguments) => *op == Op::Roll || arguments.iter().any(expression_rolls),
-        Expr::Load { index, .. } => expression_rolls(index),
-        Expr::Select(condition, then, otherwise) => {
-            expression_rolls(condition) || expression_rolls(then) || expression_rolls(otherwise)
-        }
-        Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => false,
     }
 }

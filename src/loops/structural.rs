@@ -238,7 +238,7 @@ impl Lowerer {
     pub(super) fn each(&mut self, function: Function, arr: Arr) -> LowerResult<Arr> {
         let arr = self.indexable(arr)?;
         let element = self.result_type(&function, &[arr.element()])?;
-        let rolls = self.draws_random_numbers(&function, &[arr.element()])?;
+        let rolls = self.function_draws_random_numbers(&function, &[arr.element()])?;
         let shape = arr.shape();
         let pull = if arr.prefers_flat() {
             Pull::flat(element, shape, move |lowerer, i| {
@@ -282,7 +282,7 @@ impl Lowerer {
             return Ok(Arr::Pull(Pull::scalar(left.element().fill())));
         }
         let element = self.result_type(&function, &[left.element(), right.element()])?;
-        let rolls = self.draws_random_numbers(&function, &[left.element(), right.element()])?;
+        let rolls = self.function_draws_random_numbers(&function, &[left.element(), right.element()])?;
         let shape = left.shape();
         let pull = if left.prefers_flat() && right.prefers_flat() {
             Pull::flat(element, shape, move |lowerer, i| {

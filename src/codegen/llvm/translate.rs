@@ -7,7 +7,8 @@
 //!   promotes, so loops need no hand-written phi nodes.
 //! - A block is a pointer from `aplrt_alloc` (fresh memory, `noalias`, 64-byte aligned) kept in a stack slot with its
 //!   byte count beside it (for `aplrt_free`, and so that `swap` exchanges both).
-//! - Booleans are `i1` in registers and one byte in memory; chars are `i32` code points.
+//! - Booleans are `i1` in registers and one byte in memory; chars are `i32` code points; complex numbers are
+//!   `{ double, double }` in registers and in memory (the run-time library's layout).
 //! - `for` is a counted loop with an `i64` induction variable from 0 and the count computed once before it.
 //!
 //! Two things exist for the vectoriser, which refuses loops with calls or early exits and reductions whose
