@@ -25,8 +25,9 @@ enum Command {
     Run {
         /// The .apl script or .tail program.
         file: PathBuf,
-        /// Which backend runs the program: `interp` is the TAIL reference interpreter.
-        #[arg(long, value_enum, default_value_t = BackendArg::Interp)]
+        /// Which backend runs the program: `jit` (native code compiled in memory) by default; `interp` is the TAIL
+        /// reference interpreter.
+        #[arg(long, value_enum, default_value_t = BackendArg::Jit)]
         backend: BackendArg,
         /// The CPU native code is generated for (jit, aot): an LLVM CPU name such as `x86-64-v3`; the host by default.
         #[arg(long)]

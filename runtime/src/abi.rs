@@ -18,6 +18,8 @@
 //! | [`aplrt_read_file`]   | `uint8_t *aplrt_read_file(const uint8_t *path, int64_t length, int64_t *out_length)` |
 //! | [`aplrt_read_array_file`] | `uint8_t *aplrt_read_array_file(int32_t kind, const uint32_t *path,`         |
 //! |                       | `                               int64_t path_length, int64_t *out_length)`       |
+//! | [`aplrt_format`]      | `uint8_t *aplrt_format(int32_t kind, int64_t rank, const int64_t *shape,`        |
+//! |                       | `    const uint8_t *data, int32_t print_precision, int32_t matrix, int64_t *out_extents)` |
 //!
 //! Conventions shared by all of them:
 //! - Memory for arrays comes from [`aplrt_alloc`], 64-byte aligned (a cache line, and the widest vector register), and
@@ -39,7 +41,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::display::{display, ArrayData, ArrayView};
+use crate::display::{display, format_to_char_matrix, ArrayData, ArrayView};
 
 /// The alignment of every block [`aplrt_alloc`] returns: a cache line, which is also the width of an AVX-512
 /// register, so that vectorised loops over a whole array never split a vector across lines.
@@ -285,6 +287,101 @@ pub unsafe fn display_lines_from_raw_parts(
     data: *const u8,
     print_precision: i32,
 ) -> Result<Vec<String>, String> {
+    // SAFETY: the caller guarantees the buffers.
+    let (shape, elements, print_precision) = unsafe { read_array(kind, rank, shape, data, print_precision) }?;
+    let view = ArrayView {
+        shape: &shape,
+        data: elements.as_array_data(),
+    };
+    Ok(display(&view, print_precision))
+}
+
+/// `⍕` of an array: its display as a fresh block of chars (`uint32_t` code points, row-major) from [`aplrt_alloc`],
+/// which the caller frees with `aplrt_free(block, 4 × extents)`. With `matrix` 0 the result is the one line of a
+/// scalar or vector, and its length goes to `out_extents[0]`; with `matrix` 1 it is the lines of a matrix as rows,
+/// and `out_extents[0..2]` receive the row count and the width. The text is exactly what the interpreters' `⍕` makes
+/// (the same [`crate::display::format_to_char_matrix`]).
+///
+/// # Safety
+/// As for [`aplrt_print_array`]; `out_extents` must point to 1 (`matrix` 0) or 2 writable `int64_t`s.
+#[no_mangle]
+pub unsafe extern "C" fn aplrt_format(
+    kind: i32,
+    rank: i64,
+    shape: *const i64,
+    data: *const u8,
+    print_precision: i32,
+    matrix: i32,
+    out_extents: *mut i64,
+) -> *mut u8 {
+    if out_extents.is_null() {
+        exit_with_internal_error("aplrt_format called with a null out_extents");
+    }
+    // SAFETY: the caller guarantees the buffers.
+    let (extents, text) = match unsafe { format_from_raw_parts(kind, rank, shape, data, print_precision, matrix != 0) }
+    {
+        Ok(formatted) => formatted,
+        Err(message) => exit_with_internal_error(&format!("aplrt_format: {message}")),
+    };
+    let block = aplrt_alloc(text.len() as i64 * ElementKind::Char.element_size_in_bytes() as i64);
+    for (index, character) in text.iter().enumerate() {
+        // SAFETY: the block holds `text.len()` chars of 4 bytes, and `aplrt_alloc` aligns it.
+        unsafe { block.cast::<u32>().add(index).write(u32::from(*character)) };
+    }
+    for (axis, extent) in extents.iter().enumerate() {
+        // SAFETY: the caller guarantees one extent slot per axis of the result (1 or 2).
+        unsafe { out_extents.add(axis).write(*extent as i64) };
+    }
+    block
+}
+
+/// The extents and row-major characters `⍕` makes of an array given as raw ABI arguments (see [`aplrt_format`]).
+///
+/// # Safety
+/// As for [`aplrt_print_array`].
+pub unsafe fn format_from_raw_parts(
+    kind: i32,
+    rank: i64,
+    shape: *const i64,
+    data: *const u8,
+    print_precision: i32,
+    matrix: bool,
+) -> Result<(Vec<usize>, Vec<char>), String> {
+    // SAFETY: the caller guarantees the buffers.
+    let (shape, elements, print_precision) = unsafe { read_array(kind, rank, shape, data, print_precision) }?;
+    if (matrix && shape.len() != 2) || (!matrix && shape.len() > 1) {
+        return Err(format!(
+            "cannot format an array of rank {} as a {}",
+            shape.len(),
+            if matrix { "matrix" } else { "line" }
+        ));
+    }
+    let view = ArrayView {
+        shape: &shape,
+        data: elements.as_array_data(),
+    };
+    let rows = format_to_char_matrix(&view, print_precision);
+    Ok(if matrix {
+        let width = rows.first().map_or(0, Vec::len);
+        (vec![rows.len(), width], rows.into_iter().flatten().collect())
+    } else {
+        let line: Vec<char> = rows.into_iter().next().unwrap_or_default();
+        (vec![line.len()], line)
+    })
+}
+
+/// The shape, a copy of the elements and the print precision of an array given as raw ABI arguments, or a message
+/// saying which argument breaks the ABI.
+///
+/// # Safety
+/// As for [`aplrt_print_array`].
+unsafe fn read_array(
+    kind: i32,
+    rank: i64,
+    shape: *const i64,
+    data: *const u8,
+    print_precision: i32,
+) -> Result<(Vec<usize>, OwnedElements, u32), String> {
     let element_kind = ElementKind::from_code(kind).ok_or_else(|| format!("unknown element kind {kind}"))?;
     // SAFETY: the caller guarantees `rank` readable lengths behind `shape`.
     let shape = unsafe { read_shape(rank, shape) }?;
@@ -298,11 +395,7 @@ pub unsafe fn display_lines_from_raw_parts(
         .ok_or_else(|| format!("print precision {print_precision} is not between 1 and 17"))?;
     // SAFETY: the caller guarantees `element_count` readable elements behind `data`.
     let elements = unsafe { OwnedElements::read(element_kind, data, element_count) };
-    let view = ArrayView {
-        shape: &shape,
-        data: elements.as_array_data(),
-    };
-    Ok(display(&view, print_precision))
+    Ok((shape, elements, print_precision))
 }
 
 /// Reads the shape vector. Null is allowed for rank 0, where nothing is read.

@@ -8,10 +8,13 @@
 use super::error::RunError;
 use super::ir::{ArrayRef, Block, Expr, Program, ResultValue, ScalarType, Stmt};
 use crate::runtime::error::AplError;
+use crate::tail::ast::Op;
 use crate::tail::interp::{numbers_in_file, Host};
 use crate::tail::scalar_ops::apply_scalar_op;
 use crate::tail::value::{ArrayData, ArrayValue, Scalar, Value};
+use aplc_runtime::abi::{RollGenerator, ROLL_SEED};
 use aplc_runtime::text_input;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -21,6 +24,7 @@ pub fn run_program(program: &Program, host: &mut dyn Host) -> Result<Value, RunE
         host,
         variables: HashMap::new(),
         blocks: HashMap::new(),
+        random: RefCell::new(RollGenerator::with_seed(ROLL_SEED)),
     };
     machine.run(&program.body)?;
     machine.result(&program.result)
@@ -31,6 +35,9 @@ struct Machine<'h> {
     variables: HashMap<u32, Scalar>,
     /// Live blocks (a freed block is removed).
     blocks: HashMap<u32, Vec<Scalar>>,
+    /// The generator behind `roll`, seeded as the TAIL interpreter's and the run-time library's are. In a cell because
+    /// expressions are evaluated through `&self`.
+    random: RefCell<RollGenerator>,
 }
 
 fn internal(message: impl Into<String>) -> RunError {
@@ -77,13 +84,8 @@ impl Machine<'_> {
             Stmt::Alloc { block, size } => {
                 let size = self.eval_int(size)?;
                 let size = usize::try_from(size).map_err(|_| internal(format!("negative allocation size {size}")))?;
-                let fill = match block.element.fill() {
-                    Expr::Int(n) => Scalar::Int(n),
-                    Expr::Double(x) => Scalar::Double(x),
-                    Expr::Bool(b) => Scalar::Bool(b),
-                    Expr::Char(c) => Scalar::Char(c),
-                    _ => unreachable!("fill elements are constants"),
-                };
+                // The fill is a constant (for complex numbers `mkx` of two constants), so evaluating it cannot fail.
+                let fill = self.eval(&block.element.fill())?;
                 if self.blocks.insert(block.id, vec![fill; size]).is_some() {
                     return Err(internal(format!("{} allocated twice", block.name())));
                 }
@@ -166,6 +168,17 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// `roll(n)`: the next number of the shared generator (lowering has checked that `n` is positive).
+    fn roll(&self, arguments: &[Scalar]) -> Result<Scalar, RunError> {
+        match arguments {
+            [Scalar::Int(n)] if *n > 0 => Ok(Scalar::Int(self.random.borrow_mut().roll(*n))),
+            _ => Err(RunError::Apl(AplError::new(
+                crate::runtime::error::AplErrorKind::Domain,
+                format!("roll of {arguments:?}"),
+            ))),
+        }
+    }
+
     fn buffer(&self, block: &Block) -> Result<&Vec<Scalar>, RunError> {
         self.blocks
             .get(&block.id)
@@ -193,6 +206,9 @@ impl Machine<'_> {
                 let mut values = Vec::with_capacity(args.len());
                 for arg in args {
                     values.push(self.eval(arg)?);
+                }
+                if *op == Op::Roll {
+                    return self.roll(&values);
                 }
                 apply_scalar_op(*op, &values).map_err(RunError::Apl)
             }

@@ -144,6 +144,16 @@ impl Lowerer {
         }
     }
 
+    /// The state of the fresh-name supply, for a probe whose statements are discarded (see `restore_name_supply`).
+    pub fn name_supply(&self) -> u32 {
+        self.next_id
+    }
+
+    /// Gives back the names taken since `name_supply` returned `supply` (only when nothing named since is kept).
+    pub fn restore_name_supply(&mut self, supply: u32) {
+        self.next_id = supply;
+    }
+
     pub fn emit(&mut self, statement: Stmt) {
         self.statements.last_mut().expect("a statement list").push(statement);
     }
@@ -326,7 +336,7 @@ impl Lowerer {
             ExprKind::Double(x) => Ok(Lowered::Scalar(Expr::Double(*x))),
             ExprKind::Bool(b) => Ok(Lowered::Scalar(Expr::Bool(*b))),
             ExprKind::Char(c) => Ok(Lowered::Scalar(Expr::Char(*c))),
-            ExprKind::Complex(..) => Err(LowerError::unsupported("complex numbers")),
+            ExprKind::Complex(re, im) => Ok(Lowered::Scalar(Expr::complex(*re, *im))),
             ExprKind::Var(name) => env
                 .lookup(name)
                 .cloned()
@@ -634,6 +644,10 @@ impl Lowerer {
                 elements: vec![],
             })),
             Op::Pi => Ok(Lowered::Scalar(Expr::Double(std::f64::consts::PI))),
+            Op::Roll => {
+                let bound = self.as_scalar(next())?;
+                Ok(Lowered::Scalar(self.roll(bound)))
+            }
             Op::Mem => match next() {
                 Lowered::Array(arr) => {
                     let arr = self.indexable(arr)?;
@@ -826,13 +840,9 @@ fn substitute(expr: &Expr, bindings: &[(u32, Expr)]) -> Expr {
     }
 }
 
-/// The loop type of a TAIL base type, or NONCE for complex numbers.
+/// The loop type of a TAIL base type.
 pub fn scalar_type(base: tail::BaseType, what: &str) -> LowerResult<ScalarType> {
-    match base {
-        tail::BaseType::Complex => Err(LowerError::unsupported(format!("complex numbers ({what})"))),
-        other => ScalarType::from_base(other)
-            .ok_or_else(|| LowerError::ill_typed(format!("unresolved element type of {what}"))),
-    }
+    ScalarType::from_base(base).ok_or_else(|| LowerError::ill_typed(format!("unresolved element type of {what}")))
 }
 
 /// How often a variable is used in an expression, and whether any use is inside a lambda.

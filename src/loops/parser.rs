@@ -74,6 +74,7 @@ fn type_named(name: &str) -> Option<ScalarType> {
         "double" => Some(ScalarType::Double),
         "bool" => Some(ScalarType::Bool),
         "char" => Some(ScalarType::Char),
+        "complex" => Some(ScalarType::Complex),
         _ => None,
     }
 }

@@ -11,6 +11,7 @@ use super::ast::{BaseType, Expr, ExprKind, Op, Type};
 use super::scalar_ops::{apply_scalar_op, is_associative, is_scalar_op};
 use super::value::{ArrayData, ArrayValue, Environment, Function, Scalar, Value};
 use crate::runtime::error::{AplError, AplErrorKind};
+use aplc_runtime::abi::{RollGenerator, ROLL_SEED};
 use aplc_runtime::text_input;
 use std::rc::Rc;
 
@@ -114,7 +115,7 @@ fn view(array: &ArrayValue) -> aplc_runtime::display::ArrayView<'_> {
 pub fn eval_program(program: &super::ast::Program, host: &mut dyn Host) -> Result<Value, AplError> {
     let mut interpreter = Interpreter {
         host,
-        random_state: 0x2545_F491_4F6C_DD1D,
+        random: RollGenerator::with_seed(ROLL_SEED),
         lambda_bodies: std::collections::HashMap::new(),
     };
     interpreter.eval(&program.body, &Environment::default())
@@ -122,8 +123,9 @@ pub fn eval_program(program: &super::ast::Program, host: &mut dyn Host) -> Resul
 
 struct Interpreter<'h> {
     host: &'h mut dyn Host,
-    /// State of the xorshift generator behind `roll` (fixed seed, so runs are reproducible).
-    random_state: u64,
+    /// The generator behind `roll`: the run-time library's, with its fixed seed, so that runs are reproducible and
+    /// every backend draws the same numbers.
+    random: RollGenerator,
     /// The body of every lambda evaluated so far, by the address of its node in the program (which outlives the
     /// run), so that a closure built once per element does not copy its body each time.
     lambda_bodies: std::collections::HashMap<usize, Rc<Expr>>,
@@ -380,7 +382,7 @@ impl Interpreter<'_> {
                 if n <= 0 {
                     return Err(AplError::domain(format!("roll of {n}")));
                 }
-                Ok(Value::Scalar(Scalar::Int(1 + (self.next_random() % n as u64) as i64)))
+                Ok(Value::Scalar(Scalar::Int(self.random.roll(n))))
             }
             Op::Zilde => Ok(int_vector(vec![])),
             Op::Pi => Ok(Value::Scalar(Scalar::Double(std::f64::consts::PI))),
@@ -540,16 +542,6 @@ impl Interpreter<'_> {
                 format!("{} is not implemented", op.name()),
             )),
         }
-    }
-
-    fn next_random(&mut self) -> u64 {
-        // xorshift64*
-        let mut x = self.random_state;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.random_state = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
     fn each(&mut self, function: &Value, source: &ArrayValue) -> Result<Value, AplError> {

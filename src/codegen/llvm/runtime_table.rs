@@ -37,6 +37,7 @@ pub enum RuntimeFunctionId {
     Roll,
     ReadFile,
     ReadArrayFile,
+    Format,
 }
 
 /// One run-time library function: its C name and signature, what LLVM may assume about it, and its address in this
@@ -158,6 +159,15 @@ pub const RUNTIME_FUNCTIONS: &[RuntimeFunction] = &[
         never_returns: false,
         returns_fresh_memory: true,
         address_in_this_process: abi::aplrt_read_array_file as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::Format,
+        name: "aplrt_format",
+        parameters: &[I32, I64, Pointer, Pointer, I32, I32, Pointer],
+        result: Some(Pointer),
+        never_returns: false,
+        returns_fresh_memory: true,
+        address_in_this_process: abi::aplrt_format as *const (),
     },
 ];
 
