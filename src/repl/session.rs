@@ -355,7 +355,7 @@ mod tests {
     struct FailingBackend;
 
     impl LineBackend for FailingBackend {
-        fn run_line(&mut self, _: tail::Program, _: &mut dyn Host) -> Result<LineOutcome, BackendError> {
+        fn run_line(&mut self, _: LineRequest, _: &mut dyn Host) -> Result<LineOutcome, BackendError> {
             Err(BackendError::Runtime(AplError::domain("refused")))
         }
     }
@@ -365,7 +365,7 @@ mod tests {
         on_session_thread(|| {
             let mut session = ReplSession::new(InterpreterBackend);
             let mut host = MemoryHost::default();
-            session.run_piece("n←4", &mut host).expect("assignment runs");
+            session.run_piece("n←2+2", &mut host).expect("assignment runs");
             let phases = session.run_piece("n×⍳n", &mut host).expect("the line runs");
             assert_eq!(host.printed_lines, vec!["4 8 12 16".to_string()]);
             let names: Vec<&str> = phases.iter().map(|phase| phase.name).collect();
@@ -385,6 +385,28 @@ mod tests {
             // The elaboration session forgot k too: a line using it is a VALUE ERROR before it reaches the backend.
             let error = session.run_piece("k", &mut host).expect_err("k is undefined");
             assert!(error.render_plain().contains("VALUE ERROR"), "{}", error.render_plain());
+        });
+    }
+
+    #[test]
+    fn earlier_values_are_inputs_not_recomputed() {
+        on_session_thread(|| {
+            let mut session = ReplSession::new(InterpreterBackend);
+            let mut host = MemoryHost::default();
+            // The assignment prints once; later lines use its value without running it again.
+            session.run_piece("v←⎕←2 3⍴⍳6", &mut host).expect("the line runs");
+            session.run_piece("+/v", &mut host).expect("the line runs");
+            session.run_piece("w←v×2", &mut host).expect("the line runs");
+            session.run_piece("w", &mut host).expect("the line runs");
+            assert_eq!(host.printed_lines, ["1 2 3", "4 5 6", "6 15", "2  4  6", "8 10 12"]);
+            // The line's program reads v as an input of its actual shape.
+            let tail_text = tail::print_program(session.last_typed_program().expect("a line ran"));
+            assert!(tail_text.contains("reshape([2,3]"), "{tail_text}");
+            assert_eq!(session.stored_value_count(), 2);
+            // Reassigning v drops its old value; erasing w drops w's.
+            session.run_piece("v←0", &mut host).expect("the line runs");
+            session.erase(&["w".to_string()]);
+            assert_eq!(session.stored_value_count(), 0);
         });
     }
 }
