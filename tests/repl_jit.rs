@@ -121,7 +121,7 @@ fn a_native_error_after_output_leaves_the_session_intact() {
     assert!(stderr.contains("[session:2:1]"), "{stderr}");
 }
 
-/// The process ids of the children of a process (all its threads'), from /proc.
+/// The process ids of the live children of a process (all its threads', zombies left out), from /proc.
 fn children_of(pid: u32) -> Vec<i32> {
     let mut children = Vec::new();
     let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
@@ -129,10 +129,21 @@ fn children_of(pid: u32) -> Vec<i32> {
     };
     for task in tasks.flatten() {
         if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
-            children.extend(text.split_whitespace().filter_map(|id| id.parse::<i32>().ok()));
+            children.extend(
+                text.split_whitespace()
+                    .filter_map(|id| id.parse::<i32>().ok())
+                    .filter(|id| !is_zombie(*id)),
+            );
         }
     }
     children
+}
+
+/// Whether a process has ended but not been waited for (state `Z` in /proc/PID/stat, after the command's `)`).
+fn is_zombie(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|stat| stat.rsplit_once(')').is_none_or(|(_, rest)| rest.trim_start().starts_with('Z')))
+        .unwrap_or(true)
 }
 
 #[test]

@@ -70,6 +70,7 @@ pub enum ChildOutcome {
 /// Runs `work` in a forked child; the bytes it returns come back through a pipe. `work` must not return to anything
 /// that expects the child to go on: the child ends with `_exit` right after it.
 pub fn run_in_child(guard: &InterruptGuard, work: impl FnOnce() -> Vec<u8>) -> ChildOutcome {
+    reap_finished_children(None);
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().flush();
     let Some(data_pipe) = Pipe::open() else {
@@ -95,8 +96,13 @@ pub fn run_in_child(guard: &InterruptGuard, work: impl FnOnce() -> Vec<u8>) -> C
         }
         let bytes = work();
         write_all(data_pipe.write, &bytes);
-        // SAFETY: ends the child without running the parent's exit handlers or destructors.
-        unsafe { libc::_exit(0) }
+        // SAFETY: closing both pipes first lets the parent go on while this process is torn down; then the child
+        // ends without running the parent's exit handlers or destructors.
+        unsafe {
+            libc::close(data_pipe.write);
+            libc::close(2);
+            libc::_exit(0)
+        }
     }
     // SAFETY: the parent closes its copies of the write ends, so that reads see the end of the pipes.
     unsafe {
@@ -105,6 +111,12 @@ pub fn run_in_child(guard: &InterruptGuard, work: impl FnOnce() -> Vec<u8>) -> C
     }
     let data = read_to_end(data_pipe.read, pid, guard);
     let errors = read_to_end(error_pipe.read, pid, guard);
+    if !data.is_empty() && !guard.interrupted() {
+        // The child sends its outputs only after the line ran (a line always has at least one): it succeeded.
+        // Tearing down a process as large as the session takes a while, so it is reaped later.
+        reap_finished_children(Some(pid));
+        return ChildOutcome::Finished(data);
+    }
     let status = wait_for(pid);
     if guard.interrupted() {
         return ChildOutcome::Interrupted;
@@ -178,6 +190,20 @@ fn read_to_end(descriptor: libc::c_int, pid: libc::pid_t, guard: &InterruptGuard
     // SAFETY: the descriptor is ours and read to its end.
     unsafe { libc::close(descriptor) };
     bytes
+}
+
+/// Children that sent their outputs and have not been waited for yet.
+static UNREAPED_CHILDREN: std::sync::Mutex<Vec<libc::pid_t>> = std::sync::Mutex::new(Vec::new());
+
+/// Waits (without blocking) for the children that finished earlier, and records `finished` as one of them.
+fn reap_finished_children(finished: Option<libc::pid_t>) {
+    let Ok(mut children) = UNREAPED_CHILDREN.lock() else { return };
+    children.extend(finished);
+    children.retain(|&pid| {
+        let mut status = 0;
+        // SAFETY: polls our own child.
+        unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) == 0 }
+    });
 }
 
 fn wait_for(pid: libc::pid_t) -> Option<libc::c_int> {
