@@ -181,3 +181,11 @@ fn an_interrupt_ends_the_computation_but_not_the_session() {
     assert_eq!(stdout, "42\n");
     assert_eq!(stderr.trim_end(), "INTERRUPT");
 }
+
+#[test]
+fn what_native_code_cannot_do_yet_runs_in_the_interpreter() {
+    // Complex numbers and ⍕ have no native code yet; the lines still run, and their values are kept.
+    let (stdout, stderr) = run_session("jit", "z←0J1\nz×2\nt←⍕12 3\n⌽t\n");
+    assert_eq!(stderr, "");
+    assert_eq!(stdout, "0J2\n3 21\n");
+}

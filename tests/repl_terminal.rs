@@ -1,5 +1,5 @@
 //! `aplc repl` in a pseudo-terminal (tmux): prompts, line editing by rustyline, a multi-line dfn with the
-//! continuation prompt, Ctrl-C cancelling a half-typed line, and Ctrl-D leaving.
+//! continuation prompt, Ctrl-C cancelling a half-typed line and interrupting a computation, and Ctrl-D leaving.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -110,6 +110,17 @@ fn a_terminal_session_edits_continues_cancels_and_leaves() {
     tmux.command(&["send-keys", "-t", "repl", "Enter"]);
     tmux.wait_for("a second 42", |text| {
         text.lines().filter(|line| line.trim() == "42").count() == 2
+    });
+
+    // Ctrl-C during a long native computation (about a billion sines) ends it: INTERRUPT, and the session goes on
+    // with its values.
+    tmux.send_line("{⍵+1○⍵}⍣1000000000⊢0.5");
+    std::thread::sleep(Duration::from_millis(1500));
+    tmux.command(&["send-keys", "-t", "repl", "C-c"]);
+    tmux.wait_for("INTERRUPT", |text| text.contains("INTERRUPT"));
+    tmux.send_line("+/x");
+    tmux.wait_for("a second 10", |text| {
+        text.lines().filter(|line| line.trim() == "10").count() == 2
     });
 
     // Ctrl-D on an empty line leaves with status 0.

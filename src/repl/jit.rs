@@ -3,12 +3,14 @@
 //! process ([`super::child`]) that sends the line's outputs back through a pipe.
 
 use super::child::{run_in_child, ChildOutcome, InterruptGuard};
-use super::session::{timed, BackendError, LineBackend, LineOutcome, LineRequest};
+use super::session::{timed, BackendError, InterpreterBackend, LineBackend, LineOutcome, LineRequest};
 use super::values::{bind_inputs, decode_values, encode_value, kind_of, native_data_pointer, InputForm};
+use crate::codegen::llvm::error::CodegenError;
 use crate::codegen::llvm::line::{compile_line, CompiledLine};
 use crate::codegen::llvm::target::CodegenOptions;
 use crate::codegen::llvm::translate::line::OutputSlot;
 use crate::driver::LoweringError;
+use crate::loops::LowerError;
 use crate::runtime::error::{AplError, AplErrorKind};
 use crate::tail;
 use crate::tail::interp::Host;
@@ -21,10 +23,30 @@ pub struct JitBackend {
 }
 
 impl LineBackend for JitBackend {
-    fn run_line(&mut self, line: LineRequest, _host: &mut dyn Host) -> Result<LineOutcome, BackendError> {
+    fn run_line(&mut self, line: LineRequest, host: &mut dyn Host) -> Result<LineOutcome, BackendError> {
+        match self.run_natively(&line) {
+            // What native code cannot do yet (complex numbers, `⍕`, `?`), the interpreter does: the session
+            // keeps working, at the interpreter's speed for that line.
+            Err(BackendError::Lowering(error)) if is_unsupported(&error) => InterpreterBackend.run_line(line, host),
+            other => other,
+        }
+    }
+}
+
+/// Whether a lowering error says that native code does not support a construct yet (rather than a bug).
+fn is_unsupported(error: &LoweringError) -> bool {
+    matches!(
+        error,
+        LoweringError::Loops(LowerError::Unsupported { .. })
+            | LoweringError::Codegen(CodegenError::UnsupportedOperator { .. })
+    )
+}
+
+impl JitBackend {
+    fn run_natively(&mut self, line: &LineRequest) -> Result<LineOutcome, BackendError> {
         let guard = InterruptGuard::install();
         let mut phases = Vec::new();
-        let (mut program, native_inputs) = bind_inputs(line.program, &line.inputs, InputForm::Native);
+        let (mut program, native_inputs) = bind_inputs(line.program.clone(), &line.inputs, InputForm::Native);
         timed(&mut phases, "infer", || tail::infer::infer_program(&mut program)).map_err(BackendError::Type)?;
         let typed_program = program.clone();
         let optimised = timed(&mut phases, "optimise", || {
