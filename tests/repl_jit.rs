@@ -142,7 +142,10 @@ fn children_of(pid: u32) -> Vec<i32> {
 /// Whether a process has ended but not been waited for (state `Z` in /proc/PID/stat, after the command's `)`).
 fn is_zombie(pid: i32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|stat| stat.rsplit_once(')').is_none_or(|(_, rest)| rest.trim_start().starts_with('Z')))
+        .map(|stat| {
+            stat.rsplit_once(')')
+                .is_none_or(|(_, rest)| rest.trim_start().starts_with('Z'))
+        })
         .unwrap_or(true)
 }
 
@@ -172,12 +175,25 @@ fn an_interrupt_ends_the_computation_but_not_the_session() {
     drop(stdin);
     let started = Instant::now();
     let status = session.wait().expect("the session ends");
-    assert!(started.elapsed() < Duration::from_secs(30), "the computation was not interrupted");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "the computation was not interrupted"
+    );
     assert_eq!(status.code(), Some(0));
     let mut stdout = String::new();
     let mut stderr = String::new();
-    session.stdout.take().expect("stdout").read_to_string(&mut stdout).expect("stdout");
-    session.stderr.take().expect("stderr").read_to_string(&mut stderr).expect("stderr");
+    session
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut stdout)
+        .expect("stdout");
+    session
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("stderr");
     assert_eq!(stdout, "42\n");
     assert_eq!(stderr.trim_end(), "INTERRUPT");
 }

@@ -328,7 +328,11 @@ fn visit_function_arrays(function: &Fun, visited: &mut std::collections::HashSet
     }
 }
 
-fn visit_closure_arrays(closure: &Closure, visited: &mut std::collections::HashSet<usize>, visit: &mut dyn FnMut(&Arr)) {
+fn visit_closure_arrays(
+    closure: &Closure,
+    visited: &mut std::collections::HashSet<usize>,
+    visit: &mut dyn FnMut(&Arr),
+) {
     closure.env.visit_reachable_arrays(visited, visit);
     if let Some((left, right)) = &closure.operands {
         visit_value_arrays(left, visited, visit);

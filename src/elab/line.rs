@@ -215,9 +215,9 @@ fn collect_variables(expr: &Expr, variables: &mut HashSet<String>) {
             variables.insert(name.clone());
         }
         Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Complex(..) => {}
-        Expr::Vector(elements, _) | Expr::Op(_, elements) | Expr::Tuple(elements) => {
-            elements.iter().for_each(|element| collect_variables(element, variables))
-        }
+        Expr::Vector(elements, _) | Expr::Op(_, elements) | Expr::Tuple(elements) => elements
+            .iter()
+            .for_each(|element| collect_variables(element, variables)),
         Expr::Lambda(_, _, body) | Expr::Project(_, body) => collect_variables(body, variables),
         Expr::Let(_, _, value, body) | Expr::Sequence(value, body) => {
             collect_variables(value, variables);

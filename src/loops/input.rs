@@ -61,7 +61,11 @@ impl Lowerer {
         };
         let block = match self.input_blocks.iter().find(|(known, _)| *known == index) {
             Some((_, block)) if block.element == element => *block,
-            Some(_) => return Err(LowerError::ill_typed(format!("input {index} read with two element types"))),
+            Some(_) => {
+                return Err(LowerError::ill_typed(format!(
+                    "input {index} read with two element types"
+                )))
+            }
             None => {
                 let block = self.fresh_block(element);
                 self.input_blocks.push((index, block));

@@ -130,9 +130,10 @@ pub fn run_in_child(guard: &InterruptGuard, work: impl FnOnce() -> Vec<u8>) -> C
         Some(status) if libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGINT => {
             ChildOutcome::Interrupted
         }
-        Some(status) if libc::WIFSIGNALED(status) => {
-            ChildOutcome::Broken(format!("the line's process ended with signal {}", libc::WTERMSIG(status)))
-        }
+        Some(status) if libc::WIFSIGNALED(status) => ChildOutcome::Broken(format!(
+            "the line's process ended with signal {}",
+            libc::WTERMSIG(status)
+        )),
         _ => ChildOutcome::Broken("cannot wait for the line's process".to_string()),
     }
 }
@@ -197,7 +198,9 @@ static UNREAPED_CHILDREN: std::sync::Mutex<Vec<libc::pid_t>> = std::sync::Mutex:
 
 /// Waits (without blocking) for the children that finished earlier, and records `finished` as one of them.
 fn reap_finished_children(finished: Option<libc::pid_t>) {
-    let Ok(mut children) = UNREAPED_CHILDREN.lock() else { return };
+    let Ok(mut children) = UNREAPED_CHILDREN.lock() else {
+        return;
+    };
     children.extend(finished);
     children.retain(|&pid| {
         let mut status = 0;

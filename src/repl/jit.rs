@@ -53,11 +53,15 @@ impl JitBackend {
             crate::pass::run_pipeline(program, &crate::pass::tail_pipeline(), crate::pass::Verify::Off)
         })
         .map_err(|error| BackendError::Lowering(LoweringError::Pass(error)))?;
-        let lowered = timed(&mut phases, "lower", || crate::loops::input::lower_line_program(&optimised))
-            .map_err(|error| BackendError::Lowering(LoweringError::Loops(error)))?;
+        let lowered = timed(&mut phases, "lower", || {
+            crate::loops::input::lower_line_program(&optimised)
+        })
+        .map_err(|error| BackendError::Lowering(LoweringError::Loops(error)))?;
         let context = Context::create();
-        let compiled = timed(&mut phases, "compile", || compile_line(&context, &lowered, &self.options))
-            .map_err(|error| BackendError::Lowering(LoweringError::Codegen(error)))?;
+        let compiled = timed(&mut phases, "compile", || {
+            compile_line(&context, &lowered, &self.options)
+        })
+        .map_err(|error| BackendError::Lowering(LoweringError::Codegen(error)))?;
         if guard.interrupted() {
             return Err(BackendError::Interrupted);
         }

@@ -52,10 +52,9 @@ pub fn bind_inputs(program: Program, inputs: &[(String, Value)], form: InputForm
         };
         bindings.push((name.clone(), bound));
     }
-    let body = bindings
-        .into_iter()
-        .rev()
-        .fold(program.body, |body, (name, bound)| Expr::let_in(name, None, bound, body));
+    let body = bindings.into_iter().rev().fold(program.body, |body, (name, bound)| {
+        Expr::let_in(name, None, bound, body)
+    });
     (Program { body }, native)
 }
 
@@ -70,7 +69,9 @@ fn input_expression(index: usize, array: &ArrayValue) -> Expr {
 }
 
 fn literal_ravel(data: &ArrayData) -> Expr {
-    let elements = (0..data.len()).map(|position| scalar_literal(data.get(position))).collect();
+    let elements = (0..data.len())
+        .map(|position| scalar_literal(data.get(position)))
+        .collect();
     Expr::vector(elements, Some(data.base_type()))
 }
 
@@ -109,7 +110,9 @@ pub fn coerce_to_base(value: Value, base: Base) -> Value {
                 .map(|position| convert_scalar(array.data.get(position), target))
                 .collect();
             match elements.and_then(|elements| ArrayData::from_scalars(target, &elements)) {
-                Some(data) if !array.data.is_empty() => Value::Array(Rc::new(ArrayValue::new(array.shape.clone(), data))),
+                Some(data) if !array.data.is_empty() => {
+                    Value::Array(Rc::new(ArrayValue::new(array.shape.clone(), data)))
+                }
                 _ if array.data.is_empty() => {
                     Value::Array(Rc::new(ArrayValue::new(array.shape.clone(), ArrayData::empty(target))))
                 }
@@ -214,8 +217,8 @@ impl ByteReader<'_> {
             .ok_or("the line's process sent an impossible shape")?;
         let data = match kind {
             KIND_BOOL => ArrayData::Bool(self.take(count)?.iter().map(|&byte| byte != 0).collect()),
-            KIND_INT => ArrayData::Int(self.elements(count, |bytes| i64::from_le_bytes(bytes))?),
-            KIND_DOUBLE => ArrayData::Double(self.elements(count, |bytes| f64::from_le_bytes(bytes))?),
+            KIND_INT => ArrayData::Int(self.elements(count, i64::from_le_bytes)?),
+            KIND_DOUBLE => ArrayData::Double(self.elements(count, f64::from_le_bytes)?),
             KIND_CHAR => ArrayData::Char(self.chars(count)?),
             other => return Err(format!("the line's process sent an unknown element kind {other}")),
         };

@@ -139,7 +139,9 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         Ok(match ty {
             ScalarType::Int => value.into_int_value(),
             ScalarType::Double => builder.build_bit_cast(value, word_type, "bits")?.into_int_value(),
-            ScalarType::Bool | ScalarType::Char => builder.build_int_z_extend(value.into_int_value(), word_type, "word")?,
+            ScalarType::Bool | ScalarType::Char => {
+                builder.build_int_z_extend(value.into_int_value(), word_type, "word")?
+            }
         })
     }
 
