@@ -98,7 +98,10 @@ fn a_terminal_session_edits_continues_cancels_and_leaves() {
     tmux.command(&["send-keys", "-t", "repl", "Enter"]);
     tmux.wait_for("100", |text| text.lines().any(|line| line.trim() == "100"));
 
-    // Ctrl-C drops a half-typed line: 5+6 never runs (no 11 appears), and the session goes on.
+    // Ctrl-C drops a half-typed line: 5+6 never runs (no 11 appears), and the session goes on. A line's output
+    // appears before its process has ended and the session is back at the prompt; a Ctrl-C typed before then is
+    // an interrupt of that line (in the terminal's cooked mode), so wait a moment first.
+    std::thread::sleep(Duration::from_millis(300));
     tmux.command(&["send-keys", "-t", "repl", "-l", "5+6"]);
     tmux.command(&["send-keys", "-t", "repl", "C-c"]);
     tmux.send_line("2×21");
