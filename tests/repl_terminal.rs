@@ -43,6 +43,14 @@ impl Tmux {
         self.command(&["send-keys", "-t", "repl", "-l", line]);
         self.command(&["send-keys", "-t", "repl", "Enter"]);
     }
+
+    /// Sends a line that prints nothing, then gives the session time to compile and run it and to be back at the
+    /// prompt: keys typed while a line runs arrive in the terminal's cooked mode, and rustyline does not take a
+    /// typed-ahead line back as it was typed.
+    fn send_silent_line(&self, line: &str) {
+        self.send_line(line);
+        std::thread::sleep(Duration::from_millis(400));
+    }
 }
 
 impl Drop for Tmux {
@@ -80,14 +88,14 @@ fn a_terminal_session_edits_continues_cancels_and_leaves() {
     );
     tmux.wait_for("the banner", |text| text.contains(")off or Ctrl-D leaves"));
 
-    tmux.send_line("x←⍳4");
+    tmux.send_silent_line("x←⍳4");
     tmux.send_line("+/x");
     tmux.wait_for("10", |text| text.lines().any(|line| line.trim() == "10"));
 
     // A dfn over two lines: the second line gets the continuation prompt.
-    tmux.send_line("sq←{");
+    tmux.send_silent_line("sq←{");
     tmux.wait_for("the continuation prompt", |text| text.contains("⋯"));
-    tmux.send_line("⍵×⍵}");
+    tmux.send_silent_line("⍵×⍵}");
     tmux.send_line("sq x");
     tmux.wait_for("1 4 9 16", |text| text.contains("1 4 9 16"));
 
