@@ -15,6 +15,7 @@
 //! of its allocation), except the blocks the program returns.
 
 use super::error::LowerError;
+use super::fusion::{is_cheap_to_duplicate, memoised, used_element_wise_once};
 use super::ir::{self, ArrayRef, Block, Expr, Layout, ResultValue, ScalarType, Stmt, Var};
 use super::pull::{Arr, Materialised, Pull};
 use crate::runtime::error::AplErrorKind;
@@ -113,6 +114,12 @@ fn collect_result_blocks(result: &ResultValue, blocks: &mut HashSet<u32>) {
 pub struct Lowerer {
     next_id: u32,
     statements: Vec<Vec<Stmt>>,
+    /// A unique id per statement list in `statements` (parallel to it): a variable bound in a list whose id is
+    /// still here is in scope (memoised reads in `fusion.rs`).
+    scope_ids: Vec<u64>,
+    next_scope_id: u64,
+    /// The ids of mutable variables (`var x = e`), whose value depends on where they are read.
+    mutable_ids: HashSet<u32>,
 }
 
 impl Default for Lowerer {
@@ -120,6 +127,9 @@ impl Default for Lowerer {
         Lowerer {
             next_id: 0,
             statements: vec![Vec::new()],
+            scope_ids: vec![0],
+            next_scope_id: 1,
+            mutable_ids: HashSet::new(),
         }
     }
 }
@@ -151,9 +161,43 @@ impl Lowerer {
     /// Runs `build` with a fresh statement list and returns the statements it emitted with its result.
     pub fn capture<T>(&mut self, build: impl FnOnce(&mut Lowerer) -> LowerResult<T>) -> LowerResult<(Vec<Stmt>, T)> {
         self.statements.push(Vec::new());
+        self.scope_ids.push(self.next_scope_id);
+        self.next_scope_id += 1;
         let result = build(self);
+        self.scope_ids.pop();
         let statements = self.statements.pop().expect("pushed above");
         result.map(|value| (statements, value))
+    }
+
+    /// The id of the statement list being built.
+    pub fn current_scope(&self) -> u64 {
+        *self.scope_ids.last().expect("a statement list")
+    }
+
+    /// Whether the statement list with this id is still being built (so what it bound is in scope here).
+    pub fn scope_is_open(&self, scope: u64) -> bool {
+        self.scope_ids.contains(&scope)
+    }
+
+    /// Whether an expression has the same value wherever it is read in the scope of its variables: no mutable
+    /// variable and no load (a block may be written in between).
+    pub fn is_stable(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Var(var) => !self.mutable_ids.contains(&var.id),
+            Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => true,
+            Expr::Prim(_, args) => args.iter().all(|arg| self.is_stable(arg)),
+            Expr::Load { .. } => false,
+            Expr::Select(c, a, b) => self.is_stable(c) && self.is_stable(a) && self.is_stable(b),
+        }
+    }
+
+    /// The fresh-name counter, saved and restored around probes whose statements are discarded.
+    pub fn next_id(&self) -> u32 {
+        self.next_id
+    }
+
+    pub fn set_next_id(&mut self, next_id: u32) {
+        self.next_id = next_id;
     }
 
     /// `let x = e` for a non-trivial expression; trivial ones are returned as they are.
@@ -172,6 +216,7 @@ impl Lowerer {
     /// A mutable variable initialised to `value`.
     pub fn mutable(&mut self, value: Expr, hint: &str) -> Var {
         let var = self.fresh_var(value.ty(), hint);
+        self.mutable_ids.insert(var.id);
         self.emit(Stmt::Mutable {
             var: var.clone(),
             value,
@@ -401,8 +446,14 @@ impl Lowerer {
                 let uses = count_uses(name, body, false);
                 let shared = uses.count > 1 || uses.under_lambda;
                 match arr {
-                    Arr::Pull(ref pull) if shared && !pull.cheap => {
-                        Ok(Lowered::Array(Arr::Mat(self.materialise(&arr)?)))
+                    Arr::Pull(pull) if shared && !self.is_cheap_to_recompute(&pull) => {
+                        // Memoised reads need one index form; a rank ≥ 2 array read both flat and shaped would be
+                        // recomputed on every conversion, so only vectors are fused this way.
+                        if pull.shape.len() == 1 && used_element_wise_once(name, body) {
+                            Ok(Lowered::Array(Arr::Pull(memoised(pull))))
+                        } else {
+                            Ok(Lowered::Array(Arr::Mat(self.materialise(&Arr::Pull(pull))?)))
+                        }
                     }
                     // Short literals (shape and axis vectors) stay static: re-materialising one costs a few stores.
                     Arr::Literal { ref elements, .. } if shared && elements.len() > MAX_SHARED_LITERAL => {
@@ -755,16 +806,38 @@ fn inline_lets(statements: &[Stmt], value: &Expr) -> Option<Expr> {
         return None;
     }
     let mut bindings: Vec<(u32, Expr)> = Vec::new();
-    for statement in statements {
+    for (position, statement) in statements.iter().enumerate() {
         match statement {
-            Stmt::Let { var, value } => {
-                let value = substitute(value, &bindings);
-                bindings.push((var.id, value));
+            Stmt::Let { var, value: bound } => {
+                let bound = substitute(bound, &bindings);
+                // Substituting a variable used twice duplicates its computation: only for cheap values.
+                let later_uses: usize = statements[position + 1..]
+                    .iter()
+                    .map(|later| match later {
+                        Stmt::Let { value, .. } => var_uses(value, var.id),
+                        _ => 0,
+                    })
+                    .sum::<usize>()
+                    + var_uses(value, var.id);
+                if later_uses > 1 && !is_cheap_to_duplicate(&bound) {
+                    return None;
+                }
+                bindings.push((var.id, bound));
             }
             _ => return None,
         }
     }
     Some(substitute(value, &bindings))
+}
+
+fn var_uses(expr: &Expr, id: u32) -> usize {
+    match expr {
+        Expr::Var(var) => usize::from(var.id == id),
+        Expr::Prim(_, args) => args.iter().map(|a| var_uses(a, id)).sum(),
+        Expr::Load { index, .. } => var_uses(index, id),
+        Expr::Select(c, a, b) => var_uses(c, id) + var_uses(a, id) + var_uses(b, id),
+        _ => 0,
+    }
 }
 
 fn substitute(expr: &Expr, bindings: &[(u32, Expr)]) -> Expr {

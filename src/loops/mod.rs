@@ -11,6 +11,7 @@
 
 pub mod check;
 pub mod error;
+mod fusion;
 pub mod interp;
 pub mod ir;
 pub mod lower;
