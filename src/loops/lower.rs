@@ -675,7 +675,7 @@ impl Lowerer {
             for arg in args {
                 scalars.push(self.as_scalar(arg)?);
             }
-            return Ok(Lowered::Scalar(Expr::Prim(op, scalars)));
+            return Ok(Lowered::Scalar(self.scalar_operation(op, scalars)));
         }
         let mut args = args.into_iter();
         let mut next = move || args.next().expect("arity checked");

@@ -20,6 +20,7 @@ pub mod parser;
 pub mod printer;
 pub mod pull;
 mod reduce;
+mod scalar_rewrite;
 mod search;
 mod structural;
 
