@@ -155,3 +155,28 @@ fn a_variable_used_before_its_definition_is_an_internal_error() {
         }
     );
 }
+
+#[test]
+fn nan_checks_implied_by_their_uses_are_left_out() {
+    // 2×x+1 summed: the product is an argument of the sum, the sum only feeds the reduction, whose final accumulator
+    // is checked once after the loop: one NaN test in all, and none on the arguments.
+    let sum = typed_loop_program(
+        "nan_sum.tail",
+        "reduce(addd, 0.0, each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10)))",
+    );
+    let sum_ir = unoptimised_ir(&sum);
+    assert_eq!(sum_ir.matches("fcmp uno").count(), 1, "{sum_ir}");
+    assert_eq!(sum_ir.matches("fcmp ord").count(), 0, "{sum_ir}");
+    // Stored, the outer sum keeps its check; ⌈/ (maxnum drops NaN) keeps the check of each element it reads.
+    let stored = typed_loop_program(
+        "nan_stored.tail",
+        "each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10))",
+    );
+    assert_eq!(unoptimised_ir(&stored).matches("fcmp uno").count(), 1);
+    let max = typed_loop_program(
+        "nan_max.tail",
+        "reduce(maxd, ~1.0, each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10)))",
+    );
+    let max_ir = unoptimised_ir(&max);
+    assert_eq!(max_ir.matches("fcmp uno").count(), 1, "{max_ir}");
+}
