@@ -32,12 +32,12 @@ const EXPENSIVE: usize = MAX_RECOMPUTED_COST + 1;
 
 impl Lowerer {
     /// Whether a pull array is cheap enough to recompute at every use (see the module documentation). The probe
-    /// emits nothing and consumes no variable ids, so it leaves the printed IR unchanged.
+    /// emits nothing and leaves no trace (variable ids, mutable variables), so the printed IR is unchanged.
     pub fn is_cheap_to_recompute(&mut self, pull: &Pull) -> bool {
         if pull.cheap {
             return true;
         }
-        let saved_id = self.next_id();
+        let saved = self.probe_state();
         let probe = self.capture(|lowerer| {
             let rank = pull.shape.len();
             let index: Vec<Expr> = (0..rank)
@@ -51,7 +51,7 @@ impl Lowerer {
                 Index::Shaped(f) => f(lowerer, &index),
             }
         });
-        self.set_next_id(saved_id);
+        self.restore_probe_state(saved);
         let Ok((statements, value)) = probe else {
             return false;
         };
@@ -239,7 +239,10 @@ impl SiteCount {
         }
         match &expr.kind {
             ExprKind::Var(_) => Use::ElementWise,
-            ExprKind::Op { op, args } if matches!(op, Op::Each | Op::EachV | Op::ZipWith) => {
+            ExprKind::Op {
+                op: Op::Each | Op::EachV | Op::ZipWith,
+                args,
+            } => {
                 if self.mentions(&args[0]) {
                     return self.poison();
                 }

@@ -191,13 +191,15 @@ impl Lowerer {
         }
     }
 
-    /// The fresh-name counter, saved and restored around probes whose statements are discarded.
-    pub fn next_id(&self) -> u32 {
-        self.next_id
+    /// What a probe whose statements are discarded may change (the fresh-name counter and the set of mutable
+    /// variables), saved before it and restored after it so that the probe leaves no trace.
+    pub fn probe_state(&self) -> (u32, HashSet<u32>) {
+        (self.next_id, self.mutable_ids.clone())
     }
 
-    pub fn set_next_id(&mut self, next_id: u32) {
+    pub fn restore_probe_state(&mut self, (next_id, mutable_ids): (u32, HashSet<u32>)) {
         self.next_id = next_id;
+        self.mutable_ids = mutable_ids;
     }
 
     /// `let x = e` for a non-trivial expression; trivial ones are returned as they are.
