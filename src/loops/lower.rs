@@ -6,7 +6,9 @@
 //!
 //! Materialisation (the thesis' rules): a let-bound array used more than once or under a lambda, the source of a
 //! reshape, the argument of a power loop, and the results of reduce (rank ≥ 2), scan, compress, replicate, expand,
-//! update, vector literals and `mem`. Everything else composes index functions and allocates nothing.
+//! update, vector literals and `mem`. Everything else composes index functions and allocates nothing. A shared
+//! let-bound array stays a pull array when it is cheap to recompute or read at one index by one consumer (the rules
+//! and the cost model are in `fusion.rs`).
 //!
 //! Element-level APL errors (a division by zero inside an `each`) are raised when the element is computed, which in a
 //! fused loop may be later than in the interpreter, or never when the element is not needed (`first(each(...))`).

@@ -17,7 +17,7 @@
 //!   checks do not branch: each failure is or-ed into a flag, and the flags are tested once after the outermost such
 //!   loop. The program then stops with the same error kind after the same output; only the values it stored in the
 //!   meantime (invisible, since it stops) differ. Checks whose result may become an index (int operations, floor)
-//!   always branch at once.
+//!   always branch at once. Checks implied by the checks of their uses are left out there (`nan_checks.rs`).
 //! - Reductions. An assignment `acc := f(x, acc)` with `f` one of `addd muld maxd mind`, the only use of `acc` in its
 //!   loop, gets the `reassoc` and `nsz` fast-math flags (APL lets `+/` on doubles associate; no other operation gets
 //!   them, so `-/` keeps its order). Its not-a-real-number check moves after the loop: no value of a running program
