@@ -11,6 +11,7 @@
 
 pub mod check;
 pub mod error;
+mod fusion;
 pub mod input;
 pub mod interp;
 pub mod ir;
@@ -21,6 +22,7 @@ pub mod printer;
 pub mod pull;
 mod random;
 mod reduce;
+mod scalar_rewrite;
 mod search;
 mod structural;
 

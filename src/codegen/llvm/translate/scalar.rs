@@ -12,7 +12,7 @@ use aplc_runtime::abi::RuntimeErrorKind;
 
 mod complex;
 
-use super::{internal_error, special_functions, ProgramTranslator};
+use super::{internal_error, nan_checks, special_functions, ProgramTranslator};
 use crate::codegen::llvm::error::CodegenError;
 use crate::codegen::llvm::runtime_table::{declare_runtime_function, RuntimeFunctionId};
 use crate::loops::ir::{Expr, Var};
@@ -214,15 +214,26 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
     // ---- Operators ----
 
     fn translate_operator_application(&self, op: Op, arguments: &[Expr]) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        let elided = self.elide_next_nan_check.replace(false);
+        // Inside a deferring loop nest, an operation argument of a NaN-propagating operation needs no check of its own.
+        let arguments_implied = self.deferred_checks.borrow().is_some() && nan_checks::propagates_nan(op);
         let values = arguments
             .iter()
-            .map(|argument| self.translate_expression(argument))
+            .map(|argument| {
+                self.elide_next_nan_check
+                    .set(arguments_implied && matches!(argument, Expr::Prim(..)));
+                self.translate_expression(argument)
+            })
             .collect::<Result<Vec<_>, _>>()?;
-        match values.as_slice() {
+        self.elide_next_nan_check.set(false);
+        self.nan_check_elided.set(elided);
+        let result = match values.as_slice() {
             [x] => self.translate_unary_operator(op, *x),
             [x, y] => self.translate_binary_operator(op, *x, *y),
             _ => Err(unsupported_operator(op)),
-        }
+        };
+        self.nan_check_elided.set(false);
+        result
     }
 
     fn translate_unary_operator(&self, op: Op, x: BasicValueEnum<'ctx>) -> Result<BasicValueEnum<'ctx>, CodegenError> {
@@ -389,8 +400,17 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         result: FloatValue<'ctx>,
         arguments: &[FloatValue<'ctx>],
     ) -> Result<(), CodegenError> {
+        if self.nan_check_elided.get() {
+            return Ok(());
+        }
         let builder = &self.emitter.builder;
         let mut failed = self.is_nan(result)?;
+        // Where checks may be left out (`nan_checks.rs`), a NaN argument is one whose check was left out.
+        let arguments = if self.deferred_checks.borrow().is_some() {
+            &[]
+        } else {
+            arguments
+        };
         for &argument in arguments {
             let argument_is_number = self.double_compare(FloatPredicate::ORD, argument, argument)?;
             failed = builder.build_and(failed, argument_is_number, "not_real")?;
