@@ -1,0 +1,145 @@
+//! Allocation hoisting: a block allocated and freed in every iteration of a loop, with a size that does not change
+//! from one iteration to the next, is allocated once before the loop and freed once after it.
+//!
+//! ```text
+//! for it62 < 4 {                          let n30 : int = (s14 * s15)
+//!   let n30 : int = (s14 * s15)           alloc mem31 : int[n30]
+//!   alloc mem31 : int[n30]          =>    for it62 < 4 {
+//!   ...                                     ...
+//!   free mem31                            }
+//! }                                       free mem31
+//! ```
+//!
+//! Conditions, all checked on the loop body's own statement list (inner loops are hoisted first, so a block can
+//! climb out of a whole nest):
+//! - the `alloc` and the `free` of the block are both statements of the body, so the block never outlives one
+//!   iteration and no iteration can read what an earlier one stored except through the buffer it now keeps, which
+//!   lowering never does (every element is stored before it is read: native allocations are not initialised);
+//! - no `swap` in the loop names the block (a swap would make the name denote another buffer at the `free`);
+//! - the size is loop-invariant: an expression that cannot fail (see [`is_safe_pure`]) over variables that the loop
+//!   neither defines nor assigns, or over `let`s at the top of the body that are themselves invariant in that sense;
+//!   those `let`s move out with the allocation (they are safe, so evaluating them when the loop runs zero times
+//!   changes nothing).
+
+use super::ir::{Block, Expr, Stmt};
+use super::rewrite::{is_safe_pure, nested_lists_mut, variables_of};
+use std::collections::{HashMap, HashSet};
+
+/// The pass.
+pub fn hoist_allocations(mut program: super::ir::Program) -> super::ir::Program {
+    hoist_in_list(&mut program.body);
+    program
+}
+
+fn hoist_in_list(statements: &mut Vec<Stmt>) {
+    let mut position = 0;
+    while position < statements.len() {
+        for list in nested_lists_mut(&mut statements[position]) {
+            hoist_in_list(list);
+        }
+        let (before, after) = match &mut statements[position] {
+            Stmt::For { index, body, .. } => hoist_out_of_body(body, Some(index.id)),
+            Stmt::While { body, .. } => hoist_out_of_body(body, None),
+            _ => (Vec::new(), Vec::new()),
+        };
+        let moved_before = before.len();
+        let moved_after = after.len();
+        statements.splice(position + 1..position + 1, after);
+        statements.splice(position..position, before);
+        position += moved_before + 1 + moved_after;
+    }
+}
+
+/// Removes the hoistable allocations (and the `let`s their sizes need) from a loop body; returns the statements to
+/// put before the loop and after it.
+fn hoist_out_of_body(body: &mut Vec<Stmt>, loop_index: Option<u32>) -> (Vec<Stmt>, Vec<Stmt>) {
+    let variant = variables_set_in(body, loop_index);
+    let invariant_lets = invariant_top_level_lets(body, &variant);
+    let swapped = swapped_blocks(body);
+    let mut hoisted_lets: HashSet<u32> = HashSet::new();
+    let mut hoisted_blocks: Vec<Block> = Vec::new();
+    for statement in body.iter() {
+        let Stmt::Alloc { block, size } = statement else {
+            continue;
+        };
+        let freed_here = body.contains(&Stmt::Free { block: *block });
+        if !freed_here || swapped.contains(&block.id) || !is_safe_pure(size) {
+            continue;
+        }
+        if let Some(needed) = lets_needed(size, &variant, &invariant_lets) {
+            hoisted_lets.extend(needed);
+            hoisted_blocks.push(*block);
+        }
+    }
+    let moves_out = |statement: &Stmt| match statement {
+        Stmt::Let { var, .. } => hoisted_lets.contains(&var.id),
+        Stmt::Alloc { block, .. } => hoisted_blocks.contains(block),
+        _ => false,
+    };
+    let before: Vec<Stmt> = body.iter().filter(|s| moves_out(s)).cloned().collect();
+    body.retain(|s| !moves_out(s));
+    let after: Vec<Stmt> = hoisted_blocks.iter().map(|&block| Stmt::Free { block }).collect();
+    body.retain(|s| !matches!(s, Stmt::Free { block } if hoisted_blocks.contains(block)));
+    (before, after)
+}
+
+/// The `let`s (by variable id) an invariant size needs moved out with it, or `None` when the size is not invariant.
+fn lets_needed(size: &Expr, variant: &HashSet<u32>, invariant_lets: &HashMap<u32, Expr>) -> Option<HashSet<u32>> {
+    let mut needed = HashSet::new();
+    let mut pending = HashSet::new();
+    variables_of(size, &mut pending);
+    while let Some(id) = pending.iter().next().copied() {
+        pending.remove(&id);
+        if !variant.contains(&id) || needed.contains(&id) {
+            continue;
+        }
+        let value = invariant_lets.get(&id)?;
+        needed.insert(id);
+        variables_of(value, &mut pending);
+    }
+    Some(needed)
+}
+
+/// The `let`s at the top level of the body whose values are safe and use only invariant variables or earlier such
+/// `let`s: they may move before the loop.
+fn invariant_top_level_lets(body: &[Stmt], variant: &HashSet<u32>) -> HashMap<u32, Expr> {
+    let mut lets = HashMap::new();
+    for statement in body {
+        if let Stmt::Let { var, value } = statement {
+            let mut used = HashSet::new();
+            variables_of(value, &mut used);
+            let invariant = used.iter().all(|id| !variant.contains(id) || lets.contains_key(id));
+            if is_safe_pure(value) && invariant {
+                lets.insert(var.id, value.clone());
+            }
+        }
+    }
+    lets
+}
+
+/// Every variable the loop defines or assigns (at any depth), and its index: what may change between iterations.
+fn variables_set_in(body: &[Stmt], loop_index: Option<u32>) -> HashSet<u32> {
+    let mut variant: HashSet<u32> = loop_index.into_iter().collect();
+    super::ir::for_each_statement(body, &mut |statement| match statement {
+        Stmt::Let { var, .. } | Stmt::Mutable { var, .. } | Stmt::Assign { var, .. } => {
+            variant.insert(var.id);
+        }
+        Stmt::For { index, .. } => {
+            variant.insert(index.id);
+        }
+        Stmt::Format { shape, .. } => variant.extend(shape.iter().map(|var| var.id)),
+        _ => {}
+    });
+    variant
+}
+
+fn swapped_blocks(body: &[Stmt]) -> HashSet<u32> {
+    let mut swapped = HashSet::new();
+    super::ir::for_each_statement(body, &mut |statement| {
+        if let Stmt::Swap { first, second } = statement {
+            swapped.insert(first.id);
+            swapped.insert(second.id);
+        }
+    });
+    swapped
+}
