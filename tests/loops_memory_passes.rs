@@ -211,3 +211,17 @@ fn the_mem_dump_lists_blocks_with_their_views_and_reads_back() {
     let reparsed = parse_program(&dump).unwrap();
     assert_eq!(aplc::loops::memory_printer::print_memory_program(&reparsed), dump);
 }
+
+#[test]
+fn the_lets_of_a_fill_loop_are_substituted_into_the_formula() {
+    let text = "alloc mem1 : int[4]\nfor i2 < 4 {\n  let x3 : int = (i2 + 1)\n  let y4 : int = (x3 * x3)\n  \
+                store mem1[i2] = (7 * y4)\n}\nprint(10) mem1[2]\nfree mem1\nresult 0\n";
+    let expected = "print(10) (7 * ((2 + 1) * (2 + 1)))\nresult 0\n";
+    assert_eq!(apply(RECOMPUTE, text), expected);
+    // A let that could fail keeps the block.
+    unchanged(
+        RECOMPUTE,
+        "let z1 : int = 2\nalloc mem2 : int[4]\nfor i3 < 4 {\n  let x4 : int = (i3 / z1)\n  \
+         store mem2[i3] = (7 * x4)\n}\nprint(10) mem2[2]\nfree mem2\nresult 0\n",
+    );
+}

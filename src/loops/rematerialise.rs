@@ -11,22 +11,24 @@
 //! free mem1
 //! ```
 //!
-//! When the block is filled by one loop `for i < n { store b[i] = f(i) }` (or, for a one-element block, by one
-//! `store b[0] = f`) and is otherwise only read, every load `b[e]` can be replaced by `f(e)`: the block, its fill
-//! loop, its views and its free go. This is the fusion of pull arrays done after the fact, for the arrays whose
-//! recomputation is cheaper than a memory round trip.
+//! When the block is filled by one loop `for i < n { store b[i] = f(i) }` (`let`s before the store are substituted
+//! into `f`), or, for a one-element block, by one `store b[0] = f`, and is otherwise only read, every load `b[e]`
+//! can be replaced by `f(e)`: the block, its fill loop, its views and its free go. This is the fusion of pull arrays
+//! done after the fact, for the arrays whose recomputation is cheaper than a memory round trip.
 //!
 //! Conditions: `f` cannot fail and reads no memory ([`is_safe_pure`]), so evaluating it at the loads instead of in
 //! the fill loop can neither lose nor add an APL error; it reads no mutable variable (an immutable `let` defined
-//! before the fill has the same value at every load, and the loads come after the fill, in its scope); it is small
-//! (at most [`FORMULA_SIZE_LIMIT`] nodes) and the block has at most [`LOAD_LIMIT`] loads, so the code grows by a
-//! bounded amount; and no other statement stores into, prints, formats, swaps or returns the block. A correct
-//! program loads only elements `0 ≤ e < n`, where `f(e)` is exactly what the fill stored.
+//! before the fill has the same value at every load, and the loads come after the fill, in its scope); it is cheap
+//! (at most [`FORMULA_SIZE_LIMIT`] nodes, no division, which costs more than the load it replaces) and the block has
+//! at most [`LOAD_LIMIT`] loads, so the code grows by a bounded amount; and no other statement stores into, prints,
+//! formats, swaps or returns the block. A correct program loads only elements `0 ≤ e < n`, where `f(e)` is exactly
+//! what the fill stored.
 
 use super::ir::{for_each_statement, Block, Expr, Program, Stmt};
 use super::rewrite::{
     is_safe_pure, nested_lists_mut, result_mentions_block, rewrite_exprs, size_of, substitute_variable, variables_of,
 };
+use crate::tail::ast::Op;
 use std::collections::HashSet;
 
 /// The largest formula (in expression nodes) recomputed at each load.
@@ -89,7 +91,7 @@ fn collect_filled_blocks(statements: &[Stmt], mutable: &HashSet<u32>, into: &mut
                 {
                     let mut used = HashSet::new();
                     variables_of(&cheap.formula, &mut used);
-                    let cheap_enough = size_of(&cheap.formula) <= FORMULA_SIZE_LIMIT;
+                    let cheap_enough = size_of(&cheap.formula) <= FORMULA_SIZE_LIMIT && !has_division(&cheap.formula);
                     if cheap_enough && is_safe_pure(&cheap.formula) && used.is_disjoint(mutable) {
                         into.push(cheap);
                     }
@@ -105,18 +107,31 @@ fn collect_filled_blocks(statements: &[Stmt], mutable: &HashSet<u32>, into: &mut
     }
 }
 
+/// Whether the formula divides (`divi`, `resi`): a division costs more than the load it would replace.
+fn has_division(expr: &Expr) -> bool {
+    match expr {
+        Expr::Prim(op, args) => matches!(op, Op::DivI | Op::ResI) || args.iter().any(has_division),
+        Expr::Select(c, a, b) => has_division(c) || has_division(a) || has_division(b),
+        Expr::Load { index, .. } => has_division(index),
+        _ => false,
+    }
+}
+
 /// `for i < size { store block[i] = f(i) }`, or `store block[0] = f` for a block of size 1.
 fn filled_by(fill: &Stmt, block: Block, size: &Expr) -> Option<CheapBlock> {
     match fill {
-        Stmt::For { index, count, body } if count == size => match body.as_slice() {
-            [Stmt::Store {
-                block: stored,
-                index: Expr::Var(at),
-                value,
-            }] if *stored == block && at == index => Some(CheapBlock {
+        Stmt::For { index, count, body } if count == size => match body.split_last()? {
+            (
+                Stmt::Store {
+                    block: stored,
+                    index: Expr::Var(at),
+                    value,
+                },
+                lets,
+            ) if *stored == block && at == index => Some(CheapBlock {
                 block,
                 index: Some(index.id),
-                formula: value.clone(),
+                formula: inline_lets(value, lets)?,
             }),
             _ => None,
         },
@@ -131,6 +146,17 @@ fn filled_by(fill: &Stmt, block: Block, size: &Expr) -> Option<CheapBlock> {
         }),
         _ => None,
     }
+}
+
+/// The value with the body's `let`s substituted (latest first, so that a `let` may use earlier ones); `None` when the
+/// body has another statement or a `let` that is not safe (its value would be evaluated at every load instead).
+fn inline_lets(value: &Expr, lets: &[Stmt]) -> Option<Expr> {
+    lets.iter()
+        .rev()
+        .try_fold(value.clone(), |formula, statement| match statement {
+            Stmt::Let { var, value } if is_safe_pure(value) => Some(substitute_variable(&formula, var.id, value)),
+            _ => None,
+        })
 }
 
 /// Whether the block's only uses besides its allocation, its fill and its `free` are loads (at most [`LOAD_LIMIT`])

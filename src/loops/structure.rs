@@ -1,5 +1,5 @@
-//! Structure counts of a loop program, the numbers the corpus's `⍝# STAGE COUNTER N` lines check (apl-tests/README.md):
-//! how many allocations (and how many of them inside loops), loops, frees and copies a program has. They are counted
+//! Structure counts of a loop program, the numbers the corpus's `⍝# STAGE COUNTER N` lines check
+//! (apl-tests/README.md): how many allocations (and how many of them inside loops), loops, frees and copies a program has. They are counted
 //! in the program text (statically), not over a run: an allocation inside a loop counts once.
 //!
 //! A *copy* is a loop nest whose only work is moving elements unchanged from one block into another: a `for` whose
