@@ -98,13 +98,18 @@ fn count_copies(statements: &[Stmt]) -> usize {
 pub fn is_copy_body(body: &[Stmt]) -> bool {
     let mut work = body.iter().filter(|statement| !is_index_arithmetic(statement));
     match (work.next(), work.next()) {
-        (Some(Stmt::Store { block, index, value }), None) => match value {
-            Expr::Load {
-                block: source,
-                index: source_index,
-            } => source != block && is_safe_pure(index) && is_safe_pure(source_index),
-            _ => false,
-        },
+        (
+            Some(Stmt::Store {
+                block,
+                index,
+                value:
+                    Expr::Load {
+                        block: source,
+                        index: source_index,
+                    },
+            }),
+            None,
+        ) => source != block && is_safe_pure(index) && is_safe_pure(source_index),
         (Some(Stmt::For { body, .. }), None) => is_copy_body(body),
         _ => false,
     }
