@@ -225,3 +225,29 @@ fn the_lets_of_a_fill_loop_are_substituted_into_the_formula() {
          store mem2[i3] = (7 * x4)\n}\nprint(10) mem2[2]\nfree mem2\nresult 0\n",
     );
 }
+
+#[test]
+fn a_shape_variable_the_loop_assigns_its_own_value_is_invariant() {
+    // s1 := n3 with n3 = s1 read before the assignment: s1 is the same in every iteration (a ⍣ loop's state shape).
+    let text = "var s1 : int = 3\nvar t2 : int = 0\nfor it3 < 4 {\n  let n4 : int = s1\n  let n5 : int = (n4 * 2)\n  \
+                alloc mem6 : int[n5]\n  store mem6[0] = it3\n  t2 := (t2 + mem6[0])\n  free mem6\n  s1 := n4\n}\n\
+                print(10) t2\nresult 0\n";
+    let expected = "var s1 : int = 3\nvar t2 : int = 0\nlet n4 : int = s1\nlet n5 : int = (n4 * 2)\n\
+                    alloc mem6 : int[n5]\nfor it3 < 4 {\n  store mem6[0] = it3\n  t2 := (t2 + mem6[0])\n  \
+                    s1 := n4\n}\nfree mem6\nprint(10) t2\nresult 0\n";
+    assert_eq!(apply(HOIST, text), expected);
+    // Assigned something else as well (here in a branch): not invariant.
+    unchanged(
+        HOIST,
+        "var s1 : int = 3\nvar t2 : int = 0\nfor it3 < 4 {\n  let n4 : int = s1\n  alloc mem5 : int[n4]\n  \
+         store mem5[0] = it3\n  t2 := (t2 + mem5[0])\n  free mem5\n  s1 := n4\n  if (it3 == 1) {\n    \
+         s1 := (n4 + 1)\n  }\n}\nprint(10) t2\nresult 0\n",
+    );
+    // Assigned the value of another variable: its size changes from the second iteration on.
+    unchanged(
+        HOIST,
+        "var s1 : int = 3\nvar u2 : int = 5\nvar t3 : int = 0\nfor it4 < 4 {\n  let n5 : int = u2\n  \
+         alloc mem6 : int[s1]\n  store mem6[0] = it4\n  t3 := (t3 + mem6[0])\n  free mem6\n  s1 := n5\n}\n\
+         print(10) t3\nresult 0\n",
+    );
+}

@@ -17,7 +17,8 @@
 //!   lowering never does (every element is stored before it is read: native allocations are not initialised);
 //! - no `swap` in the loop names the block (a swap would make the name denote another buffer at the `free`);
 //! - the size is loop-invariant: an expression that cannot fail (see [`is_safe_pure`]) over variables that the loop
-//!   neither defines nor assigns, or over `let`s at the top of the body that are themselves invariant in that sense;
+//!   neither defines nor assigns (or only assigns their own value, as a `⍣` loop does with the shape of a state that
+//!   keeps its shape), or over `let`s at the top of the body that are themselves invariant in that sense;
 //!   those `let`s move out with the allocation (they are safe, so evaluating them when the loop runs zero times
 //!   changes nothing).
 
@@ -53,7 +54,10 @@ fn hoist_in_list(statements: &mut Vec<Stmt>) {
 /// Removes the hoistable allocations (and the `let`s their sizes need) from a loop body; returns the statements to
 /// put before the loop and after it.
 fn hoist_out_of_body(body: &mut Vec<Stmt>, loop_index: Option<u32>) -> (Vec<Stmt>, Vec<Stmt>) {
-    let variant = variables_set_in(body, loop_index);
+    let mut variant = variables_set_in(body, loop_index);
+    for id in self_assigned_variables(body) {
+        variant.remove(&id);
+    }
     let invariant_lets = invariant_top_level_lets(body, &variant);
     let swapped = swapped_blocks(body);
     let mut hoisted_lets: HashSet<u32> = HashSet::new();
@@ -131,6 +135,41 @@ fn variables_set_in(body: &[Stmt], loop_index: Option<u32>) -> HashSet<u32> {
         _ => {}
     });
     variant
+}
+
+/// The mutable variables the loop assigns only their own value: exactly one assignment in the whole body, at its top
+/// level, of the variable itself or of a `let` before it (at the top level) that is, through other such `let`s, the
+/// variable itself. Lowering writes the shape of a `⍣` loop's state this way (`let n79 = s28 ... s28 := n79`) when
+/// the state keeps its shape; the variable then has the same value in every iteration.
+fn self_assigned_variables(body: &[Stmt]) -> HashSet<u32> {
+    let mut assignments: HashMap<u32, usize> = HashMap::new();
+    super::ir::for_each_statement(body, &mut |statement| {
+        if let Stmt::Assign { var, .. } = statement {
+            *assignments.entry(var.id).or_default() += 1;
+        }
+    });
+    let mut copies_of: HashMap<u32, u32> = HashMap::new();
+    let mut self_assigned = HashSet::new();
+    for statement in body {
+        match statement {
+            Stmt::Let {
+                var,
+                value: Expr::Var(source),
+            } => {
+                copies_of.insert(var.id, *copies_of.get(&source.id).unwrap_or(&source.id));
+            }
+            Stmt::Assign {
+                var,
+                value: Expr::Var(source),
+            } if assignments.get(&var.id) == Some(&1) => {
+                if *copies_of.get(&source.id).unwrap_or(&source.id) == var.id {
+                    self_assigned.insert(var.id);
+                }
+            }
+            _ => {}
+        }
+    }
+    self_assigned
 }
 
 fn swapped_blocks(body: &[Stmt]) -> HashSet<u32> {
