@@ -135,10 +135,10 @@ fn allocations_whose_size_changes_or_that_are_swapped_stay_in_the_loop() {
          alloc mem5 : int[n4]\n  store mem5[0] = it3\n  s2 := (s2 + mem5[0])\n  free mem5\n}\nprint(10) s2\n\
          result 0\n",
     );
-    // A block swapped in the loop denotes another buffer at its free.
+    // A block swapped in the loop denotes another buffer at its free, here one of another size (the state's).
     unchanged(
         HOIST,
-        "alloc mem1 : int[2]\nstore mem1[0] = 1\nfor it2 < 3 {\n  alloc mem3 : int[2]\n  \
+        "alloc mem1 : int[3]\nstore mem1[0] = 1\nfor it2 < 3 {\n  alloc mem3 : int[2]\n  \
          store mem3[0] = (mem1[0] + 1)\n  swap mem1, mem3\n  free mem3\n}\nprint(10) mem1[0]\nfree mem1\n\
          result 0\n",
     );
@@ -249,5 +249,29 @@ fn a_shape_variable_the_loop_assigns_its_own_value_is_invariant() {
         "var s1 : int = 3\nvar u2 : int = 5\nvar t3 : int = 0\nfor it4 < 4 {\n  let n5 : int = u2\n  \
          alloc mem6 : int[s1]\n  store mem6[0] = it4\n  t3 := (t3 + mem6[0])\n  free mem6\n  s1 := n5\n}\n\
          print(10) t3\nresult 0\n",
+    );
+}
+
+#[test]
+fn a_next_state_of_the_state_size_is_double_buffered_with_the_state() {
+    // mem1 (4 elements) is the state; every iteration allocates mem5 of n4 = s2*2 = 4 elements (s2 only ever
+    // assigned its own value), swaps, and frees the old state: the two buffers can alternate.
+    let body = "  let n3 : int = s2\n  let n4 : int = (n3 * 2)\n  alloc mem5 : int[n4]\n  \
+                for i6 < n4 {\n    store mem5[i6] = (mem1[i6] + i6)\n  }\n  swap mem1, mem5\n";
+    let text = format!(
+        "alloc mem1 : int[4]\nfor i7 < 4 {{\n  store mem1[i7] = 1\n}}\nvar s2 : int = 2\nfor it8 < 3 {{\n{body}  \
+         free mem5\n  s2 := n3\n}}\nprint(10) mem1 : int[4]\nfree mem1\nresult 0\n"
+    );
+    let expected = "alloc mem1 : int[4]\nfor i7 < 4 {\n  store mem1[i7] = 1\n}\nvar s2 : int = 2\n\
+                    let n3 : int = s2\nlet n4 : int = (n3 * 2)\nalloc mem5 : int[n4]\nfor it8 < 3 {\n  \
+                    for i6 < n4 {\n    store mem5[i6] = (mem1[i6] + i6)\n  }\n  swap mem1, mem5\n  s2 := n3\n}\n\
+                    free mem5\nprint(10) mem1 : int[4]\nfree mem1\nresult 0\n";
+    assert_eq!(apply(HOIST, &text), expected);
+    // The state was allocated with 5 elements: after the first swap the kept buffer would have another size.
+    unchanged(HOIST, &text.replace("alloc mem1 : int[4]", "alloc mem1 : int[5]"));
+    // The old state is still read after the swap: its buffer is not dead.
+    unchanged(
+        HOIST,
+        &text.replace("  free mem5\n", "  print(10) mem5[0]\n  free mem5\n"),
     );
 }

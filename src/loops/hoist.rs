@@ -15,32 +15,35 @@
 //! - the `alloc` and the `free` of the block are both statements of the body, so the block never outlives one
 //!   iteration and no iteration can read what an earlier one stored except through the buffer it now keeps, which
 //!   lowering never does (every element is stored before it is read: native allocations are not initialised);
-//! - no `swap` in the loop names the block (a swap would make the name denote another buffer at the `free`);
+//! - no `swap` in the loop names the block (a swap would make the name denote another buffer at the `free`), unless
+//!   the swap is a double buffering whose two buffers always have the same size ([`super::double_buffer`]);
 //! - the size is loop-invariant: an expression that cannot fail (see [`is_safe_pure`]) over variables that the loop
 //!   neither defines nor assigns (or only assigns their own value, as a `⍣` loop does with the shape of a state that
 //!   keeps its shape), or over `let`s at the top of the body that are themselves invariant in that sense;
 //!   those `let`s move out with the allocation (they are safe, so evaluating them when the loop runs zero times
 //!   changes nothing).
 
+use super::double_buffer::{keeps_buffer_across_iterations, ProgramFacts};
 use super::ir::{Block, Expr, Stmt};
 use super::rewrite::{is_safe_pure, nested_lists_mut, variables_of};
 use std::collections::{HashMap, HashSet};
 
 /// The pass.
 pub fn hoist_allocations(mut program: super::ir::Program) -> super::ir::Program {
-    hoist_in_list(&mut program.body);
+    let facts = ProgramFacts::of(&program.body);
+    hoist_in_list(&mut program.body, &facts);
     program
 }
 
-fn hoist_in_list(statements: &mut Vec<Stmt>) {
+fn hoist_in_list(statements: &mut Vec<Stmt>, facts: &ProgramFacts) {
     let mut position = 0;
     while position < statements.len() {
         for list in nested_lists_mut(&mut statements[position]) {
-            hoist_in_list(list);
+            hoist_in_list(list, facts);
         }
         let (before, after) = match &mut statements[position] {
-            Stmt::For { index, body, .. } => hoist_out_of_body(body, Some(index.id)),
-            Stmt::While { body, .. } => hoist_out_of_body(body, None),
+            Stmt::For { index, body, .. } => hoist_out_of_body(body, Some(index.id), facts),
+            Stmt::While { body, .. } => hoist_out_of_body(body, None, facts),
             _ => (Vec::new(), Vec::new()),
         };
         let moved_before = before.len();
@@ -53,7 +56,7 @@ fn hoist_in_list(statements: &mut Vec<Stmt>) {
 
 /// Removes the hoistable allocations (and the `let`s their sizes need) from a loop body; returns the statements to
 /// put before the loop and after it.
-fn hoist_out_of_body(body: &mut Vec<Stmt>, loop_index: Option<u32>) -> (Vec<Stmt>, Vec<Stmt>) {
+fn hoist_out_of_body(body: &mut Vec<Stmt>, loop_index: Option<u32>, facts: &ProgramFacts) -> (Vec<Stmt>, Vec<Stmt>) {
     let mut variant = variables_set_in(body, loop_index);
     for id in self_assigned_variables(body) {
         variant.remove(&id);
@@ -67,7 +70,10 @@ fn hoist_out_of_body(body: &mut Vec<Stmt>, loop_index: Option<u32>) -> (Vec<Stmt
             continue;
         };
         let freed_here = body.contains(&Stmt::Free { block: *block });
-        if !freed_here || swapped.contains(&block.id) || !is_safe_pure(size) {
+        if !freed_here || !is_safe_pure(size) {
+            continue;
+        }
+        if swapped.contains(&block.id) && !keeps_buffer_across_iterations(body, *block, size, facts) {
             continue;
         }
         if let Some(needed) = lets_needed(size, &variant, &invariant_lets) {

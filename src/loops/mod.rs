@@ -12,6 +12,7 @@
 //! the printed form.
 
 pub mod check;
+pub mod double_buffer;
 pub mod error;
 pub mod hoist;
 pub mod in_place;
