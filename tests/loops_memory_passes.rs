@@ -275,3 +275,23 @@ fn a_next_state_of_the_state_size_is_double_buffered_with_the_state() {
         &text.replace("  free mem5\n", "  print(10) mem5[0]\n  free mem5\n"),
     );
 }
+
+#[test]
+fn a_state_shape_recomputed_to_its_own_value_is_found_constant_and_double_buffered() {
+    // s3 := 1 + (s3 - mini(1, s3)) is s3 again for s3 = 2, so n7 is 4 in every iteration, the state's size.
+    let text = "alloc mem1 : int[4]\nfor i2 < 4 {\n  store mem1[i2] = 1\n}\nvar s3 : int = 2\nfor it4 < 3 {\n  \
+                let d5 : int = mini(1, s3)\n  let n6 : int = (1 + (s3 - d5))\n  let n7 : int = (n6 * 2)\n  \
+                alloc mem8 : int[n7]\n  for i9 < n7 {\n    store mem8[i9] = (mem1[i9] + i9)\n  }\n  \
+                swap mem1, mem8\n  free mem8\n  s3 := n6\n}\nprint(10) mem1 : int[4]\nfree mem1\nresult 0\n";
+    let expected = "alloc mem1 : int[4]\nfor i2 < 4 {\n  store mem1[i2] = 1\n}\nvar s3 : int = 2\n\
+                    let d5 : int = mini(1, s3)\nlet n6 : int = (1 + (s3 - d5))\nlet n7 : int = (n6 * 2)\n\
+                    alloc mem8 : int[n7]\nfor it4 < 3 {\n  for i9 < n7 {\n    store mem8[i9] = (mem1[i9] + i9)\n  \
+                    }\n  swap mem1, mem8\n  s3 := n6\n}\nfree mem8\nprint(10) mem1 : int[4]\nfree mem1\nresult 0\n";
+    assert_eq!(apply(HOIST, text), expected);
+    // s3 := s3 + 1 grows: the fixpoint drops it, and the allocation that depends on it stays in the loop.
+    unchanged(
+        HOIST,
+        "var s1 : int = 2\nvar t2 : int = 0\nfor it3 < 3 {\n  let n4 : int = (s1 + 1)\n  alloc mem5 : int[n4]\n  \
+         store mem5[0] = it3\n  t2 := (t2 + mem5[0])\n  free mem5\n  s1 := n4\n}\nprint(10) t2\nresult 0\n",
+    );
+}

@@ -17,12 +17,18 @@
 //! buffers allocated once ([`super::hoist`] then moves the `alloc` before the loop and the `free` after it).
 //!
 //! The sizes are compared as constants: [`ProgramFacts`] knows the values of the `let`s whose values are constant,
-//! and of the mutable variables that are only ever assigned their own value (`let n79 = s28 ... s28 := n79`).
+//! and of the mutable variables that keep their initial value. Those are found as a greatest fixpoint: assume every
+//! mutable variable keeps its initial value, evaluate the `let`s and every assignment under that assumption, drop the
+//! variables whose initial value is not a constant or that are assigned another value, and repeat. What remains is
+//! sound by induction over the run: while every remaining variable holds its initial value, every `let` computes the
+//! constant it was evaluated to and every assignment stores the variable's own value again. This is how a `⍣` loop's
+//! state shape is written (`let d6 = mini(1, s3); let n7 = (s3 - d6); let n13 = (1 + n7); ... s3 := n13`, which is
+//! `s3` again when `s3` starts at 2).
 
 use super::ir::{for_each_statement, Block, Expr, Stmt};
 use super::lower::mentions_block;
 use crate::tail::ast::Op;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What the whole program tells about constant sizes and where each block is allocated.
 #[derive(Default)]
@@ -35,13 +41,12 @@ pub struct ProgramFacts {
 impl ProgramFacts {
     pub fn of(body: &[Stmt]) -> ProgramFacts {
         let mut facts = ProgramFacts::default();
-        let copy_roots = copy_roots(body);
-        let root = |id: u32| *copy_roots.get(&id).unwrap_or(&id);
-        let mut assigned_other_values: HashMap<u32, bool> = HashMap::new();
+        let mut assignments: Vec<(u32, Expr)> = Vec::new();
+        let mut assumed: HashSet<u32> = HashSet::new();
         for_each_statement(body, &mut |statement| match statement {
-            Stmt::Assign { var, value } => {
-                let self_copy = matches!(value, Expr::Var(source) if root(source.id) == var.id);
-                *assigned_other_values.entry(var.id).or_default() |= !self_copy;
+            Stmt::Assign { var, value } => assignments.push((var.id, value.clone())),
+            Stmt::Mutable { var, .. } => {
+                assumed.insert(var.id);
             }
             Stmt::Alloc { block, size } => {
                 facts.allocation_sizes.insert(block.id, size.clone());
@@ -52,23 +57,24 @@ impl ProgramFacts {
             }
             _ => {}
         });
-        for_each_statement(body, &mut |statement| match statement {
-            Stmt::Let { var, value } => {
-                if let Some(constant) = facts.constant(value) {
-                    facts.constants.insert(var.id, constant);
+        // The greatest set of mutable variables that keep their initial value: assume all do, and drop those whose
+        // initial value is not a constant or that are assigned another value, until nothing changes.
+        loop {
+            facts.constants = constants_assuming(body, &assumed);
+            let before = assumed.len();
+            assumed.retain(|id| facts.constants.contains_key(id));
+            for (id, value) in &assignments {
+                if assumed.contains(id) && facts.constant(value) != facts.constants.get(id).copied() {
+                    assumed.remove(id);
                 }
             }
-            Stmt::Mutable { var, value } if !assigned_other_values.get(&var.id).copied().unwrap_or(false) => {
-                if let Some(constant) = facts.constant(value) {
-                    facts.constants.insert(var.id, constant);
-                }
+            if assumed.len() == before {
+                return facts;
             }
-            _ => {}
-        });
-        facts
+        }
     }
 
-    /// The value of an int expression of constants, constant variables, `+`, `-` and `*`.
+    /// The value of an int expression of constants, constant variables, `+`, `-`, `*`, `⌊` and `⌈`.
     fn constant(&self, expr: &Expr) -> Option<i64> {
         match expr {
             Expr::Int(n) => Some(*n),
@@ -79,28 +85,38 @@ impl ProgramFacts {
                     Op::AddI => Some(a.wrapping_add(b)),
                     Op::SubI => Some(a.wrapping_sub(b)),
                     Op::MulI => Some(a.wrapping_mul(b)),
+                    Op::MinI => Some(a.min(b)),
+                    Op::MaxI => Some(a.max(b)),
                     _ => None,
                 }
             }
             _ => None,
         }
     }
+
+    /// Whether the variable has the same known value wherever it is in scope.
+    pub fn is_constant(&self, id: u32) -> bool {
+        self.constants.contains_key(&id)
+    }
 }
 
-/// For every `let x = y` (a copy of a variable), the variable it ultimately copies.
-fn copy_roots(body: &[Stmt]) -> HashMap<u32, u32> {
-    let mut roots: HashMap<u32, u32> = HashMap::new();
-    for_each_statement(body, &mut |statement| {
-        if let Stmt::Let {
-            var,
-            value: Expr::Var(source),
-        } = statement
-        {
-            let root = *roots.get(&source.id).unwrap_or(&source.id);
-            roots.insert(var.id, root);
+/// The constant `let`s and initial values of the `assumed` mutable variables, in program order.
+fn constants_assuming(body: &[Stmt], assumed: &HashSet<u32>) -> HashMap<u32, i64> {
+    let mut scratch = ProgramFacts::default();
+    for_each_statement(body, &mut |statement| match statement {
+        Stmt::Let { var, value } => {
+            if let Some(constant) = scratch.constant(value) {
+                scratch.constants.insert(var.id, constant);
+            }
         }
+        Stmt::Mutable { var, value } if assumed.contains(&var.id) => {
+            if let Some(constant) = scratch.constant(value) {
+                scratch.constants.insert(var.id, constant);
+            }
+        }
+        _ => {}
     });
-    roots
+    scratch.constants
 }
 
 /// Whether `block`, allocated with `size` and freed at the top level of a loop body, may keep its buffer from one

@@ -61,6 +61,10 @@ fn hoist_out_of_body(body: &mut Vec<Stmt>, loop_index: Option<u32>, facts: &Prog
     for id in self_assigned_variables(body) {
         variant.remove(&id);
     }
+    // A variable from outside the loop with one known value wherever it is in scope is the same in every iteration
+    // (a variable defined in the body stays variant: its definition would have to move out too).
+    let defined = variables_defined_in(body);
+    variant.retain(|id| defined.contains(id) || !facts.is_constant(*id));
     let invariant_lets = invariant_top_level_lets(body, &variant);
     let swapped = swapped_blocks(body);
     let mut hoisted_lets: HashSet<u32> = HashSet::new();
@@ -129,16 +133,12 @@ fn invariant_top_level_lets(body: &[Stmt], variant: &HashSet<u32>) -> HashMap<u3
 
 /// Every variable the loop defines or assigns (at any depth), and its index: what may change between iterations.
 fn variables_set_in(body: &[Stmt], loop_index: Option<u32>) -> HashSet<u32> {
-    let mut variant: HashSet<u32> = loop_index.into_iter().collect();
-    super::ir::for_each_statement(body, &mut |statement| match statement {
-        Stmt::Let { var, .. } | Stmt::Mutable { var, .. } | Stmt::Assign { var, .. } => {
+    let mut variant = variables_defined_in(body);
+    variant.extend(loop_index);
+    super::ir::for_each_statement(body, &mut |statement| {
+        if let Stmt::Assign { var, .. } = statement {
             variant.insert(var.id);
         }
-        Stmt::For { index, .. } => {
-            variant.insert(index.id);
-        }
-        Stmt::Format { shape, .. } => variant.extend(shape.iter().map(|var| var.id)),
-        _ => {}
     });
     variant
 }
@@ -176,6 +176,22 @@ fn self_assigned_variables(body: &[Stmt]) -> HashSet<u32> {
         }
     }
     self_assigned
+}
+
+/// The variables the body defines (at any depth), the loop's own index excluded.
+fn variables_defined_in(body: &[Stmt]) -> HashSet<u32> {
+    let mut defined = HashSet::new();
+    super::ir::for_each_statement(body, &mut |statement| match statement {
+        Stmt::Let { var, .. } | Stmt::Mutable { var, .. } => {
+            defined.insert(var.id);
+        }
+        Stmt::For { index, .. } => {
+            defined.insert(index.id);
+        }
+        Stmt::Format { shape, .. } => defined.extend(shape.iter().map(|var| var.id)),
+        _ => {}
+    });
+    defined
 }
 
 fn swapped_blocks(body: &[Stmt]) -> HashSet<u32> {
