@@ -167,10 +167,8 @@ fn self_assigned_variables(body: &[Stmt]) -> HashSet<u32> {
             Stmt::Assign {
                 var,
                 value: Expr::Var(source),
-            } if assignments.get(&var.id) == Some(&1) => {
-                if *copies_of.get(&source.id).unwrap_or(&source.id) == var.id {
-                    self_assigned.insert(var.id);
-                }
+            } if assignments.get(&var.id) == Some(&1) && *copies_of.get(&source.id).unwrap_or(&source.id) == var.id => {
+                self_assigned.insert(var.id);
             }
             _ => {}
         }
