@@ -62,8 +62,12 @@ pub enum Stage {
     TailTyped,
     /// Typed TAIL after the optimiser's pipeline.
     TailOpt,
-    /// The loop IR (hybrid pull arrays lowered to loops over memory blocks), with its memory decorations.
+    /// The loop IR (hybrid pull arrays lowered to loops over memory blocks), with its memory decorations, as lowering
+    /// produced it.
     Loops,
+    /// The memory IR: the loop IR after the memory passes (cheap blocks recomputed, in-place updates, hoisted
+    /// allocations), with a table of its blocks and the LMADs of the arrays in them.
+    Mem,
     /// The LLVM IR generated from the loop IR, before optimisation.
     Llvm,
     /// The LLVM IR after the O3 pipeline for the target CPU.
@@ -275,10 +279,15 @@ pub fn optimised_tail(file: &SourceFile) -> Result<tail::Program, ProgramError> 
         .map_err(|error| lowering_error(LoweringError::Pass(error), file))
 }
 
-/// The loop IR of the optimised program.
-pub fn loop_program(file: &SourceFile) -> Result<crate::loops::ir::Program, ProgramError> {
+/// The loop IR of the optimised program, as lowering produced it (before the memory passes).
+pub fn lowered_loop_program(file: &SourceFile) -> Result<crate::loops::ir::Program, ProgramError> {
     let program = optimised_tail(file)?;
     crate::loops::lower_program(&program).map_err(|error| lowering_error(LoweringError::Loops(error), file))
+}
+
+/// The loop IR of the optimised program after the memory passes: what the `mem`, `jit` and `aot` backends run.
+pub fn loop_program(file: &SourceFile) -> Result<crate::loops::ir::Program, ProgramError> {
+    lowered_loop_program(file).map(crate::loops::optimise_memory)
 }
 
 /// `aplc tail`: the typed TAIL text.
@@ -294,7 +303,8 @@ pub fn dump(file: &SourceFile, stage: Stage) -> Result<String, ProgramError> {
         Stage::Tail => Ok(tail::print_program(&untyped_tail(file)?)),
         Stage::TailTyped => typed_tail_text(file),
         Stage::TailOpt => Ok(tail::print_program(&optimised_tail(file)?)),
-        Stage::Loops => Ok(crate::loops::print_program(&loop_program(file)?)),
+        Stage::Loops => Ok(crate::loops::print_program(&lowered_loop_program(file)?)),
+        Stage::Mem => Ok(crate::loops::memory_printer::print_memory_program(&loop_program(file)?)),
         Stage::Llvm | Stage::LlvmOpt => {
             let program = loop_program(file)?;
             crate::codegen::llvm::llvm_ir_text(&program, &CodegenOptions::default(), stage == Stage::LlvmOpt)

@@ -60,7 +60,8 @@ enum Command {
     Dump {
         /// The stage: `ast` (the parsed APL, unresolved), `tail` (elaborated TAIL, before type inference annotates
         /// it), `tail-typed` (after inference), `tail-opt` (after the optimiser), `loops` (the loop IR with its
-        /// memory decorations: blocks and LMADs), `llvm` and `llvm-opt` (LLVM IR before and after optimisation).
+        /// memory decorations: blocks and LMADs), `mem` (the loop IR after the memory passes, with a table of its
+        /// blocks), `llvm` and `llvm-opt` (LLVM IR before and after optimisation).
         #[arg(long, value_enum)]
         stage: StageArg,
         /// The .apl script (or .tail program, for the TAIL stages).
@@ -94,6 +95,7 @@ enum StageArg {
     TailTyped,
     TailOpt,
     Loops,
+    Mem,
     Llvm,
     LlvmOpt,
 }
@@ -117,6 +119,7 @@ impl From<StageArg> for Stage {
             StageArg::TailTyped => Stage::TailTyped,
             StageArg::TailOpt => Stage::TailOpt,
             StageArg::Loops => Stage::Loops,
+            StageArg::Mem => Stage::Mem,
             StageArg::Llvm => Stage::Llvm,
             StageArg::LlvmOpt => Stage::LlvmOpt,
         }

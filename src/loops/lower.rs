@@ -1014,7 +1014,7 @@ pub fn insert_frees(statements: &mut Vec<Stmt>, keep: &HashSet<u32>) {
     }
 }
 
-fn mentions_block(statement: &Stmt, id: u32) -> bool {
+pub(super) fn mentions_block(statement: &Stmt, id: u32) -> bool {
     let mut found = false;
     ir::for_each_statement(std::slice::from_ref(statement), &mut |s| {
         let direct = match s {

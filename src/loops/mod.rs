@@ -5,29 +5,40 @@
 //!   in flat or shaped form, see [`pull`]) until an operation or the use-count rule materialises them.
 //! - [`printer`]: the text form; [`check`]: structural checks; [`interp`]: runs the IR with real buffers.
 //! - [`memory`]: layouts as LMADs (`crate::mem`); `view` statements are the memory decorations of let-bound arrays.
+//! - [`memory_passes`]: the passes over blocks after lowering ([`rematerialise`], [`in_place`], [`hoist`]), with
+//!   [`memory_printer`] for `aplc dump --stage mem` and [`structure`] for the counts the corpus checks.
 //!
 //! Entry points: [`lower::lower_program`], then [`check::check_program`] and [`interp::run_program`]; [`dump`] for
 //! the printed form.
 
 pub mod check;
+pub mod double_buffer;
 pub mod error;
 mod fusion;
+pub mod hoist;
+pub mod in_place;
 pub mod input;
 pub mod interp;
 pub mod ir;
 pub mod lower;
 pub mod memory;
+pub mod memory_passes;
+pub mod memory_printer;
 pub mod parser;
 pub mod printer;
 pub mod pull;
 mod random;
 mod reduce;
+pub mod rematerialise;
+pub mod rewrite;
 mod scalar_rewrite;
 mod search;
 mod structural;
+pub mod structure;
 
 pub use error::{CheckError, LowerError, RunError};
 pub use lower::lower_program;
+pub use memory_passes::optimise_memory;
 pub use printer::print_program;
 
 /// `aplc dump --stage loops`: the typed TAIL program lowered, checked and printed.

@@ -5,7 +5,7 @@
 //! `} else {`) on a line of its own. A variable's name is its hint followed by its id (`acc14`, `v1_3`); its type
 //! comes from its definition (`let`, `var`, a `for` index, the extents of a `format`). A block is `mem<id>`, its
 //! element type from its `alloc` or `format`. `view` lines carry an array annotation in the memory stage's syntax
-//! (`[n][m]@mem3 -> 0+{(n:m),(m:1)}`).
+//! (`[n][m]@mem3 -> 0+{(n:m),(m:1)}`). Lines starting with `#` are comments.
 
 use super::ir::{ArrayRef, Block, Expr, Layout, Program, ResultValue, ScalarType, Stmt, Var};
 use crate::runtime::error::AplErrorKind;
@@ -28,7 +28,8 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
         .lines()
         .enumerate()
         .map(|(k, l)| (k + 1, l.trim()))
-        .filter(|(_, l)| !l.is_empty())
+        // `#` lines are comments (the memory table of `aplc dump --stage mem`).
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
         .collect();
     let mut parser = Parser {
         lines,

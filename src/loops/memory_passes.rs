@@ -1,0 +1,45 @@
+//! The memory passes: loop-IR-to-loop-IR rewrites of where arrays live, run after lowering (the driver's
+//! `loop_program`, so every backend gets them). [`memory_pipeline`] lists them in order; each keeps the program's
+//! meaning, output and errors included, and keeps it well formed for [`super::check::check_program`] (the tests run the
+//! checker after every pass, and compare runs before and after).
+//!
+//! Order: recomputing cheap blocks first (fewer blocks for the others to consider), then in-place updates (which
+//! remove copies, and with them allocations that hoisting would otherwise have to move), then hoisting.
+
+use super::ir::Program;
+
+/// One loop-IR pass.
+#[derive(Clone, Copy)]
+pub struct MemoryPass {
+    /// A short verb phrase in kebab case, used in test failures.
+    pub name: &'static str,
+    pub description: &'static str,
+    pub run: fn(Program) -> Program,
+}
+
+pub fn memory_pipeline() -> Vec<MemoryPass> {
+    vec![
+        MemoryPass {
+            name: "recompute-cheap-blocks",
+            description: "replace the loads of a block filled by a cheap, safe formula of the index by the formula",
+            run: super::rematerialise::recompute_cheap_blocks,
+        },
+        MemoryPass {
+            name: "reuse-dying-blocks",
+            description: "update in place: a copy whose source dies at it takes over the source block",
+            run: super::in_place::reuse_dying_blocks,
+        },
+        MemoryPass {
+            name: "hoist-allocations",
+            description: "allocate before a loop the blocks of invariant size that every iteration allocates and frees",
+            run: super::hoist::hoist_allocations,
+        },
+    ]
+}
+
+/// Runs every memory pass in order.
+pub fn optimise_memory(program: Program) -> Program {
+    memory_pipeline()
+        .iter()
+        .fold(program, |program, pass| (pass.run)(program))
+}

@@ -1,0 +1,240 @@
+//! Small tools the memory passes share for reading and rewriting loop IR: visiting every expression of a statement
+//! (mutably), renaming a block, substituting for variables and loads, and deciding which expressions are safe to
+//! evaluate anywhere (no APL error, no memory access).
+
+use super::ir::{ArrayRef, Block, Expr, ResultValue, Stmt};
+use crate::tail::ast::Op;
+use std::collections::HashSet;
+
+/// Calls `visit` on every expression directly in `statement` (not in nested statement lists), including the extents
+/// of array references and views.
+pub fn for_each_own_expr_mut(statement: &mut Stmt, visit: &mut dyn FnMut(&mut Expr)) {
+    match statement {
+        Stmt::Let { value, .. } | Stmt::Mutable { value, .. } | Stmt::Assign { value, .. } => visit(value),
+        Stmt::For { count, .. } => visit(count),
+        Stmt::While { condition, .. } | Stmt::If { condition, .. } => visit(condition),
+        Stmt::Alloc { size, .. } => visit(size),
+        Stmt::Store { index, value, .. } => {
+            visit(index);
+            visit(value);
+        }
+        Stmt::PrintArray { array, precision } => {
+            array.shape.iter_mut().for_each(&mut *visit);
+            visit(precision);
+        }
+        Stmt::PrintScalar { value, precision } => {
+            visit(value);
+            visit(precision);
+        }
+        Stmt::Format { source, precision, .. } => {
+            source.shape.iter_mut().for_each(&mut *visit);
+            visit(precision);
+        }
+        Stmt::View { shape, layout, .. } => {
+            shape.iter_mut().for_each(&mut *visit);
+            layout.strides.iter_mut().for_each(&mut *visit);
+            visit(&mut layout.offset);
+        }
+        Stmt::ReadFile { path, .. } => path.shape.iter_mut().for_each(&mut *visit),
+        Stmt::ReportBench { iterations, start } => {
+            visit(iterations);
+            visit(start);
+        }
+        Stmt::Free { .. } | Stmt::Swap { .. } | Stmt::Error { .. } | Stmt::ReadClock { .. } => {}
+    }
+}
+
+/// The statement lists nested directly in a statement (loop bodies, branches).
+pub fn nested_lists_mut(statement: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
+    match statement {
+        Stmt::For { body, .. } | Stmt::While { body, .. } => vec![body],
+        Stmt::If { then, otherwise, .. } => vec![then, otherwise],
+        _ => Vec::new(),
+    }
+}
+
+/// Calls `visit` on every expression of the statements, nested ones included, innermost subexpressions first
+/// (a post-order walk, so that a rewrite of a node sees its rewritten children).
+pub fn rewrite_exprs(statements: &mut [Stmt], visit: &mut dyn FnMut(&mut Expr)) {
+    for statement in statements.iter_mut() {
+        for_each_own_expr_mut(statement, &mut |expr| rewrite_expr(expr, visit));
+        for list in nested_lists_mut(statement) {
+            rewrite_exprs(list, visit);
+        }
+    }
+}
+
+fn rewrite_expr(expr: &mut Expr, visit: &mut dyn FnMut(&mut Expr)) {
+    match expr {
+        Expr::Prim(_, args) => args.iter_mut().for_each(|arg| rewrite_expr(arg, visit)),
+        Expr::Load { index, .. } => rewrite_expr(index, visit),
+        Expr::Select(condition, then, otherwise) => {
+            rewrite_expr(condition, visit);
+            rewrite_expr(then, visit);
+            rewrite_expr(otherwise, visit);
+        }
+        _ => {}
+    }
+    visit(expr);
+}
+
+/// Renames block `from` to `to` everywhere in the statements (definitions, uses, frees, swaps, views).
+pub fn rename_block(statements: &mut [Stmt], from: Block, to: Block) {
+    let rename = |block: &mut Block| {
+        if *block == from {
+            *block = to;
+        }
+    };
+    for statement in statements.iter_mut() {
+        match statement {
+            Stmt::Alloc { block, .. } | Stmt::Store { block, .. } | Stmt::Free { block } | Stmt::View { block, .. } => {
+                rename(block)
+            }
+            Stmt::Swap { first, second } => {
+                rename(first);
+                rename(second);
+            }
+            Stmt::PrintArray { array, .. } => rename(&mut array.block),
+            Stmt::Format { source, result, .. } => {
+                rename(&mut source.block);
+                rename(result);
+            }
+            Stmt::ReadFile { path, result, .. } => {
+                rename(&mut path.block);
+                rename(result);
+            }
+            _ => {}
+        }
+        for list in nested_lists_mut(statement) {
+            rename_block(list, from, to);
+        }
+    }
+    rewrite_exprs(statements, &mut |expr| {
+        if let Expr::Load { block, .. } = expr {
+            rename(block);
+        }
+    });
+}
+
+/// Renames block `from` to `to` in a program result.
+pub fn rename_block_in_result(result: &mut ResultValue, from: Block, to: Block) {
+    match result {
+        ResultValue::Scalar(expr) => rename_block_in_expr(expr, from, to),
+        ResultValue::Array(ArrayRef { block, .. }) => {
+            if *block == from {
+                *block = to;
+            }
+        }
+        ResultValue::Tuple(components) => components
+            .iter_mut()
+            .for_each(|component| rename_block_in_result(component, from, to)),
+    }
+}
+
+fn rename_block_in_expr(expr: &mut Expr, from: Block, to: Block) {
+    rewrite_expr(expr, &mut |expr| {
+        if let Expr::Load { block, .. } = expr {
+            if *block == from {
+                *block = to;
+            }
+        }
+    });
+}
+
+/// Whether the program's result mentions the block (as an array or in a load).
+pub fn result_mentions_block(result: &ResultValue, id: u32) -> bool {
+    match result {
+        ResultValue::Scalar(expr) => expr_loads_block(expr, id),
+        ResultValue::Array(array) => array.block.id == id,
+        ResultValue::Tuple(components) => components.iter().any(|c| result_mentions_block(c, id)),
+    }
+}
+
+/// Whether an expression loads from the block.
+pub fn expr_loads_block(expr: &Expr, id: u32) -> bool {
+    match expr {
+        Expr::Load { block, index } => block.id == id || expr_loads_block(index, id),
+        Expr::Prim(_, args) => args.iter().any(|arg| expr_loads_block(arg, id)),
+        Expr::Select(c, a, b) => expr_loads_block(c, id) || expr_loads_block(a, id) || expr_loads_block(b, id),
+        _ => false,
+    }
+}
+
+/// The ids of the variables an expression reads.
+pub fn variables_of(expr: &Expr, into: &mut HashSet<u32>) {
+    match expr {
+        Expr::Var(var) => {
+            into.insert(var.id);
+        }
+        Expr::Load { index, .. } => variables_of(index, into),
+        Expr::Prim(_, args) => args.iter().for_each(|arg| variables_of(arg, into)),
+        Expr::Select(c, a, b) => {
+            variables_of(c, into);
+            variables_of(a, into);
+            variables_of(b, into);
+        }
+        _ => {}
+    }
+}
+
+/// The expression with every use of variable `id` replaced by `replacement`.
+pub fn substitute_variable(expr: &Expr, id: u32, replacement: &Expr) -> Expr {
+    let mut result = expr.clone();
+    rewrite_expr(&mut result, &mut |node| {
+        if matches!(node, Expr::Var(var) if var.id == id) {
+            *node = replacement.clone();
+        }
+    });
+    result
+}
+
+/// The number of nodes of an expression (a cost measure for recomputing it).
+pub fn size_of(expr: &Expr) -> usize {
+    match expr {
+        Expr::Load { index, .. } => 1 + size_of(index),
+        Expr::Prim(_, args) => 1 + args.iter().map(size_of).sum::<usize>(),
+        Expr::Select(c, a, b) => 1 + size_of(c) + size_of(a) + size_of(b),
+        _ => 1,
+    }
+}
+
+/// Whether evaluating the expression can neither fail nor touch memory, so that it may be evaluated earlier, later,
+/// more often or not at all without changing what the program does: constants, variables, and the int, bool and
+/// conversion operators that have no error case (int arithmetic wraps, the residue by 0 is the argument; division
+/// only by a non-zero literal).
+pub fn is_safe_pure(expr: &Expr) -> bool {
+    match expr {
+        Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => true,
+        Expr::Load { .. } => false,
+        Expr::Select(c, a, b) => is_safe_pure(c) && is_safe_pure(a) && is_safe_pure(b),
+        Expr::Prim(op, args) => operator_is_safe(*op, args) && args.iter().all(is_safe_pure),
+    }
+}
+
+fn operator_is_safe(op: Op, args: &[Expr]) -> bool {
+    match op {
+        Op::AddI
+        | Op::SubI
+        | Op::MulI
+        | Op::NegI
+        | Op::MinI
+        | Op::MaxI
+        | Op::LtI
+        | Op::LteI
+        | Op::GtI
+        | Op::GteI
+        | Op::EqI
+        | Op::NeqI
+        | Op::AndB
+        | Op::OrB
+        | Op::NotB
+        | Op::XorB
+        | Op::EqB
+        | Op::B2I
+        | Op::I2D
+        | Op::ResI => true,
+        // divi(a, n): only a non-zero literal divisor rules the DOMAIN ERROR out.
+        Op::DivI => args.get(1).and_then(Expr::as_int).is_some_and(|n| n != 0),
+        _ => false,
+    }
+}

@@ -1,0 +1,123 @@
+//! Structure counts of a loop program, the numbers the corpus's `⍝# STAGE COUNTER N` lines check
+//! (apl-tests/README.md): how many allocations (and how many of them inside loops), loops, frees and copies a program has. They are counted
+//! in the program text (statically), not over a run: an allocation inside a loop counts once.
+//!
+//! A *copy* is a loop nest whose only work is moving elements unchanged from one block into another: a `for` whose
+//! body is `let`s and `:=`s of index arithmetic (no loads, no possible error, see
+//! [`super::rewrite::is_safe_pure`]) around exactly one item, which is either one `store dst[i] = src[j]` with `src`
+//! a different block than `dst` and `j` free of loads, or one `for` that is itself such a nest. A whole nest counts as
+//! one copy. A broadcast (`store dst[i] = src[0]`) is a copy too; a loop that computes anything on the way is not.
+
+use super::ir::{Expr, Program, Stmt};
+use super::rewrite::is_safe_pure;
+
+/// The counts of one program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StructureCounts {
+    /// `alloc` statements, and `format` statements (the runtime allocates their result).
+    pub allocations: usize,
+    /// The allocations inside the body of a `for` or `while` loop (at any depth).
+    pub allocations_in_loops: usize,
+    /// `for` and `while` statements.
+    pub loops: usize,
+    /// Copy loop nests, as defined above.
+    pub copies: usize,
+    pub frees: usize,
+}
+
+/// The counter names of `⍝#` lines, in the order the dumps list them.
+pub const COUNTER_NAMES: &[&str] = &["allocs", "allocs-in-loops", "loops", "copies", "frees"];
+
+impl StructureCounts {
+    /// The value of a counter by its `⍝#` name (`None` for an unknown name).
+    pub fn counter(&self, name: &str) -> Option<usize> {
+        match name {
+            "allocs" => Some(self.allocations),
+            "allocs-in-loops" => Some(self.allocations_in_loops),
+            "loops" => Some(self.loops),
+            "copies" => Some(self.copies),
+            "frees" => Some(self.frees),
+            _ => None,
+        }
+    }
+
+    /// `allocs 2, allocs-in-loops 0, loops 3, copies 0, frees 2`.
+    pub fn summary(&self) -> String {
+        COUNTER_NAMES
+            .iter()
+            .map(|name| format!("{name} {}", self.counter(name).unwrap_or_default()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+pub fn structure_counts(program: &Program) -> StructureCounts {
+    let mut counts = StructureCounts::default();
+    count_statements(&program.body, 0, &mut counts);
+    counts.copies = count_copies(&program.body);
+    counts
+}
+
+fn count_statements(statements: &[Stmt], loop_depth: usize, counts: &mut StructureCounts) {
+    for statement in statements {
+        match statement {
+            Stmt::Alloc { .. } | Stmt::Format { .. } => {
+                counts.allocations += 1;
+                if loop_depth > 0 {
+                    counts.allocations_in_loops += 1;
+                }
+            }
+            Stmt::Free { .. } => counts.frees += 1,
+            Stmt::For { body, .. } | Stmt::While { body, .. } => {
+                counts.loops += 1;
+                count_statements(body, loop_depth + 1, counts);
+            }
+            Stmt::If { then, otherwise, .. } => {
+                count_statements(then, loop_depth, counts);
+                count_statements(otherwise, loop_depth, counts);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Copy nests, each counted once at its outermost loop.
+fn count_copies(statements: &[Stmt]) -> usize {
+    statements
+        .iter()
+        .map(|statement| match statement {
+            Stmt::For { body, .. } if is_copy_body(body) => 1,
+            Stmt::For { body, .. } | Stmt::While { body, .. } => count_copies(body),
+            Stmt::If { then, otherwise, .. } => count_copies(then) + count_copies(otherwise),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Whether a `for` body is a copy body: index arithmetic around exactly one element move or one nested copy loop.
+pub fn is_copy_body(body: &[Stmt]) -> bool {
+    let mut work = body.iter().filter(|statement| !is_index_arithmetic(statement));
+    match (work.next(), work.next()) {
+        (
+            Some(Stmt::Store {
+                block,
+                index,
+                value:
+                    Expr::Load {
+                        block: source,
+                        index: source_index,
+                    },
+            }),
+            None,
+        ) => source != block && is_safe_pure(index) && is_safe_pure(source_index),
+        (Some(Stmt::For { body, .. }), None) => is_copy_body(body),
+        _ => false,
+    }
+}
+
+fn is_index_arithmetic(statement: &Stmt) -> bool {
+    match statement {
+        Stmt::Let { value, .. } | Stmt::Mutable { value, .. } | Stmt::Assign { value, .. } => is_safe_pure(value),
+        _ => false,
+    }
+}
