@@ -95,6 +95,8 @@ pub fn lower_program(program: &tail::Program) -> LowerResult<ir::Program> {
     let mut keep = HashSet::new();
     collect_result_blocks(&result, &mut keep);
     insert_frees(&mut body, &keep);
+    super::index_simplify::simplify_statements(&mut body);
+    super::interchange::interchange_statements(&mut body, &mut lowerer.next_id);
     Ok(ir::Program { body, result })
 }
 

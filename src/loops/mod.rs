@@ -11,6 +11,8 @@
 
 pub mod check;
 pub mod error;
+mod index_simplify;
+mod interchange;
 pub mod interp;
 pub mod ir;
 pub mod lower;
