@@ -84,7 +84,9 @@ fn load_indices(program: &ir::Program) -> Vec<Expr> {
 
 fn contains_op(expr: &Expr, wanted: Op) -> bool {
     let mut found = false;
-    visit_expressions(expr, &mut |inner| found |= matches!(inner, Expr::Prim(op, _) if *op == wanted));
+    visit_expressions(expr, &mut |inner| {
+        found |= matches!(inner, Expr::Prim(op, _) if *op == wanted)
+    });
     found
 }
 
@@ -95,7 +97,8 @@ fn in_place_accumulations(program: &ir::Program) -> usize {
         if let Stmt::Store { block, index, value } = statement {
             let mut reads_itself = false;
             visit_expressions(value, &mut |inner| {
-                reads_itself |= matches!(inner, Expr::Load { block: read, index: at } if read == block && **at == *index);
+                reads_itself |=
+                    matches!(inner, Expr::Load { block: read, index: at } if read == block && **at == *index);
             });
             count += usize::from(reads_itself);
         }
@@ -126,8 +129,14 @@ fn matmul_reads_its_operands_without_residues() {
     for m in [5, 6, 7] {
         let (program, printed) = loop_ir(&matmul(m));
         for index in load_indices(&program) {
-            assert!(!contains_op(&index, Op::ResI), "a residue is left in a load index (m={m}):\n{printed}");
-            assert!(!contains_op(&index, Op::DivI), "a quotient is left in a load index (m={m}):\n{printed}");
+            assert!(
+                !contains_op(&index, Op::ResI),
+                "a residue is left in a load index (m={m}):\n{printed}"
+            );
+            assert!(
+                !contains_op(&index, Op::DivI),
+                "a quotient is left in a load index (m={m}):\n{printed}"
+            );
         }
     }
 }
@@ -159,7 +168,10 @@ fn sobol_bit_matrix_products_are_interchanged_and_agree() {
     // Both ≠.∧ products accumulate rows in place; the row sums of the points (reading contiguously) do not.
     assert_eq!(in_place_accumulations(&program), 2, "{printed}");
     for index in load_indices(&program) {
-        assert!(!contains_op(&index, Op::ResI), "a residue is left in a load index:\n{printed}");
+        assert!(
+            !contains_op(&index, Op::ResI),
+            "a residue is left in a load index:\n{printed}"
+        );
     }
     // sobol.apl's header: the first 8 points have 7 inside the quarter circle (4×7÷8 = 3.5), the first 4 all.
     for (n, expected) in [(8, "3.5"), (4, "4")] {
@@ -201,7 +213,10 @@ fn residues_that_can_leave_their_range_are_kept() {
     // (2⌽⍳5)+.×⍳5 = 3 4 5 1 2 +.× 1 2 3 4 5 = 3+8+15+4+10 = 40.
     let text = "let v:[int]1 = vrotate(2, iotaV(5)) in reduce(addi, 0, zipWith(muli, v, iotaV(5)))";
     let (_, printed) = loop_ir(text);
-    assert!(printed.contains("% 5)"), "the rotation's residue was dropped:\n{printed}");
+    assert!(
+        printed.contains("% 5)"),
+        "the rotation's residue was dropped:\n{printed}"
+    );
     let (tail, loops) = both_outcomes(text);
     assert_eq!(tail.ended, Ok(vec!["40".to_string()]));
     assert_eq!(loops, tail);

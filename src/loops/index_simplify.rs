@@ -190,7 +190,11 @@ impl Affine {
         let mut multiples = Affine::constant(self.constant - self.constant.rem_euclid(n));
         let mut rest = Affine::constant(self.constant.rem_euclid(n));
         for (expr, coefficient) in &self.terms {
-            let part = if coefficient % n == 0 { &mut multiples } else { &mut rest };
+            let part = if coefficient % n == 0 {
+                &mut multiples
+            } else {
+                &mut rest
+            };
             part.terms.push((expr.clone(), *coefficient));
         }
         (multiples, rest)
@@ -272,9 +276,9 @@ impl Facts {
             Expr::Var(var) => !self.mutables.contains(&var.id),
             Expr::Prim(_, arguments) => arguments.iter().all(|argument| self.is_stable(argument)),
             Expr::Load { .. } => false,
-            Expr::Select(condition, then, otherwise) => [condition, then, otherwise]
-                .iter()
-                .all(|part| self.is_stable(part)),
+            Expr::Select(condition, then, otherwise) => {
+                [condition, then, otherwise].iter().all(|part| self.is_stable(part))
+            }
         }
     }
 
@@ -284,7 +288,10 @@ impl Facts {
         let mut high = form.constant;
         for (term, coefficient) in &form.terms {
             let (term_low, term_high) = self.term_range(term)?;
-            let (a, b) = (term_low.checked_mul(*coefficient)?, term_high.checked_mul(*coefficient)?);
+            let (a, b) = (
+                term_low.checked_mul(*coefficient)?,
+                term_high.checked_mul(*coefficient)?,
+            );
             low = low.checked_add(a.min(b))?;
             high = high.checked_add(a.max(b))?;
         }

@@ -73,16 +73,42 @@ struct RowOfReductions<'a> {
 }
 
 fn match_row_of_reductions(statement: &Stmt) -> Option<RowOfReductions<'_>> {
-    let Stmt::For { index: row, count: rows, body } = statement else {
-        return None;
-    };
-    let [Stmt::Mutable { var: accumulator, value: initial }, Stmt::For { index: reduction_index, count: depth, body: inner }, Stmt::Store { block: out, index: Expr::Var(counter), value: Expr::Var(stored) }, Stmt::Assign { var: advanced, value: Expr::Prim(Op::AddI, increment) }] =
-        body.as_slice()
+    let Stmt::For {
+        index: row,
+        count: rows,
+        body,
+    } = statement
     else {
         return None;
     };
-    let (Some((Stmt::Assign { var: assigned, value: step }, lets)), true) =
-        (inner.split_last(), increment == &[Expr::var(counter), Expr::Int(1)])
+    let [Stmt::Mutable {
+        var: accumulator,
+        value: initial,
+    }, Stmt::For {
+        index: reduction_index,
+        count: depth,
+        body: inner,
+    }, Stmt::Store {
+        block: out,
+        index: Expr::Var(counter),
+        value: Expr::Var(stored),
+    }, Stmt::Assign {
+        var: advanced,
+        value: Expr::Prim(Op::AddI, increment),
+    }] = body.as_slice()
+    else {
+        return None;
+    };
+    let (
+        Some((
+            Stmt::Assign {
+                var: assigned,
+                value: step,
+            },
+            lets,
+        )),
+        true,
+    ) = (inner.split_last(), increment == &[Expr::var(counter), Expr::Int(1)])
     else {
         return None;
     };
@@ -112,13 +138,14 @@ fn interchanged(statement: &Stmt, outer: &HashMap<u32, Expr>, next_id: &mut u32)
 
 fn is_legal(found: &RowOfReductions) -> bool {
     let lets_are_pure = found.lets.iter().all(|statement| match statement {
-        Stmt::Let { value, .. } => {
-            cannot_fail_but_by_nan(value, found.out) && !mentions(value, found.accumulator)
-        }
+        Stmt::Let { value, .. } => cannot_fail_but_by_nan(value, found.out) && !mentions(value, found.accumulator),
         _ => false,
     });
     let step_is_pure = cannot_fail_but_by_nan(found.step, found.out);
-    let initial_is_constant = matches!(found.initial, Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_));
+    let initial_is_constant = matches!(
+        found.initial,
+        Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_)
+    );
     let depth_is_invariant = !mentions(found.depth, found.row);
     lets_are_pure && step_is_pure && initial_is_constant && depth_is_invariant
 }
@@ -215,7 +242,9 @@ fn collect_load_indices(expr: &Expr, indices: &mut Vec<Expr>) {
             indices.push((**index).clone());
             collect_load_indices(index, indices);
         }
-        Expr::Prim(_, arguments) => arguments.iter().for_each(|argument| collect_load_indices(argument, indices)),
+        Expr::Prim(_, arguments) => arguments
+            .iter()
+            .for_each(|argument| collect_load_indices(argument, indices)),
         Expr::Select(condition, then, otherwise) => {
             for part in [condition, then, otherwise] {
                 collect_load_indices(part, indices);
@@ -285,7 +314,10 @@ fn replace_var(expr: &Expr, var: &Var, replacement: &Expr) -> Expr {
         Expr::Var(found) if found == var => replacement.clone(),
         Expr::Prim(op, arguments) => Expr::Prim(
             *op,
-            arguments.iter().map(|argument| replace_var(argument, var, replacement)).collect(),
+            arguments
+                .iter()
+                .map(|argument| replace_var(argument, var, replacement))
+                .collect(),
         ),
         Expr::Load { block, index } => Expr::load(*block, replace_var(index, var, replacement)),
         Expr::Select(condition, then, otherwise) => Expr::Select(
