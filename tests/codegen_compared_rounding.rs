@@ -18,12 +18,18 @@ fn a_compared_floor_vectorises() {
     let ir = optimised_ir_of_apl("I←⍳1000\nbits←1=2|⌊I∘.÷2*¯1+⍳26\n⎕←+/,bits");
     assert!(ir.contains("@llvm.floor.v"), "the floor is not vectorised:\n{ir}");
     // The check is still there: the program can still stop with the floor's DOMAIN ERROR.
-    assert!(ir.contains("floor: value out of the int range"), "the int-range check is gone:\n{ir}");
+    assert!(
+        ir.contains("floor: value out of the int range"),
+        "the int-range check is gone:\n{ir}"
+    );
 }
 
 #[test]
 fn a_floor_used_as_an_int_value_still_checks_at_once() {
     // ⌊x added to an int may become an index elsewhere: its check stays a branch per element (no vector floor).
     let ir = optimised_ir_of_apl("I←⍳1000\n⎕←+/(⌊I÷3)+I");
-    assert!(!ir.contains("@llvm.floor.v"), "a floor used as an int was vectorised with a deferred check:\n{ir}");
+    assert!(
+        !ir.contains("@llvm.floor.v"),
+        "a floor used as an int was vectorised with a deferred check:\n{ir}"
+    );
 }
