@@ -221,3 +221,37 @@ fn residues_that_can_leave_their_range_are_kept() {
     assert_eq!(tail.ended, Ok(vec!["40".to_string()]));
     assert_eq!(loops, tail);
 }
+
+/// The sizes of the allocations of one element type whose size is a constant.
+fn allocation_sizes(program: &ir::Program, element: ir::ScalarType) -> Vec<i64> {
+    let mut sizes = Vec::new();
+    ir::for_each_statement(&program.body, &mut |statement| {
+        if let Stmt::Alloc { block, size } = statement {
+            if block.element == element {
+                sizes.extend(size.as_int());
+            }
+        }
+    });
+    sizes
+}
+
+#[test]
+fn sobol_products_are_fused_with_their_row_sums_into_one_row_buffers() {
+    // n=8 points, 4 bits: the bit matrix is 8×4 (32 booleans); each product row (4 booleans) is summed right after it
+    // is computed, so each product needs a buffer of one row instead of 8×4.
+    let (program, printed) = loop_ir(&sobol(8));
+    let mut bool_sizes = allocation_sizes(&program, ir::ScalarType::Bool);
+    bool_sizes.sort_unstable();
+    // The one-row buffers of the two products, the two 4×4 direction matrices, the 8×4 bit matrix.
+    assert_eq!(bool_sizes, vec![4, 4, 16, 16, 32], "{printed}");
+}
+
+#[test]
+fn a_product_read_whole_is_not_contracted() {
+    // +/,A+.×B reads the product as one vector of m×m elements, not row by row: it stays m×m.
+    let (program, printed) = loop_ir(&matmul(6));
+    assert!(
+        allocation_sizes(&program, ir::ScalarType::Double).contains(&36),
+        "{printed}"
+    );
+}

@@ -344,3 +344,53 @@ pub(super) fn mentions(expr: &Expr, var: &Var) -> bool {
         Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => false,
     }
 }
+
+/// Row `base` of an array of rows of `width` elements starts at `coefficient × base`.
+#[derive(Clone, Copy)]
+pub(super) struct RowShape<'a> {
+    pub base: &'a Var,
+    pub coefficient: i64,
+    pub width: i64,
+}
+
+/// `index` as `coefficient × base + rest` with `rest` in `0..width` by the ranges of the loop indices in
+/// `loop_counts` (let-bound variables looked through with `definitions`): returns `rest` as an expression, or None
+/// when the index has another coefficient of `base`, or the rest is not provably in range. A row fusion uses it to
+/// address one row of an array in a buffer of one row.
+pub(super) fn offset_within_row(
+    index: &Expr,
+    row: &RowShape,
+    definitions: &HashMap<u32, Expr>,
+    loop_counts: &HashMap<u32, i64>,
+) -> Option<Expr> {
+    let RowShape {
+        base,
+        coefficient,
+        width,
+    } = *row;
+    let facts = Facts {
+        definitions: definitions.clone(),
+        loop_counts: loop_counts.clone(),
+        mutables: HashSet::new(),
+    };
+    let form = facts.affine(index, EXPANSION_DEPTH)?;
+    let base_term = Expr::var(base);
+    let found = form.terms.iter().find(|(term, _)| *term == base_term).map(|(_, c)| *c);
+    if found != Some(coefficient) {
+        return None;
+    }
+    let rest = Affine {
+        terms: form
+            .terms
+            .iter()
+            .filter(|(term, _)| *term != base_term)
+            .cloned()
+            .collect(),
+        constant: form.constant,
+    };
+    if rest.terms.iter().any(|(term, _)| mentions(term, base)) {
+        return None;
+    }
+    let (low, high) = facts.range(&rest)?;
+    (low >= 0 && high < width).then(|| rest.to_expr())
+}

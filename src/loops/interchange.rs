@@ -138,10 +138,12 @@ fn interchanged(statement: &Stmt, outer: &HashMap<u32, Expr>, next_id: &mut u32)
 
 fn is_legal(found: &RowOfReductions) -> bool {
     let lets_are_pure = found.lets.iter().all(|statement| match statement {
-        Stmt::Let { value, .. } => cannot_fail_but_by_nan(value, found.out) && !mentions(value, found.accumulator),
+        Stmt::Let { value, .. } => {
+            cannot_fail_but_by_nan(value, Some(found.out)) && !mentions(value, found.accumulator)
+        }
         _ => false,
     });
-    let step_is_pure = cannot_fail_but_by_nan(found.step, found.out);
+    let step_is_pure = cannot_fail_but_by_nan(found.step, Some(found.out));
     let initial_is_constant = matches!(
         found.initial,
         Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_)
@@ -151,11 +153,11 @@ fn is_legal(found: &RowOfReductions) -> bool {
 }
 
 /// Operations that cannot fail, or only with a DOMAIN ERROR for a double result that is not a real number; and no
-/// load of `out`, which the interchanged loops write while the reductions run.
-fn cannot_fail_but_by_nan(expr: &Expr, out: Block) -> bool {
+/// load of `out` (when given), which the interchanged loops write while the reductions run.
+pub(super) fn cannot_fail_but_by_nan(expr: &Expr, out: Option<Block>) -> bool {
     match expr {
         Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => true,
-        Expr::Load { block, index } => *block != out && cannot_fail_but_by_nan(index, out),
+        Expr::Load { block, index } => Some(*block) != out && cannot_fail_but_by_nan(index, out),
         Expr::Select(condition, then, otherwise) => [condition, then, otherwise]
             .iter()
             .all(|part| cannot_fail_but_by_nan(part, out)),
@@ -309,7 +311,7 @@ fn rewrite(found: &RowOfReductions, next_id: &mut u32) -> Vec<Stmt> {
     ]
 }
 
-fn replace_var(expr: &Expr, var: &Var, replacement: &Expr) -> Expr {
+pub(super) fn replace_var(expr: &Expr, var: &Var, replacement: &Expr) -> Expr {
     match expr {
         Expr::Var(found) if found == var => replacement.clone(),
         Expr::Prim(op, arguments) => Expr::Prim(

@@ -97,6 +97,7 @@ pub fn lower_program(program: &tail::Program) -> LowerResult<ir::Program> {
     insert_frees(&mut body, &keep);
     super::index_simplify::simplify_statements(&mut body);
     super::interchange::interchange_statements(&mut body, &mut lowerer.next_id);
+    super::row_fusion::fuse_rows(&mut body);
     Ok(ir::Program { body, result })
 }
 

@@ -21,6 +21,7 @@ pub mod parser;
 pub mod printer;
 pub mod pull;
 mod reduce;
+mod row_fusion;
 mod search;
 mod structural;
 
