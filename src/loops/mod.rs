@@ -5,6 +5,10 @@
 //!   in flat or shaped form, see [`pull`]) until an operation or the use-count rule materialises them.
 //! - [`printer`]: the text form; [`check`]: structural checks; [`interp`]: runs the IR with real buffers.
 //! - [`memory`]: layouts as LMADs (`crate::mem`); `view` statements are the memory decorations of let-bound arrays.
+//! - After lowering, three rewrites of the IR (in `lower_program`): `index_simplify` drops residues and floor quotients
+//!   of affine index arithmetic that the ranges of the loop indices make redundant, `interchange` puts rows of
+//!   reductions in i-k-j order when the innermost loop then reads contiguously, and `row_fusion` fuses a loop that
+//!   writes an array row by row with the loop that reads it row by row, contracting the array to one row.
 //!
 //! Entry points: [`lower::lower_program`], then [`check::check_program`] and [`interp::run_program`]; [`dump`] for
 //! the printed form.
