@@ -98,6 +98,9 @@ pub fn lower_program(program: &tail::Program) -> LowerResult<ir::Program> {
     let mut keep = HashSet::new();
     collect_result_blocks(&result, &mut keep);
     insert_frees(&mut body, &keep);
+    super::index_simplify::simplify_statements(&mut body);
+    super::interchange::interchange_statements(&mut body, &mut lowerer.next_id);
+    super::row_fusion::fuse_rows(&mut body);
     Ok(ir::Program { body, result })
 }
 
