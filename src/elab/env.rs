@@ -200,12 +200,22 @@ pub enum Fun {
     Fork(Val, Rc<Fun>, Rc<Fun>),
     /// `(g h)`: `g (h ⍵)`.
     Atop(Rc<Fun>, Rc<Fun>),
+    /// `f ⎕BENCH n`: `f⍣n` that reports how long the n applications took (the thesis compiler's timing helper).
+    Bench {
+        function: Rc<Fun>,
+        count: Val,
+        span: Span,
+    },
 }
 
 impl Fun {
     pub fn span(&self) -> Span {
         match self {
-            Fun::Primitive(_, span) | Fun::System(_, span) | Fun::Dfn(_, span) | Fun::Derived { span, .. } => *span,
+            Fun::Primitive(_, span)
+            | Fun::System(_, span)
+            | Fun::Dfn(_, span)
+            | Fun::Derived { span, .. }
+            | Fun::Bench { span, .. } => *span,
             Fun::Fork(_, middle, right) => middle.span().join(right.span()),
             Fun::Atop(left, right) => left.span().join(right.span()),
         }

@@ -25,6 +25,7 @@ pub mod memory_printer;
 pub mod parser;
 pub mod printer;
 pub mod pull;
+mod random;
 mod reduce;
 pub mod rematerialise;
 pub mod rewrite;
