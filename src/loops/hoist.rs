@@ -187,6 +187,9 @@ fn variables_defined_in(body: &[Stmt]) -> HashSet<u32> {
             defined.insert(index.id);
         }
         Stmt::Format { shape, .. } => defined.extend(shape.iter().map(|var| var.id)),
+        Stmt::ReadFile { length: var, .. } | Stmt::ReadClock { var } => {
+            defined.insert(var.id);
+        }
         _ => {}
     });
     defined

@@ -170,6 +170,7 @@ fn only_read_after_fill(body: &[Stmt], cheap: &CheapBlock) -> bool {
         Stmt::Swap { first, second } => other_uses |= first.id == id || second.id == id,
         Stmt::PrintArray { array, .. } => other_uses |= array.block.id == id,
         Stmt::Format { source, .. } => other_uses |= source.block.id == id,
+        Stmt::ReadFile { path, .. } => other_uses |= path.block.id == id,
         _ => {}
     });
     // The fill's formula reads no memory, so every load counted is one to replace.

@@ -35,7 +35,12 @@ pub fn for_each_own_expr_mut(statement: &mut Stmt, visit: &mut dyn FnMut(&mut Ex
             layout.strides.iter_mut().for_each(&mut *visit);
             visit(&mut layout.offset);
         }
-        Stmt::Free { .. } | Stmt::Swap { .. } | Stmt::Error { .. } => {}
+        Stmt::ReportBench { iterations, start } => {
+            visit(iterations);
+            visit(start);
+        }
+        Stmt::ReadFile { path, .. } => path.shape.iter_mut().for_each(&mut *visit),
+        Stmt::Free { .. } | Stmt::Swap { .. } | Stmt::Error { .. } | Stmt::ReadClock { .. } => {}
     }
 }
 
@@ -92,6 +97,10 @@ pub fn rename_block(statements: &mut [Stmt], from: Block, to: Block) {
             Stmt::PrintArray { array, .. } => rename(&mut array.block),
             Stmt::Format { source, result, .. } => {
                 rename(&mut source.block);
+                rename(result);
+            }
+            Stmt::ReadFile { path, result, .. } => {
+                rename(&mut path.block);
                 rename(result);
             }
             _ => {}
