@@ -69,7 +69,11 @@ enum Command {
     },
     /// An interactive session: each line is compiled and run; names stay defined across lines. `)help` lists the
     /// system commands. Reads plain lines (no prompts) when standard input is not a terminal.
-    Repl,
+    Repl {
+        /// Which backend runs each line: `jit` compiles it to native code, `interp` is the TAIL interpreter.
+        #[arg(long, value_enum, default_value_t = aplc::repl::ReplBackend::Jit)]
+        backend: aplc::repl::ReplBackend,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -128,7 +132,7 @@ const EXIT_USAGE_ERROR: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let file_path = match &cli.command {
-        Command::Repl => return aplc::repl::main(),
+        Command::Repl { backend } => return aplc::repl::main(*backend),
         Command::Run { file, .. }
         | Command::Build { file, .. }
         | Command::Tail { file }
@@ -158,7 +162,7 @@ fn main() -> ExitCode {
         Command::Tail { .. } => driver::typed_tail_text(&source).map(|text| write_text_to_stdout(&text)),
         Command::Check { .. } => driver::check(&source).map(|summary| write_text_to_stdout(&summary)),
         Command::Dump { stage, .. } => driver::dump(&source, stage.into()).map(|text| write_text_to_stdout(&text)),
-        Command::Repl => unreachable!("the session returned above"),
+        Command::Repl { .. } => unreachable!("the session returned above"),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

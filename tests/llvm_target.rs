@@ -139,6 +139,8 @@ fn the_table_has_one_entry_per_id_and_unique_names() {
         RuntimeFunctionId::Roll,
         RuntimeFunctionId::ReadFile,
         RuntimeFunctionId::Format,
+        RuntimeFunctionId::ReportBench,
+        RuntimeFunctionId::ReadArrayFile,
     ];
     assert_eq!(RUNTIME_FUNCTIONS.len(), ids.len());
     for id in ids {

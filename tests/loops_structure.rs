@@ -159,13 +159,7 @@ fn snapshots_of_printed_loop_ir() {
 /// Operators the lowering does not support yet: each gives a NONCE error naming the construct.
 #[test]
 fn unsupported_operators_give_a_nonce_error() {
-    let unsupported = [
-        ("nowi()", "nowi"),
-        ("readFile(['f'])", "readFile"),
-        ("readIntVecFile(['f'])", "readIntVecFile"),
-        ("readDoubleVecFile(['f'])", "readDoubleVecFile"),
-        ("condScl(fn x => x, tt, iota(3))", "condScl"),
-    ];
+    let unsupported = [("condScl(fn x => x, tt, iota(3))", "condScl")];
     for (text, name) in unsupported {
         let program = typed_program(text);
         let error = lower_checked(&program)
@@ -178,6 +172,26 @@ fn unsupported_operators_give_a_nonce_error() {
         );
         assert_eq!(error.to_apl_error().kind, aplc::runtime::error::AplErrorKind::Nonce);
     }
+}
+
+#[test]
+fn clock_and_file_input_are_runtime_statements() {
+    use aplc::loops::printer::print_program;
+    // ⎕NOW is one clock read; a bench loop reads the clock before the power loop and reports after it.
+    let clock = print_program(&lower_checked(&typed_program("print(10, gti(nowi(), 0))")).unwrap());
+    assert_eq!(clock.matches("clock ").count(), 1, "{clock}");
+    let bench = print_program(&lower_checked(&typed_program("bench(fn x:[int]0 => addi(x, 1), 5, 0)")).unwrap());
+    let (before, after) = bench.split_once("for ").expect("a loop");
+    assert!(
+        before.contains("clock ") && after.contains("report_bench(") && !after.contains("clock "),
+        "{bench}"
+    );
+    // A file read is one runtime statement that defines its block and length; the block is freed like any other.
+    let file = lower_checked(&typed_program("reduce(addi, 0, readIntVecFile(['f']))")).unwrap();
+    let text = print_program(&file);
+    assert_eq!(text.matches("read_file ").count(), 1, "{text}");
+    assert!(text.contains(": int[n"), "{text}");
+    assert_eq!(ir::count(&file).frees, ir::count(&file).allocations + 1, "{text}");
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! `aplc repl` in a pseudo-terminal (tmux): prompts, line editing by rustyline, a multi-line dfn with the
-//! continuation prompt, Ctrl-C cancelling a half-typed line, and Ctrl-D leaving.
+//! continuation prompt, Ctrl-C cancelling a half-typed line and interrupting a computation, and Ctrl-D leaving.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -43,6 +43,14 @@ impl Tmux {
         self.command(&["send-keys", "-t", "repl", "-l", line]);
         self.command(&["send-keys", "-t", "repl", "Enter"]);
     }
+
+    /// Sends a line that prints nothing, then gives the session time to compile and run it and to be back at the
+    /// prompt: keys typed while a line runs arrive in the terminal's cooked mode, and rustyline does not take a
+    /// typed-ahead line back as it was typed.
+    fn send_silent_line(&self, line: &str) {
+        self.send_line(line);
+        std::thread::sleep(Duration::from_millis(400));
+    }
 }
 
 impl Drop for Tmux {
@@ -80,14 +88,14 @@ fn a_terminal_session_edits_continues_cancels_and_leaves() {
     );
     tmux.wait_for("the banner", |text| text.contains(")off or Ctrl-D leaves"));
 
-    tmux.send_line("x←⍳4");
+    tmux.send_silent_line("x←⍳4");
     tmux.send_line("+/x");
     tmux.wait_for("10", |text| text.lines().any(|line| line.trim() == "10"));
 
     // A dfn over two lines: the second line gets the continuation prompt.
-    tmux.send_line("sq←{");
+    tmux.send_silent_line("sq←{");
     tmux.wait_for("the continuation prompt", |text| text.contains("⋯"));
-    tmux.send_line("⍵×⍵}");
+    tmux.send_silent_line("⍵×⍵}");
     tmux.send_line("sq x");
     tmux.wait_for("1 4 9 16", |text| text.contains("1 4 9 16"));
 
@@ -98,7 +106,10 @@ fn a_terminal_session_edits_continues_cancels_and_leaves() {
     tmux.command(&["send-keys", "-t", "repl", "Enter"]);
     tmux.wait_for("100", |text| text.lines().any(|line| line.trim() == "100"));
 
-    // Ctrl-C drops a half-typed line: 5+6 never runs (no 11 appears), and the session goes on.
+    // Ctrl-C drops a half-typed line: 5+6 never runs (no 11 appears), and the session goes on. A line's output
+    // appears before its process has ended and the session is back at the prompt; a Ctrl-C typed before then is
+    // an interrupt of that line (in the terminal's cooked mode), so wait a moment first.
+    std::thread::sleep(Duration::from_millis(300));
     tmux.command(&["send-keys", "-t", "repl", "-l", "5+6"]);
     tmux.command(&["send-keys", "-t", "repl", "C-c"]);
     tmux.send_line("2×21");
@@ -110,6 +121,17 @@ fn a_terminal_session_edits_continues_cancels_and_leaves() {
     tmux.command(&["send-keys", "-t", "repl", "Enter"]);
     tmux.wait_for("a second 42", |text| {
         text.lines().filter(|line| line.trim() == "42").count() == 2
+    });
+
+    // Ctrl-C during a long native computation (about a billion sines) ends it: INTERRUPT, and the session goes on
+    // with its values.
+    tmux.send_line("{⍵+1○⍵}⍣1000000000⊢0.5");
+    std::thread::sleep(Duration::from_millis(1500));
+    tmux.command(&["send-keys", "-t", "repl", "C-c"]);
+    tmux.wait_for("INTERRUPT", |text| text.contains("INTERRUPT"));
+    tmux.send_line("+/x");
+    tmux.wait_for("a second 10", |text| {
+        text.lines().filter(|line| line.trim() == "10").count() == 2
     });
 
     // Ctrl-D on an empty line leaves with status 0.

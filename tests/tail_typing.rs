@@ -200,6 +200,11 @@ const ARRAY_OPS: &[(&str, &str, &str)] = &[
     ("readFile(['f'])", "[char]1", "readFile(iota(1))"),
     ("readIntVecFile(['f'])", "[int]1", "readIntVecFile(iota(1))"),
     ("readDoubleVecFile(['f'])", "[double]1", "readDoubleVecFile(1.5)"),
+    // A REPL line's inputs: the length is a singleton, so the vector's length is known.
+    ("inputI(0,3)", "<int>3", "inputI(0,1.5)"),
+    ("inputD(1,2)", "<double>2", "inputD(1.5,2)"),
+    ("inputB(0,0)", "<bool>0", "inputB(0,[1])"),
+    ("inputC(2,4)", "<char>4", "inputC('a',4)"),
 ];
 
 #[test]

@@ -270,3 +270,88 @@ impl Env {
         None
     }
 }
+
+impl Env {
+    /// The bindings in force (the newest of each name), oldest first: the environment without its shadowed
+    /// bindings, for rebuilding a compact copy.
+    pub fn current_bindings(&self) -> Vec<(String, Val)> {
+        let mut seen = std::collections::HashSet::new();
+        let mut bindings = Vec::new();
+        let mut current = self.head.as_deref();
+        while let Some(binding) = current {
+            if seen.insert(binding.name.as_str()) {
+                bindings.push((binding.name.clone(), binding.value.clone()));
+            }
+            current = binding.next.as_deref();
+        }
+        bindings.reverse();
+        bindings
+    }
+
+    /// Visits every array reachable from this environment: shadowed bindings, and the environments and operands of
+    /// the functions and operators bound here, each binding once (`visited` holds the bindings already seen).
+    pub fn visit_reachable_arrays(&self, visited: &mut std::collections::HashSet<usize>, visit: &mut dyn FnMut(&Arr)) {
+        let mut current = self.head.as_deref();
+        while let Some(binding) = current {
+            if !visited.insert(binding as *const Binding as usize) {
+                return;
+            }
+            visit_value_arrays(&binding.value, visited, visit);
+            current = binding.next.as_deref();
+        }
+    }
+}
+
+fn visit_value_arrays(value: &Val, visited: &mut std::collections::HashSet<usize>, visit: &mut dyn FnMut(&Arr)) {
+    match value {
+        Val::Array(array) => visit(array),
+        Val::Tuple(components) => components
+            .iter()
+            .for_each(|component| visit_value_arrays(component, visited, visit)),
+        Val::Function(function) => visit_function_arrays(function, visited, visit),
+        Val::Operator(operator) => match &**operator {
+            Opr::Primitive(..) => {}
+            Opr::Dfn { closure, .. } => visit_closure_arrays(closure, visited, visit),
+        },
+    }
+}
+
+fn visit_function_arrays(function: &Fun, visited: &mut std::collections::HashSet<usize>, visit: &mut dyn FnMut(&Arr)) {
+    match function {
+        Fun::Primitive(..) | Fun::System(..) => {}
+        Fun::Dfn(closure, _) => visit_closure_arrays(closure, visited, visit),
+        Fun::Derived { left, right, .. } => {
+            visit_value_arrays(left, visited, visit);
+            if let Some(right) = right {
+                visit_value_arrays(right, visited, visit);
+            }
+        }
+        Fun::Fork(left, middle, right) => {
+            visit_value_arrays(left, visited, visit);
+            visit_function_arrays(middle, visited, visit);
+            visit_function_arrays(right, visited, visit);
+        }
+        Fun::Atop(left, right) => {
+            visit_function_arrays(left, visited, visit);
+            visit_function_arrays(right, visited, visit);
+        }
+        Fun::Bench { function, count, .. } => {
+            visit_function_arrays(function, visited, visit);
+            visit_value_arrays(count, visited, visit);
+        }
+    }
+}
+
+fn visit_closure_arrays(
+    closure: &Closure,
+    visited: &mut std::collections::HashSet<usize>,
+    visit: &mut dyn FnMut(&Arr),
+) {
+    closure.env.visit_reachable_arrays(visited, visit);
+    if let Some((left, right)) = &closure.operands {
+        visit_value_arrays(left, visited, visit);
+        if let Some(right) = right {
+            visit_value_arrays(right, visited, visit);
+        }
+    }
+}

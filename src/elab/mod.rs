@@ -24,6 +24,7 @@ pub mod env;
 pub mod error;
 pub mod indexing;
 pub mod ir;
+pub mod line;
 pub mod lower;
 pub mod operators;
 pub mod resolve;

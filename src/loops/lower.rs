@@ -98,7 +98,7 @@ pub fn lower_program(program: &tail::Program) -> LowerResult<ir::Program> {
     Ok(ir::Program { body, result })
 }
 
-fn collect_result_blocks(result: &ResultValue, blocks: &mut HashSet<u32>) {
+pub(super) fn collect_result_blocks(result: &ResultValue, blocks: &mut HashSet<u32>) {
     match result {
         ResultValue::Scalar(_) => {}
         ResultValue::Array(array) => {
@@ -113,6 +113,8 @@ fn collect_result_blocks(result: &ResultValue, blocks: &mut HashSet<u32>) {
 pub struct Lowerer {
     next_id: u32,
     statements: Vec<Vec<Stmt>>,
+    /// The blocks that hold a REPL line's inputs, by input number (see `input.rs`).
+    pub(super) input_blocks: Vec<(usize, Block)>,
 }
 
 impl Default for Lowerer {
@@ -120,6 +122,7 @@ impl Default for Lowerer {
         Lowerer {
             next_id: 0,
             statements: vec![Vec::new()],
+            input_blocks: Vec::new(),
         }
     }
 }
@@ -550,7 +553,7 @@ impl Lowerer {
 
     // ---- The program result ----
 
-    fn result_value(&mut self, value: Lowered) -> LowerResult<ResultValue> {
+    pub(super) fn result_value(&mut self, value: Lowered) -> LowerResult<ResultValue> {
         match value {
             Lowered::Scalar(expr) => Ok(ResultValue::Scalar(self.bind(expr, "result"))),
             Lowered::Array(arr) if arr.rank() == 0 => {
@@ -647,6 +650,11 @@ impl Lowerer {
             Op::Roll => {
                 let bound = self.as_scalar(next())?;
                 Ok(Lowered::Scalar(self.roll(bound)))
+            }
+            Op::InputI | Op::InputD | Op::InputB | Op::InputC => {
+                let index = self.as_int(next())?;
+                let length = self.as_int(next())?;
+                self.input(op, index, length)
             }
             Op::Mem => match next() {
                 Lowered::Array(arr) => {

@@ -16,6 +16,7 @@ pub mod double_buffer;
 pub mod error;
 pub mod hoist;
 pub mod in_place;
+pub mod input;
 pub mod interp;
 pub mod ir;
 pub mod lower;

@@ -2,40 +2,56 @@
 //! TAIL) and run; names assigned on earlier lines stay defined; unassigned results print in Dyalog's display format.
 //!
 //! Code map: `line_reader.rs` (terminal input through rustyline with a history file, or plain lines from a pipe;
-//! multi-line dfns), `commands.rs` (the `)` system commands), `session.rs` (the persistent session, and the
-//! [`session::LineBackend`] trait behind which the TAIL interpreter runs each line).
+//! multi-line dfns), `commands.rs` (the `)` system commands), `session.rs` (the persistent session: kept values,
+//! and the [`session::LineBackend`] trait with the TAIL interpreter behind it), `jit.rs` (the native backend, the
+//! default), `child.rs` (running a compiled line in a forked process; Ctrl-C), `values.rs` (how kept values become a
+//! line's inputs and come back from the child).
 //!
-//! Cost: `elab::Session` makes each line a program that first recomputes the bindings of earlier lines (without
-//! printing), so a line's `run` time (`)time`) includes all earlier assignments' work. A backend that keeps values
-//! between lines needs the elaborator to hand it only the new line, with earlier bindings as free variables.
+//! Each line is elaborated on its own: arrays assigned on earlier lines are inputs of the line's program, with their
+//! actual shapes, and the arrays it assigns come back as outputs that the session keeps. Nothing is recomputed.
 //!
-//! Ctrl-C while typing cancels the line. Ctrl-C during a computation ends the process: the interpreter has no
-//! interruption points, and the session's state (shared `Rc`s on the session thread) could not be recovered safely
-//! from a computation abandoned half way.
+//! Ctrl-C while typing cancels the line. Ctrl-C during a native computation ends the line's child process; the session
+//! prints `INTERRUPT` and goes on. With the interpreter backend (`--backend interp`), which runs in the session's
+//! process and has no interruption points, Ctrl-C during a computation ends the session.
 
+pub mod child;
 pub mod commands;
+pub mod jit;
 pub mod line_reader;
 pub mod session;
+pub mod values;
 
 use crate::runtime::error::{AplError, AplErrorKind};
 use crate::tail::interp::Host;
 use crate::tail::value::Value;
 use commands::SystemCommand;
 use line_reader::{LineReader, PipeReader, ReadOutcome, TerminalReader};
-use session::{InterpreterBackend, LineBackend, NameClass, Phase, ReplSession};
+use session::{InterpreterBackend, LineBackend, NameClass, Phase, PieceError, ReplSession};
 use std::io::{IsTerminal, Write};
 
 /// The session thread's stack: elaboration inlines recursion deeply (address space only, touched as needed).
 const SESSION_STACK_BYTES: usize = 1 << 30;
 
+/// Which backend runs the session's lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReplBackend {
+    /// Native code: each line compiled by LLVM's JIT and run in a child process.
+    Jit,
+    /// The TAIL reference interpreter, in the session's process.
+    Interp,
+}
+
 /// Runs the session on standard input until `)off` or the end of input. The exit status is 0 then; 2 when the
 /// session could not start.
-pub fn main() -> std::process::ExitCode {
+pub fn main(backend: ReplBackend) -> std::process::ExitCode {
     let outcome = std::thread::Builder::new()
         .name("aplc-repl".to_string())
         .stack_size(SESSION_STACK_BYTES)
-        .spawn(run_on_standard_streams)
-        .map(|handle| handle.join());
+        .spawn(move || run_on_standard_streams(backend))
+        .map(|handle| {
+            block_interrupts_on_this_thread();
+            handle.join()
+        });
     match outcome {
         Ok(Ok(Ok(()))) => std::process::ExitCode::SUCCESS,
         Ok(Ok(Err(message))) => {
@@ -49,7 +65,18 @@ pub fn main() -> std::process::ExitCode {
     }
 }
 
-fn run_on_standard_streams() -> Result<(), String> {
+/// SIGINT goes to the session thread, so that it interrupts the session's waiting for a line's process.
+fn block_interrupts_on_this_thread() {
+    // SAFETY: changes this thread's signal mask only.
+    unsafe {
+        let mut signals: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut signals);
+        libc::sigaddset(&mut signals, libc::SIGINT);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &signals, std::ptr::null_mut());
+    }
+}
+
+fn run_on_standard_streams(backend: ReplBackend) -> Result<(), String> {
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     let colour = std::io::stderr().is_terminal();
     let mut reader: Box<dyn LineReader> = if interactive {
@@ -59,12 +86,10 @@ fn run_on_standard_streams() -> Result<(), String> {
         Box::new(PipeReader::new(std::io::stdin().lock()))
     };
     let mut host = StdoutHost;
-    let mut repl = Repl {
-        session: ReplSession::new(InterpreterBackend),
-        show_timings: false,
-        colour,
-    };
-    repl.run(reader.as_mut(), &mut host);
+    match backend {
+        ReplBackend::Jit => Repl::new(jit::JitBackend::default(), colour).run(reader.as_mut(), &mut host),
+        ReplBackend::Interp => Repl::new(InterpreterBackend, colour).run(reader.as_mut(), &mut host),
+    }
     Ok(())
 }
 
@@ -82,6 +107,14 @@ enum Continue {
 }
 
 impl<B: LineBackend> Repl<B> {
+    fn new(backend: B, colour: bool) -> Repl<B> {
+        Repl {
+            session: ReplSession::new(backend),
+            show_timings: false,
+            colour,
+        }
+    }
+
     fn run(&mut self, reader: &mut dyn LineReader, host: &mut dyn Host) {
         loop {
             match reader.read_piece() {
@@ -117,7 +150,7 @@ impl<B: LineBackend> Repl<B> {
         match self.session.run_piece(text, host) {
             Ok(phases) if self.show_timings => println!("{}", timing_line(&phases)),
             Ok(_) => {}
-            Err(error) => {
+            Err(PieceError::Program(error)) => {
                 let theme = if self.colour {
                     miette::GraphicalTheme::unicode()
                 } else {
@@ -125,6 +158,7 @@ impl<B: LineBackend> Repl<B> {
                 };
                 report(error.render(theme).trim_end())
             }
+            Err(other) => report(&other.render_plain()),
         }
     }
 
@@ -160,7 +194,7 @@ impl<B: LineBackend> Repl<B> {
 }
 
 /// `)vars`, `)fns`: the names on one line, as Dyalog lists them.
-fn print_names(names: &[&str]) {
+fn print_names(names: &[String]) {
     if !names.is_empty() {
         println!("{}", names.join(" "));
     }

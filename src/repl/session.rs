@@ -1,19 +1,21 @@
-//! The session: a persistent elaboration ([`elab::Session`]) plus the record of what the user has defined, and a
-//! [`LineBackend`] that runs each line's TAIL. The interpreter is today's backend; a JIT can replace it without any
-//! change to the front end, since all a backend sees is one line's untyped TAIL program and a [`Host`].
+//! The session: a persistent elaboration ([`elab::Session::elaborate_line`]), the values of the arrays earlier lines
+//! computed, and a [`LineBackend`] that runs each line. A line's TAIL program mentions the arrays of earlier lines as
+//! free variables; the backend receives their values as inputs (with their actual shapes, so that the line's types
+//! specialise to them) and returns the values of the variables the line bound that later lines may need. Nothing is
+//! recomputed. Two backends: [`super::jit::JitBackend`] (native code, the default) and [`InterpreterBackend`] (the
+//! TAIL interpreter, the oracle).
 //!
-//! `elab::Session` commits a line's bindings as soon as the line elaborates. When a line then fails (type error,
-//! run-time error), the session is rebuilt by elaborating again every piece that succeeded before it, so that the
-//! failed line's assignments do not take effect. `)erase` uses the same replay, with the erased name renamed in the
-//! earlier pieces to a spelling no user can type (values computed from it stay; later references are VALUE ERRORs).
+//! A line that fails (at elaboration, in the backend, or interrupted) leaves the session as it was before the line.
 
-use crate::driver::{ProgramError, RuntimeError, TailError, WithSource};
+use super::values::{bind_inputs, coerce_to_base, elab_scalar, InputForm};
+use crate::driver::{LoweringError, ProgramError, RuntimeError, TailError, WithSource};
+use crate::elab::line::{GlobalClass, KnownValue};
 use crate::runtime::error::AplError;
 use crate::source::{SourceFile, Span};
-use crate::syntax::ast;
 use crate::tail::interp::Host;
+use crate::tail::value::Value;
 use crate::{elab, syntax, tail};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// One phase of handling a line, with how long it took.
@@ -23,12 +25,35 @@ pub struct Phase {
     pub duration: Duration,
 }
 
+/// Times one phase.
+pub fn timed<T>(phases: &mut Vec<Phase>, name: &'static str, work: impl FnOnce() -> T) -> T {
+    let started = Instant::now();
+    let result = work();
+    phases.push(Phase {
+        name,
+        duration: started.elapsed(),
+    });
+    result
+}
+
+/// A line for a backend to run.
+pub struct LineRequest {
+    /// The line's TAIL program as elaboration produced it (untyped). Its free variables are the inputs.
+    pub program: tail::Program,
+    /// The value of each free variable of the program.
+    pub inputs: Vec<(String, Value)>,
+    /// How many values the program's result holds: none (its result is ignored), one, or a tuple of that many.
+    pub output_count: usize,
+}
+
 /// What a backend reports for a line that ran.
 pub struct LineOutcome {
-    /// The line's program as it ran (typed), for `)tail`.
+    /// The line's program as it ran (typed, inputs bound), for `)tail`.
     pub typed_program: tail::Program,
     /// The backend's phases (`infer`, `run`, and for a compiler `compile`), in order.
     pub phases: Vec<Phase>,
+    /// The line's outputs, `output_count` of them.
+    pub outputs: Vec<Value>,
 }
 
 /// Why a backend could not run a line.
@@ -36,43 +61,97 @@ pub struct LineOutcome {
 pub enum BackendError {
     Type(tail::TypeError),
     Runtime(AplError),
+    Lowering(LoweringError),
+    /// Ctrl-C stopped the line.
+    Interrupted,
+    /// A failure already described in words (the line's process ended unexpectedly).
+    Failed(String),
 }
 
-/// Runs one line's TAIL program (as elaboration produced it, untyped), printing through the host.
+/// Runs one line's TAIL program, printing through the host (or to standard output).
 pub trait LineBackend {
-    fn run_line(&mut self, program: tail::Program, host: &mut dyn Host) -> Result<LineOutcome, BackendError>;
+    fn run_line(&mut self, line: LineRequest, host: &mut dyn Host) -> Result<LineOutcome, BackendError>;
 }
 
-/// The TAIL reference interpreter as a line backend.
+/// The TAIL reference interpreter as a line backend: inputs are bound to literals.
 #[derive(Default)]
 pub struct InterpreterBackend;
 
 impl LineBackend for InterpreterBackend {
-    fn run_line(&mut self, mut program: tail::Program, host: &mut dyn Host) -> Result<LineOutcome, BackendError> {
-        let started = Instant::now();
-        tail::infer::infer_program(&mut program).map_err(BackendError::Type)?;
-        let infer = Phase {
-            name: "infer",
-            duration: started.elapsed(),
-        };
-        let started = Instant::now();
-        tail::interp::eval_program(&program, host).map_err(BackendError::Runtime)?;
-        let run = Phase {
-            name: "run",
-            duration: started.elapsed(),
-        };
+    fn run_line(&mut self, line: LineRequest, host: &mut dyn Host) -> Result<LineOutcome, BackendError> {
+        let mut phases = Vec::new();
+        let (mut program, _) = bind_inputs(line.program, &line.inputs, InputForm::Literal);
+        timed(&mut phases, "infer", || tail::infer::infer_program(&mut program)).map_err(BackendError::Type)?;
+        let result =
+            timed(&mut phases, "run", || tail::interp::eval_program(&program, host)).map_err(BackendError::Runtime)?;
         Ok(LineOutcome {
             typed_program: program,
-            phases: vec![infer, run],
+            phases,
+            outputs: split_outputs(result, line.output_count),
         })
     }
 }
 
+/// The program's result as the list of its outputs.
+fn split_outputs(result: Value, output_count: usize) -> Vec<Value> {
+    match (output_count, result) {
+        (0, _) => Vec::new(),
+        (1, value) => vec![value],
+        (_, Value::Tuple(components)) => components.to_vec(),
+        (_, value) => vec![value],
+    }
+}
+
+/// Why a piece of input failed.
+#[derive(Debug)]
+pub enum PieceError {
+    /// A diagnostic, rendered against the session's text.
+    Program(Box<ProgramError>),
+    /// Ctrl-C stopped the computation.
+    Interrupted,
+    /// Anything else, in words.
+    Message(String),
+}
+
+impl From<ProgramError> for PieceError {
+    fn from(error: ProgramError) -> PieceError {
+        PieceError::Program(Box::new(error))
+    }
+}
+
+impl From<syntax::SyntaxErrors> for PieceError {
+    fn from(error: syntax::SyntaxErrors) -> PieceError {
+        PieceError::from(ProgramError::from(error))
+    }
+}
+
+impl From<elab::ElabErrors> for PieceError {
+    fn from(error: elab::ElabErrors) -> PieceError {
+        PieceError::from(ProgramError::from(error))
+    }
+}
+
+impl PieceError {
+    /// The text a user sees, without colour.
+    pub fn render_plain(&self) -> String {
+        match self {
+            PieceError::Program(error) => error.render_plain(),
+            PieceError::Interrupted => "INTERRUPT".to_string(),
+            PieceError::Message(message) => message.clone(),
+        }
+    }
+}
+
 /// A failed line as the driver reports any program's failure, rendered against the session's text.
-fn program_error_from_backend(error: BackendError, file: &SourceFile) -> ProgramError {
+fn piece_error_from_backend(error: BackendError, file: &SourceFile) -> PieceError {
     match error {
-        BackendError::Type(error) => ProgramError::Tail(Box::new(WithSource::new(TailError::Type(error), file))),
-        BackendError::Runtime(error) => ProgramError::Runtime(Box::new(WithSource::new(RuntimeError(error), file))),
+        BackendError::Type(error) => ProgramError::Tail(Box::new(WithSource::new(TailError::Type(error), file))).into(),
+        BackendError::Runtime(error) => {
+            ProgramError::Runtime(Box::new(WithSource::new(RuntimeError(error), file))).into()
+        }
+        BackendError::Lowering(error) => ProgramError::Lowering(Box::new(WithSource::new(error, file))).into(),
+        BackendError::Interrupted => PieceError::Interrupted,
+        BackendError::Failed(message) => PieceError::Message(message),
     }
 }
 
@@ -89,23 +168,13 @@ fn locate_in_piece(error: BackendError, piece_span: Span) -> BackendError {
 }
 
 /// What a user name denotes, for `)vars` and `)fns`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NameClass {
-    Array,
-    Function,
-}
-
-/// A piece that ran: its parse (with `)erase` renamings applied) and its text.
-struct AcceptedPiece {
-    program: ast::Program,
-    file: SourceFile,
-}
+pub type NameClass = GlobalClass;
 
 /// The REPL's state across lines.
 pub struct ReplSession<B: LineBackend> {
     elaboration: elab::Session,
-    accepted: Vec<AcceptedPiece>,
-    names: BTreeMap<String, NameClass>,
+    /// The values of the let-bound variables of earlier lines that the session still refers to.
+    values: HashMap<String, Value>,
     last_typed_program: Option<tail::Program>,
     backend: B,
     /// Every piece read since the session (or `)clear`) began, one after another: the source that diagnostics render
@@ -114,7 +183,6 @@ pub struct ReplSession<B: LineBackend> {
     /// The transcript with every character but newlines replaced by spaces of the same byte length: parsing a new
     /// piece after it gives spans that are offsets into the transcript.
     blanked_transcript: String,
-    names_erased: usize,
 }
 
 /// The name of the session's transcript in diagnostics (`╭─[session:3:5]`: line 3 of the session).
@@ -124,55 +192,65 @@ impl<B: LineBackend> ReplSession<B> {
     pub fn new(backend: B) -> ReplSession<B> {
         ReplSession {
             elaboration: elab::Session::new(),
-            accepted: Vec::new(),
-            names: BTreeMap::new(),
+            values: HashMap::new(),
             last_typed_program: None,
             backend,
             transcript: String::new(),
             blanked_transcript: String::new(),
-            names_erased: 0,
         }
     }
 
     /// Parses, elaborates and runs one piece of input (a line, a multi-line dfn, or a script for `)load`), as the
-    /// next part of the session's transcript. On success
-    /// returns the phase timings; on failure the session is as it was before the piece.
-    pub fn run_piece(&mut self, text: &str, host: &mut dyn Host) -> Result<Vec<Phase>, ProgramError> {
+    /// next part of the session's transcript. On success returns the phase timings; on failure the session is as it
+    /// was before the piece.
+    pub fn run_piece(&mut self, text: &str, host: &mut dyn Host) -> Result<Vec<Phase>, PieceError> {
         let (parse_file, file) = self.append_to_transcript(text);
-        let started = Instant::now();
-        let program = syntax::parse_program(&parse_file)?;
-        let mut phases = vec![Phase {
-            name: "parse",
-            duration: started.elapsed(),
-        }];
-        let started = Instant::now();
-        let tail_program = self.elaboration.elaborate(&program, &file)?;
-        phases.push(Phase {
-            name: "elaborate",
-            duration: started.elapsed(),
-        });
-        match self.backend.run_line(tail_program, host) {
-            Ok(outcome) => {
+        let mut phases = Vec::new();
+        let program = timed(&mut phases, "parse", || syntax::parse_program(&parse_file))?;
+        let checkpoint = self.elaboration.checkpoint();
+        let values = &self.values;
+        let known = |name: &str| values.get(name).map(known_value);
+        let line = timed(&mut phases, "elaborate", || {
+            self.elaboration.elaborate_line(&program, &file, &known)
+        })?;
+        let mut inputs = Vec::new();
+        for name in crate::opt::traverse::free_variables(&line.program.body) {
+            match self.values.get(&name) {
+                Some(value) => inputs.push((name, value.clone())),
+                None => {
+                    self.elaboration.restore(checkpoint);
+                    return Err(PieceError::Message(format!("internal error: no value for {name}")));
+                }
+            }
+        }
+        let request = LineRequest {
+            program: line.program,
+            inputs,
+            output_count: line.outputs.len(),
+        };
+        match self.backend.run_line(request, host) {
+            Ok(outcome) if outcome.outputs.len() == line.outputs.len() => {
                 phases.extend(outcome.phases);
                 self.last_typed_program = Some(outcome.typed_program);
-                let mut assigned = Vec::new();
-                for statement in &program.statements {
-                    if let ast::StatementKind::Expr(expr) = &statement.kind {
-                        collect_assigned_names(expr, &mut assigned);
-                    }
+                for ((name, base, _), value) in line.outputs.into_iter().zip(outcome.outputs) {
+                    self.values.insert(name, coerce_to_base(value, base));
                 }
-                self.accepted.push(AcceptedPiece { program, file });
-                for name in assigned {
-                    let class = self.classify(&name);
-                    self.names.insert(name, class);
-                }
+                let referenced = self.elaboration.referenced_variables();
+                self.values.retain(|name, _| referenced.contains(name));
                 Ok(phases)
             }
+            Ok(outcome) => {
+                self.elaboration.restore(checkpoint);
+                Err(PieceError::Message(format!(
+                    "internal error: the line returned {} values for {} outputs",
+                    outcome.outputs.len(),
+                    line.outputs.len()
+                )))
+            }
             Err(error) => {
-                // The elaboration session already holds the line's bindings: rebuild it without them.
-                self.replay();
+                self.elaboration.restore(checkpoint);
                 let piece_span = Span::new(file.text().len() - text.len(), file.text().len());
-                Err(program_error_from_backend(locate_in_piece(error, piece_span), &file))
+                Err(piece_error_from_backend(locate_in_piece(error, piece_span), &file))
             }
         }
     }
@@ -198,42 +276,32 @@ impl<B: LineBackend> ReplSession<B> {
     }
 
     /// The names of arrays (`Array`) or of functions and operators (`Function`), sorted.
-    pub fn names_of_class(&self, class: NameClass) -> Vec<&str> {
-        self.names
-            .iter()
-            .filter(|(_, c)| **c == class)
-            .map(|(name, _)| name.as_str())
+    pub fn names_of_class(&self, class: NameClass) -> Vec<String> {
+        self.elaboration
+            .global_names()
+            .into_iter()
+            .filter(|(_, c)| *c == class)
+            .map(|(name, _)| name)
             .collect()
     }
 
-    /// Forgets names; returns the ones that were not defined.
+    /// Forgets names; returns the ones that were not defined. Values computed from them stay; dfns that mention
+    /// them keep the binding they were defined with.
     pub fn erase(&mut self, names: &[String]) -> Vec<String> {
-        let mut unknown = Vec::new();
-        for name in names {
-            if self.names.remove(name).is_none() {
-                unknown.push(name.clone());
-                continue;
-            }
-            self.names_erased += 1;
-            // `⁑` cannot appear in an APL name, so no later line can reach the hidden binding.
-            let hidden = format!("{name}⁑{}", self.names_erased);
-            for piece in &mut self.accepted {
-                for statement in &mut piece.program.statements {
-                    if let ast::StatementKind::Expr(expr) = &mut statement.kind {
-                        rename_outside_dfns(expr, name, &hidden);
-                    }
-                }
-            }
-        }
-        self.replay();
+        let unknown = names
+            .iter()
+            .filter(|name| !self.elaboration.erase(name))
+            .cloned()
+            .collect();
+        let referenced = self.elaboration.referenced_variables();
+        self.values.retain(|name, _| referenced.contains(name));
         unknown
     }
 
     /// Forgets everything (the prelude is reloaded on first use).
     pub fn clear(&mut self) {
         self.elaboration = elab::Session::new();
-        self.accepted.clear();
-        self.names.clear();
+        self.values.clear();
         self.last_typed_program = None;
         self.transcript.clear();
         self.blanked_transcript.clear();
@@ -244,104 +312,27 @@ impl<B: LineBackend> ReplSession<B> {
         self.last_typed_program.as_ref()
     }
 
-    /// Rebuilds the elaboration session from the pieces that ran (elaboration is deterministic, so they elaborate
-    /// as before; a piece that no longer does, after an `)erase`, is dropped).
-    fn replay(&mut self) {
-        self.elaboration = elab::Session::new();
-        let pieces = std::mem::take(&mut self.accepted);
-        for piece in pieces {
-            if self.elaboration.elaborate(&piece.program, &piece.file).is_ok() {
-                self.accepted.push(piece);
-            }
-        }
-    }
-
-    /// Whether a name denotes an array: elaborating the name alone prints it exactly when it is one. (The
-    /// elaboration session offers no way to ask; a piece that succeeds without printing changes nothing there.)
-    fn classify(&mut self, name: &str) -> NameClass {
-        let baseline = self.print_count_of_piece("");
-        let probe = self.print_count_of_piece(name);
-        match (baseline, probe) {
-            (Some(baseline), Some(probe)) if probe > baseline => NameClass::Array,
-            _ => NameClass::Function,
-        }
-    }
-
-    fn print_count_of_piece(&mut self, text: &str) -> Option<usize> {
-        let file = SourceFile::new("probe", text);
-        let program = syntax::parse_program(&file).ok()?;
-        let tail_program = self.elaboration.elaborate(&program, &file).ok()?;
-        Some(tail::print_program(&tail_program).matches("print(").count())
+    /// How many values of earlier lines the session keeps (values no name refers to any more are dropped).
+    pub fn stored_value_count(&self) -> usize {
+        self.values.len()
     }
 }
 
-/// The user names assigned by a top-level expression (not inside dfns, whose names are local).
-fn collect_assigned_names(expr: &ast::Expr, names: &mut Vec<String>) {
-    for item in &expr.items {
-        collect_in_item(item, names);
-    }
-    if let Some(assignment) = &expr.assignment {
-        if let ast::AssignTarget::Name(name) = &assignment.target {
-            if !names.contains(&name.text) {
-                names.push(name.text.clone());
-            }
-        }
-        for index in assignment.indices.iter().flatten().flatten() {
-            collect_assigned_names(index, names);
-        }
-        for item in &assignment.modifier {
-            collect_in_item(item, names);
-        }
-        collect_assigned_names(&assignment.value, names);
-    }
-}
-
-fn collect_in_item(item: &ast::Item, names: &mut Vec<String>) {
-    match item {
-        ast::Item::Parenthesised(expr, _) => collect_assigned_names(expr, names),
-        ast::Item::Indexed { base, indices, .. } => {
-            collect_in_item(base, names);
-            for index in indices.iter().flatten() {
-                collect_assigned_names(index, names);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Renames a user name wherever a top-level expression mentions or assigns it, leaving dfn bodies alone (a dfn
-/// that used the erased global then fails when called, as in Dyalog).
-fn rename_outside_dfns(expr: &mut ast::Expr, from: &str, to: &str) {
-    for item in &mut expr.items {
-        rename_in_item(item, from, to);
-    }
-    if let Some(assignment) = &mut expr.assignment {
-        if let ast::AssignTarget::Name(name) = &mut assignment.target {
-            if name.text == from {
-                name.text = to.to_string();
-            }
-        }
-        for index in assignment.indices.iter_mut().flatten().flatten() {
-            rename_outside_dfns(index, from, to);
-        }
-        for item in &mut assignment.modifier {
-            rename_in_item(item, from, to);
-        }
-        rename_outside_dfns(&mut assignment.value, from, to);
-    }
-}
-
-fn rename_in_item(item: &mut ast::Item, from: &str, to: &str) {
-    match item {
-        ast::Item::Name(name) if name.text == from => name.text = to.to_string(),
-        ast::Item::Parenthesised(expr, _) => rename_outside_dfns(expr, from, to),
-        ast::Item::Indexed { base, indices, .. } => {
-            rename_in_item(base, from, to);
-            for index in indices.iter_mut().flatten() {
-                rename_outside_dfns(index, from, to);
-            }
-        }
-        _ => {}
+/// What elaboration may know about a kept value: its shape, and a scalar's value.
+fn known_value(value: &Value) -> KnownValue {
+    match value {
+        Value::Scalar(scalar) => KnownValue {
+            shape: Vec::new(),
+            scalar: Some(elab_scalar(*scalar)),
+        },
+        Value::Array(array) => KnownValue {
+            shape: array.shape.clone(),
+            scalar: None,
+        },
+        Value::Function(_) | Value::Tuple(_) => KnownValue {
+            shape: Vec::new(),
+            scalar: None,
+        },
     }
 }
 
@@ -364,7 +355,7 @@ mod tests {
     struct FailingBackend;
 
     impl LineBackend for FailingBackend {
-        fn run_line(&mut self, _: tail::Program, _: &mut dyn Host) -> Result<LineOutcome, BackendError> {
+        fn run_line(&mut self, _: LineRequest, _: &mut dyn Host) -> Result<LineOutcome, BackendError> {
             Err(BackendError::Runtime(AplError::domain("refused")))
         }
     }
@@ -374,7 +365,7 @@ mod tests {
         on_session_thread(|| {
             let mut session = ReplSession::new(InterpreterBackend);
             let mut host = MemoryHost::default();
-            session.run_piece("n←4", &mut host).expect("assignment runs");
+            session.run_piece("n←2+2", &mut host).expect("assignment runs");
             let phases = session.run_piece("n×⍳n", &mut host).expect("the line runs");
             assert_eq!(host.printed_lines, vec!["4 8 12 16".to_string()]);
             let names: Vec<&str> = phases.iter().map(|phase| phase.name).collect();
@@ -394,6 +385,28 @@ mod tests {
             // The elaboration session forgot k too: a line using it is a VALUE ERROR before it reaches the backend.
             let error = session.run_piece("k", &mut host).expect_err("k is undefined");
             assert!(error.render_plain().contains("VALUE ERROR"), "{}", error.render_plain());
+        });
+    }
+
+    #[test]
+    fn earlier_values_are_inputs_not_recomputed() {
+        on_session_thread(|| {
+            let mut session = ReplSession::new(InterpreterBackend);
+            let mut host = MemoryHost::default();
+            // The assignment prints once; later lines use its value without running it again.
+            session.run_piece("v←⎕←2 3⍴⍳6", &mut host).expect("the line runs");
+            session.run_piece("+/v", &mut host).expect("the line runs");
+            session.run_piece("w←v×2", &mut host).expect("the line runs");
+            session.run_piece("w", &mut host).expect("the line runs");
+            assert_eq!(host.printed_lines, ["1 2 3", "4 5 6", "6 15", "2  4  6", "8 10 12"]);
+            // The line's program reads v as an input of its actual shape.
+            let tail_text = tail::print_program(session.last_typed_program().expect("a line ran"));
+            assert!(tail_text.contains("reshape([2,3]"), "{tail_text}");
+            assert_eq!(session.stored_value_count(), 2);
+            // Reassigning v drops its old value; erasing w drops w's.
+            session.run_piece("v←0", &mut host).expect("the line runs");
+            session.erase(&["w".to_string()]);
+            assert_eq!(session.stored_value_count(), 0);
         });
     }
 }

@@ -357,6 +357,15 @@ operator_table! {
     ReadIntVecFile = "readIntVecFile" : "[char]1 -> [int]1",
     /// The whitespace-separated doubles in the named file.
     ReadDoubleVecFile = "readDoubleVecFile" : "[char]1 -> [double]1",
+    /// `inputI(k, n)`: the ravel of input k of a REPL line, an int vector of n elements that the caller passes in
+    /// (a value computed by an earlier line). Only the REPL's backends provide inputs; elsewhere it is a NONCE ERROR.
+    InputI = "inputI" : "int -> S(int,'n) -> <int>'n",
+    /// `inputD(k, n)`: as `inputI` for doubles.
+    InputD = "inputD" : "int -> S(int,'n) -> <double>'n",
+    /// `inputB(k, n)`: as `inputI` for booleans.
+    InputB = "inputB" : "int -> S(int,'n) -> <bool>'n",
+    /// `inputC(k, n)`: as `inputI` for chars.
+    InputC = "inputC" : "int -> S(int,'n) -> <char>'n",
 }
 
 impl Op {

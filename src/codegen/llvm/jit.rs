@@ -88,7 +88,10 @@ pub unsafe fn run_module_in_jit(
 
 /// Points every run-time function the module declares at aplc's own copy. A module that defines a function of the
 /// same name is a code generation bug: the definition would silently shadow the run-time library.
-fn map_runtime_functions(execution_engine: &ExecutionEngine<'_>, module: &Module<'_>) -> Result<(), CodegenError> {
+pub(super) fn map_runtime_functions(
+    execution_engine: &ExecutionEngine<'_>,
+    module: &Module<'_>,
+) -> Result<(), CodegenError> {
     for runtime_function in RUNTIME_FUNCTIONS {
         let Some(declaration) = module.get_function(runtime_function.name) else {
             continue;

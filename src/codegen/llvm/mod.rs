@@ -19,6 +19,7 @@ pub mod aot;
 pub mod emit;
 pub mod error;
 pub mod jit;
+pub mod line;
 pub mod runtime_table;
 pub mod target;
 pub mod translate;

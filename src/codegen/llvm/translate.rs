@@ -25,6 +25,7 @@
 //!   is NaN (every operation that makes one from non-NaN arguments stops the program), and NaN stays NaN under `+`
 //!   and `×`, so the final accumulator is NaN exactly when one step was.
 
+pub mod line;
 mod scalar;
 mod special_functions;
 
