@@ -81,8 +81,14 @@ fn the_translated_module_names_values_after_the_loop_ir() {
     for name in let_bound_names {
         assert!(ir.contains(&format!("%{name} = ")), "%{name} missing:\n{ir}");
     }
-    assert!(ir.contains("%mem1 = call align 64 ptr @aplrt_alloc"), "{ir}");
     assert!(ir.contains("define i32 @aplc_main()"), "{ir}");
+    // signal allocates nothing (0,⍳N is recomputed); a materialised array keeps its block's name.
+    let with_block = typed_loop_program("block.tail", "let a = mem(iota(5)) in reduce(addi, 0, a)");
+    let block_ir = unoptimised_ir(&with_block);
+    assert!(
+        block_ir.contains("%mem1 = call align 64 ptr @aplrt_alloc"),
+        "{block_ir}"
+    );
     assert!(
         ir.contains("call void @aplrt_print_array(i32 2, i64 0, ptr null"),
         "{ir}"
@@ -148,4 +154,29 @@ fn a_variable_used_before_its_definition_is_an_internal_error() {
             message: "x7 is used before it is defined".to_string()
         }
     );
+}
+
+#[test]
+fn nan_checks_implied_by_their_uses_are_left_out() {
+    // 2×x+1 summed: the product is an argument of the sum, the sum only feeds the reduction, whose final accumulator
+    // is checked once after the loop: one NaN test in all, and none on the arguments.
+    let sum = typed_loop_program(
+        "nan_sum.tail",
+        "reduce(addd, 0.0, each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10)))",
+    );
+    let sum_ir = unoptimised_ir(&sum);
+    assert_eq!(sum_ir.matches("fcmp uno").count(), 1, "{sum_ir}");
+    assert_eq!(sum_ir.matches("fcmp ord").count(), 0, "{sum_ir}");
+    // Stored, the outer sum keeps its check; ⌈/ (maxnum drops NaN) keeps the check of each element it reads.
+    let stored = typed_loop_program(
+        "nan_stored.tail",
+        "each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10))",
+    );
+    assert_eq!(unoptimised_ir(&stored).matches("fcmp uno").count(), 1);
+    let max = typed_loop_program(
+        "nan_max.tail",
+        "reduce(maxd, ~1.0, each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10)))",
+    );
+    let max_ir = unoptimised_ir(&max);
+    assert_eq!(max_ir.matches("fcmp uno").count(), 1, "{max_ir}");
 }

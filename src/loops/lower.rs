@@ -6,7 +6,9 @@
 //!
 //! Materialisation (the thesis' rules): a let-bound array used more than once or under a lambda, the source of a
 //! reshape, the argument of a power loop, and the results of reduce (rank ≥ 2), scan, compress, replicate, expand,
-//! update, vector literals and `mem`. Everything else composes index functions and allocates nothing.
+//! update, vector literals and `mem`. Everything else composes index functions and allocates nothing. A shared
+//! let-bound array stays a pull array when it is cheap to recompute or read at one index by one consumer (the rules
+//! and the cost model are in `fusion.rs`).
 //!
 //! Element-level APL errors (a division by zero inside an `each`) are raised when the element is computed, which in a
 //! fused loop may be later than in the interpreter, or never when the element is not needed (`first(each(...))`).
@@ -15,6 +17,7 @@
 //! of its allocation), except the blocks the program returns.
 
 use super::error::LowerError;
+use super::fusion::{is_cheap_to_duplicate, memoised, used_element_wise_once};
 use super::ir::{self, ArrayRef, Block, Expr, Layout, ResultValue, ScalarType, Stmt, Var};
 use super::pull::{Arr, Materialised, Pull};
 use crate::runtime::error::AplErrorKind;
@@ -95,6 +98,9 @@ pub fn lower_program(program: &tail::Program) -> LowerResult<ir::Program> {
     let mut keep = HashSet::new();
     collect_result_blocks(&result, &mut keep);
     insert_frees(&mut body, &keep);
+    super::index_simplify::simplify_statements(&mut body);
+    super::interchange::interchange_statements(&mut body, &mut lowerer.next_id);
+    super::row_fusion::fuse_rows(&mut body);
     Ok(ir::Program { body, result })
 }
 
@@ -115,6 +121,12 @@ pub struct Lowerer {
     statements: Vec<Vec<Stmt>>,
     /// The blocks that hold a REPL line's inputs, by input number (see `input.rs`).
     pub(super) input_blocks: Vec<(usize, Block)>,
+    /// A unique id per statement list in `statements` (parallel to it): a variable bound in a list whose id is
+    /// still here is in scope (memoised reads in `fusion.rs`).
+    scope_ids: Vec<u64>,
+    next_scope_id: u64,
+    /// The ids of mutable variables (`var x = e`), whose value depends on where they are read.
+    mutable_ids: HashSet<u32>,
 }
 
 impl Default for Lowerer {
@@ -123,6 +135,9 @@ impl Default for Lowerer {
             next_id: 0,
             statements: vec![Vec::new()],
             input_blocks: Vec::new(),
+            scope_ids: vec![0],
+            next_scope_id: 1,
+            mutable_ids: HashSet::new(),
         }
     }
 }
@@ -164,9 +179,45 @@ impl Lowerer {
     /// Runs `build` with a fresh statement list and returns the statements it emitted with its result.
     pub fn capture<T>(&mut self, build: impl FnOnce(&mut Lowerer) -> LowerResult<T>) -> LowerResult<(Vec<Stmt>, T)> {
         self.statements.push(Vec::new());
+        self.scope_ids.push(self.next_scope_id);
+        self.next_scope_id += 1;
         let result = build(self);
+        self.scope_ids.pop();
         let statements = self.statements.pop().expect("pushed above");
         result.map(|value| (statements, value))
+    }
+
+    /// The id of the statement list being built.
+    pub fn current_scope(&self) -> u64 {
+        *self.scope_ids.last().expect("a statement list")
+    }
+
+    /// Whether the statement list with this id is still being built (so what it bound is in scope here).
+    pub fn scope_is_open(&self, scope: u64) -> bool {
+        self.scope_ids.contains(&scope)
+    }
+
+    /// Whether an expression has the same value wherever it is read in the scope of its variables: no mutable
+    /// variable and no load (a block may be written in between).
+    pub fn is_stable(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Var(var) => !self.mutable_ids.contains(&var.id),
+            Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => true,
+            Expr::Prim(_, args) => args.iter().all(|arg| self.is_stable(arg)),
+            Expr::Load { .. } => false,
+            Expr::Select(c, a, b) => self.is_stable(c) && self.is_stable(a) && self.is_stable(b),
+        }
+    }
+
+    /// What a probe whose statements are discarded may change (the fresh-name counter and the set of mutable
+    /// variables), saved before it and restored after it so that the probe leaves no trace.
+    pub fn probe_state(&self) -> (u32, HashSet<u32>) {
+        (self.next_id, self.mutable_ids.clone())
+    }
+
+    pub fn restore_probe_state(&mut self, (next_id, mutable_ids): (u32, HashSet<u32>)) {
+        self.next_id = next_id;
+        self.mutable_ids = mutable_ids;
     }
 
     /// `let x = e` for a non-trivial expression; trivial ones are returned as they are.
@@ -185,6 +236,7 @@ impl Lowerer {
     /// A mutable variable initialised to `value`.
     pub fn mutable(&mut self, value: Expr, hint: &str) -> Var {
         let var = self.fresh_var(value.ty(), hint);
+        self.mutable_ids.insert(var.id);
         self.emit(Stmt::Mutable {
             var: var.clone(),
             value,
@@ -414,8 +466,14 @@ impl Lowerer {
                 let uses = count_uses(name, body, false);
                 let shared = uses.count > 1 || uses.under_lambda;
                 match arr {
-                    Arr::Pull(ref pull) if shared && !pull.cheap => {
-                        Ok(Lowered::Array(Arr::Mat(self.materialise(&arr)?)))
+                    Arr::Pull(pull) if shared && !self.is_cheap_to_recompute(&pull) => {
+                        // Memoised reads need one index form; a rank ≥ 2 array read both flat and shaped would be
+                        // recomputed on every conversion, so only vectors are fused this way.
+                        if pull.shape.len() == 1 && used_element_wise_once(name, body) {
+                            Ok(Lowered::Array(Arr::Pull(memoised(pull))))
+                        } else {
+                            Ok(Lowered::Array(Arr::Mat(self.materialise(&Arr::Pull(pull))?)))
+                        }
                     }
                     // Short literals (shape and axis vectors) stay static: re-materialising one costs a few stores.
                     Arr::Literal { ref elements, .. } if shared && elements.len() > MAX_SHARED_LITERAL => {
@@ -637,7 +695,7 @@ impl Lowerer {
             for arg in args {
                 scalars.push(self.as_scalar(arg)?);
             }
-            return Ok(Lowered::Scalar(Expr::Prim(op, scalars)));
+            return Ok(Lowered::Scalar(self.scalar_operation(op, scalars)));
         }
         let mut args = args.into_iter();
         let mut next = move || args.next().expect("arity checked");
@@ -818,16 +876,38 @@ fn inline_lets(statements: &[Stmt], value: &Expr) -> Option<Expr> {
         return None;
     }
     let mut bindings: Vec<(u32, Expr)> = Vec::new();
-    for statement in statements {
+    for (position, statement) in statements.iter().enumerate() {
         match statement {
-            Stmt::Let { var, value } => {
-                let value = substitute(value, &bindings);
-                bindings.push((var.id, value));
+            Stmt::Let { var, value: bound } => {
+                let bound = substitute(bound, &bindings);
+                // Substituting a variable used twice duplicates its computation: only for cheap values.
+                let later_uses: usize = statements[position + 1..]
+                    .iter()
+                    .map(|later| match later {
+                        Stmt::Let { value, .. } => var_uses(value, var.id),
+                        _ => 0,
+                    })
+                    .sum::<usize>()
+                    + var_uses(value, var.id);
+                if later_uses > 1 && !is_cheap_to_duplicate(&bound) {
+                    return None;
+                }
+                bindings.push((var.id, bound));
             }
             _ => return None,
         }
     }
     Some(substitute(value, &bindings))
+}
+
+fn var_uses(expr: &Expr, id: u32) -> usize {
+    match expr {
+        Expr::Var(var) => usize::from(var.id == id),
+        Expr::Prim(_, args) => args.iter().map(|a| var_uses(a, id)).sum(),
+        Expr::Load { index, .. } => var_uses(index, id),
+        Expr::Select(c, a, b) => var_uses(c, id) + var_uses(a, id) + var_uses(b, id),
+        _ => 0,
+    }
 }
 
 fn substitute(expr: &Expr, bindings: &[(u32, Expr)]) -> Expr {

@@ -7,6 +7,10 @@
 //! - [`memory`]: layouts as LMADs (`crate::mem`); `view` statements are the memory decorations of let-bound arrays.
 //! - [`memory_passes`]: the passes over blocks after lowering ([`rematerialise`], [`in_place`], [`hoist`]), with
 //!   [`memory_printer`] for `aplc dump --stage mem` and [`structure`] for the counts the corpus checks.
+//! - After lowering, three rewrites of the IR (in `lower_program`): `index_simplify` drops residues and floor quotients
+//!   of affine index arithmetic that the ranges of the loop indices make redundant, `interchange` puts rows of
+//!   reductions in i-k-j order when the innermost loop then reads contiguously, and `row_fusion` fuses a loop that
+//!   writes an array row by row with the loop that reads it row by row, contracting the array to one row.
 //!
 //! Entry points: [`lower::lower_program`], then [`check::check_program`] and [`interp::run_program`]; [`dump`] for
 //! the printed form.
@@ -14,9 +18,12 @@
 pub mod check;
 pub mod double_buffer;
 pub mod error;
+mod fusion;
 pub mod hoist;
 pub mod in_place;
+mod index_simplify;
 pub mod input;
+mod interchange;
 pub mod interp;
 pub mod ir;
 pub mod lower;
@@ -30,6 +37,8 @@ mod random;
 mod reduce;
 pub mod rematerialise;
 pub mod rewrite;
+mod row_fusion;
+mod scalar_rewrite;
 mod search;
 mod structural;
 pub mod structure;

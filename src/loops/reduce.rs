@@ -32,6 +32,28 @@ fn identity_start(op: Op, neutral: &Expr) -> Option<Expr> {
     }
 }
 
+/// Operators whose reduction may run in any order: associative and commutative on ints and booleans exactly (int
+/// arithmetic wraps), and `+`/`×` on doubles, which APL lets associate (the one licence for reassociation;
+/// codegen marks those steps `reassoc` anyway). `-`, `÷` and double `⌈`/`⌊` keep the right fold's order.
+pub(super) fn folds_in_any_order(op: Op) -> bool {
+    matches!(
+        op,
+        Op::AddI
+            | Op::MulI
+            | Op::MaxI
+            | Op::MinI
+            | Op::AndI
+            | Op::OrI
+            | Op::XorI
+            | Op::AndB
+            | Op::OrB
+            | Op::XorB
+            | Op::EqB
+            | Op::AddD
+            | Op::MulD
+    )
+}
+
 impl Lowerer {
     /// APL's right fold of one row of length `extent`: `f(a0, f(a1, ... a(m-1)))`, the neutral element for an empty
     /// row. `element(j)` reads element j of the row. Returns the accumulator variable.
@@ -58,8 +80,13 @@ impl Lowerer {
             Ok(())
         };
         if let Some(start) = start {
-            // One loop from the end, starting from the identity.
+            // One loop starting from the identity: from the end (APL's right fold), or from the front when the
+            // order cannot change the result, so that the loop reads memory forwards and vectorises without shuffles.
+            let forwards = matches!(function, Function::Op(op) if folds_in_any_order(*op));
             self.for_loop(extent.clone(), "k", |lowerer, k| {
+                if forwards {
+                    return step(lowerer, k);
+                }
                 let j = lowerer.bind(Expr::sub_int(Expr::sub_int(extent.clone(), Expr::Int(1)), k), "j");
                 step(lowerer, j)
             })?;

@@ -35,11 +35,11 @@ pub fn for_each_own_expr_mut(statement: &mut Stmt, visit: &mut dyn FnMut(&mut Ex
             layout.strides.iter_mut().for_each(&mut *visit);
             visit(&mut layout.offset);
         }
+        Stmt::ReadFile { path, .. } => path.shape.iter_mut().for_each(&mut *visit),
         Stmt::ReportBench { iterations, start } => {
             visit(iterations);
             visit(start);
         }
-        Stmt::ReadFile { path, .. } => path.shape.iter_mut().for_each(&mut *visit),
         Stmt::Free { .. } | Stmt::Swap { .. } | Stmt::Error { .. } | Stmt::ReadClock { .. } => {}
     }
 }

@@ -320,9 +320,9 @@ impl Lowerer {
             shape.push(extent);
         }
         let arr = self.indexable(arr)?;
-        // The source is read cyclically: materialise it unless reading it is cheap (thesis' rule).
+        // The source is read cyclically: materialise it unless reading it is cheap (thesis' rule; see `fusion.rs`).
         let arr = match arr {
-            Arr::Pull(ref pull) if !pull.cheap => Arr::Mat(self.materialise(&arr)?),
+            Arr::Pull(ref pull) if !self.is_cheap_to_recompute(pull) => Arr::Mat(self.materialise(&arr)?),
             other => other,
         };
         let source_size = self.size_of(&arr.shape());
@@ -501,13 +501,20 @@ impl Lowerer {
         if arr.rank() == 0 {
             return Ok(arr);
         }
-        let count = self.bind(count, "k");
         let axis = axis.of(arr.rank());
         let shape = arr.shape();
         let extent = shape[axis].clone();
-        // (i + n) mod extent with APL's residue is in 0..extent-1 for any sign of n; an empty axis is never read.
-        Ok(Self::remap_axis(arr, shape, axis, move |_, i| {
-            Expr::modulo(Expr::add_int(i, count.clone()), extent.clone())
+        // The count reduced once to 0..extent-1 (APL's residue, whatever its sign; an empty axis is never read), so
+        // that each read needs one compare and a select instead of a division: i + shift < 2 × extent.
+        let shift = match (count.as_int(), extent.as_int()) {
+            (Some(count), Some(extent)) => Expr::Int(crate::tail::scalar_ops::int_residue(extent, count)),
+            _ => Expr::modulo(count, extent.clone()),
+        };
+        let shift = self.bind(shift, "k");
+        Ok(Self::remap_axis(arr, shape, axis, move |lowerer, i| {
+            let moved = lowerer.bind(Expr::add_int(i, shift.clone()), "r");
+            let wrapped = Expr::sub_int(moved.clone(), extent.clone());
+            Expr::select(Expr::lt(moved.clone(), extent.clone()), moved, wrapped)
         }))
     }
 

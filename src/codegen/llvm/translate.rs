@@ -18,7 +18,7 @@
 //!   checks do not branch: each failure is or-ed into a flag, and the flags are tested once after the outermost such
 //!   loop. The program then stops with the same error kind after the same output; only the values it stored in the
 //!   meantime (invisible, since it stops) differ. Checks whose result may become an index (int operations, floor)
-//!   always branch at once.
+//!   always branch at once. Checks implied by the checks of their uses are left out there (`nan_checks.rs`).
 //! - Reductions. An assignment `acc := f(x, acc)` with `f` one of `addd muld maxd mind`, the only use of `acc` in its
 //!   loop, gets the `reassoc` and `nsz` fast-math flags (APL lets `+/` on doubles associate; no other operation gets
 //!   them, so `-/` keeps its order). Its not-a-real-number check moves after the loop: no value of a running program
@@ -26,10 +26,11 @@
 //!   and `×`, so the final accumulator is NaN exactly when one step was.
 
 pub mod line;
+mod nan_checks;
 mod scalar;
 mod special_functions;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use inkwell::attributes::{Attribute, AttributeLoc};
@@ -105,6 +106,12 @@ pub(super) struct ProgramTranslator<'module, 'ctx> {
     speculation_guard: RefCell<Option<IntValue<'ctx>>>,
     /// The accumulators of the reductions of the loops being translated, by variable id.
     reduction_accumulators: RefCell<HashSet<u32>>,
+    /// The `let`s of the deferring loop nest being translated whose NaN check their uses imply (`nan_checks.rs`).
+    lets_checked_by_uses: RefCell<HashSet<u32>>,
+    /// Set just before an operation is translated whose NaN check is implied; taken by that operation.
+    elide_next_nan_check: Cell<bool>,
+    /// While the operation that took `elide_next_nan_check` emits its checks.
+    nan_check_elided: Cell<bool>,
 }
 
 impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
@@ -116,6 +123,9 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             deferred_checks: RefCell::new(None),
             speculation_guard: RefCell::new(None),
             reduction_accumulators: RefCell::new(HashSet::new()),
+            lets_checked_by_uses: RefCell::new(HashSet::new()),
+            elide_next_nan_check: Cell::new(false),
+            nan_check_elided: Cell::new(false),
         }
     }
 
@@ -163,6 +173,9 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     /// The value takes the variable's name, unless it is another variable's (or a constant, which has no name).
     fn translate_let(&self, var: &Var, value: &Expr) -> Result<(), CodegenError> {
         let is_fresh_computation = !matches!(value, Expr::Var(_));
+        if matches!(value, Expr::Prim(..)) && self.lets_checked_by_uses.borrow().contains(&var.id) {
+            self.elide_next_nan_check.set(true);
+        }
         let value = self.translate_expression(value)?;
         if is_fresh_computation && value.as_instruction_value().is_some() {
             value.set_name(&var.name());
@@ -226,6 +239,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         let opens_deferral = self.deferred_checks.borrow().is_none() && body_has_no_observable_effect(body);
         if opens_deferral {
             *self.deferred_checks.borrow_mut() = Some(DeferredChecks::default());
+            *self.lets_checked_by_uses.borrow_mut() = nan_checks::lets_checked_by_their_uses(body);
         }
         let reductions = if self.deferred_checks.borrow().is_some() {
             reduction_steps_of_loop(body)
@@ -246,6 +260,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             self.check_reduction_result(accumulator, *op)?;
         }
         if opens_deferral {
+            self.lets_checked_by_uses.borrow_mut().clear();
             self.test_deferred_checks()?;
         }
         Ok(())

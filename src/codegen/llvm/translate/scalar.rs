@@ -12,7 +12,7 @@ use aplc_runtime::abi::RuntimeErrorKind;
 
 mod complex;
 
-use super::{internal_error, special_functions, ProgramTranslator};
+use super::{internal_error, nan_checks, special_functions, ProgramTranslator};
 use crate::codegen::llvm::error::CodegenError;
 use crate::codegen::llvm::runtime_table::{declare_runtime_function, RuntimeFunctionId};
 use crate::loops::ir::{Expr, Var};
@@ -28,6 +28,14 @@ enum FailureClass {
     DoubleDomain,
     /// An error that must stop the program before the result is used (int results may become indices).
     Immediate,
+}
+
+/// `(floor or ceil, its operand)` when `expr` is a rounding of a double to an int.
+fn rounding_of(expr: &Expr) -> Option<(Op, &Expr)> {
+    match expr {
+        Expr::Prim(op @ (Op::Floor | Op::Ceil), operand) => Some((*op, &operand[0])),
+        _ => None,
+    }
 }
 
 fn failure_class(op: Op, arguments: &[Expr]) -> FailureClass {
@@ -214,15 +222,31 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
     // ---- Operators ----
 
     fn translate_operator_application(&self, op: Op, arguments: &[Expr]) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        let elided = self.elide_next_nan_check.replace(false);
+        // Inside a deferring loop nest, an operation argument of a NaN-propagating operation needs no check of its own.
+        let deferring = self.deferred_checks.borrow().is_some();
+        let arguments_implied = deferring && nan_checks::propagates_nan(op);
+        let compares_ints = matches!(op, Op::EqI | Op::NeqI | Op::LtI | Op::LteI | Op::GtI | Op::GteI);
         let values = arguments
             .iter()
-            .map(|argument| self.translate_expression(argument))
+            .map(|argument| {
+                self.elide_next_nan_check
+                    .set(arguments_implied && matches!(argument, Expr::Prim(..)));
+                match compares_ints && deferring {
+                    true => self.translate_compared_rounding(argument),
+                    false => self.translate_expression(argument),
+                }
+            })
             .collect::<Result<Vec<_>, _>>()?;
-        match values.as_slice() {
+        self.elide_next_nan_check.set(false);
+        self.nan_check_elided.set(elided);
+        let result = match values.as_slice() {
             [x] => self.translate_unary_operator(op, *x),
             [x, y] => self.translate_binary_operator(op, *x, *y),
             _ => Err(unsupported_operator(op)),
-        }
+        };
+        self.nan_check_elided.set(false);
+        result
     }
 
     fn translate_unary_operator(&self, op: Op, x: BasicValueEnum<'ctx>) -> Result<BasicValueEnum<'ctx>, CodegenError> {
@@ -389,8 +413,17 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         result: FloatValue<'ctx>,
         arguments: &[FloatValue<'ctx>],
     ) -> Result<(), CodegenError> {
+        if self.nan_check_elided.get() {
+            return Ok(());
+        }
         let builder = &self.emitter.builder;
         let mut failed = self.is_nan(result)?;
+        // Where checks may be left out (`nan_checks.rs`), a NaN argument is one whose check was left out.
+        let arguments = if self.deferred_checks.borrow().is_some() {
+            &[]
+        } else {
+            arguments
+        };
         for &argument in arguments {
             let argument_is_number = self.double_compare(FloatPredicate::ORD, argument, argument)?;
             failed = builder.build_and(failed, argument_is_number, "not_real")?;
@@ -911,16 +944,63 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
 
     /// `⌊x` or `⌈x` as an int; DOMAIN ERROR outside the int range (and for NaN).
     fn double_to_int_rounded(&self, op: Op, x: FloatValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        let rounded = self.double_tolerant_rounding(op, x)?;
+        self.double_in_int_range(rounded, op.name())?;
         let builder = &self.emitter.builder;
-        let rounded = if op == Op::Ceil {
+        Ok(builder.build_float_to_signed_int(rounded, self.emitter.context.i64_type(), op.name())?)
+    }
+
+    /// The tolerant `⌊x` (`op` floor) or `⌈x` (ceil), still a double.
+    fn double_tolerant_rounding(&self, op: Op, x: FloatValue<'ctx>) -> Result<FloatValue<'ctx>, CodegenError> {
+        if op == Op::Ceil {
+            let builder = &self.emitter.builder;
             let negated = builder.build_float_neg(x, "negated")?;
             let floor = self.double_tolerant_floor(negated)?;
-            builder.build_float_neg(floor, "tolerant_ceiling")?
+            Ok(builder.build_float_neg(floor, "tolerant_ceiling")?)
         } else {
-            self.double_tolerant_floor(x)?
+            self.double_tolerant_floor(x)
+        }
+    }
+
+    /// An operand of an int comparison in a loop that defers its checks. `⌊x`, `⌈x` and `n|⌊x` there make a bool,
+    /// never an index, so the int-range check of the rounding may be deferred like a double's DOMAIN ERROR (one
+    /// branch per element would keep the loop from being vectorised: Sobol's bit matrices `2|⌊i÷2*k`). Until the
+    /// deferred check stops the program, an out-of-range value converts as 0, so the conversion stays defined.
+    fn translate_compared_rounding(&self, argument: &Expr) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        let (divisor, (op, operand)) = match argument {
+            Expr::Prim(Op::ResI, residue) => match (residue[0].as_int(), rounding_of(&residue[1])) {
+                (Some(divisor), Some(rounded)) => (Some(divisor), rounded),
+                _ => return self.translate_expression(argument),
+            },
+            other => match rounding_of(other) {
+                Some(rounded) => (None, rounded),
+                None => return self.translate_expression(argument),
+            },
         };
-        self.double_in_int_range(rounded, op.name())?;
-        Ok(builder.build_float_to_signed_int(rounded, self.emitter.context.i64_type(), op.name())?)
+        let rounded = self.double_tolerant_rounding(op, self.translate_expression(operand)?.into_float_value())?;
+        let in_range = self.double_is_in_int_range(rounded)?;
+        let builder = &self.emitter.builder;
+        let out_of_range = builder.build_not(in_range, "out_of_int_range")?;
+        self.check_double_domain(out_of_range, format!("{}: value out of the int range", op.name()))?;
+        let convertible = self.double_select(in_range, rounded, self.double_constant(0.0), "convertible")?;
+        let value = builder.build_float_to_signed_int(convertible, self.emitter.context.i64_type(), op.name())?;
+        match divisor {
+            Some(divisor) => {
+                self.translate_binary_operator(Op::ResI, self.emitter.int_constant(divisor).into(), value.into())
+            }
+            None => Ok(value.into()),
+        }
+    }
+
+    /// Whether an integral double is in the int range (NaN is not).
+    fn double_is_in_int_range(&self, rounded: FloatValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        let limit = 9_223_372_036_854_775_808.0; // 2⁶³
+        let above_minimum = self.double_compare(FloatPredicate::OGE, rounded, self.double_constant(-limit))?;
+        let below_maximum = self.double_compare(FloatPredicate::OLT, rounded, self.double_constant(limit))?;
+        Ok(self
+            .emitter
+            .builder
+            .build_and(above_minimum, below_maximum, "in_int_range")?)
     }
 
     /// A double used as an int: DOMAIN ERROR unless it is tolerantly an integer in the int range.
@@ -936,12 +1016,8 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
 
     /// DOMAIN ERROR unless the (integral) double is in the int range (NaN is not).
     fn double_in_int_range(&self, rounded: FloatValue<'ctx>, op_name: &str) -> Result<(), CodegenError> {
-        let builder = &self.emitter.builder;
-        let limit = 9_223_372_036_854_775_808.0; // 2⁶³
-        let above_minimum = self.double_compare(FloatPredicate::OGE, rounded, self.double_constant(-limit))?;
-        let below_maximum = self.double_compare(FloatPredicate::OLT, rounded, self.double_constant(limit))?;
-        let in_range = builder.build_and(above_minimum, below_maximum, "in_int_range")?;
-        let out_of_range = builder.build_not(in_range, "out_of_int_range")?;
+        let in_range = self.double_is_in_int_range(rounded)?;
+        let out_of_range = self.emitter.builder.build_not(in_range, "out_of_int_range")?;
         let message = format!("{op_name}: value out of the int range");
         self.check_immediately(out_of_range, RuntimeErrorKind::Domain, &message)
     }
