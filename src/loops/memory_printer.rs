@@ -56,7 +56,9 @@ fn collect_blocks(statements: &[Stmt], loop_depth: usize, blocks: &mut Vec<Block
     for statement in statements {
         match statement {
             Stmt::Alloc { block, size } => blocks.push(entry(*block, print_expr(size), loop_depth)),
-            Stmt::Format { result, .. } => blocks.push(entry(*result, "?".to_string(), loop_depth)),
+            Stmt::Format { result, .. } | Stmt::ReadFile { result, .. } => {
+                blocks.push(entry(*result, "?".to_string(), loop_depth))
+            }
             Stmt::View {
                 name,
                 block,

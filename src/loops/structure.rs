@@ -14,7 +14,7 @@ use super::rewrite::is_safe_pure;
 /// The counts of one program.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StructureCounts {
-    /// `alloc` statements, and `format` statements (the runtime allocates their result).
+    /// `alloc` statements, and `format` and file-reading statements (the runtime allocates their result).
     pub allocations: usize,
     /// The allocations inside the body of a `for` or `while` loop (at any depth).
     pub allocations_in_loops: usize,
@@ -61,7 +61,7 @@ pub fn structure_counts(program: &Program) -> StructureCounts {
 fn count_statements(statements: &[Stmt], loop_depth: usize, counts: &mut StructureCounts) {
     for statement in statements {
         match statement {
-            Stmt::Alloc { .. } | Stmt::Format { .. } => {
+            Stmt::Alloc { .. } | Stmt::Format { .. } | Stmt::ReadFile { .. } => {
                 counts.allocations += 1;
                 if loop_depth > 0 {
                     counts.allocations_in_loops += 1;
