@@ -25,8 +25,9 @@ enum Command {
     Run {
         /// The .apl script or .tail program.
         file: PathBuf,
-        /// Which backend runs the program: `interp` is the TAIL reference interpreter.
-        #[arg(long, value_enum, default_value_t = BackendArg::Interp)]
+        /// Which backend runs the program: `jit` (native code compiled in memory) by default; `interp` is the TAIL
+        /// reference interpreter.
+        #[arg(long, value_enum, default_value_t = BackendArg::Jit)]
         backend: BackendArg,
         /// The CPU native code is generated for (jit, aot): an LLVM CPU name such as `x86-64-v3`; the host by default.
         #[arg(long)]
@@ -155,9 +156,9 @@ fn main() -> ExitCode {
         Command::Build { output, target_cpu, .. } => {
             driver::build_executable(&source, &CodegenOptions { target_cpu }, &output)
         }
-        Command::Tail { .. } => driver::typed_tail_text(&source).map(|text| println!("{text}")),
-        Command::Check { .. } => driver::check(&source).map(|summary| println!("{summary}")),
-        Command::Dump { stage, .. } => driver::dump(&source, stage.into()).map(|text| println!("{text}")),
+        Command::Tail { .. } => driver::typed_tail_text(&source).map(|text| write_text_to_stdout(&text)),
+        Command::Check { .. } => driver::check(&source).map(|summary| write_text_to_stdout(&summary)),
+        Command::Dump { stage, .. } => driver::dump(&source, stage.into()).map(|text| write_text_to_stdout(&text)),
         Command::Repl { .. } => unreachable!("the session returned above"),
     };
     match outcome {
@@ -167,4 +168,12 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_PROGRAM_ERROR)
         }
     }
+}
+
+/// Writes a dump or report and a newline to standard output. A reader that stops early (`aplc dump ... | head`)
+/// closes the pipe; that ends the output quietly instead of panicking as `println!` would.
+fn write_text_to_stdout(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{text}").and_then(|()| stdout.flush());
 }

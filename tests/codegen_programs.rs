@@ -201,6 +201,30 @@ fn small_tail_programs_behave_the_same_compiled() {
         ("each(fn x => sqrt(subd(2.0, i2d(x))), iota(4))", Some(&[])),
         ("each(fn x => facti(subi(3, x)), iota(5))", Some(&[])),
         ("zipWith(addi, iota(3), iota(4))", Some(&[])),
+        // Complex numbers: (2+3i)(1+i) = 2+2i+3i-3; (1+i)÷(1-i) = (1+i)²÷2 = i; |3+4i| = 5; 0÷0 is 1, 1÷0 an error.
+        ("mulx(2.0j3.0, 1.0j1.0)", Some(&["¯1J5"])),
+        ("divx(1.0j1.0, 1.0j~1.0)", Some(&["0J1"])),
+        (
+            "[magnx(3.0j4.0), rex(conjx(2.0j5.0)), imx(conjx(2.0j5.0))]",
+            Some(&["5 2 ¯5"]),
+        ),
+        ("divx(0.0j0.0, 0.0j0.0)", Some(&["1"])),
+        ("divx(1.0j0.0, 0.0j0.0)", Some(&[])),
+        ("reduce(addx, 0.0j0.0, [1.0j1.0, 2.0j~3.0])", Some(&["3J¯2"])),
+        (
+            "each(fn x => mulx(d2x(i2d(x)), 0.0j1.0), iota(3))",
+            Some(&["0J1 0J2 0J3"]),
+        ),
+        // ⍕: the display text as chars; a matrix has its columns right-aligned.
+        ("format(10, [1, 22, 333])", Some(&["1 22 333"])),
+        ("tally(format(10, [0.5, 2.0]))", Some(&["5"])),
+        (
+            "formatMatrix(10, reshape([2,2], [1, 10, 100, 5]))",
+            Some(&["  1 10", "100  5"]),
+        ),
+        // ?1 is always 1; ?0 is a DOMAIN ERROR.
+        ("each(fn x => roll(1), iota(3))", Some(&["1 1 1"])),
+        ("roll(0)", Some(&[])),
         // A deferred check in a vectorisable loop still stops after the output before the loop.
         (
             "let p:[int]0 = print(10, 5) in reduce(addd, 0.0, each(fn x => divd(1.0, subd(i2d(x), 3.0)), iota(5)))",

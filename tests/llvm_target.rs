@@ -114,6 +114,7 @@ fn runtime_functions_are_declared_with_their_c_signatures_and_attributes() {
         "declare i64 @aplrt_now_millis()",
         "declare i64 @aplrt_roll(i64)",
         "declare noalias ptr @aplrt_read_file(ptr, i64, ptr)",
+        "declare noalias ptr @aplrt_format(i32, i64, ptr, ptr, i32, i32, ptr)",
     ];
     for declaration in expected_declarations {
         assert!(ir.contains(declaration), "missing `{declaration}` in:\n{ir}");
@@ -137,6 +138,7 @@ fn the_table_has_one_entry_per_id_and_unique_names() {
         RuntimeFunctionId::NowMillis,
         RuntimeFunctionId::Roll,
         RuntimeFunctionId::ReadFile,
+        RuntimeFunctionId::Format,
     ];
     assert_eq!(RUNTIME_FUNCTIONS.len(), ids.len());
     for id in ids {

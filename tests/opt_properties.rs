@@ -174,7 +174,7 @@ impl Generator {
             6 => format!("b2i(lti({},{}))", self.scalar(), self.scalar()),
             7 => format!("print(10,{})", self.scalar()),
             8 => {
-                // The lambda's result is at a rigid position.
+                // A lambda whose result folds to a literal: the loop state must keep a type without the value.
                 let (a, b, k, s) = (
                     self.choices.int(0, 3),
                     self.choices.int(0, 3),

@@ -464,3 +464,25 @@ fn long_let_chains_parse_infer_print_and_run_without_deep_recursion() {
         vec!["19999"]
     );
 }
+
+#[test]
+fn bench_is_power_that_reports_its_iterations_to_the_host() {
+    let text = "print(10, bench(fn x:[int]0 => muli(x, 2), 10, 1))";
+    let mut program = parse_program(&SourceFile::new("bench.tail", text)).unwrap();
+    infer_program(&mut program).unwrap();
+    let mut host = MemoryHost::default();
+    eval_program(&program, &mut host).unwrap();
+    assert_eq!(host.printed_lines, ["1024"]);
+    assert_eq!(host.bench_reports, [10]);
+    // A negative count runs no iteration, like power, and reports 0.
+    let mut program = parse_program(&SourceFile::new(
+        "bench.tail",
+        "bench(fn x:[int]0 => muli(x, 2), ~3, 5)",
+    ))
+    .unwrap();
+    infer_program(&mut program).unwrap();
+    let mut host = MemoryHost::default();
+    let result = eval_program(&program, &mut host).unwrap();
+    assert_eq!(display_lines(&result), ["5"]);
+    assert_eq!(host.bench_reports, [0]);
+}

@@ -170,6 +170,7 @@ const ARRAY_OPS: &[(&str, &str, &str)] = &[
         "powerUntil(negi,fn a => a,1)",
     ),
     ("condScl(negi,tt,1)", "[int]0", "condScl(negi,1,1)"),
+    ("bench(negi,3,1)", "[int]0", "bench(negi,tt,1)"),
     ("index(1,2,reshape([2,2],iota(4)))", "[int]1", "index(1,2,3)"),
     ("update(iota(3),[2],9)", "[int]1", "update(iota(3),[2],9.5)"),
     (
@@ -328,4 +329,19 @@ fn checker_requires_annotations() {
     // An annotation that does not fit the value is an error in the checker too.
     let program = parse_program(&SourceFile::new("t", "let x:[double]0 = 1 in x")).unwrap();
     assert!(matches!(check_program(&program), Err(TypeError::Mismatch { .. })));
+}
+
+#[test]
+fn loop_states_forget_known_values() {
+    // The `'t` of power/condScl/powerUntil is the type of a state that changes between iterations, so a lambda
+    // returning a literal binds it to the literal's type without its value: `S(int,5)` would reject the start `0`.
+    assert_eq!(infer("power(fn y:[int]0 => 5,2,0)").unwrap(), "[int]0");
+    assert_eq!(infer("power(fn y => 5,2,0)").unwrap(), "[int]0");
+    assert_eq!(infer("power(fn y => [5],2,[0])").unwrap(), "<int>1");
+    assert_eq!(infer("power(fn y => (1,[5]),2,(0,[7]))").unwrap(), "([int]0,<int>1)");
+    assert_eq!(infer("condScl(fn y => 2.5,tt,0.5)").unwrap(), "[double]0");
+    assert_eq!(infer("powerUntil(fn y => 3,fn a => fn b => tt,0)").unwrap(), "[int]0");
+    // Lengths and ranks are still part of the state's type: a state cannot change its length.
+    assert!(infer("power(fn y => [1,2],2,[0])").is_err());
+    assert!(infer("power(fn y => 1.5,2,0)").is_err());
 }

@@ -13,8 +13,13 @@
 //! | [`aplrt_flush`]       | `void aplrt_flush(void)`                                                         |
 //! | [`aplrt_error`]       | `_Noreturn void aplrt_error(int32_t kind, const uint8_t *message, int64_t length)` |
 //! | [`aplrt_now_millis`]  | `int64_t aplrt_now_millis(void)`                                                 |
+//! | [`aplrt_report_bench`] | `void aplrt_report_bench(int64_t iterations, int64_t start_millis)`             |
 //! | [`aplrt_roll`]        | `int64_t aplrt_roll(int64_t n)`                                                  |
 //! | [`aplrt_read_file`]   | `uint8_t *aplrt_read_file(const uint8_t *path, int64_t length, int64_t *out_length)` |
+//! | [`aplrt_read_array_file`] | `uint8_t *aplrt_read_array_file(int32_t kind, const uint32_t *path,`         |
+//! |                       | `                               int64_t path_length, int64_t *out_length)`       |
+//! | [`aplrt_format`]      | `uint8_t *aplrt_format(int32_t kind, int64_t rank, const int64_t *shape,`        |
+//! |                       | `    const uint8_t *data, int32_t print_precision, int32_t matrix, int64_t *out_extents)` |
 //!
 //! Conventions shared by all of them:
 //! - Memory for arrays comes from [`aplrt_alloc`], 64-byte aligned (a cache line, and the widest vector register), and
@@ -36,7 +41,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::display::{display, ArrayData, ArrayView};
+use crate::display::{display, format_to_char_matrix, ArrayData, ArrayView};
 
 /// The alignment of every block [`aplrt_alloc`] returns: a cache line, which is also the width of an AVX-512
 /// register, so that vectorised loops over a whole array never split a vector across lines.
@@ -282,6 +287,101 @@ pub unsafe fn display_lines_from_raw_parts(
     data: *const u8,
     print_precision: i32,
 ) -> Result<Vec<String>, String> {
+    // SAFETY: the caller guarantees the buffers.
+    let (shape, elements, print_precision) = unsafe { read_array(kind, rank, shape, data, print_precision) }?;
+    let view = ArrayView {
+        shape: &shape,
+        data: elements.as_array_data(),
+    };
+    Ok(display(&view, print_precision))
+}
+
+/// `⍕` of an array: its display as a fresh block of chars (`uint32_t` code points, row-major) from [`aplrt_alloc`],
+/// which the caller frees with `aplrt_free(block, 4 × extents)`. With `matrix` 0 the result is the one line of a
+/// scalar or vector, and its length goes to `out_extents[0]`; with `matrix` 1 it is the lines of a matrix as rows,
+/// and `out_extents[0..2]` receive the row count and the width. The text is exactly what the interpreters' `⍕` makes
+/// (the same [`crate::display::format_to_char_matrix`]).
+///
+/// # Safety
+/// As for [`aplrt_print_array`]; `out_extents` must point to 1 (`matrix` 0) or 2 writable `int64_t`s.
+#[no_mangle]
+pub unsafe extern "C" fn aplrt_format(
+    kind: i32,
+    rank: i64,
+    shape: *const i64,
+    data: *const u8,
+    print_precision: i32,
+    matrix: i32,
+    out_extents: *mut i64,
+) -> *mut u8 {
+    if out_extents.is_null() {
+        exit_with_internal_error("aplrt_format called with a null out_extents");
+    }
+    // SAFETY: the caller guarantees the buffers.
+    let (extents, text) = match unsafe { format_from_raw_parts(kind, rank, shape, data, print_precision, matrix != 0) }
+    {
+        Ok(formatted) => formatted,
+        Err(message) => exit_with_internal_error(&format!("aplrt_format: {message}")),
+    };
+    let block = aplrt_alloc(text.len() as i64 * ElementKind::Char.element_size_in_bytes() as i64);
+    for (index, character) in text.iter().enumerate() {
+        // SAFETY: the block holds `text.len()` chars of 4 bytes, and `aplrt_alloc` aligns it.
+        unsafe { block.cast::<u32>().add(index).write(u32::from(*character)) };
+    }
+    for (axis, extent) in extents.iter().enumerate() {
+        // SAFETY: the caller guarantees one extent slot per axis of the result (1 or 2).
+        unsafe { out_extents.add(axis).write(*extent as i64) };
+    }
+    block
+}
+
+/// The extents and row-major characters `⍕` makes of an array given as raw ABI arguments (see [`aplrt_format`]).
+///
+/// # Safety
+/// As for [`aplrt_print_array`].
+pub unsafe fn format_from_raw_parts(
+    kind: i32,
+    rank: i64,
+    shape: *const i64,
+    data: *const u8,
+    print_precision: i32,
+    matrix: bool,
+) -> Result<(Vec<usize>, Vec<char>), String> {
+    // SAFETY: the caller guarantees the buffers.
+    let (shape, elements, print_precision) = unsafe { read_array(kind, rank, shape, data, print_precision) }?;
+    if (matrix && shape.len() != 2) || (!matrix && shape.len() > 1) {
+        return Err(format!(
+            "cannot format an array of rank {} as a {}",
+            shape.len(),
+            if matrix { "matrix" } else { "line" }
+        ));
+    }
+    let view = ArrayView {
+        shape: &shape,
+        data: elements.as_array_data(),
+    };
+    let rows = format_to_char_matrix(&view, print_precision);
+    Ok(if matrix {
+        let width = rows.first().map_or(0, Vec::len);
+        (vec![rows.len(), width], rows.into_iter().flatten().collect())
+    } else {
+        let line: Vec<char> = rows.into_iter().next().unwrap_or_default();
+        (vec![line.len()], line)
+    })
+}
+
+/// The shape, a copy of the elements and the print precision of an array given as raw ABI arguments, or a message
+/// saying which argument breaks the ABI.
+///
+/// # Safety
+/// As for [`aplrt_print_array`].
+unsafe fn read_array(
+    kind: i32,
+    rank: i64,
+    shape: *const i64,
+    data: *const u8,
+    print_precision: i32,
+) -> Result<(Vec<usize>, OwnedElements, u32), String> {
     let element_kind = ElementKind::from_code(kind).ok_or_else(|| format!("unknown element kind {kind}"))?;
     // SAFETY: the caller guarantees `rank` readable lengths behind `shape`.
     let shape = unsafe { read_shape(rank, shape) }?;
@@ -295,11 +395,7 @@ pub unsafe fn display_lines_from_raw_parts(
         .ok_or_else(|| format!("print precision {print_precision} is not between 1 and 17"))?;
     // SAFETY: the caller guarantees `element_count` readable elements behind `data`.
     let elements = unsafe { OwnedElements::read(element_kind, data, element_count) };
-    let view = ArrayView {
-        shape: &shape,
-        data: elements.as_array_data(),
-    };
-    Ok(display(&view, print_precision))
+    Ok((shape, elements, print_precision))
 }
 
 /// Reads the shape vector. Null is allowed for rank 0, where nothing is read.
@@ -548,6 +644,26 @@ pub extern "C" fn aplrt_now_millis() -> i64 {
         .unwrap_or(0)
 }
 
+/// `⎕BENCH`: reports on standard error how long a loop of `iterations` applications took, measured from
+/// `start_millis` (an earlier [`aplrt_now_millis`]). Standard output is flushed first, so the report comes after
+/// everything the program printed before it.
+#[no_mangle]
+pub extern "C" fn aplrt_report_bench(iterations: i64, start_millis: i64) {
+    let elapsed = aplrt_now_millis().saturating_sub(start_millis);
+    aplrt_flush();
+    eprintln!("{}", bench_report_line(iterations, elapsed));
+}
+
+/// The line `⎕BENCH` reports, the same from every backend: `⎕BENCH: 10 iterations in 125 ms (12.5 ms each)`.
+pub fn bench_report_line(iterations: i64, elapsed_millis: i64) -> String {
+    let each = if iterations > 0 {
+        format!(" ({:.3} ms each)", elapsed_millis as f64 / iterations as f64)
+    } else {
+        String::new()
+    };
+    format!("⎕BENCH: {iterations} iterations in {elapsed_millis} ms{each}")
+}
+
 /// The state of the process-wide generator behind [`aplrt_roll`], seeded with [`ROLL_SEED`] when the program starts.
 /// An atomic, so that rolls from several threads never repeat a number; a single-threaded program gets the same
 /// sequence on every run.
@@ -639,6 +755,81 @@ pub unsafe extern "C" fn aplrt_read_file(path: *const u8, length: i64, out_lengt
         out_length.write(byte_count);
     }
     block
+}
+
+/// `⎕ReadFile`, `⎕ReadIntVecFile` and `⎕ReadDoubleVecFile`: reads the text file named by `path` (`path_length`
+/// chars, as code points) into a fresh block from [`aplrt_alloc`] of elements of `kind`: the file's characters
+/// (`Char`), or the numbers in it (`Int`, `Double`; see [`crate::text_input`]). Stores the element count in
+/// `*out_length`; the caller frees the block with `aplrt_free(block, count * element size)`. A file that cannot be
+/// read, or is not UTF-8, stops the program with FILE I/O ERROR; a token that is not a number with DOMAIN ERROR.
+///
+/// # Safety
+/// `path` must point to `path_length` readable code points and `out_length` to a writable `int64_t`.
+#[no_mangle]
+pub unsafe extern "C" fn aplrt_read_array_file(
+    kind: i32,
+    path: *const u32,
+    path_length: i64,
+    out_length: *mut i64,
+) -> *mut u8 {
+    if out_length.is_null() {
+        exit_with_internal_error("aplrt_read_array_file called with a null out_length");
+    }
+    let kind = match ElementKind::from_code(kind) {
+        Some(kind @ (ElementKind::Char | ElementKind::Int | ElementKind::Double)) => kind,
+        _ => exit_with_internal_error(&format!("aplrt_read_array_file of element kind {kind}")),
+    };
+    // SAFETY: the caller guarantees the path buffer.
+    let path = match unsafe { text_of_code_points(path, path_length) } {
+        Some(path) => path,
+        None => exit_with_apl_error(RuntimeErrorKind::Domain, "the file name is not text"),
+    };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) => exit_with_apl_error(RuntimeErrorKind::FileIo, &format!("cannot read {path}: {error}")),
+    };
+    let bytes: Vec<u8> = match kind {
+        ElementKind::Char => text.chars().flat_map(|c| (c as u32).to_ne_bytes()).collect(),
+        ElementKind::Int => crate::text_input::ints_in_text(&text)
+            .unwrap_or_else(|token| exit_with_not_a_number(&token))
+            .iter()
+            .flat_map(|n| n.to_ne_bytes())
+            .collect(),
+        _ => crate::text_input::doubles_in_text(&text)
+            .unwrap_or_else(|token| exit_with_not_a_number(&token))
+            .iter()
+            .flat_map(|x| x.to_ne_bytes())
+            .collect(),
+    };
+    let block = aplrt_alloc(bytes.len() as i64);
+    // SAFETY: `block` holds `bytes.len()` bytes and cannot overlap `bytes`; the caller guarantees `out_length`.
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), block, bytes.len());
+        out_length.write((bytes.len() / kind.element_size_in_bytes()) as i64);
+    }
+    block
+}
+
+fn exit_with_not_a_number(token: &str) -> ! {
+    exit_with_apl_error(
+        RuntimeErrorKind::Domain,
+        &crate::text_input::not_a_number_message(token),
+    )
+}
+
+/// # Safety
+/// `code_points` must point to `length` readable `u32`s when `length > 0`.
+unsafe fn text_of_code_points(code_points: *const u32, length: i64) -> Option<String> {
+    let length = usize::try_from(length).ok()?;
+    if length == 0 {
+        return Some(String::new());
+    }
+    if code_points.is_null() {
+        return None;
+    }
+    // SAFETY: the caller guarantees `length` readable code points.
+    let slice = unsafe { std::slice::from_raw_parts(code_points, length) };
+    slice.iter().map(|&c| char::from_u32(c)).collect()
 }
 
 /// # Safety

@@ -5,3 +5,4 @@
 pub mod abi;
 pub mod display;
 pub mod number_format;
+pub mod text_input;

@@ -1,8 +1,8 @@
 //! Error kinds and error lines, the roll generator, the clock and file reading.
 
 use aplc_runtime::abi::{
-    aplrt_free, aplrt_now_millis, aplrt_read_file, aplrt_roll, error_line, roll_from_random_bits, RollGenerator,
-    RuntimeErrorKind,
+    aplrt_free, aplrt_now_millis, aplrt_read_file, aplrt_roll, bench_report_line, error_line, roll_from_random_bits,
+    RollGenerator, RuntimeErrorKind,
 };
 
 #[test]
@@ -103,4 +103,14 @@ fn reading_a_file_gives_its_bytes_in_an_allocated_block() {
     assert_eq!(String::from_utf8(contents).unwrap(), "⍳5\nline two");
     unsafe { aplrt_free(block, length) };
     std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn bench_reports_name_the_iterations_the_time_and_the_time_per_iteration() {
+    assert_eq!(
+        bench_report_line(8, 100),
+        "⎕BENCH: 8 iterations in 100 ms (12.500 ms each)"
+    );
+    // No division by zero for an empty loop.
+    assert_eq!(bench_report_line(0, 3), "⎕BENCH: 0 iterations in 3 ms");
 }

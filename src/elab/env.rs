@@ -200,12 +200,22 @@ pub enum Fun {
     Fork(Val, Rc<Fun>, Rc<Fun>),
     /// `(g h)`: `g (h ⍵)`.
     Atop(Rc<Fun>, Rc<Fun>),
+    /// `f ⎕BENCH n`: `f⍣n` that reports how long the n applications took (the thesis compiler's timing helper).
+    Bench {
+        function: Rc<Fun>,
+        count: Val,
+        span: Span,
+    },
 }
 
 impl Fun {
     pub fn span(&self) -> Span {
         match self {
-            Fun::Primitive(_, span) | Fun::System(_, span) | Fun::Dfn(_, span) | Fun::Derived { span, .. } => *span,
+            Fun::Primitive(_, span)
+            | Fun::System(_, span)
+            | Fun::Dfn(_, span)
+            | Fun::Derived { span, .. }
+            | Fun::Bench { span, .. } => *span,
             Fun::Fork(_, middle, right) => middle.span().join(right.span()),
             Fun::Atop(left, right) => left.span().join(right.span()),
         }
@@ -324,6 +334,10 @@ fn visit_function_arrays(function: &Fun, visited: &mut std::collections::HashSet
         Fun::Atop(left, right) => {
             visit_function_arrays(left, visited, visit);
             visit_function_arrays(right, visited, visit);
+        }
+        Fun::Bench { function, count, .. } => {
+            visit_function_arrays(function, visited, visit);
+            visit_value_arrays(count, visited, visit);
         }
     }
 }

@@ -74,16 +74,10 @@ impl Lowering {
                 let Expr::Lambda(parameter, parameter_type, body) = expr else {
                     unreachable!()
                 };
-                let body = self.expr(body)?;
-                let body = if matches!(body.kind, K::Lambda { .. }) {
-                    body
-                } else {
-                    widen_literal(body)
-                };
                 node(K::Lambda {
                     parameter: parameter.clone(),
                     ty: Some(lower_type(parameter_type)),
-                    body: Box::new(body),
+                    body: Box::new(self.expr(body)?),
                 })
             }
             Expr::Let(name, _, value, body) => node(K::Let {
@@ -136,25 +130,9 @@ impl Lowering {
         Ok(node(tail::ExprKind::Lambda {
             parameter: self.fresh("_u"),
             ty: Some(lower_type(value_type)),
-            body: Box::new(widen_literal(self.expr(body)?)),
+            body: Box::new(self.expr(body)?),
         }))
     }
-}
-
-/// A literal has a singleton type (`S(int,3)`), which TAIL does not widen to `[int]0` in a lambda's result; adding
-/// the identity element makes the result an ordinary scalar.
-fn widen_literal(expr: tail::Expr) -> tail::Expr {
-    use tail::ExprKind as K;
-    let (name, identity) = match expr.kind {
-        K::Int(_) => (tail::Op::AddI, K::Int(0)),
-        K::Bool(_) => (tail::Op::AndB, K::Bool(true)),
-        K::Double(_) => (tail::Op::AddD, K::Double(0.0)),
-        _ => return expr,
-    };
-    node(K::Op {
-        op: name,
-        args: vec![expr, node(identity)],
-    })
 }
 
 /// Some value of a type (never looked at: the branch not taken of a conditional).

@@ -636,6 +636,15 @@ impl Elaborator {
                 right,
                 span,
             })),
+            ast::Item::SystemName(name) if resolve::system_name_is_dyadic_operator(&name.text) => {
+                let (Val::Function(function), Some(count @ (Val::Array(_) | Val::Tuple(_)))) = (left, right) else {
+                    return Err(ElabError::syntax(
+                        span,
+                        "⎕BENCH takes a function on its left and a count on its right",
+                    ));
+                };
+                Ok(Rc::new(Fun::Bench { function, count, span }))
+            }
             _ => match self.item(operator)? {
                 Val::Operator(operator_value) => match &*operator_value {
                     Opr::Primitive(primitive, _) => Ok(Rc::new(Fun::Derived {
@@ -815,6 +824,16 @@ impl Elaborator {
                 let inner = self.apply_monadic(right, argument, span)?;
                 self.apply_monadic(left, inner, span)
             }
+            Fun::Bench {
+                function,
+                count,
+                span: bench_span,
+            } => {
+                let count = self.expect_array(count.clone(), *bench_span)?;
+                self.timed_power(count, argument, *bench_span, &mut |this, x| {
+                    this.apply_monadic(function, x, *bench_span)
+                })
+            }
         }
     }
 
@@ -851,6 +870,17 @@ impl Elaborator {
             Fun::Atop(outer, inner) => {
                 let inner_value = self.apply_dyadic(inner, left, right, span)?;
                 self.apply_monadic(outer, inner_value, span)
+            }
+            Fun::Bench {
+                function,
+                count,
+                span: bench_span,
+            } => {
+                let count = self.expect_array(count.clone(), *bench_span)?;
+                let left = self.bind_value(left);
+                self.timed_power(count, right, *bench_span, &mut |this, x| {
+                    this.apply_dyadic(function, left.clone(), x, *bench_span)
+                })
             }
         }
     }

@@ -599,6 +599,31 @@ impl Elaborator {
         span: Span,
         step: &mut dyn FnMut(&mut Self, Val) -> ElabResult<Val>,
     ) -> ElabResult<Val> {
+        self.power_loop(count, argument, span, false, step)
+    }
+
+    /// `f ⎕BENCH n ⊢ x`: `f⍣n x` as one `bench` loop (never unrolled, so that the loop the report times is the one
+    /// that runs). The count is always a number of iterations: a boolean 0 or 1 counts too (for ⍣ it would select
+    /// the conditional form).
+    pub fn timed_power(
+        &mut self,
+        count: Arr,
+        argument: Val,
+        span: Span,
+        step: &mut dyn FnMut(&mut Self, Val) -> ElabResult<Val>,
+    ) -> ElabResult<Val> {
+        let count = self.integer_argument(count, span)?;
+        self.power_loop(count, argument, span, true, step)
+    }
+
+    fn power_loop(
+        &mut self,
+        count: Arr,
+        argument: Val,
+        span: Span,
+        timed: bool,
+        step: &mut dyn FnMut(&mut Self, Val) -> ElabResult<Val>,
+    ) -> ElabResult<Val> {
         if count.rank != 0 {
             return Err(ElabError::rank(span, "the right operand of ⍣ must be a scalar"));
         }
@@ -606,7 +631,7 @@ impl Elaborator {
             if n < 0 {
                 return Err(ElabError::nonce(span, "⍣ with a negative count (inverse)"));
             }
-            if n <= 3 {
+            if n <= 3 && !timed {
                 let mut value = argument;
                 for _ in 0..n {
                     value = step(self, value)?;
@@ -637,7 +662,8 @@ impl Elaborator {
             return Ok(rebuild_value(expr, &state));
         }
         let count = self.integer_argument(count, span)?;
-        let expr = Expr::op("power", vec![lambda, count.expr, value_expr(&state)]);
+        let op = if timed { "bench" } else { "power" };
+        let expr = Expr::op(op, vec![lambda, count.expr, value_expr(&state)]);
         Ok(rebuild_value(expr, &state))
     }
 

@@ -97,14 +97,19 @@ pub fn primitive_class(primitive: Primitive) -> Class {
     }
 }
 
-/// System names that denote functions; every other system name is a variable.
+/// System names that denote functions; every other system name is a variable or an operator.
 pub fn system_name_is_function(name: &str) -> bool {
     let upper = name.to_uppercase();
     upper.starts_with("⎕INT32")
         || matches!(
             upper.as_str(),
-            "⎕READFILE" | "⎕READINTVECFILE" | "⎕READDOUBLEVECFILE" | "⎕BENCH" | "⎕DL" | "⎕FMT"
+            "⎕READFILE" | "⎕READINTVECFILE" | "⎕READDOUBLEVECFILE" | "⎕DL" | "⎕FMT"
         )
+}
+
+/// System names that denote dyadic operators: `⎕BENCH` (power with timing).
+pub fn system_name_is_dyadic_operator(name: &str) -> bool {
+    name.to_uppercase() == "⎕BENCH"
 }
 
 pub fn value_class(value: &Val) -> Class {
@@ -195,6 +200,8 @@ impl<'e> Resolver<'e> {
             Item::SystemName(name) => {
                 if system_name_is_function(&name.text) {
                     Class::Function
+                } else if system_name_is_dyadic_operator(&name.text) {
+                    Class::DyadicOperator
                 } else {
                     Class::Array
                 }

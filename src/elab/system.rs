@@ -1,5 +1,6 @@
 //! System names: `⎕IO`, `⎕PP` (read and assigned), `⎕NOW`, `⎕A`, `⎕D`, the `⎕INT32*` bitwise family and the file
-//! readers `⎕ReadFile`, `⎕ReadIntVecFile`, `⎕ReadDoubleVecFile`.
+//! readers `⎕ReadFile`, `⎕ReadIntVecFile`, `⎕ReadDoubleVecFile`. The operator `⎕BENCH` (power with timing) is a
+//! derived function built in `derive` (mod.rs) and elaborated by `timed_power` (operators.rs).
 
 use super::env::{Arr, Fun, Scalar, Val};
 use super::error::{ElabError, ElabResult};

@@ -216,6 +216,28 @@ impl Checker {
                 self.expr(value).map(|_| ())
             }
             Stmt::Error { .. } => Ok(()),
+            Stmt::ReadFile { path, result, length } => {
+                self.array(path)?;
+                if path.block.element != ScalarType::Char || path.shape.len() != 1 {
+                    return Err(error("the file name of read_file must be a char vector"));
+                }
+                if let Some(BlockState::Live { .. }) = self.blocks.get(&result.id) {
+                    return Err(error(format!("{} allocated while live", result.name())));
+                }
+                self.blocks
+                    .insert(result.id, BlockState::Live { depth: self.loop_depth });
+                self.define(length, false)
+            }
+            Stmt::ReadClock { var } => {
+                if var.ty != ScalarType::Int {
+                    return Err(error(format!("clock read into {}, which is not an int", var.name())));
+                }
+                self.define(var, false)
+            }
+            Stmt::ReportBench { iterations, start } => {
+                self.expect(iterations, ScalarType::Int, "bench iteration count")?;
+                self.expect(start, ScalarType::Int, "bench start time")
+            }
             Stmt::Format {
                 source,
                 precision,

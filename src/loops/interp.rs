@@ -6,11 +6,15 @@
 //! APL errors come only from `error` statements and scalar operators ([`RunError::Apl`]).
 
 use super::error::RunError;
-use super::ir::{ArrayRef, Block, Expr, Program, ResultValue, Stmt};
+use super::ir::{ArrayRef, Block, Expr, Program, ResultValue, ScalarType, Stmt};
 use crate::runtime::error::AplError;
-use crate::tail::interp::Host;
+use crate::tail::ast::Op;
+use crate::tail::interp::{numbers_in_file, Host};
 use crate::tail::scalar_ops::apply_scalar_op;
 use crate::tail::value::{ArrayData, ArrayValue, Scalar, Value};
+use aplc_runtime::abi::{RollGenerator, ROLL_SEED};
+use aplc_runtime::text_input;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -20,6 +24,7 @@ pub fn run_program(program: &Program, host: &mut dyn Host) -> Result<Value, RunE
         host,
         variables: HashMap::new(),
         blocks: HashMap::new(),
+        random: RefCell::new(RollGenerator::with_seed(ROLL_SEED)),
     };
     machine.run(&program.body)?;
     machine.result(&program.result)
@@ -30,6 +35,9 @@ struct Machine<'h> {
     variables: HashMap<u32, Scalar>,
     /// Live blocks (a freed block is removed).
     blocks: HashMap<u32, Vec<Scalar>>,
+    /// The generator behind `roll`, seeded as the TAIL interpreter's and the run-time library's are. In a cell because
+    /// expressions are evaluated through `&self`.
+    random: RefCell<RollGenerator>,
 }
 
 fn internal(message: impl Into<String>) -> RunError {
@@ -76,13 +84,8 @@ impl Machine<'_> {
             Stmt::Alloc { block, size } => {
                 let size = self.eval_int(size)?;
                 let size = usize::try_from(size).map_err(|_| internal(format!("negative allocation size {size}")))?;
-                let fill = match block.element.fill() {
-                    Expr::Int(n) => Scalar::Int(n),
-                    Expr::Double(x) => Scalar::Double(x),
-                    Expr::Bool(b) => Scalar::Bool(b),
-                    Expr::Char(c) => Scalar::Char(c),
-                    _ => unreachable!("fill elements are constants"),
-                };
+                // The fill is a constant (for complex numbers `mkx` of two constants), so evaluating it cannot fail.
+                let fill = self.eval(&block.element.fill())?;
                 if self.blocks.insert(block.id, vec![fill; size]).is_some() {
                     return Err(internal(format!("{} allocated twice", block.name())));
                 }
@@ -145,8 +148,35 @@ impl Machine<'_> {
                 self.buffer(block)?;
             }
             Stmt::Error { kind, message } => return Err(RunError::Apl(AplError::new(*kind, message.clone()))),
+            Stmt::ReadFile { path, result, length } => {
+                let elements = self.read_file(path, result.element)?;
+                self.variables.insert(length.id, Scalar::Int(elements.len() as i64));
+                if self.blocks.insert(result.id, elements).is_some() {
+                    return Err(internal(format!("{} allocated twice", result.name())));
+                }
+            }
+            Stmt::ReadClock { var } => {
+                let now = self.host.now_millis();
+                self.variables.insert(var.id, Scalar::Int(now));
+            }
+            Stmt::ReportBench { iterations, start } => {
+                let iterations = self.eval_int(iterations)?;
+                let elapsed = self.host.now_millis() - self.eval_int(start)?;
+                self.host.report_bench(iterations, elapsed);
+            }
         }
         Ok(())
+    }
+
+    /// `roll(n)`: the next number of the shared generator (lowering has checked that `n` is positive).
+    fn roll(&self, arguments: &[Scalar]) -> Result<Scalar, RunError> {
+        match arguments {
+            [Scalar::Int(n)] if *n > 0 => Ok(Scalar::Int(self.random.borrow_mut().roll(*n))),
+            _ => Err(RunError::Apl(AplError::new(
+                crate::runtime::error::AplErrorKind::Domain,
+                format!("roll of {arguments:?}"),
+            ))),
+        }
     }
 
     fn buffer(&self, block: &Block) -> Result<&Vec<Scalar>, RunError> {
@@ -176,6 +206,9 @@ impl Machine<'_> {
                 let mut values = Vec::with_capacity(args.len());
                 for arg in args {
                     values.push(self.eval(arg)?);
+                }
+                if *op == Op::Roll {
+                    return self.roll(&values);
                 }
                 apply_scalar_op(*op, &values).map_err(RunError::Apl)
             }
@@ -272,6 +305,32 @@ impl Machine<'_> {
     }
 
     /// The array value of a row-major block and its shape.
+    /// The elements of the text file named by the char vector `path`, read and parsed as the TAIL interpreter does.
+    fn read_file(&mut self, path: &ArrayRef, element: ScalarType) -> Result<Vec<Scalar>, RunError> {
+        let name: String = match self.array_value(path)? {
+            Value::Array(array) => match &array.data {
+                ArrayData::Char(chars) => chars.iter().collect(),
+                _ => return Err(internal("read_file of a file name that is not text")),
+            },
+            _ => return Err(internal("read_file of a file name that is not a vector")),
+        };
+        let text = self.host.read_file(&name).map_err(RunError::Apl)?;
+        Ok(match element {
+            ScalarType::Char => text.chars().map(Scalar::Char).collect(),
+            ScalarType::Int => numbers_in_file(text_input::ints_in_text(&text))
+                .map_err(RunError::Apl)?
+                .into_iter()
+                .map(Scalar::Int)
+                .collect(),
+            ScalarType::Double => numbers_in_file(text_input::doubles_in_text(&text))
+                .map_err(RunError::Apl)?
+                .into_iter()
+                .map(Scalar::Double)
+                .collect(),
+            other => return Err(internal(format!("read_file of {} elements", other.name()))),
+        })
+    }
+
     fn array_value(&self, array: &ArrayRef) -> Result<Value, RunError> {
         let mut shape = Vec::with_capacity(array.shape.len());
         for extent in &array.shape {

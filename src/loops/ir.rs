@@ -11,24 +11,27 @@ use crate::runtime::error::AplErrorKind;
 use crate::tail::ast::{BaseType, Op, Type};
 use std::rc::Rc;
 
-/// The element and variable types. Complex numbers are not supported by the loop stage (lowering reports NONCE).
+/// The element and variable types. A complex number is one value (two doubles: the real part, then the imaginary
+/// part); constants are `mkx(re, im)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScalarType {
     Int,
     Double,
     Bool,
     Char,
+    Complex,
 }
 
 impl ScalarType {
-    /// The loop type of a TAIL base type (`None` for complex and unresolved type variables).
+    /// The loop type of a TAIL base type (`None` for unresolved type variables).
     pub fn from_base(base: BaseType) -> Option<ScalarType> {
         match base {
             BaseType::Int => Some(ScalarType::Int),
             BaseType::Double => Some(ScalarType::Double),
             BaseType::Bool => Some(ScalarType::Bool),
             BaseType::Char => Some(ScalarType::Char),
-            BaseType::Complex | BaseType::Var(_) => None,
+            BaseType::Complex => Some(ScalarType::Complex),
+            BaseType::Var(_) => None,
         }
     }
 
@@ -38,6 +41,7 @@ impl ScalarType {
             ScalarType::Double => BaseType::Double,
             ScalarType::Bool => BaseType::Bool,
             ScalarType::Char => BaseType::Char,
+            ScalarType::Complex => BaseType::Complex,
         }
     }
 
@@ -47,16 +51,18 @@ impl ScalarType {
             ScalarType::Double => "double",
             ScalarType::Bool => "bool",
             ScalarType::Char => "char",
+            ScalarType::Complex => "complex",
         }
     }
 
-    /// The fill (prototype) element: 0, 0.0, ff, ' '.
+    /// The fill (prototype) element: 0, 0.0, ff, ' ', 0J0.
     pub fn fill(self) -> Expr {
         match self {
             ScalarType::Int => Expr::Int(0),
             ScalarType::Double => Expr::Double(0.0),
             ScalarType::Bool => Expr::Bool(false),
             ScalarType::Char => Expr::Char(' '),
+            ScalarType::Complex => Expr::complex(0.0, 0.0),
         }
     }
 }
@@ -101,8 +107,9 @@ impl Block {
     }
 }
 
-/// A scalar expression. Expressions have no effects except the APL errors of their operators; [`Expr::Select`] is
-/// lazy (only the chosen branch is evaluated).
+/// A scalar expression. Expressions have no effects except the APL errors of their operators and `roll`, which
+/// advances the program's random generator (see [`Expr::draws_random_numbers`]); [`Expr::Select`] is lazy (only the
+/// chosen branch is evaluated).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
     Int(i64),
@@ -152,6 +159,11 @@ impl Expr {
         Expr::Var(var.clone())
     }
 
+    /// A complex constant: `mkx(re, im)` (complex numbers have no literal of their own in the loop IR).
+    pub fn complex(re: f64, im: f64) -> Expr {
+        Expr::Prim(Op::MakeX, vec![Expr::Double(re), Expr::Double(im)])
+    }
+
     /// The type of the expression (Int for an ill-formed one; the checker reports those).
     pub fn ty(&self) -> ScalarType {
         match self {
@@ -163,6 +175,20 @@ impl Expr {
             Expr::Prim(op, _) => prim_result_type(*op).unwrap_or(ScalarType::Int),
             Expr::Load { block, .. } => block.element,
             Expr::Select(_, then, _) => then.ty(),
+        }
+    }
+
+    /// Whether evaluating the expression draws from the random generator (`roll`). Such an expression must be
+    /// evaluated exactly where and as often as the program says: a pass may not hoist it out of a loop, duplicate it,
+    /// or merge two equal ones, since every backend must draw the same numbers in the same order.
+    pub fn draws_random_numbers(&self) -> bool {
+        match self {
+            Expr::Prim(op, arguments) => *op == Op::Roll || arguments.iter().any(Expr::draws_random_numbers),
+            Expr::Load { index, .. } => index.draws_random_numbers(),
+            Expr::Select(condition, then, otherwise) => {
+                condition.draws_random_numbers() || then.draws_random_numbers() || otherwise.draws_random_numbers()
+            }
+            Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => false,
         }
     }
 
@@ -374,6 +400,15 @@ pub enum Stmt {
     PrintScalar { value: Expr, precision: Expr },
     /// Runtime call: raise an APL error (the explicit checks of lowering end here).
     Error { kind: AplErrorKind, message: String },
+    /// Runtime call: `⎕ReadFile`, `⎕ReadIntVecFile`, `⎕ReadDoubleVecFile`: the runtime reads the text file named by
+    /// the char vector `path` as elements of `result`'s type (chars, ints or doubles), allocates `result` and defines
+    /// its length in `length`.
+    ReadFile { path: ArrayRef, result: Block, length: Var },
+    /// Runtime call: `clock var`, the wall clock in milliseconds (`⎕NOW`, and the start of a `⎕BENCH` loop).
+    ReadClock { var: Var },
+    /// Runtime call: `report_bench(iterations, start)`, report on standard error how long `iterations` applications
+    /// took since the clock read `start` (the end of a `⎕BENCH` loop).
+    ReportBench { iterations: Expr, start: Expr },
     /// Runtime call: `⍕` of an array (`matrix`: the rank-2 form) with a print precision. The runtime allocates
     /// `result` (chars, row-major) and defines the extents in `shape` (one variable for a vector, two for a matrix).
     Format {
@@ -420,6 +455,28 @@ pub fn for_each_statement(statements: &[Stmt], visit: &mut dyn FnMut(&Stmt)) {
             }
             _ => {}
         }
+    }
+}
+
+/// The expressions a statement evaluates itself (not those of the statements nested in it).
+pub fn statement_expressions(statement: &Stmt) -> Vec<&Expr> {
+    match statement {
+        Stmt::Let { value, .. } | Stmt::Mutable { value, .. } | Stmt::Assign { value, .. } => vec![value],
+        Stmt::For { count, .. } => vec![count],
+        Stmt::While { condition, .. } | Stmt::If { condition, .. } => vec![condition],
+        Stmt::Alloc { size, .. } => vec![size],
+        Stmt::Store { index, value, .. } => vec![index, value],
+        Stmt::PrintArray { array, precision } => array.shape.iter().chain([precision]).collect(),
+        Stmt::PrintScalar { value, precision } => vec![value, precision],
+        Stmt::ReportBench { iterations, start } => vec![iterations, start],
+        Stmt::ReadFile { path, .. } => path.shape.iter().collect(),
+        Stmt::Format { source, precision, .. } => source.shape.iter().chain([precision]).collect(),
+        Stmt::View { shape, layout, .. } => shape
+            .iter()
+            .chain([&layout.offset])
+            .chain(layout.strides.iter())
+            .collect(),
+        Stmt::Free { .. } | Stmt::Swap { .. } | Stmt::Error { .. } | Stmt::ReadClock { .. } => vec![],
     }
 }
 

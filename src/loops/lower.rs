@@ -147,6 +147,16 @@ impl Lowerer {
         }
     }
 
+    /// The state of the fresh-name supply, for a probe whose statements are discarded (see `restore_name_supply`).
+    pub fn name_supply(&self) -> u32 {
+        self.next_id
+    }
+
+    /// Gives back the names taken since `name_supply` returned `supply` (only when nothing named since is kept).
+    pub fn restore_name_supply(&mut self, supply: u32) {
+        self.next_id = supply;
+    }
+
     pub fn emit(&mut self, statement: Stmt) {
         self.statements.last_mut().expect("a statement list").push(statement);
     }
@@ -329,7 +339,7 @@ impl Lowerer {
             ExprKind::Double(x) => Ok(Lowered::Scalar(Expr::Double(*x))),
             ExprKind::Bool(b) => Ok(Lowered::Scalar(Expr::Bool(*b))),
             ExprKind::Char(c) => Ok(Lowered::Scalar(Expr::Char(*c))),
-            ExprKind::Complex(..) => Err(LowerError::unsupported("complex numbers")),
+            ExprKind::Complex(re, im) => Ok(Lowered::Scalar(Expr::complex(*re, *im))),
             ExprKind::Var(name) => env
                 .lookup(name)
                 .cloned()
@@ -642,6 +652,10 @@ impl Lowerer {
                 let length = self.as_int(next())?;
                 self.input(op, index, length)
             }
+            Op::Roll => {
+                let bound = self.as_scalar(next())?;
+                Ok(Lowered::Scalar(self.roll(bound)))
+            }
             Op::Mem => match next() {
                 Lowered::Array(arr) => {
                     let arr = self.indexable(arr)?;
@@ -697,6 +711,47 @@ impl Lowerer {
                 let count = self.as_int(next())?;
                 let value = next();
                 self.power(function, count, value)
+            }
+            Op::Bench => {
+                let function = Self::as_function(next())?;
+                let count = self.as_int(next())?;
+                let count = self.bind(count, "iterations");
+                let value = next();
+                let start = self.fresh_var(ScalarType::Int, "start");
+                self.emit(Stmt::ReadClock { var: start.clone() });
+                let result = self.power(function, count.clone(), value)?;
+                self.emit(Stmt::ReportBench {
+                    iterations: Expr::Prim(Op::MaxI, vec![count, Expr::Int(0)]),
+                    start: Expr::var(&start),
+                });
+                Ok(result)
+            }
+            Op::ReadFile | Op::ReadIntVecFile | Op::ReadDoubleVecFile => {
+                let path = self.as_array(next())?;
+                let path = self.array_ref(&path)?;
+                let element = match op {
+                    Op::ReadFile => ScalarType::Char,
+                    Op::ReadIntVecFile => ScalarType::Int,
+                    _ => ScalarType::Double,
+                };
+                let result = self.fresh_block(element);
+                let length = self.fresh_var(ScalarType::Int, "n");
+                self.emit(Stmt::ReadFile {
+                    path,
+                    result,
+                    length: length.clone(),
+                });
+                let shape = vec![Expr::var(&length)];
+                Ok(Lowered::Array(Arr::Mat(Materialised {
+                    block: result,
+                    layout: Layout::row_major(&shape),
+                    shape,
+                })))
+            }
+            Op::NowI => {
+                let now = self.fresh_var(ScalarType::Int, "now");
+                self.emit(Stmt::ReadClock { var: now.clone() });
+                Ok(Lowered::Scalar(Expr::var(&now)))
             }
             Op::Format | Op::FormatMatrix => {
                 let precision = self.as_int(next())?;
@@ -793,13 +848,9 @@ fn substitute(expr: &Expr, bindings: &[(u32, Expr)]) -> Expr {
     }
 }
 
-/// The loop type of a TAIL base type, or NONCE for complex numbers.
+/// The loop type of a TAIL base type.
 pub fn scalar_type(base: tail::BaseType, what: &str) -> LowerResult<ScalarType> {
-    match base {
-        tail::BaseType::Complex => Err(LowerError::unsupported(format!("complex numbers ({what})"))),
-        other => ScalarType::from_base(other)
-            .ok_or_else(|| LowerError::ill_typed(format!("unresolved element type of {what}"))),
-    }
+    ScalarType::from_base(base).ok_or_else(|| LowerError::ill_typed(format!("unresolved element type of {what}")))
 }
 
 /// How often a variable is used in an expression, and whether any use is inside a lambda.
@@ -861,7 +912,11 @@ pub fn insert_frees(statements: &mut Vec<Stmt>, keep: &HashSet<u32>) {
     let allocated: Vec<Block> = statements
         .iter()
         .filter_map(|s| match s {
-            Stmt::Alloc { block, .. } | Stmt::Format { result: block, .. } if !keep.contains(&block.id) => Some(*block),
+            Stmt::Alloc { block, .. } | Stmt::Format { result: block, .. } | Stmt::ReadFile { result: block, .. }
+                if !keep.contains(&block.id) =>
+            {
+                Some(*block)
+            }
             _ => None,
         })
         .collect();
@@ -899,9 +954,11 @@ fn mentions_block(statement: &Stmt, id: u32) -> bool {
             Stmt::PrintScalar { value, .. } => expr_mentions(value, id),
             Stmt::For { count, .. } => expr_mentions(count, id),
             Stmt::While { condition, .. } | Stmt::If { condition, .. } => expr_mentions(condition, id),
-            Stmt::Error { .. } => false,
+            Stmt::Error { .. } | Stmt::ReadClock { .. } => false,
+            Stmt::ReportBench { iterations, start } => expr_mentions(iterations, id) || expr_mentions(start, id),
             Stmt::View { block, .. } => block.id == id,
             Stmt::Format { source, result, .. } => source.block.id == id || result.id == id,
+            Stmt::ReadFile { path, result, .. } => path.block.id == id || result.id == id,
         };
         found |= direct;
     });

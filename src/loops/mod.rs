@@ -19,6 +19,7 @@ pub mod memory;
 pub mod parser;
 pub mod printer;
 pub mod pull;
+mod random;
 mod reduce;
 mod search;
 mod structural;

@@ -74,6 +74,7 @@ fn type_named(name: &str) -> Option<ScalarType> {
         "double" => Some(ScalarType::Double),
         "bool" => Some(ScalarType::Bool),
         "char" => Some(ScalarType::Char),
+        "complex" => Some(ScalarType::Complex),
         _ => None,
     }
 }
@@ -261,6 +262,32 @@ impl<'t> Parser<'t> {
                 };
                 cursor.end()?;
                 Ok(statement)
+            }
+            "read_file" => {
+                let (path_text, target) = rest.split_once(" -> ").ok_or_else(|| fail("expected `->`"))?;
+                let mut cursor = self.cursor(path_text, line);
+                let path = cursor.array_ref()?;
+                cursor.end()?;
+                let (name, ty) = target.split_once(" : ").ok_or_else(|| fail("expected `: type[n]`"))?;
+                let (element, length) = ty.split_once('[').ok_or_else(|| fail("expected `[`"))?;
+                let element = type_named(element).ok_or_else(|| fail("unknown type"))?;
+                let length = length.strip_suffix(']').ok_or_else(|| fail("expected `]`"))?;
+                let length = self.define(length, ScalarType::Int, line)?;
+                let result = self.new_block(name, element, line)?;
+                Ok(Stmt::ReadFile { path, result, length })
+            }
+            "clock" => Ok(Stmt::ReadClock {
+                var: self.define(rest, ScalarType::Int, line)?,
+            }),
+            "report_bench" => {
+                let mut cursor = self.cursor(text, line);
+                cursor.expect("report_bench(")?;
+                let iterations = cursor.expr()?;
+                cursor.expect(", ")?;
+                let start = cursor.expr()?;
+                cursor.expect(")")?;
+                cursor.end()?;
+                Ok(Stmt::ReportBench { iterations, start })
             }
             "error" => {
                 let (kind, message) = rest

@@ -168,6 +168,19 @@ fn write_statement(out: &mut String, statement: &Stmt, depth: usize) {
             super::memory::annotation(&block.name(), shape, layout)
         )),
         Stmt::Error { kind, message } => out.push_str(&format!("error {} {:?}", kind.apl_name(), message)),
+        Stmt::ReadFile { path, result, length } => out.push_str(&format!(
+            "read_file {} -> {} : {}[{}]",
+            print_array(path),
+            result.name(),
+            result.element.name(),
+            length.name()
+        )),
+        Stmt::ReadClock { var } => out.push_str(&format!("clock {}", var.name())),
+        Stmt::ReportBench { iterations, start } => out.push_str(&format!(
+            "report_bench({}, {})",
+            print_expr(iterations),
+            print_expr(start)
+        )),
     }
     out.push('\n');
 }

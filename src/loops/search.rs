@@ -16,6 +16,7 @@ fn equal(ty: ScalarType, a: Expr, b: Expr) -> Expr {
         ScalarType::Double => Op::EqD,
         ScalarType::Bool => Op::EqB,
         ScalarType::Char => Op::EqC,
+        ScalarType::Complex => Op::EqX,
     };
     Expr::Prim(op, vec![a, b])
 }
@@ -28,6 +29,8 @@ fn less(ty: ScalarType, a: Expr, b: Expr) -> Expr {
         // tolerant comparison with 0 is exact.
         ScalarType::Double => Expr::Prim(Op::LtD, vec![Expr::Prim(Op::SubD, vec![a, b]), Expr::Double(0.0)]),
         ScalarType::Char => Expr::Prim(Op::LtC, vec![a, b]),
+        // Complex numbers have no order: `grade` stops with a DOMAIN ERROR before it compares any.
+        ScalarType::Complex => Expr::Bool(false),
         ScalarType::Bool => Expr::Prim(
             Op::LtI,
             vec![Expr::Prim(Op::B2I, vec![a]), Expr::Prim(Op::B2I, vec![b])],
@@ -194,6 +197,9 @@ impl Lowerer {
     fn grade(&mut self, arr: Arr, descending: bool) -> LowerResult<Arr> {
         let keys = self.searched(arr)?;
         let element = keys.element();
+        if element == ScalarType::Complex {
+            self.fail_if(Expr::Bool(true), AplErrorKind::Domain, "grade of complex numbers");
+        }
         let length = keys.shape()[0].clone();
         let block = self.fresh_block(ScalarType::Int);
         self.emit(Stmt::Alloc {

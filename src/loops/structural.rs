@@ -238,6 +238,7 @@ impl Lowerer {
     pub(super) fn each(&mut self, function: Function, arr: Arr) -> LowerResult<Arr> {
         let arr = self.indexable(arr)?;
         let element = self.result_type(&function, &[arr.element()])?;
+        let rolls = self.function_draws_random_numbers(&function, &[arr.element()])?;
         let shape = arr.shape();
         let pull = if arr.prefers_flat() {
             Pull::flat(element, shape, move |lowerer, i| {
@@ -252,7 +253,7 @@ impl Lowerer {
                 lowerer.apply_scalar(&function, &[x])
             })
         };
-        Ok(Arr::Pull(pull))
+        self.materialised_if_rolling(Arr::Pull(pull), rolls)
     }
 
     /// Emits the run-time checks that two shapes are equal (none for axes whose extents are the same expression).
@@ -281,6 +282,7 @@ impl Lowerer {
             return Ok(Arr::Pull(Pull::scalar(left.element().fill())));
         }
         let element = self.result_type(&function, &[left.element(), right.element()])?;
+        let rolls = self.function_draws_random_numbers(&function, &[left.element(), right.element()])?;
         let shape = left.shape();
         let pull = if left.prefers_flat() && right.prefers_flat() {
             Pull::flat(element, shape, move |lowerer, i| {
@@ -300,7 +302,7 @@ impl Lowerer {
                 lowerer.apply_scalar(&function, &[x, y])
             })
         };
-        Ok(Arr::Pull(pull))
+        self.materialised_if_rolling(Arr::Pull(pull), rolls)
     }
 
     // ---- Reshaping ----

@@ -9,14 +9,13 @@
 //! have no literal), and not longer than the literal arguments together or 3 elements (so `iotaV(100)` stays, as in
 //! the thesis' Fig 3.7, where `iotaV(5)` is kept). Effectful operators and `mem` are never folded.
 //!
-//! Positions: folding makes types more precise (`addi(2,3)` is `[int]0`, the literal `5` is `S(int,5)`), so it is
-//! not done at a rigid position (see `traverse.rs`).
+//! Folding makes types more precise (`addi(2,3)` is `[int]0`, the literal `5` is `S(int,5)`); that is fine anywhere,
+//! also as the result of a `power` lambda, because TAIL's inference gives a loop state the type of its value without
+//! the known value (`Type::without_known_values`).
 
 use super::safety::{is_effectful, is_safe};
 use super::shapes::{shape_of, shape_of_type, ShapeEnvironment};
-use super::traverse::{
-    has_rigid_lambda_result, int_vector_literal, is_literal_vector, is_scalar_literal, make_binders_unique,
-};
+use super::traverse::{int_vector_literal, is_literal_vector, is_scalar_literal, make_binders_unique};
 use crate::tail::ast::{Expr, ExprKind, Op, Program};
 use crate::tail::interp::{eval_program, MemoryHost};
 use crate::tail::value::{ArrayData, Scalar, Value};
@@ -34,7 +33,7 @@ pub fn fold_constants(program: Program) -> Program {
     // may shadow the variables they mention.
     let body = make_binders_unique(program.body);
     Program {
-        body: folder.fold(body, false),
+        body: folder.fold(body),
     }
 }
 
@@ -92,10 +91,10 @@ impl Folder {
         (is_scalar_literal(literal) || *depth == self.lambda_depth).then(|| literal.clone())
     }
 
-    fn fold(&mut self, expr: Expr, rigid: bool) -> Expr {
+    fn fold(&mut self, expr: Expr) -> Expr {
         let span = expr.span;
         match expr.kind {
-            ExprKind::Var(name) if !rigid => match self.literal_for(&name) {
+            ExprKind::Var(name) => match self.literal_for(&name) {
                 Some(mut literal) => {
                     literal.span = span;
                     literal
@@ -103,10 +102,10 @@ impl Folder {
                 None => Expr::new(ExprKind::Var(name), span),
             },
             ExprKind::Let { name, ty, value, body } => {
-                let value = self.fold(*value, false);
+                let value = self.fold(*value);
                 let shape = shape_of(&value, &mut self.shapes).or_else(|| ty.as_ref().and_then(shape_of_type));
                 self.bind(&name, shape, Some(&value));
-                let body = self.fold(*body, rigid);
+                let body = self.fold(*body);
                 self.unbind();
                 Expr::new(
                     ExprKind::Let {
@@ -121,7 +120,7 @@ impl Folder {
             ExprKind::Lambda { parameter, ty, body } => {
                 self.bind(&parameter, ty.as_ref().and_then(shape_of_type), None);
                 self.lambda_depth += 1;
-                let body = self.fold(*body, rigid);
+                let body = self.fold(*body);
                 self.lambda_depth -= 1;
                 self.unbind();
                 Expr::new(
@@ -134,15 +133,8 @@ impl Folder {
                 )
             }
             ExprKind::Op { op, args } => {
-                let args: Vec<Expr> = args
-                    .into_iter()
-                    .map(|arg| {
-                        let rigid_body = has_rigid_lambda_result(op) && matches!(arg.kind, ExprKind::Lambda { .. });
-                        self.fold(arg, rigid_body)
-                    })
-                    .collect();
-                let folded = if rigid { None } else { self.fold_op(op, &args) };
-                match folded {
+                let args: Vec<Expr> = args.into_iter().map(|arg| self.fold(arg)).collect();
+                match self.fold_op(op, &args) {
                     Some(mut literal) => {
                         literal.span = span;
                         literal
@@ -152,19 +144,19 @@ impl Folder {
             }
             ExprKind::Vector { elements, element_type } => Expr::new(
                 ExprKind::Vector {
-                    elements: elements.into_iter().map(|e| self.fold(e, false)).collect(),
+                    elements: elements.into_iter().map(|e| self.fold(e)).collect(),
                     element_type,
                 },
                 span,
             ),
             ExprKind::Tuple(components) => Expr::new(
-                ExprKind::Tuple(components.into_iter().map(|c| self.fold(c, rigid)).collect()),
+                ExprKind::Tuple(components.into_iter().map(|c| self.fold(c)).collect()),
                 span,
             ),
             ExprKind::Project { index, tuple } => Expr::new(
                 ExprKind::Project {
                     index,
-                    tuple: Box::new(self.fold(*tuple, rigid)),
+                    tuple: Box::new(self.fold(*tuple)),
                 },
                 span,
             ),

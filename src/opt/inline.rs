@@ -9,15 +9,13 @@
 //!
 //! Moving `e` to its use delays its evaluation past everything that body evaluates before the use. That preserves
 //! the program's errors and effects when `e` is safe (`safety.rs`), or when everything evaluated before the use is
-//! safe; otherwise the `let` stays. Uses at rigid positions (`traverse.rs`) are never replaced, because `e` may have
-//! a more precise type than the annotation of `x`.
+//! safe; otherwise the `let` stays.
 //!
 //! The pass first makes binders unique, so that a moved expression cannot be captured.
 
 use super::safety::is_safe;
 use super::traverse::{
-    children, count_uses_from, is_literal_vector, is_scalar_literal, make_binders_unique, map_children_with_rigidity,
-    mentions, substitute,
+    children, count_uses, is_literal_vector, is_scalar_literal, make_binders_unique, map_children, mentions, substitute,
 };
 use crate::tail::ast::{Expr, ExprKind, Program};
 
@@ -27,18 +25,18 @@ pub const MAX_COPIED_VECTOR_LENGTH: usize = 8;
 /// The pass.
 pub fn inline_lets(program: Program) -> Program {
     Program {
-        body: inline(make_binders_unique(program.body), false),
+        body: inline(make_binders_unique(program.body)),
     }
 }
 
-/// Inlines in `expr`, which is at a rigid position when `rigid` holds (`traverse.rs`).
-fn inline(expr: Expr, rigid: bool) -> Expr {
+/// Inlines in `expr`.
+fn inline(expr: Expr) -> Expr {
     let span = expr.span;
     match expr.kind {
         ExprKind::Let { name, ty, value, body } => {
-            let value = inline(*value, false);
-            let body = inline(*body, rigid);
-            if should_inline(&name, &value, &body, rigid) {
+            let value = inline(*value);
+            let body = inline(*body);
+            if should_inline(&name, &value, &body) {
                 substitute(body, &name, &value)
             } else {
                 Expr::new(
@@ -52,13 +50,13 @@ fn inline(expr: Expr, rigid: bool) -> Expr {
                 )
             }
         }
-        kind => map_children_with_rigidity(Expr::new(kind, span), rigid, inline),
+        kind => map_children(Expr::new(kind, span), inline),
     }
 }
 
-fn should_inline(name: &str, value: &Expr, body: &Expr, rigid: bool) -> bool {
-    let uses = count_uses_from(body, name, rigid);
-    if uses.count == 0 || uses.at_rigid_position {
+fn should_inline(name: &str, value: &Expr, body: &Expr) -> bool {
+    let uses = count_uses(body, name);
+    if uses.count == 0 {
         return false;
     }
     let free_to_copy = matches!(value.kind, ExprKind::Var(_) | ExprKind::OpRef(_)) || is_scalar_literal(value);

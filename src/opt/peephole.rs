@@ -20,9 +20,7 @@
 
 use super::safety::{function_is_safe, is_permutation};
 use super::shapes::{shape_of, shape_of_type, ShapeEnvironment};
-use super::traverse::{
-    has_rigid_lambda_result, int_vector_literal, literal_ints, make_binders_unique, op_call, substitute, NameSupply,
-};
+use super::traverse::{int_vector_literal, literal_ints, make_binders_unique, op_call, substitute, NameSupply};
 use crate::tail::ast::{Expr, ExprKind, Op, Program, Type};
 use crate::tail::scalar_ops::is_scalar_op;
 
@@ -34,7 +32,7 @@ pub fn simplify_peepholes(program: Program) -> Program {
         names: NameSupply::for_expr(&body),
     };
     Program {
-        body: rewriter.rewrite(body, false),
+        body: rewriter.rewrite(body),
     }
 }
 
@@ -47,14 +45,14 @@ struct Rewriter {
 const MAX_REWRITES_PER_NODE: usize = 64;
 
 impl Rewriter {
-    fn rewrite(&mut self, expr: Expr, rigid: bool) -> Expr {
+    fn rewrite(&mut self, expr: Expr) -> Expr {
         let span = expr.span;
         let expr = match expr.kind {
             ExprKind::Let { name, ty, value, body } => {
-                let value = self.rewrite(*value, false);
+                let value = self.rewrite(*value);
                 let shape = shape_of(&value, &mut self.shapes).or_else(|| ty.as_ref().and_then(shape_of_type));
                 self.shapes.push(&name, shape);
-                let body = self.rewrite(*body, rigid);
+                let body = self.rewrite(*body);
                 self.shapes.pop();
                 return Expr::new(
                     ExprKind::Let {
@@ -68,7 +66,7 @@ impl Rewriter {
             }
             ExprKind::Lambda { parameter, ty, body } => {
                 self.shapes.push(&parameter, ty.as_ref().and_then(shape_of_type));
-                let body = self.rewrite(*body, rigid);
+                let body = self.rewrite(*body);
                 self.shapes.pop();
                 return Expr::new(
                     ExprKind::Lambda {
@@ -80,38 +78,29 @@ impl Rewriter {
                 );
             }
             ExprKind::Op { op, args } => {
-                let args = args
-                    .into_iter()
-                    .map(|arg| {
-                        let rigid_body = has_rigid_lambda_result(op) && matches!(arg.kind, ExprKind::Lambda { .. });
-                        self.rewrite(arg, rigid_body)
-                    })
-                    .collect();
+                let args = args.into_iter().map(|arg| self.rewrite(arg)).collect();
                 Expr::new(ExprKind::Op { op, args }, span)
             }
             ExprKind::Vector { elements, element_type } => Expr::new(
                 ExprKind::Vector {
-                    elements: elements.into_iter().map(|e| self.rewrite(e, false)).collect(),
+                    elements: elements.into_iter().map(|e| self.rewrite(e)).collect(),
                     element_type,
                 },
                 span,
             ),
             ExprKind::Tuple(components) => Expr::new(
-                ExprKind::Tuple(components.into_iter().map(|c| self.rewrite(c, rigid)).collect()),
+                ExprKind::Tuple(components.into_iter().map(|c| self.rewrite(c)).collect()),
                 span,
             ),
             ExprKind::Project { index, tuple } => Expr::new(
                 ExprKind::Project {
                     index,
-                    tuple: Box::new(self.rewrite(*tuple, rigid)),
+                    tuple: Box::new(self.rewrite(*tuple)),
                 },
                 span,
             ),
             other => Expr::new(other, span),
         };
-        if rigid {
-            return expr;
-        }
         let mut expr = expr;
         for _ in 0..MAX_REWRITES_PER_NODE {
             match self.apply_rule(expr) {

@@ -1,21 +1,12 @@
 //! Generic traversals of TAIL expressions shared by the optimiser passes: visiting and rebuilding children, free
 //! variables, use counts, substitution, fresh names and renaming of shadowing binders.
 //!
-//! Positions: an expression sits either in a *flexible* position, where the type checker applies subsumption (an
-//! operator argument, a vector element, an annotated `let` value, the program result), or in a *rigid* one: the result
-//! of a lambda passed to `power`, `powerUntil` or `condScl`, whose scheme `('t -> 't)` unifies the lambda's result
-//! type with its argument type without subsumption (and positions that inherit that result: a `let` body, a tuple
-//! component, a projection operand). Replacing an expression by one of a more precise type (a literal `5` is
-//! `S(int,5)`, not `[int]0`) is fine in a flexible position but can break typing in a rigid one, so passes leave the
-//! expression at a rigid position itself alone (they still rewrite inside it).
+//! Passes may replace an expression by one of a more precise type (a literal `5` is `S(int,5)`, not `[int]0`)
+//! anywhere: the type checker applies subsumption to operator arguments, vector elements and `let` values, and gives
+//! the state of `power`, `powerUntil` and `condScl` the type of its value without known values.
 
 use crate::tail::ast::{Expr, ExprKind, Op};
 use std::collections::{BTreeSet, HashSet};
-
-/// The operators whose function argument's result is unified with its argument type (no subsumption).
-pub fn has_rigid_lambda_result(op: Op) -> bool {
-    matches!(op, Op::Power | Op::PowerUntil | Op::CondScl)
-}
 
 /// The direct subexpressions in evaluation order (left to right; a `let` value before its body).
 pub fn children(expr: &Expr) -> Vec<&Expr> {
@@ -113,62 +104,23 @@ pub struct Uses {
     pub count: usize,
     /// Whether some occurrence is inside a lambda (evaluated once per call, or not at all).
     pub under_lambda: bool,
-    /// Whether some occurrence is at a rigid position (see the module documentation).
-    pub at_rigid_position: bool,
     /// Whether some occurrence is the source argument of `reshape`, a materialisation boundary (digest §4.2: reshape
     /// re-reads its source cyclically, so an expression there would be recomputed per element).
     pub as_reshape_source: bool,
 }
 
-/// The uses of the free variable `name` in `expr` (which is itself at a flexible position).
+/// The uses of the free variable `name` in `expr`.
 pub fn count_uses(expr: &Expr, name: &str) -> Uses {
-    count_uses_from(expr, name, false)
-}
-
-/// The uses of the free variable `name` in `expr`, which is at a rigid position when `rigid` holds.
-pub fn count_uses_from(expr: &Expr, name: &str, rigid: bool) -> Uses {
     let mut uses = Uses::default();
-    count_uses_at(expr, name, false, rigid, false, &mut uses);
+    count_uses_at(expr, name, false, false, &mut uses);
     uses
 }
 
-/// The children of `expr` in evaluation order, each with whether it is at a rigid position, given whether `expr`
-/// is (see the module documentation).
-pub fn children_with_rigidity(expr: &Expr, rigid: bool) -> Vec<(&Expr, bool)> {
-    match &expr.kind {
-        ExprKind::Op { op, args } => args
-            .iter()
-            .map(|arg| {
-                let rigid_body = has_rigid_lambda_result(*op) && matches!(arg.kind, ExprKind::Lambda { .. });
-                (arg, rigid_body)
-            })
-            .collect(),
-        ExprKind::Vector { elements, .. } => elements.iter().map(|e| (e, false)).collect(),
-        ExprKind::Let { value, body, .. } => vec![(value, false), (body, rigid)],
-        _ => children(expr).into_iter().map(|child| (child, rigid)).collect(),
-    }
-}
-
-/// Like [`map_children`], also telling `rewrite` whether each child is at a rigid position.
-pub fn map_children_with_rigidity(expr: Expr, rigid: bool, mut rewrite: impl FnMut(Expr, bool) -> Expr) -> Expr {
-    let flags: Vec<bool> = children_with_rigidity(&expr, rigid)
-        .into_iter()
-        .map(|(_, flag)| flag)
-        .collect();
-    let mut position = 0;
-    map_children(expr, |child| {
-        let flag = flags[position];
-        position += 1;
-        rewrite(child, flag)
-    })
-}
-
-fn count_uses_at(expr: &Expr, name: &str, under_lambda: bool, rigid: bool, reshape_source: bool, uses: &mut Uses) {
+fn count_uses_at(expr: &Expr, name: &str, under_lambda: bool, reshape_source: bool, uses: &mut Uses) {
     match &expr.kind {
         ExprKind::Var(variable) if variable == name => {
             uses.count += 1;
             uses.under_lambda |= under_lambda;
-            uses.at_rigid_position |= rigid;
             uses.as_reshape_source |= reshape_source;
         }
         ExprKind::Let {
@@ -177,33 +129,32 @@ fn count_uses_at(expr: &Expr, name: &str, under_lambda: bool, rigid: bool, resha
             body,
             ..
         } => {
-            count_uses_at(value, name, under_lambda, false, false, uses);
+            count_uses_at(value, name, under_lambda, false, uses);
             if bound != name {
-                count_uses_at(body, name, under_lambda, rigid, false, uses);
+                count_uses_at(body, name, under_lambda, false, uses);
             }
         }
         // A lambda whose parameter is `name` hides it.
         ExprKind::Lambda { parameter, body, .. } if parameter != name => {
-            count_uses_at(body, name, true, rigid, false, uses);
+            count_uses_at(body, name, true, false, uses);
         }
         ExprKind::Op { op, args } => {
             for (position, arg) in args.iter().enumerate() {
-                let rigid_arg = has_rigid_lambda_result(*op) && matches!(arg.kind, ExprKind::Lambda { .. });
                 let source = *op == Op::Reshape && position + 1 == args.len();
-                count_uses_at(arg, name, under_lambda, rigid_arg, source, uses);
+                count_uses_at(arg, name, under_lambda, source, uses);
             }
         }
         ExprKind::Vector { elements, .. } => {
             for element in elements {
-                count_uses_at(element, name, under_lambda, false, false, uses);
+                count_uses_at(element, name, under_lambda, false, uses);
             }
         }
         ExprKind::Tuple(components) => {
             for component in components {
-                count_uses_at(component, name, under_lambda, rigid, false, uses);
+                count_uses_at(component, name, under_lambda, false, uses);
             }
         }
-        ExprKind::Project { tuple, .. } => count_uses_at(tuple, name, under_lambda, rigid, false, uses),
+        ExprKind::Project { tuple, .. } => count_uses_at(tuple, name, under_lambda, false, uses),
         _ => {}
     }
 }
@@ -429,14 +380,14 @@ mod tests {
     }
 
     #[test]
-    fn uses_record_lambdas_rigid_positions_and_reshape_sources() {
+    fn uses_record_lambdas_and_reshape_sources() {
         let uses = count_uses(&expr("addi(x, first(reshape([2], x)))"), "x");
         assert_eq!(uses.count, 2);
-        assert!(uses.as_reshape_source && !uses.under_lambda && !uses.at_rigid_position);
+        assert!(uses.as_reshape_source && !uses.under_lambda);
         let uses = count_uses(&expr("power(fn y => x, 2, 0)"), "x");
-        assert!(uses.under_lambda && uses.at_rigid_position);
+        assert!(uses.under_lambda && !uses.as_reshape_source);
         let uses = count_uses(&expr("each(fn y => x, z)"), "x");
-        assert!(uses.under_lambda && !uses.at_rigid_position);
+        assert!(uses.under_lambda);
         assert_eq!(count_uses(&expr("each(fn x => x, z)"), "x").count, 0);
     }
 }

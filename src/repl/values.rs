@@ -6,9 +6,9 @@
 //! not 1 (the native backend, which passes the data by pointer), or to a vector literal of its elements (the
 //! interpreter).
 //!
-//! The byte format of values in the pipe: per value, one byte of element kind (0 bool, 1 int, 2 double, 3 char),
-//! the rank as a little-endian u64, the extents (u64 each), then the elements in row-major order (bool one byte, int
-//! and double eight bytes, char four bytes, all little-endian).
+//! The byte format of values in the pipe: per value, one byte of element kind (0 bool, 1 int, 2 double, 3 char,
+//! 4 complex), the rank as a little-endian u64, the extents (u64 each), then the elements in row-major order (bool
+//! one byte, int and double eight bytes, char four bytes, complex two doubles, all little-endian).
 
 use crate::elab::env::Scalar as ElabScalar;
 use crate::elab::ir::Base;
@@ -151,6 +151,7 @@ const KIND_BOOL: u8 = 0;
 const KIND_INT: u8 = 1;
 const KIND_DOUBLE: u8 = 2;
 const KIND_CHAR: u8 = 3;
+const KIND_COMPLEX: u8 = 4;
 
 /// Appends one value, given as its kind, shape and the bytes of its elements in the pipe's layout.
 pub fn encode_value(kind: u8, shape: &[usize], element_bytes: &[u8], out: &mut Vec<u8>) {
@@ -170,6 +171,7 @@ pub fn kind_of(element: crate::loops::ir::ScalarType) -> (u8, usize) {
         ScalarType::Int => (KIND_INT, 8),
         ScalarType::Double => (KIND_DOUBLE, 8),
         ScalarType::Char => (KIND_CHAR, 4),
+        ScalarType::Complex => (KIND_COMPLEX, 16),
     }
 }
 
@@ -220,6 +222,10 @@ impl ByteReader<'_> {
             KIND_INT => ArrayData::Int(self.elements(count, i64::from_le_bytes)?),
             KIND_DOUBLE => ArrayData::Double(self.elements(count, f64::from_le_bytes)?),
             KIND_CHAR => ArrayData::Char(self.chars(count)?),
+            KIND_COMPLEX => {
+                let parts = self.elements(count.checked_mul(2).ok_or("too many elements")?, f64::from_le_bytes)?;
+                ArrayData::Complex(parts.chunks_exact(2).map(|pair| (pair[0], pair[1])).collect())
+            }
             other => return Err(format!("the line's process sent an unknown element kind {other}")),
         };
         if rank == 0 {

@@ -127,6 +127,18 @@ impl Type {
     pub fn function(argument: Type, result: Type) -> Type {
         Type::Function(Box::new(argument), Box::new(result))
     }
+
+    /// The least precise type that keeps rank and length but forgets known values: `S(κ,n)` becomes `[κ]0` and
+    /// `SV(κ,n)` becomes `<κ>1`, inside tuples too. A loop state (the value `power` iterates) must have such a type,
+    /// because each iteration may produce a different value.
+    pub fn without_known_values(&self) -> Type {
+        match self {
+            Type::Singleton(base, _) => Type::scalar(*base),
+            Type::SingletonVector(base, _) => Type::vector(*base, 1),
+            Type::Tuple(components) => Type::Tuple(components.iter().map(Type::without_known_values).collect()),
+            other => other.clone(),
+        }
+    }
 }
 
 /// A type scheme `∀ base-vars shape-vars type-vars . τ`.

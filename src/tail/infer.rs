@@ -266,6 +266,13 @@ impl Inference {
                 let mut body_type = body_type?;
                 // Subsumption on the body: a lambda expected to return `[κ]0` may return `S(κ,n)`.
                 if let Some(expected_result) = expected_result {
+                    // A result type still unknown is the `'t` of `power`, `powerUntil` or `condScl`, which is also
+                    // the type of the loop state: bind it to the body's type without known values, so that
+                    // `power(fn y => 5, 2, 0)` types with `'t = [int]0` rather than `S(int,5)` (which `0` is not).
+                    if let Type::Var(_) = self.unifier.resolve(&expected_result) {
+                        let widened = self.unifier.resolve(&body_type).without_known_values();
+                        self.require_subtype(&widened, &expected_result, body.span)?;
+                    }
                     self.require_subtype(&body_type, &expected_result, body.span)?;
                     body_type = expected_result;
                 }

@@ -11,6 +11,8 @@ use super::ast::{BaseType, Expr, ExprKind, Op, Type};
 use super::scalar_ops::{apply_scalar_op, is_associative, is_scalar_op};
 use super::value::{ArrayData, ArrayValue, Environment, Function, Scalar, Value};
 use crate::runtime::error::{AplError, AplErrorKind};
+use aplc_runtime::abi::{RollGenerator, ROLL_SEED};
+use aplc_runtime::text_input;
 use std::rc::Rc;
 
 /// What a running program may ask of its surroundings.
@@ -22,6 +24,11 @@ pub trait Host {
     fn read_file(&mut self, path: &str) -> Result<String, AplError>;
     /// The current time in milliseconds since some fixed point.
     fn now_millis(&mut self) -> i64;
+    /// Reports the time a `bench` (`⎕BENCH`) loop took; by default one line on standard error, in the words the
+    /// run-time library of compiled programs uses.
+    fn report_bench(&mut self, iterations: i64, elapsed_millis: i64) {
+        eprintln!("{}", aplc_runtime::abi::bench_report_line(iterations, elapsed_millis));
+    }
 }
 
 /// A host for tests and embedding: records printed lines, serves files from memory, and has a fixed clock.
@@ -30,6 +37,8 @@ pub struct MemoryHost {
     pub printed_lines: Vec<String>,
     pub files: std::collections::HashMap<String, String>,
     pub now: i64,
+    /// The iteration counts of the `bench` loops that reported, in order.
+    pub bench_reports: Vec<i64>,
 }
 
 impl Host for MemoryHost {
@@ -48,6 +57,10 @@ impl Host for MemoryHost {
 
     fn now_millis(&mut self) -> i64 {
         self.now
+    }
+
+    fn report_bench(&mut self, iterations: i64, _elapsed_millis: i64) {
+        self.bench_reports.push(iterations);
     }
 }
 
@@ -102,7 +115,7 @@ fn view(array: &ArrayValue) -> aplc_runtime::display::ArrayView<'_> {
 pub fn eval_program(program: &super::ast::Program, host: &mut dyn Host) -> Result<Value, AplError> {
     let mut interpreter = Interpreter {
         host,
-        random_state: 0x2545_F491_4F6C_DD1D,
+        random: RollGenerator::with_seed(ROLL_SEED),
         lambda_bodies: std::collections::HashMap::new(),
     };
     interpreter.eval(&program.body, &Environment::default())
@@ -110,8 +123,9 @@ pub fn eval_program(program: &super::ast::Program, host: &mut dyn Host) -> Resul
 
 struct Interpreter<'h> {
     host: &'h mut dyn Host,
-    /// State of the xorshift generator behind `roll` (fixed seed, so runs are reproducible).
-    random_state: u64,
+    /// The generator behind `roll`: the run-time library's, with its fixed seed, so that runs are reproducible and
+    /// every backend draws the same numbers.
+    random: RollGenerator,
     /// The body of every lambda evaluated so far, by the address of its node in the program (which outlives the
     /// run), so that a closure built once per element does not copy its body each time.
     lambda_bodies: std::collections::HashMap<usize, Rc<Expr>>,
@@ -368,7 +382,7 @@ impl Interpreter<'_> {
                 if n <= 0 {
                     return Err(AplError::domain(format!("roll of {n}")));
                 }
-                Ok(Value::Scalar(Scalar::Int(1 + (self.next_random() % n as u64) as i64)))
+                Ok(Value::Scalar(Scalar::Int(self.random.roll(n))))
             }
             Op::Zilde => Ok(int_vector(vec![])),
             Op::Pi => Ok(Value::Scalar(Scalar::Double(std::f64::consts::PI))),
@@ -445,6 +459,17 @@ impl Interpreter<'_> {
                 }
                 Ok(value)
             }
+            Op::Bench => {
+                let iterations = as_int(&args[1])?.max(0);
+                let start = self.host.now_millis();
+                let mut value = args[2].clone();
+                for _ in 0..iterations {
+                    value = self.apply(&args[0], &[value])?;
+                }
+                let elapsed = self.host.now_millis() - start;
+                self.host.report_bench(iterations, elapsed);
+                Ok(value)
+            }
             Op::PowerUntil => {
                 let mut value = args[2].clone();
                 loop {
@@ -505,12 +530,11 @@ impl Interpreter<'_> {
             }
             Op::ReadIntVecFile => {
                 let text = self.host.read_file(&as_text(&args[0])?)?;
-                let numbers = parse_numbers(&text, |t| t.parse::<i64>().ok())?;
-                Ok(int_vector(numbers))
+                Ok(int_vector(numbers_in_file(text_input::ints_in_text(&text))?))
             }
             Op::ReadDoubleVecFile => {
                 let text = self.host.read_file(&as_text(&args[0])?)?;
-                let numbers = parse_numbers(&text, |t| t.parse::<f64>().ok())?;
+                let numbers = numbers_in_file(text_input::doubles_in_text(&text))?;
                 Ok(array(ArrayValue::vector(ArrayData::Double(numbers))))
             }
             _ => Err(AplError::new(
@@ -518,16 +542,6 @@ impl Interpreter<'_> {
                 format!("{} is not implemented", op.name()),
             )),
         }
-    }
-
-    fn next_random(&mut self) -> u64 {
-        // xorshift64*
-        let mut x = self.random_state;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.random_state = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
     fn each(&mut self, function: &Value, source: &ArrayValue) -> Result<Value, AplError> {
@@ -786,13 +800,9 @@ fn static_base(expr: &Expr, locals: &mut Vec<(String, Option<BaseType>)>, env: &
 }
 
 /// Whitespace-separated numbers, with APL's `¯` accepted as a minus sign.
-fn parse_numbers<T>(text: &str, parse: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, AplError> {
-    text.split_whitespace()
-        .map(|token| {
-            let token = token.replace('¯', "-");
-            parse(&token).ok_or_else(|| AplError::domain(format!("not a number in the file: {token}")))
-        })
-        .collect()
+/// The numbers of a file (parsed by the run-time library, as compiled programs parse them), or a DOMAIN ERROR.
+pub fn numbers_in_file<T>(parsed: Result<Vec<T>, String>) -> Result<Vec<T>, AplError> {
+    parsed.map_err(|token| AplError::domain(text_input::not_a_number_message(&token)))
 }
 
 impl Value {

@@ -311,6 +311,9 @@ operator_table! {
     PowerUntil = "powerUntil" : "('t -> 't) -> ('t -> 't -> bool) -> 't -> 't",
     /// `f⍣b x` with a boolean b: f x when b, otherwise x.
     CondScl = "condScl" : "('t -> 't) -> bool -> 't -> 't",
+    /// `bench(f, n, x)`, APL's `f ⎕BENCH n ⊢ x`: `power(f, n, x)` that also reports, through the host (on standard
+    /// error), how long the n applications took. The value is exactly power's.
+    Bench = "bench" : "('t -> 't) -> int -> 't -> 't",
 
     // ---- Indexing ----
     /// `index(d, i, A)`: the slice at 1-based position i of 1-based axis d (`A[;i;]` for d = 2); the rank drops by

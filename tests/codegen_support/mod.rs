@@ -98,10 +98,30 @@ fn append_result_prints(result: &ResultValue, body: &mut Vec<Stmt>) {
     }
 }
 
+/// A host that sees what a compiled program run in the repository root sees: the files of apl-tests/data/ under
+/// their relative names, and a clock set to the present (so `⎕NOW>0` holds everywhere).
+fn host_like_a_compiled_program() -> MemoryHost {
+    let mut host = MemoryHost {
+        now: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("a clock after 1970")
+            .as_millis() as i64,
+        ..MemoryHost::default()
+    };
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("apl-tests/data");
+    for entry in std::fs::read_dir(&data).expect("apl-tests/data exists") {
+        let path = entry.expect("a directory entry").path();
+        let name = format!("apl-tests/data/{}", path.file_name().unwrap().to_string_lossy());
+        host.files
+            .insert(name, std::fs::read_to_string(&path).expect("a text file"));
+    }
+    host
+}
+
 /// The TAIL interpreter's outcome: what it printed, then the display of the result (status 1 and no result after
 /// an APL error).
 pub fn tail_interpreter_outcome(program: &aplc::tail::Program) -> Outcome {
-    let mut host = MemoryHost::default();
+    let mut host = host_like_a_compiled_program();
     let result = eval_program(program, &mut host);
     let mut lines = host.printed_lines;
     let (status, error) = match result {
@@ -116,7 +136,7 @@ pub fn tail_interpreter_outcome(program: &aplc::tail::Program) -> Outcome {
 
 /// The loop-IR interpreter's outcome (the program already prints its result).
 pub fn loop_interpreter_outcome(program: &ir::Program) -> Outcome {
-    let mut host = MemoryHost::default();
+    let mut host = host_like_a_compiled_program();
     let (status, error) = match run_program(program, &mut host) {
         Ok(_) => (0, None),
         Err(RunError::Apl(error)) => (1, Some(error.kind.apl_name().to_string())),
@@ -166,7 +186,11 @@ pub fn aot_outcome(program: &ir::Program, directory: &Path, name: &str) -> Outco
     let executable = directory.join(name);
     build_executable(program, &CodegenOptions::default(), &executable)
         .unwrap_or_else(|error| panic!("{name}: AOT build failed: {error}\n{}", print_program(program)));
-    let output = Command::new(&executable).output().expect("the executable runs");
+    // In the repository root, like the other backends, so that programs find apl-tests/data/ files.
+    let output = Command::new(&executable)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the executable runs");
     let _ = std::fs::remove_file(&executable);
     Outcome {
         lines: String::from_utf8(output.stdout)

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod generators;
+
 use aplc::loops::check::check_program;
 use aplc::loops::interp::run_program;
 use aplc::loops::ir;

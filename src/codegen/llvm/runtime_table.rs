@@ -33,8 +33,11 @@ pub enum RuntimeFunctionId {
     Flush,
     Error,
     NowMillis,
+    ReportBench,
     Roll,
     ReadFile,
+    ReadArrayFile,
+    Format,
 }
 
 /// One run-time library function: its C name and signature, what LLVM may assume about it, and its address in this
@@ -122,6 +125,15 @@ pub const RUNTIME_FUNCTIONS: &[RuntimeFunction] = &[
         address_in_this_process: abi::aplrt_now_millis as *const (),
     },
     RuntimeFunction {
+        id: RuntimeFunctionId::ReportBench,
+        name: "aplrt_report_bench",
+        parameters: &[I64, I64],
+        result: None,
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: abi::aplrt_report_bench as *const (),
+    },
+    RuntimeFunction {
         id: RuntimeFunctionId::Roll,
         name: "aplrt_roll",
         parameters: &[I64],
@@ -138,6 +150,24 @@ pub const RUNTIME_FUNCTIONS: &[RuntimeFunction] = &[
         never_returns: false,
         returns_fresh_memory: true,
         address_in_this_process: abi::aplrt_read_file as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::ReadArrayFile,
+        name: "aplrt_read_array_file",
+        parameters: &[I32, Pointer, I64, Pointer],
+        result: Some(Pointer),
+        never_returns: false,
+        returns_fresh_memory: true,
+        address_in_this_process: abi::aplrt_read_array_file as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::Format,
+        name: "aplrt_format",
+        parameters: &[I32, I64, Pointer, Pointer, I32, I32, Pointer],
+        result: Some(Pointer),
+        never_returns: false,
+        returns_fresh_memory: true,
+        address_in_this_process: abi::aplrt_format as *const (),
     },
 ];
 

@@ -7,7 +7,8 @@
 //!   promotes, so loops need no hand-written phi nodes.
 //! - A block is a pointer from `aplrt_alloc` (fresh memory, `noalias`, 64-byte aligned) kept in a stack slot with its
 //!   byte count beside it (for `aplrt_free`, and so that `swap` exchanges both).
-//! - Booleans are `i1` in registers and one byte in memory; chars are `i32` code points.
+//! - Booleans are `i1` in registers and one byte in memory; chars are `i32` code points; complex numbers are
+//!   `{ double, double }` in registers and in memory (the run-time library's layout).
 //! - `for` is a counted loop with an `i64` induction variable from 0 and the count computed once before it.
 //!
 //! Two things exist for the vectoriser, which refuses loops with calls or early exits and reductions whose
@@ -143,11 +144,17 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             Stmt::PrintArray { array, precision } => self.translate_print_array(array, precision),
             Stmt::PrintScalar { value, precision } => self.translate_print_scalar(value, precision),
             Stmt::Error { kind, message } => self.emitter.emit_apl_error(runtime_error_kind_of(*kind), message),
+            Stmt::ReadClock { var } => self.translate_read_clock(var),
+            Stmt::ReadFile { path, result, length } => self.translate_read_file(path, *result, length),
+            Stmt::ReportBench { iterations, start } => self.translate_report_bench(iterations, start),
             Stmt::View { .. } => Ok(()),
-            // `⍕` needs a run-time function that allocates the text; the run-time library has none yet.
-            Stmt::Format { matrix, .. } => Err(CodegenError::UnsupportedOperator {
-                operator: if *matrix { "formatMatrix" } else { "format" }.to_string(),
-            }),
+            Stmt::Format {
+                source,
+                precision,
+                matrix,
+                result,
+                shape,
+            } => self.translate_format(source, precision, *matrix, *result, shape),
         }
     }
 
@@ -440,19 +447,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         data: PointerValue<'ctx>,
         precision: IntValue<'ctx>,
     ) -> Result<(), CodegenError> {
-        let context = self.emitter.context;
-        let shape_pointer = if shape.is_empty() {
-            context.ptr_type(AddressSpace::default()).const_null()
-        } else {
-            let shape_type = context.i64_type().array_type(shape.len() as u32);
-            let shape_slot = self.emitter.emit_entry_block_slot(shape_type, "shape")?;
-            for (axis, &extent) in shape.iter().enumerate() {
-                let axis_index = self.emitter.int_constant(axis as i64);
-                self.emitter
-                    .emit_store_element(ElementKind::Int, shape_slot, axis_index, extent.into())?;
-            }
-            shape_slot
-        };
+        let shape_pointer = self.emit_shape_array(shape)?;
         let print_function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::PrintArray);
         let arguments = [
             self.emitter.i32_constant(kind.code()).into(),
@@ -462,6 +457,152 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             precision.into(),
         ];
         self.emitter.builder.build_call(print_function, &arguments, "")?;
+        Ok(())
+    }
+
+    // ---- Clock ----
+
+    /// `clock v`: `v = aplrt_now_millis()`.
+    fn translate_read_clock(&self, var: &Var) -> Result<(), CodegenError> {
+        let now_function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::NowMillis);
+        let call = self.emitter.builder.build_call(now_function, &[], &var.name())?;
+        let now = call
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| internal_error("aplrt_now_millis returns no value".to_string()))?;
+        self.bind_variable(var, VariableStorage::Value(now));
+        Ok(())
+    }
+
+    /// `read_file path -> block : t[n]`: `block = aplrt_read_array_file(kind, path, path_length, &n)`.
+    fn translate_read_file(&self, path: &ArrayRef, result: Block, length: &Var) -> Result<(), CodegenError> {
+        let [path_length] = path.shape.as_slice() else {
+            return Err(internal_error(
+                "read_file of a file name that is not a vector".to_string(),
+            ));
+        };
+        let path_length = self.translate_int(path_length)?;
+        let path_data = self.block_pointer(path.block)?;
+        let kind = element_kind_of(result.element);
+        let i64_type = self.emitter.context.i64_type();
+        let length_slot = self.emitter.emit_entry_block_slot(i64_type, "file_length")?;
+        let read_function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::ReadArrayFile);
+        let arguments = [
+            self.emitter.i32_constant(kind.code()).into(),
+            path_data.into(),
+            path_length.into(),
+            length_slot.into(),
+        ];
+        let call = self
+            .emitter
+            .builder
+            .build_call(read_function, &arguments, &result.name())?;
+        let pointer = call
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| internal_error("aplrt_read_array_file returned no value".to_string()))?;
+        let count = self
+            .emitter
+            .builder
+            .build_load(i64_type, length_slot, &length.name())?
+            .into_int_value();
+        let bytes = self.emitter.emit_byte_count(kind, count)?;
+        let slots = self.block_slots(result)?;
+        self.emitter.builder.build_store(slots.pointer, pointer)?;
+        self.emitter.builder.build_store(slots.byte_count, bytes)?;
+        self.bind_variable(length, VariableStorage::Value(count.into()));
+        Ok(())
+    }
+
+    /// `report_bench(n, start)`: `aplrt_report_bench(n, start)`.
+    fn translate_report_bench(&self, iterations: &Expr, start: &Expr) -> Result<(), CodegenError> {
+        let report_function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::ReportBench);
+        let arguments = [
+            self.translate_int(iterations)?.into(),
+            self.translate_int(start)?.into(),
+        ];
+        self.emitter.builder.build_call(report_function, &arguments, "")?;
+        Ok(())
+    }
+
+    /// The extents in a stack array for a run-time call (a null pointer for a scalar).
+    fn emit_shape_array(&self, shape: &[IntValue<'ctx>]) -> Result<PointerValue<'ctx>, CodegenError> {
+        let context = self.emitter.context;
+        if shape.is_empty() {
+            return Ok(context.ptr_type(AddressSpace::default()).const_null());
+        }
+        let shape_type = context.i64_type().array_type(shape.len() as u32);
+        let shape_slot = self.emitter.emit_entry_block_slot(shape_type, "shape")?;
+        for (axis, &extent) in shape.iter().enumerate() {
+            let axis_index = self.emitter.int_constant(axis as i64);
+            self.emitter
+                .emit_store_element(ElementKind::Int, shape_slot, axis_index, extent.into())?;
+        }
+        Ok(shape_slot)
+    }
+
+    // ---- Format ----
+
+    /// `⍕` through `aplrt_format`, which allocates the text: its pointer and byte count go to the result block's
+    /// slots (so that `free` works as for any block), and its extents define the shape variables.
+    fn translate_format(
+        &self,
+        source: &ArrayRef,
+        precision: &Expr,
+        matrix: bool,
+        result: Block,
+        shape: &[Var],
+    ) -> Result<(), CodegenError> {
+        let source_shape = source
+            .shape
+            .iter()
+            .map(|extent| self.translate_int(extent))
+            .collect::<Result<Vec<_>, _>>()?;
+        let source_shape_pointer = self.emit_shape_array(&source_shape)?;
+        let data = self.block_pointer(source.block)?;
+        let precision = self.translate_print_precision(precision)?;
+        let context = self.emitter.context;
+        let extents_slot = self
+            .emitter
+            .emit_entry_block_slot(context.i64_type().array_type(shape.len() as u32), "format_extents")?;
+        let format_function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::Format);
+        let arguments = [
+            self.emitter
+                .i32_constant(element_kind_of(source.block.element).code())
+                .into(),
+            self.emitter.int_constant(source_shape.len() as i64).into(),
+            source_shape_pointer.into(),
+            data.into(),
+            precision.into(),
+            self.emitter.i32_constant(i32::from(matrix)).into(),
+            extents_slot.into(),
+        ];
+        let call = self
+            .emitter
+            .builder
+            .build_call(format_function, &arguments, &result.name())?;
+        let text = call
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| internal_error("aplrt_format returned no value".to_string()))?;
+        let mut character_count = self.emitter.int_constant(1);
+        for (axis, var) in shape.iter().enumerate() {
+            let axis_index = self.emitter.int_constant(axis as i64);
+            let extent = self
+                .emitter
+                .emit_load_element(ElementKind::Int, extents_slot, axis_index)?
+                .into_int_value();
+            extent.set_name(&var.name());
+            self.bind_variable(var, VariableStorage::Value(extent.into()));
+            character_count = self
+                .emitter
+                .builder
+                .build_int_mul(character_count, extent, "format_length")?;
+        }
+        let bytes = self.emitter.emit_byte_count(ElementKind::Char, character_count)?;
+        let slots = self.block_slots(result)?;
+        self.emitter.builder.build_store(slots.pointer, text)?;
+        self.emitter.builder.build_store(slots.byte_count, bytes)?;
         Ok(())
     }
 
@@ -590,6 +731,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             ScalarType::Double => context.f64_type().into(),
             ScalarType::Bool => context.bool_type().into(),
             ScalarType::Char => context.i32_type().into(),
+            ScalarType::Complex => self.emitter.element_type(ElementKind::Complex),
         }
     }
 }
@@ -601,6 +743,7 @@ pub fn element_kind_of(element: ScalarType) -> ElementKind {
         ScalarType::Double => ElementKind::Double,
         ScalarType::Bool => ElementKind::Bool,
         ScalarType::Char => ElementKind::Char,
+        ScalarType::Complex => ElementKind::Complex,
     }
 }
 
@@ -625,6 +768,9 @@ fn body_has_no_observable_effect(statements: &[Stmt]) -> bool {
             body_has_no_observable_effect(then) && body_has_no_observable_effect(otherwise)
         }
         Stmt::While { .. }
+        | Stmt::ReadFile { .. }
+        | Stmt::ReadClock { .. }
+        | Stmt::ReportBench { .. }
         | Stmt::PrintArray { .. }
         | Stmt::PrintScalar { .. }
         | Stmt::Error { .. }
@@ -656,7 +802,7 @@ fn reduction_steps_of_loop(body: &[Stmt]) -> Vec<(Var, Op)> {
 fn count_variable_mentions(statements: &[Stmt], var: &Var) -> usize {
     let mut count = 0;
     crate::loops::ir::for_each_statement(statements, &mut |statement| {
-        count += statement_expressions(statement)
+        count += crate::loops::ir::statement_expressions(statement)
             .into_iter()
             .map(|expression| count_in_expression(expression, var))
             .sum::<usize>();
@@ -666,25 +812,6 @@ fn count_variable_mentions(statements: &[Stmt], var: &Var) -> usize {
         }
     });
     count
-}
-
-fn statement_expressions(statement: &Stmt) -> Vec<&Expr> {
-    match statement {
-        Stmt::Let { value, .. } | Stmt::Mutable { value, .. } | Stmt::Assign { value, .. } => vec![value],
-        Stmt::For { count, .. } => vec![count],
-        Stmt::While { condition, .. } | Stmt::If { condition, .. } => vec![condition],
-        Stmt::Alloc { size, .. } => vec![size],
-        Stmt::Store { index, value, .. } => vec![index, value],
-        Stmt::PrintArray { array, precision } => array.shape.iter().chain([precision]).collect(),
-        Stmt::PrintScalar { value, precision } => vec![value, precision],
-        Stmt::Format { source, precision, .. } => source.shape.iter().chain([precision]).collect(),
-        Stmt::View { shape, layout, .. } => shape
-            .iter()
-            .chain([&layout.offset])
-            .chain(layout.strides.iter())
-            .collect(),
-        Stmt::Free { .. } | Stmt::Swap { .. } | Stmt::Error { .. } => vec![],
-    }
 }
 
 fn count_in_expression(expression: &Expr, var: &Var) -> usize {

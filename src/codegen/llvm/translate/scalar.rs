@@ -10,8 +10,11 @@ use inkwell::{FloatPredicate, IntPredicate};
 
 use aplc_runtime::abi::RuntimeErrorKind;
 
+mod complex;
+
 use super::{internal_error, special_functions, ProgramTranslator};
 use crate::codegen::llvm::error::CodegenError;
+use crate::codegen::llvm::runtime_table::{declare_runtime_function, RuntimeFunctionId};
 use crate::loops::ir::{Expr, Var};
 use crate::tail::ast::Op;
 use crate::tail::scalar_ops::COMPARISON_TOLERANCE;
@@ -32,7 +35,7 @@ fn failure_class(op: Op, arguments: &[Expr]) -> FailureClass {
     match op {
         Op::AddD | Op::SubD | Op::MulD | Op::DivD | Op::ResD | Op::PowD | Op::LogD => DoubleDomain,
         Op::Ln | Op::Sin | Op::Cos | Op::Tan | Op::Asin | Op::Acos | Op::Acosh | Op::Atanh | Op::Sqrt => DoubleDomain,
-        Op::Gamma | Op::BinomialD => DoubleDomain,
+        Op::Gamma | Op::BinomialD | Op::DivX => DoubleDomain,
         Op::DivI => match arguments.get(1).and_then(Expr::as_int) {
             Some(divisor) if divisor != 0 => Never,
             _ => Immediate,
@@ -41,6 +44,8 @@ fn failure_class(op: Op, arguments: &[Expr]) -> FailureClass {
             Some(amount) if amount >= 0 => Never,
             _ => Immediate,
         },
+        // A roll advances the random generator: it must run exactly where (and as often as) the program says.
+        Op::Roll => Immediate,
         Op::PowI | Op::FactorialI | Op::I2C | Op::I2B | Op::D2I | Op::Floor | Op::Ceil | Op::BinomialI => Immediate,
         _ => Never,
     }
@@ -221,10 +226,17 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
     }
 
     fn translate_unary_operator(&self, op: Op, x: BasicValueEnum<'ctx>) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        if x.is_struct_value() {
+            return self.translate_complex_unary_operator(op, x.into_struct_value());
+        }
         let builder = &self.emitter.builder;
         let context = self.emitter.context;
         let name = op.name();
         Ok(match op {
+            Op::D2X => self
+                .make_complex(x.into_float_value(), context.f64_type().const_zero())?
+                .into(),
+            Op::Roll => self.call_roll(x.into_int_value())?.into(),
             Op::NegI => builder.build_int_neg(x.into_int_value(), name)?.into(),
             Op::AbsI => self.int_absolute_value(x.into_int_value())?.into(),
             Op::SignI => self.int_sign(x.into_int_value())?.into(),
@@ -281,6 +293,12 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         x: BasicValueEnum<'ctx>,
         y: BasicValueEnum<'ctx>,
     ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        if x.is_struct_value() {
+            return self.translate_complex_binary_operator(op, x.into_struct_value(), y.into_struct_value());
+        }
+        if op == Op::MakeX {
+            return Ok(self.make_complex(x.into_float_value(), y.into_float_value())?.into());
+        }
         if x.is_float_value() {
             return self.translate_double_binary_operator(op, x.into_float_value(), y.into_float_value());
         }
@@ -797,6 +815,18 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             .basic()
             .map(|value| value.into_float_value())
             .ok_or_else(|| internal_error(format!("{function_name} returned no value")))
+    }
+
+    /// `aplrt_roll(n)`: the next number of the run-time library's generator (lowering has checked that n > 0).
+    fn call_roll(&self, bound: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        let roll_function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::Roll);
+        self.emitter
+            .builder
+            .build_call(roll_function, &[bound.into()], "roll")?
+            .try_as_basic_value()
+            .basic()
+            .map(|value| value.into_int_value())
+            .ok_or_else(|| internal_error("aplrt_roll returned no value".to_string()))
     }
 
     fn double_sign(&self, x: FloatValue<'ctx>) -> Result<FloatValue<'ctx>, CodegenError> {
