@@ -199,9 +199,11 @@ fn an_interrupt_ends_the_computation_but_not_the_session() {
 }
 
 #[test]
-fn what_native_code_cannot_do_yet_runs_in_the_interpreter() {
-    // Complex numbers and ⍕ have no native code yet; the lines still run, and their values are kept.
-    let (stdout, stderr) = run_session("jit", "z←0J1\nz×2\nt←⍕12 3\n⌽t\n");
+fn complex_values_and_formatted_text_survive_across_lines() {
+    // A complex scalar output and complex array inputs are not native yet: those lines run on the interpreter.
+    let input = "z←0J1\nz×2\nv←z×1 2\nv+1\nt←⍕12 3\n⌽t\n";
+    let (stdout, stderr) = run_session("jit", input);
     assert_eq!(stderr, "");
-    assert_eq!(stdout, "0J2\n3 21\n");
+    assert_eq!(stdout, "0J2\n1J1 1J2\n3 21\n");
+    assert_eq!(run_session("interp", input).0, stdout);
 }

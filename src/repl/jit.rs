@@ -33,6 +33,11 @@ impl LineBackend for JitBackend {
     }
 }
 
+fn is_complex_array(value: &crate::tail::value::Value) -> bool {
+    matches!(value, crate::tail::value::Value::Array(array)
+        if matches!(array.data, crate::tail::value::ArrayData::Complex(_)))
+}
+
 /// Whether a lowering error says that native code does not support a construct yet (rather than a bug).
 fn is_unsupported(error: &LoweringError) -> bool {
     matches!(
@@ -44,6 +49,12 @@ fn is_unsupported(error: &LoweringError) -> bool {
 
 impl JitBackend {
     fn run_natively(&mut self, line: &LineRequest) -> Result<LineOutcome, BackendError> {
+        if line.inputs.iter().any(|(_, value)| is_complex_array(value)) {
+            // Native entries take no complex inputs yet.
+            return Err(BackendError::Lowering(LoweringError::Loops(LowerError::unsupported(
+                "complex arrays as a line's inputs",
+            ))));
+        }
         let guard = InterruptGuard::install();
         let mut phases = Vec::new();
         let (mut program, native_inputs) = bind_inputs(line.program.clone(), &line.inputs, InputForm::Native);

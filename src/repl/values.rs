@@ -6,9 +6,9 @@
 //! not 1 (the native backend, which passes the data by pointer), or to a vector literal of its elements (the
 //! interpreter).
 //!
-//! The byte format of values in the pipe: per value, one byte of element kind (0 bool, 1 int, 2 double, 3 char),
-//! the rank as a little-endian u64, the extents (u64 each), then the elements in row-major order (bool one byte, int
-//! and double eight bytes, char four bytes, all little-endian).
+//! The byte format of values in the pipe: per value, one byte of element kind (0 bool, 1 int, 2 double, 3 char,
+//! 4 complex), the rank as a little-endian u64, the extents (u64 each), then the elements in row-major order (bool
+//! one byte, int and double eight bytes, char four bytes, complex two doubles, all little-endian).
 
 use crate::elab::env::Scalar as ElabScalar;
 use crate::elab::ir::Base;

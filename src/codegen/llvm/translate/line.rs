@@ -142,10 +142,10 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             ScalarType::Bool | ScalarType::Char => {
                 builder.build_int_z_extend(value.into_int_value(), word_type, "word")?
             }
-            // Two doubles do not fit a word; the REPL runs such a line in the interpreter.
+            // Two doubles do not fit a word; the REPL runs such a line on the interpreter.
             ScalarType::Complex => {
                 return Err(CodegenError::UnsupportedOperator {
-                    operator: "a complex scalar as a line's value".to_string(),
+                    operator: "a complex scalar as a line's output".to_string(),
                 })
             }
         })
