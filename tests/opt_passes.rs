@@ -486,3 +486,14 @@ fn verification_rejects_an_unannotated_input() {
     let error = run_pipeline(program, &tail_pipeline(), Verify::On).expect_err("no annotation");
     assert_eq!(error.pass, INPUT);
 }
+
+#[test]
+fn fold_does_not_build_huge_arrays_at_compile_time() {
+    // Folding evaluates the operator; iota of ten billion would allocate 80 GB before the length limit applies.
+    let text = "reduce(addi,0,iotaV(10000000000))";
+    let program = parse_and_infer(text);
+    let folded = opt::fold_constants(program);
+    assert_eq!(print_program(&folded), text);
+    // Small counts still fold.
+    assert_eq!(run(opt::fold_constants, "iotaV(3)"), "[1,2,3]");
+}

@@ -232,7 +232,11 @@ fn literal_element_count(arg: &Expr) -> usize {
 
 /// Runs the interpreter on `op(args)` when every argument is a literal, and turns the value back into a literal.
 fn evaluate_on_literals(op: Op, args: &[Expr]) -> Option<Expr> {
-    if is_effectful(op) || op == Op::Mem || !args.iter().all(is_constant_argument) {
+    if is_effectful(op)
+        || op == Op::Mem
+        || !args.iter().all(is_constant_argument)
+        || could_build_a_large_array(op, args)
+    {
         return None;
     }
     let program = Program {
@@ -244,6 +248,34 @@ fn evaluate_on_literals(op: Op, args: &[Expr]) -> Option<Expr> {
     let value = eval_program(&program, &mut MemoryHost::default()).ok()?;
     let limit = ALWAYS_FOLDED_LENGTH.max(args.iter().map(literal_element_count).sum());
     value_to_literal(&value, limit)
+}
+
+/// The largest count an operator that builds an array from a count may be folded with: folding evaluates the
+/// operator, and `iota(10000000000)` would try to allocate 80 GB at compile time (the result, longer than any
+/// literal, would not be folded anyway).
+const MAX_FOLDED_COUNT: i64 = 1 << 12;
+
+/// Whether `op` builds its result's size from the ints among its arguments (a count, a shape, replication counts)
+/// and one of them is beyond [`MAX_FOLDED_COUNT`].
+fn could_build_a_large_array(op: Op, args: &[Expr]) -> bool {
+    let sized_by_counts = matches!(
+        op,
+        Op::Iota | Op::IotaV | Op::Reshape | Op::Take | Op::TakeV | Op::TakeLastV | Op::Replicate
+    );
+    sized_by_counts
+        && args
+            .iter()
+            .flat_map(int_literals_in)
+            .any(|n| n.abs() > MAX_FOLDED_COUNT)
+}
+
+/// The int literals of a scalar literal or a literal vector.
+fn int_literals_in(expr: &Expr) -> Vec<i64> {
+    match &expr.kind {
+        ExprKind::Int(n) => vec![*n],
+        ExprKind::Vector { elements, .. } => elements.iter().flat_map(int_literals_in).collect(),
+        _ => vec![],
+    }
 }
 
 /// A scalar or vector value (of at most `limit` elements) as a literal expression.
