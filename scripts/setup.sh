@@ -5,12 +5,13 @@
 set -euo pipefail
 
 # LLVM 19 (inkwell links it dynamically), the C toolchain that links AOT executables, PoCL as a CPU OpenCL device with
-# the ICD loader and clinfo, valgrind for the memory checks of AOT executables, and what llvm-sys' build script probes.
+# the ICD loader and clinfo, valgrind for the memory checks of AOT executables, tmux for the REPL's terminal test,
+# perf for bench/profile, and what llvm-sys' build script probes.
 packages=(
   llvm-19-dev libpolly-19-dev clang-19 libzstd-dev zlib1g-dev libxml2-dev libffi-dev
   gcc libc6-dev make pkg-config
   ocl-icd-libopencl1 ocl-icd-opencl-dev pocl-opencl-icd clinfo
-  valgrind python3 python3-numpy
+  valgrind tmux linux-perf python3 python3-numpy
 )
 
 fail() { echo "setup.sh: $*" >&2; exit 1; }
