@@ -9,10 +9,13 @@
 //! exactly that way (wrong output is always a failure), and a listed file that passes must be removed from the list, so
 //! the list can only shrink.
 
+mod corpus_support;
+
 use aplc::driver::{run_source_capturing, Backend, ReportedError, RunReport};
 use aplc::source::SourceFile;
+use corpus_support::corpus_apl_files;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What one corpus file expects.
 #[derive(Debug, Default, PartialEq)]
@@ -71,26 +74,6 @@ fn is_unsupported_construct(report: &RunReport) -> bool {
         .error
         .as_ref()
         .is_some_and(|error| error.apl_name == "NONCE ERROR" && error.rendered.contains(" yet"))
-}
-
-fn corpus_files(root: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(directory) = pending.pop() {
-        for entry in std::fs::read_dir(&directory).expect("apl-tests is readable") {
-            let path = entry.expect("directory entry").path();
-            if path.is_dir() {
-                // Parser snapshots have their own harness and are not whole programs.
-                if path.file_name().is_some_and(|name| name != "syntax") {
-                    pending.push(path);
-                }
-            } else if path.extension().is_some_and(|extension| extension == "apl") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
 }
 
 /// The APL error names a run can end with, as the first one found on standard error names the error.
@@ -173,7 +156,7 @@ fn compare(expectations: &Expectations, report: &RunReport) -> Option<String> {
 #[test]
 fn every_corpus_file_gives_its_expected_output_on_every_backend() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("apl-tests");
-    let files = corpus_files(&root);
+    let files = corpus_apl_files(&root);
     assert!(files.len() >= 10, "the corpus has only {} files", files.len());
     let gaps = known_gaps(&root);
     let mut failures = Vec::new();

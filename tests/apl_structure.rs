@@ -10,14 +10,17 @@
 //!
 //! All files run, and every problem is reported together at the end.
 
+mod corpus_support;
+
 use aplc::loops::ir::Program;
 use aplc::loops::memory_passes::memory_pipeline;
 use aplc::loops::memory_printer::print_memory_program;
 use aplc::loops::structure::{structure_counts, COUNTER_NAMES};
 use aplc::source::SourceFile;
 use aplc::tail::interp::MemoryHost;
+use corpus_support::corpus_apl_files;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One `⍝#` line.
 #[derive(Debug, PartialEq)]
@@ -67,25 +70,6 @@ fn parse_checks(text: &str) -> Result<Vec<StructureCheck>, String> {
         });
     }
     Ok(checks)
-}
-
-fn corpus_files(root: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(directory) = pending.pop() {
-        for entry in std::fs::read_dir(&directory).expect("apl-tests is readable") {
-            let path = entry.expect("directory entry").path();
-            if path.is_dir() {
-                if path.file_name().is_some_and(|name| name != "syntax") {
-                    pending.push(path);
-                }
-            } else if path.extension().is_some_and(|extension| extension == "apl") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
 }
 
 /// What the loop interpreter printed and how the run ended (an APL error by name; internal errors panic).
@@ -174,7 +158,7 @@ fn structure_checks_hold_and_memory_passes_keep_every_corpus_program_meaning() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("apl-tests");
     let mut failures = Vec::new();
     let mut files_with_checks = 0;
-    for path in corpus_files(&root) {
+    for path in corpus_apl_files(&root) {
         let name = path.strip_prefix(&root).expect("under root").display().to_string();
         let text = std::fs::read_to_string(&path).expect("corpus file is UTF-8");
         if text.contains("⍝#") {

@@ -5,31 +5,14 @@
 //! program is also printed, parsed back and printed again (the same text), and it is the parsed one that runs.
 //! Every program is compared twice: as the front end produced it, and after the TAIL optimiser's pipeline.
 
+mod corpus_support;
 mod loops_common;
 
+use corpus_support::corpus_apl_files;
 use loops_common::{run_loops, run_tail};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
-
-fn apl_files(root: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(directory) = pending.pop() {
-        for entry in std::fs::read_dir(&directory).expect("apl-tests is readable") {
-            let path = entry.expect("directory entry").path();
-            if path.is_dir() {
-                if path.file_name().is_some_and(|name| name != "syntax") {
-                    pending.push(path);
-                }
-            } else if path.extension().is_some_and(|e| e == "apl") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
+use std::path::Path;
 
 #[test]
 fn apl_corpus_programs_behave_the_same_through_the_loop_ir() {
@@ -37,7 +20,7 @@ fn apl_corpus_programs_behave_the_same_through_the_loop_ir() {
     let mut compared = 0;
     let mut unsupported: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut failures = Vec::new();
-    for path in apl_files(&root) {
+    for path in corpus_apl_files(&root) {
         let name = path.strip_prefix(&root).expect("under root").display().to_string();
         let text = std::fs::read_to_string(&path).expect("readable");
         let file = aplc::source::SourceFile::new(name.clone(), text);

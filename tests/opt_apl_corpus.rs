@@ -4,11 +4,14 @@
 //! result, or the same APL error kind after the same lines). Programs that the front end rejects are not the
 //! optimiser's concern and are skipped, but most of the corpus must get through.
 
+mod corpus_support;
+
 use aplc::pass::{run_pipeline, tail_pipeline, Verify};
 use aplc::source::SourceFile;
 use aplc::tail::interp::{display_lines, eval_program, MemoryHost};
 use aplc::tail::{print_program, Program};
-use std::path::{Path, PathBuf};
+use corpus_support::corpus_apl_files;
+use std::path::Path;
 
 fn outcome(program: &Program) -> Vec<String> {
     let mut host = MemoryHost::default();
@@ -19,25 +22,6 @@ fn outcome(program: &Program) -> Vec<String> {
         Err(error) => lines.push(format!("error: {}", error.kind.apl_name())),
     }
     lines
-}
-
-fn apl_files(root: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(directory) = pending.pop() {
-        for entry in std::fs::read_dir(&directory).expect("apl-tests is readable") {
-            let path = entry.expect("directory entry").path();
-            if path.is_dir() {
-                if path.file_name().is_some_and(|name| name != "syntax") {
-                    pending.push(path);
-                }
-            } else if path.extension().is_some_and(|extension| extension == "apl") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
 }
 
 /// The elaborated, annotated TAIL of an APL file, or `None` when the front end rejects it.
@@ -52,7 +36,7 @@ fn front_end(path: &Path) -> Option<Program> {
 
 #[test]
 fn optimised_apl_corpus_programs_behave_like_the_originals() {
-    let files = apl_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("apl-tests"));
+    let files = corpus_apl_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("apl-tests"));
     let mut optimised_count = 0;
     let mut problems = Vec::new();
     for path in &files {
