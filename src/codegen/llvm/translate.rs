@@ -341,6 +341,17 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             .try_as_basic_value()
             .basic()
             .ok_or_else(|| internal_error("aplrt_alloc returned no value".to_string()))?;
+        self.set_block(block, pointer, bytes)
+    }
+
+    /// Makes `block` the memory at `pointer` of `bytes` bytes (from `aplrt_alloc` or a run-time function that
+    /// allocates), so that its loads, stores and `free` find it.
+    fn set_block(
+        &self,
+        block: Block,
+        pointer: BasicValueEnum<'ctx>,
+        bytes: IntValue<'ctx>,
+    ) -> Result<(), CodegenError> {
         let slots = self.block_slots(block)?;
         self.emitter.builder.build_store(slots.pointer, pointer)?;
         self.emitter.builder.build_store(slots.byte_count, bytes)?;
@@ -522,9 +533,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             .build_load(i64_type, length_slot, &length.name())?
             .into_int_value();
         let bytes = self.emitter.emit_byte_count(kind, count)?;
-        let slots = self.block_slots(result)?;
-        self.emitter.builder.build_store(slots.pointer, pointer)?;
-        self.emitter.builder.build_store(slots.byte_count, bytes)?;
+        self.set_block(result, pointer, bytes)?;
         self.bind_variable(length, VariableStorage::Value(count.into()));
         Ok(())
     }
@@ -615,10 +624,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 .build_int_mul(character_count, extent, "format_length")?;
         }
         let bytes = self.emitter.emit_byte_count(ElementKind::Char, character_count)?;
-        let slots = self.block_slots(result)?;
-        self.emitter.builder.build_store(slots.pointer, text)?;
-        self.emitter.builder.build_store(slots.byte_count, bytes)?;
-        Ok(())
+        self.set_block(result, text, bytes)
     }
 
     // ---- Domain checks ----
