@@ -68,6 +68,8 @@ pub enum Stage {
     /// The memory IR: the loop IR after the memory passes (cheap blocks recomputed, in-place updates, hoisted
     /// allocations), with a table of its blocks and the LMADs of the arrays in them.
     Mem,
+    /// The named parameters of the compiled program (`APLC_PARAM_<name>`), one `name = default  # what` a line.
+    Params,
     /// The LLVM IR generated from the loop IR, before optimisation.
     Llvm,
     /// The LLVM IR after the O3 pipeline for the target CPU.
@@ -305,6 +307,9 @@ pub fn dump(file: &SourceFile, stage: Stage) -> Result<String, ProgramError> {
         Stage::TailOpt => Ok(tail::print_program(&optimised_tail(file)?)),
         Stage::Loops => Ok(crate::loops::print_program(&lowered_loop_program(file)?)),
         Stage::Mem => Ok(crate::loops::memory_printer::print_memory_program(&loop_program(file)?)),
+        Stage::Params => Ok(crate::loops::parameters::print_parameters(
+            &crate::loops::parameters::program_parameters(&loop_program(file)?),
+        )),
         Stage::Llvm | Stage::LlvmOpt => {
             let program = loop_program(file)?;
             crate::codegen::llvm::llvm_ir_text(&program, &CodegenOptions::default(), stage == Stage::LlvmOpt)

@@ -32,6 +32,10 @@ enum Command {
         /// The CPU native code is generated for (jit, aot): an LLVM CPU name such as `x86-64-v3`; the host by default.
         #[arg(long)]
         target_cpu: Option<String>,
+        /// How many threads the parallel loops of native code (jit, aot) use; all cores by default. The environment
+        /// variable APLC_THREADS overrides it when the program runs.
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
     },
     /// Compile a program to a standalone native executable (needs no LLVM to run).
     Build {
@@ -44,6 +48,10 @@ enum Command {
         /// machines); the host CPU by default.
         #[arg(long)]
         target_cpu: Option<String>,
+        /// The number of threads the executable's parallel loops use by default (all cores if not given); the
+        /// environment variable APLC_THREADS overrides it when the executable runs.
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
     },
     /// Print the program's TAIL, with every let and lambda annotated with its inferred type.
     Tail {
@@ -96,6 +104,8 @@ enum StageArg {
     TailOpt,
     Loops,
     Mem,
+    /// The program's named parameters (thresholds of parallel constructs) with their defaults.
+    Params,
     Llvm,
     LlvmOpt,
 }
@@ -120,9 +130,17 @@ impl From<StageArg> for Stage {
             StageArg::TailOpt => Stage::TailOpt,
             StageArg::Loops => Stage::Loops,
             StageArg::Mem => Stage::Mem,
+            StageArg::Params => Stage::Params,
             StageArg::Llvm => Stage::Llvm,
             StageArg::LlvmOpt => Stage::LlvmOpt,
         }
+    }
+}
+
+fn codegen_options(target_cpu: Option<String>, threads: Option<u16>) -> CodegenOptions {
+    CodegenOptions {
+        target_cpu,
+        threads: threads.map(usize::from),
     }
 }
 
@@ -148,16 +166,26 @@ fn main() -> ExitCode {
     };
     let outcome = match cli.command {
         Command::Run {
-            backend, target_cpu, ..
+            backend,
+            target_cpu,
+            threads,
+            ..
         } => {
-            match driver::run_to_stdout(&source, backend.into(), &CodegenOptions { target_cpu }) {
+            let options = codegen_options(target_cpu, threads);
+            match driver::run_to_stdout(&source, backend.into(), &options) {
                 // The program's own failure, already reported by the run-time library.
                 Ok(status) if status != 0 => return ExitCode::from(EXIT_PROGRAM_ERROR),
                 outcome => outcome.map(|_| ()),
             }
         }
-        Command::Build { output, target_cpu, .. } => {
-            driver::build_executable(&source, &CodegenOptions { target_cpu }, &output)
+        Command::Build {
+            output,
+            target_cpu,
+            threads,
+            ..
+        } => {
+            let options = codegen_options(target_cpu, threads);
+            driver::build_executable(&source, &options, &output)
         }
         Command::Tail { .. } => driver::typed_tail_text(&source).map(|text| write_text_to_stdout(&text)),
         Command::Check { .. } => driver::check(&source).map(|summary| write_text_to_stdout(&summary)),

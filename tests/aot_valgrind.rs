@@ -48,10 +48,13 @@ fn require_valgrind() {
     );
 }
 
+/// Under memcheck every parallel construct goes through the thread pool (two threads, every threshold 0), so that the
+/// workers' memory and their shutdown at the end of the program are checked too.
 fn run_under_memcheck(executable: &Path) -> Output {
     Command::new("valgrind")
         .args(MEMCHECK_ARGUMENTS)
         .arg(executable)
+        .envs([("APLC_THREADS", "2"), ("APLC_PARAM_threshold", "0")])
         .current_dir(repository_root())
         .output()
         .expect("valgrind runs")

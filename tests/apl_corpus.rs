@@ -1,6 +1,8 @@
 //! The apl-tests corpus harness: runs every `.apl` file under apl-tests/ (except the parser snapshots in syntax/) on
 //! every backend the driver offers and compares with the expectations in the file's header lines (apl-tests/README.md):
-//! `⍝> line` expected output, `⍝! NAME` expected APL error, `⍝? skip BACKEND reason`.
+//! `⍝> line` expected output, `⍝! NAME` expected APL error, `⍝? skip BACKEND reason`. The native backends (jit,
+//! aot) run every file twice: on one thread, and on two threads with every parallel construct forced onto the thread
+//! pool (`APLC_PARAM_threshold=0`); both must print the expected output.
 //!
 //! All files run, and every mismatch is reported together at the end, so one run shows the whole state of the corpus.
 //!
@@ -91,12 +93,30 @@ const APL_ERROR_NAMES: &[&str] = &[
     "WS FULL",
 ];
 
+/// How a native program's parallel constructs run: on one thread, or on two with every threshold 0 so that even the
+/// corpus's small arrays go through the thread pool (the printed results must not change).
+#[derive(Clone, Copy, Debug)]
+enum Threads {
+    One,
+    TwoAlwaysParallel,
+}
+
+impl Threads {
+    fn environment(self) -> [(&'static str, &'static str); 2] {
+        match self {
+            Threads::One => [("APLC_THREADS", "1"), ("APLC_PARAM_threshold", "0")],
+            Threads::TwoAlwaysParallel => [("APLC_THREADS", "2"), ("APLC_PARAM_threshold", "0")],
+        }
+    }
+}
+
 /// Runs `aplc run --backend B file` as a child process (native code writes to the process's own output and exits on
 /// an APL error) and reads the outcome back from its output, standard error and exit status.
-fn run_in_child_process(path: &Path, backend: Backend) -> RunReport {
+fn run_in_child_process(path: &Path, backend: Backend, threads: Threads) -> RunReport {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_aplc"))
         .args(["run", "--backend", backend.name()])
         .arg(path)
+        .envs(threads.environment())
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("the aplc binary runs");
@@ -121,11 +141,20 @@ fn run_in_child_process(path: &Path, backend: Backend) -> RunReport {
     }
 }
 
-fn run_on_backend(path: &Path, file: &SourceFile, backend: Backend) -> RunReport {
+fn run_on_backend(path: &Path, file: &SourceFile, backend: Backend, threads: Threads) -> RunReport {
     if backend.runs_in_process() {
         run_source_capturing(file, backend)
     } else {
-        run_in_child_process(path, backend)
+        run_in_child_process(path, backend, threads)
+    }
+}
+
+/// The thread settings a backend runs each file with: both for native code, one run for the interpreters.
+fn thread_settings(backend: Backend) -> &'static [Threads] {
+    if backend.runs_in_process() {
+        &[Threads::One]
+    } else {
+        &[Threads::One, Threads::TwoAlwaysParallel]
     }
 }
 
@@ -176,7 +205,10 @@ fn every_corpus_file_gives_its_expected_output_on_every_backend() {
             failures.push(format!("{name}: states no expectation (no `⍝>` or `⍝!` line)"));
             continue;
         }
-        for backend in Backend::ALL {
+        for (backend, threads) in Backend::ALL
+            .iter()
+            .flat_map(|backend| thread_settings(*backend).iter().map(move |threads| (backend, *threads)))
+        {
             if expectations
                 .skipped_backends
                 .iter()
@@ -189,13 +221,13 @@ fn every_corpus_file_gives_its_expected_output_on_every_backend() {
             let known_gap = gaps
                 .iter()
                 .any(|(gap_backend, gap_file)| gap_backend == backend.name() && *gap_file == name);
-            match catch_unwind(AssertUnwindSafe(|| run_on_backend(path, &file, *backend))) {
+            let backend_label = format!("{} {threads:?}", backend.name());
+            match catch_unwind(AssertUnwindSafe(|| run_on_backend(path, &file, *backend, threads))) {
                 Ok(report) if known_gap => {
                     if !is_unsupported_construct(&report) {
                         failures.push(format!(
-                            "{name} [{}]: listed in known-gaps.txt but did not stop with an unsupported-construct \
-                             NONCE ERROR (remove it from the list if it passes): {:?}",
-                            backend.name(),
+                            "{name} [{backend_label}]: listed in known-gaps.txt but did not stop with an \
+                             unsupported-construct NONCE ERROR (remove it from the list if it passes): {:?}",
                             compare(&expectations, &report)
                         ));
                     }
@@ -203,10 +235,10 @@ fn every_corpus_file_gives_its_expected_output_on_every_backend() {
                 }
                 Ok(report) => {
                     if let Some(problem) = compare(&expectations, &report) {
-                        failures.push(format!("{name} [{}]: {problem}", backend.name()));
+                        failures.push(format!("{name} [{backend_label}]: {problem}"));
                     }
                 }
-                Err(_) => failures.push(format!("{name} [{}]: aplc panicked", backend.name())),
+                Err(_) => failures.push(format!("{name} [{backend_label}]: aplc panicked")),
             }
         }
     }

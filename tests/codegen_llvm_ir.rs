@@ -30,34 +30,55 @@ fn unoptimised_ir(program: &aplc::loops::ir::Program) -> String {
     llvm_ir_text(program, &CodegenOptions::default(), false).expect("the program translates")
 }
 
-/// The lines of the optimised program entry that close a loop (LLVM tags every loop latch with `!llvm.loop`).
-fn loop_latches(ir: &str) -> Vec<&str> {
-    ir.lines().filter(|line| line.contains("!llvm.loop")).collect()
+/// The text of the function `name` in an LLVM module (from its `define` line to its closing brace).
+fn function_text<'a>(ir: &'a str, name: &str) -> &'a str {
+    let start = ir
+        .find(&format!("@{name}("))
+        .and_then(|position| ir[..position].rfind("define "))
+        .unwrap_or_else(|| panic!("no function {name}:\n{ir}"));
+    let end = ir[start..].find("\n}\n").map_or(ir.len(), |length| start + length + 3);
+    &ir[start..end]
 }
 
-/// `+/ signal ⍳100` becomes one loop over vectors of doubles, whatever the host's vector width: the fill of the
-/// `0,⍳100` block is unrolled into constant stores, and the reduction (with its deferred domain checks) vectorises.
-fn assert_one_vectorised_double_loop(ir: &str) {
-    let latches = loop_latches(ir);
-    assert_eq!(latches.len(), 1, "expected one loop:\n{ir}");
-    assert!(ir.contains("x double>"), "no vector of doubles:\n{ir}");
+/// `+/ signal ⍳100` is a parallel reduction: its chunks are folded in an outlined function whose loop over the
+/// elements vectorises into a sum of vectors of doubles, whatever the host's vector width; the program's entry only
+/// combines the partial sums (one per chunk, in chunk order) and holds no vector code.
+fn assert_the_sum_vectorises_in_the_parallel_body(ir: &str) {
+    let body_name = ir
+        .lines()
+        .find_map(|line| line.strip_prefix("define internal void @"))
+        .and_then(|rest| rest.split('(').next())
+        .unwrap_or_else(|| panic!("no outlined parallel body:\n{ir}"));
+    assert!(body_name.starts_with("aplc_parallel_"), "{body_name}");
+    let body = function_text(ir, body_name);
+    assert!(body.contains("llvm.loop"), "no loop in the parallel body:\n{body}");
     assert!(
-        ir.lines()
+        body.lines()
             .any(|line| line.contains("fadd reassoc nsz <") && line.contains("x double>")),
-        "the sum is not a vector reduction:\n{ir}"
+        "the sum of a chunk is not a vector reduction:\n{ir}"
     );
+    let entry = function_text(ir, "aplc_main");
+    assert!(
+        !entry.contains("x double>"),
+        "vector code outside the parallel body:\n{entry}"
+    );
+    assert!(
+        entry.contains(&format!("@aplrt_parallel_for(ptr nonnull @{body_name}")),
+        "{entry}"
+    );
+    assert!(ir.contains("!\"llvm.loop.isvectorized\""), "{ir}");
 }
 
 #[test]
-fn the_signal_tail_program_vectorises_into_one_loop() {
+fn the_signal_tail_program_vectorises_in_its_parallel_reduction() {
     let program = loop_program_of_file("apl-tests/tail/signal.tail");
-    assert_one_vectorised_double_loop(&optimised_ir(&program));
+    assert_the_sum_vectorises_in_the_parallel_body(&optimised_ir(&program));
 }
 
 #[test]
-fn the_signal_apl_program_vectorises_into_one_loop() {
+fn the_signal_apl_program_vectorises_in_its_parallel_reduction() {
     let program = loop_program_of_file("apl-tests/programs/signal.apl");
-    assert_one_vectorised_double_loop(&optimised_ir(&program));
+    assert_the_sum_vectorises_in_the_parallel_body(&optimised_ir(&program));
 }
 
 #[test]
@@ -125,10 +146,11 @@ fn a_baseline_cpu_also_gets_the_vectorised_signal_loop() {
     let program = loop_program_of_file("apl-tests/tail/signal.tail");
     let options = CodegenOptions {
         target_cpu: Some("x86-64".to_string()),
+        threads: None,
     };
     let ir = llvm_ir_text(&program, &options, true).expect("the program compiles");
     assert!(ir.contains("\"target-cpu\"=\"x86-64\""), "{ir}");
-    assert_one_vectorised_double_loop(&ir);
+    assert_the_sum_vectorises_in_the_parallel_body(&ir);
 }
 
 #[test]
@@ -158,14 +180,20 @@ fn a_variable_used_before_its_definition_is_an_internal_error() {
 
 #[test]
 fn nan_checks_implied_by_their_uses_are_left_out() {
-    // 2×x+1 summed: the product is an argument of the sum, the sum only feeds the reduction, whose final accumulator
-    // is checked once after the loop: one NaN test in all, and none on the arguments.
+    // 2×x+1 summed: the product is an argument of the sum, the sum only feeds the reduction, whose accumulators are
+    // checked after their loops: one NaN test of each chunk's partial sum (in the parallel body), one of the total,
+    // and none on the arguments.
     let sum = typed_loop_program(
         "nan_sum.tail",
         "reduce(addd, 0.0, each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10)))",
     );
     let sum_ir = unoptimised_ir(&sum);
-    assert_eq!(sum_ir.matches("fcmp uno").count(), 1, "{sum_ir}");
+    assert_eq!(sum_ir.matches("fcmp uno").count(), 2, "{sum_ir}");
+    assert_eq!(
+        function_text(&sum_ir, "aplc_parallel_k2").matches("fcmp uno").count(),
+        1,
+        "{sum_ir}"
+    );
     assert_eq!(sum_ir.matches("fcmp ord").count(), 0, "{sum_ir}");
     // Stored, the outer sum keeps its check; ⌈/ (maxnum drops NaN) keeps the check of each element it reads.
     let stored = typed_loop_program(

@@ -610,7 +610,20 @@ fn exit_with_internal_error(message: &str) -> ! {
     exit_after_reporting(&format!("INTERNAL ERROR: {message}"), INTERNAL_ERROR_EXIT_STATUS)
 }
 
+/// Reports a usage error of the running program (a malformed environment variable) and exits with status 2.
+pub fn exit_with_usage_error(message: &str) -> ! {
+    exit_after_reporting(&format!("aplc: {message}"), INTERNAL_ERROR_EXIT_STATUS)
+}
+
 fn exit_after_reporting(line: &str, status: i32) -> ! {
+    // Several threads of a parallel construct may fail at once: the first reports and exits, the others wait for the
+    // exit (which ends them) so that the error is reported once.
+    static EXITING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if EXITING.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        loop {
+            std::thread::park();
+        }
+    }
     // Output printed before the error must appear before it, as in an interpreter session.
     let _ = flush_standard_output();
     let _ = writeln!(io::stderr(), "{line}");

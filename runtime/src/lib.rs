@@ -5,4 +5,5 @@
 pub mod abi;
 pub mod display;
 pub mod number_format;
+pub mod parallel;
 pub mod text_input;

@@ -2,6 +2,11 @@
 //! consistent (operator arguments, loads, stores, conditions, loop counts), and every block is allocated before it is
 //! used and freed at most once (never inside a loop nested deeper than its allocation, where it would be freed on
 //! every iteration). Run after lowering in the tests.
+//!
+//! The body of a parallel construct must also keep its iterations independent: it assigns no mutable variable
+//! declared outside it, has no effect but stores and APL errors (no print, `⍕`, file, clock, swap or random numbers),
+//! and the stores of a parallel map go to positions that are provably distinct for distinct iterations
+//! (`parallelise::stores_are_disjoint_across_iterations`, the same proof the pass that makes loops parallel uses).
 
 use super::error::CheckError;
 use super::ir::{prim_argument_types, prim_result_type, ArrayRef, Block, Expr, Program, ResultValue, ScalarType, Stmt};
@@ -30,6 +35,9 @@ struct Checker {
     defined: HashSet<u32>,
     blocks: HashMap<u32, BlockState>,
     loop_depth: usize,
+    /// Inside the body of a parallel construct: the number of scopes outside it (variables of those scopes may be
+    /// read but not assigned).
+    parallel_floor: Option<usize>,
 }
 
 fn error(message: impl Into<String>) -> CheckError {
@@ -41,6 +49,47 @@ fn error(message: impl Into<String>) -> CheckError {
 impl Checker {
     fn lookup(&self, id: u32) -> Option<(ScalarType, bool)> {
         self.scopes.iter().rev().find_map(|scope| scope.get(&id).copied())
+    }
+
+    /// The position in `scopes` of the scope that defines the variable.
+    fn defining_scope(&self, id: u32) -> Option<usize> {
+        self.scopes.iter().rposition(|scope| scope.contains_key(&id))
+    }
+
+    /// Checks the body of a parallel construct (its index already defined in a fresh scope by the caller).
+    fn parallel_body(&mut self, body: &[Stmt]) -> Result<(), CheckError> {
+        let outer = self.parallel_floor;
+        if outer.is_none() {
+            self.parallel_floor = Some(self.scopes.len() - 1);
+        }
+        let result = self.nested(body, true);
+        self.parallel_floor = outer;
+        result
+    }
+
+    /// An error when the statement is an effect a parallel body may not have.
+    fn check_parallel_effects(&self, statement: &Stmt) -> Result<(), CheckError> {
+        if self.parallel_floor.is_none() {
+            return Ok(());
+        }
+        let forbidden = match statement {
+            Stmt::PrintArray { .. } | Stmt::PrintScalar { .. } => Some("print"),
+            Stmt::ReadFile { .. } => Some("read_file"),
+            Stmt::ReadClock { .. } | Stmt::ReportBench { .. } => Some("clock"),
+            Stmt::Format { .. } => Some("format"),
+            Stmt::Swap { .. } => Some("swap"),
+            _ => None,
+        };
+        if let Some(what) = forbidden {
+            return Err(error(format!("{what} inside a parallel construct")));
+        }
+        if super::ir::statement_expressions(statement)
+            .iter()
+            .any(|expr| expr.draws_random_numbers())
+        {
+            return Err(error("random numbers drawn inside a parallel construct"));
+        }
+        Ok(())
     }
 
     fn define(&mut self, var: &super::ir::Var, mutable: bool) -> Result<(), CheckError> {
@@ -136,6 +185,7 @@ impl Checker {
     }
 
     fn statement(&mut self, statement: &Stmt) -> Result<(), CheckError> {
+        self.check_parallel_effects(statement)?;
         match statement {
             Stmt::Let { var, value } | Stmt::Mutable { var, value } => {
                 self.expect(value, var.ty, &format!("definition of {}", var.name()))?;
@@ -146,6 +196,14 @@ impl Checker {
                     Some((_, true)) => {}
                     Some((_, false)) => return Err(error(format!("assignment to immutable {}", var.name()))),
                     None => return Err(error(format!("assignment to undefined {}", var.name()))),
+                }
+                if let (Some(floor), Some(scope)) = (self.parallel_floor, self.defining_scope(var.id)) {
+                    if scope < floor {
+                        return Err(error(format!(
+                            "assignment to {}, declared outside the parallel construct",
+                            var.name()
+                        )));
+                    }
                 }
                 self.expect(value, var.ty, &format!("assignment to {}", var.name()))
             }
@@ -163,6 +221,59 @@ impl Checker {
             Stmt::While { condition, body } => {
                 self.expect(condition, ScalarType::Bool, "while condition")?;
                 self.nested(body, true)
+            }
+            Stmt::ParallelFor { index, count, body } => {
+                self.expect(count, ScalarType::Int, "parallel loop count")?;
+                if index.ty != ScalarType::Int {
+                    return Err(error(format!("loop index {} is not an int", index.name())));
+                }
+                if !super::parallelise::stores_are_disjoint_across_iterations(index, body) {
+                    return Err(error(format!(
+                        "parfor {}: iterations may store to the same position",
+                        index.name()
+                    )));
+                }
+                self.scopes.push(HashMap::new());
+                self.define(index, false)?;
+                let result = self.parallel_body(body);
+                self.scopes.pop();
+                result
+            }
+            Stmt::ParallelReduce {
+                result,
+                reduction,
+                index,
+                count,
+                body,
+                element,
+            } => {
+                self.expect(count, ScalarType::Int, "reduction count")?;
+                self.expect(&reduction.neutral, result.ty, "neutral element")?;
+                let op_type = prim_result_type(reduction.op);
+                let argument_types = prim_argument_types(reduction.op);
+                if op_type != Some(result.ty) || argument_types != [Some(result.ty), Some(result.ty)] {
+                    return Err(error(format!(
+                        "reduction with {} into {}",
+                        reduction.op.name(),
+                        result.ty.name()
+                    )));
+                }
+                self.scopes.push(HashMap::new());
+                self.define(index, false)?;
+                let outer = self.parallel_floor;
+                if outer.is_none() {
+                    self.parallel_floor = Some(self.scopes.len() - 1);
+                }
+                self.loop_depth += 1;
+                // The element is evaluated in the body's scope, after it.
+                let checked = self
+                    .statements(body)
+                    .and_then(|()| self.expect(element, result.ty, "reduced element"));
+                self.loop_depth -= 1;
+                self.parallel_floor = outer;
+                self.scopes.pop();
+                checked?;
+                self.define(result, false)
             }
             Stmt::If {
                 condition,

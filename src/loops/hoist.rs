@@ -179,18 +179,8 @@ fn self_assigned_variables(body: &[Stmt]) -> HashSet<u32> {
 /// The variables the body defines (at any depth), the loop's own index excluded.
 fn variables_defined_in(body: &[Stmt]) -> HashSet<u32> {
     let mut defined = HashSet::new();
-    super::ir::for_each_statement(body, &mut |statement| match statement {
-        Stmt::Let { var, .. } | Stmt::Mutable { var, .. } => {
-            defined.insert(var.id);
-        }
-        Stmt::For { index, .. } => {
-            defined.insert(index.id);
-        }
-        Stmt::Format { shape, .. } => defined.extend(shape.iter().map(|var| var.id)),
-        Stmt::ReadFile { length: var, .. } | Stmt::ReadClock { var } => {
-            defined.insert(var.id);
-        }
-        _ => {}
+    super::ir::for_each_statement(body, &mut |statement| {
+        defined.extend(super::ir::defined_variables_of(statement).iter().map(|var| var.id));
     });
     defined
 }

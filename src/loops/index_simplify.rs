@@ -60,12 +60,28 @@ fn simplify_statement(statement: &mut Stmt, facts: &mut Facts) {
             }
         }
         Stmt::Mutable { value, .. } | Stmt::Assign { value, .. } => simplify_expr(value, facts),
-        Stmt::For { index, count, body } => {
+        Stmt::For { index, count, body } | Stmt::ParallelFor { index, count, body } => {
             simplify_expr(count, facts);
             if let Some(trip_count) = count.as_int() {
                 facts.loop_counts.insert(index.id, trip_count);
             }
             simplify_list(body, facts);
+        }
+        Stmt::ParallelReduce {
+            reduction,
+            index,
+            count,
+            body,
+            element,
+            ..
+        } => {
+            simplify_expr(&mut reduction.neutral, facts);
+            simplify_expr(count, facts);
+            if let Some(trip_count) = count.as_int() {
+                facts.loop_counts.insert(index.id, trip_count);
+            }
+            simplify_list(body, facts);
+            simplify_expr(element, facts);
         }
         Stmt::While { condition, body } => {
             simplify_expr(condition, facts);

@@ -41,10 +41,10 @@ pub fn lower_line_program(program: &tail::Program) -> LowerResult<LineProgram> {
         .iter()
         .map(|&(index, block)| InputBlock { index, block })
         .collect();
-    Ok(LineProgram {
-        program: ir::Program { body, result },
-        inputs,
-    })
+    // The memory passes are not run on a line (they could reuse an input's block, which the session owns); the
+    // recognition of parallel maps only changes how loops run.
+    let program = super::parallelise::parallelise_maps(ir::Program { body, result });
+    Ok(LineProgram { program, inputs })
 }
 
 impl Lowerer {

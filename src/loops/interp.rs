@@ -6,7 +6,7 @@
 //! APL errors come only from `error` statements and scalar operators ([`RunError::Apl`]).
 
 use super::error::RunError;
-use super::ir::{ArrayRef, Block, Expr, Program, ResultValue, ScalarType, Stmt};
+use super::ir::{ArrayRef, Block, Expr, Program, Reduction, ResultValue, ScalarType, Stmt, Var, REDUCTION_CHUNK};
 use crate::runtime::error::AplError;
 use crate::tail::ast::Op;
 use crate::tail::interp::{numbers_in_file, Host};
@@ -69,6 +69,25 @@ impl Machine<'_> {
                 while self.eval_bool(condition)? {
                     self.run(body)?;
                 }
+            }
+            // Iterations are independent, so running them in order is one of the allowed schedules.
+            Stmt::ParallelFor { index, count, body } => {
+                let count = self.eval_int(count)?;
+                for i in 0..count.max(0) {
+                    self.variables.insert(index.id, Scalar::Int(i));
+                    self.run(body)?;
+                }
+            }
+            Stmt::ParallelReduce {
+                result,
+                reduction,
+                index,
+                count,
+                body,
+                element,
+            } => {
+                let value = self.parallel_reduce(reduction, index, count, body, element)?;
+                self.variables.insert(result.id, value);
             }
             Stmt::If {
                 condition,
@@ -189,6 +208,35 @@ impl Machine<'_> {
         self.blocks
             .get_mut(&block.id)
             .ok_or_else(|| internal(format!("{} used but not allocated", block.name())))
+    }
+
+    /// A parallel reduction in exactly the chunked order that defines it (`ir::REDUCTION_CHUNK`), so that the result
+    /// is the native code's bit for bit.
+    fn parallel_reduce(
+        &mut self,
+        reduction: &Reduction,
+        index: &Var,
+        count: &Expr,
+        body: &[Stmt],
+        element: &Expr,
+    ) -> Result<Scalar, RunError> {
+        let count = self.eval_int(count)?.max(0);
+        let neutral = self.eval(&reduction.neutral)?;
+        let mut total = neutral;
+        let mut chunk_start = 0;
+        while chunk_start < count {
+            let chunk_end = count.min(chunk_start + REDUCTION_CHUNK);
+            let mut partial = neutral;
+            for i in chunk_start..chunk_end {
+                self.variables.insert(index.id, Scalar::Int(i));
+                self.run(body)?;
+                let x = self.eval(element)?;
+                partial = apply_scalar_op(reduction.op, &[partial, x]).map_err(RunError::Apl)?;
+            }
+            total = apply_scalar_op(reduction.op, &[total, partial]).map_err(RunError::Apl)?;
+            chunk_start = chunk_end;
+        }
+        Ok(total)
     }
 
     fn eval(&self, expr: &Expr) -> Result<Scalar, RunError> {

@@ -3,6 +3,27 @@
 //! decorates: every array that exists at run time lives in a [`Block`] and is read through an index function (a
 //! [`Layout`]: offset plus one (extent, stride) pair per dimension, i.e. an LMAD whose terms are IR expressions).
 //!
+//! Parallel structure is explicit (in the spirit of Futhark's SegMap and SegRed):
+//! - [`Stmt::ParallelFor`] (`parfor i < n { ... }`) is a parallel map: its iterations are independent. The body
+//!   assigns no mutable variable declared outside it, has no effect other than stores and APL errors (no print, file,
+//!   clock or random numbers), allocates only blocks it frees again, and distinct iterations store to distinct
+//!   positions and load no position that another iteration stores. The checker verifies the first three; the last is
+//!   established by the pass that makes the loop parallel (`parallelise.rs`), which proves it from the LMAD of the
+//!   stores.
+//! - [`Stmt::ParallelReduce`] (`reduce acc : t = addd(-0.0) for k < n { ...; yield x }`) is a parallel reduction
+//!   with an associative operator and its neutral element. Its value is defined by a fixed chunking that does not
+//!   depend on the number of threads: the element range is cut into chunks of [`REDUCTION_CHUNK`] elements, each chunk
+//!   is folded from the neutral element left to right (`part := op(part, x)`), and the chunks' results are folded
+//!   left to right in chunk order. Every backend evaluates exactly this, so a floating-point `+/` prints the same
+//!   digits whatever the thread count. A segmented reduction (one result per row) is a parallel map over the rows whose
+//!   body folds its row.
+//! - Everything else is sequential: `for` and `while` loops stay for what is sequential (⍣, folds whose operator is
+//!   not associative, compress with its running write position).
+//!
+//! One kernel per parallel construct is the natural OpenCL translation; a chunked loop over the threads of a pool is
+//! the CPU one (`codegen/llvm/translate/parallel.rs`). A parallel construct nested in another one runs sequentially
+//! inside it.
+//!
 //! Scalar operations reuse TAIL's scalar operators ([`Op`]) with exactly their semantics (`crate::tail::scalar_ops`),
 //! so `divd` by zero is the same DOMAIN ERROR in every backend. Index arithmetic uses the int operators
 //! (`addi`, `muli`, `divi`, `resi`, `mini`, `maxi`, comparisons), which the printer writes infix where that reads better.
@@ -380,6 +401,19 @@ pub enum Stmt {
     For { index: Var, count: Expr, body: Vec<Stmt> },
     /// `while cond { body }`: cond is re-evaluated before every iteration.
     While { condition: Expr, body: Vec<Stmt> },
+    /// `parfor i < count { body }`: a parallel map (see the module documentation for what the body may do).
+    ParallelFor { index: Var, count: Expr, body: Vec<Stmt> },
+    /// `reduce result : t = op(neutral) for k < count { body; yield element }`: `result` is the reduction of the
+    /// `element`s of the iterations, in the chunked order of the module documentation. The body computes one element
+    /// and may do what a parallel map's body may.
+    ParallelReduce {
+        result: Var,
+        reduction: Reduction,
+        index: Var,
+        count: Expr,
+        body: Vec<Stmt>,
+        element: Expr,
+    },
     If {
         condition: Expr,
         then: Vec<Stmt>,
@@ -428,6 +462,20 @@ pub enum Stmt {
     },
 }
 
+/// The chunk length of [`Stmt::ParallelReduce`]: part of its meaning (floating-point sums are rounded per chunk), so a
+/// constant of the IR rather than a tuning parameter.
+pub const REDUCTION_CHUNK: i64 = 4096;
+
+/// The operator of a parallel reduction: a scalar operator that is associative (so chunks may be folded apart) with
+/// its neutral element (`op(neutral, x) = x`, bit for bit), and whether it is also commutative (all of today's are;
+/// the chunked order never needs it, but an OpenCL tree reduction may).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reduction {
+    pub op: Op,
+    pub neutral: Expr,
+    pub commutative: bool,
+}
+
 /// The value a program returns (shown after everything it printed).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ResultValue {
@@ -443,26 +491,97 @@ pub struct Program {
     pub result: ResultValue,
 }
 
+impl Stmt {
+    /// The statement lists nested directly in this statement (loop bodies, branches), in order. Walks that only need
+    /// to reach every statement use this, so that a new kind of statement with a body is handled in one place.
+    pub fn nested_lists(&self) -> Vec<&Vec<Stmt>> {
+        match self {
+            Stmt::For { body, .. }
+            | Stmt::While { body, .. }
+            | Stmt::ParallelFor { body, .. }
+            | Stmt::ParallelReduce { body, .. } => vec![body],
+            Stmt::If { then, otherwise, .. } => vec![then, otherwise],
+            _ => Vec::new(),
+        }
+    }
+
+    /// [`Stmt::nested_lists`], mutably.
+    pub fn nested_lists_mut(&mut self) -> Vec<&mut Vec<Stmt>> {
+        match self {
+            Stmt::For { body, .. }
+            | Stmt::While { body, .. }
+            | Stmt::ParallelFor { body, .. }
+            | Stmt::ParallelReduce { body, .. } => vec![body],
+            Stmt::If { then, otherwise, .. } => vec![then, otherwise],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the statement is a loop of any kind (its body may run many times).
+    pub fn is_loop(&self) -> bool {
+        matches!(
+            self,
+            Stmt::For { .. } | Stmt::While { .. } | Stmt::ParallelFor { .. } | Stmt::ParallelReduce { .. }
+        )
+    }
+
+    /// Whether the statement is a parallel construct.
+    pub fn is_parallel(&self) -> bool {
+        matches!(self, Stmt::ParallelFor { .. } | Stmt::ParallelReduce { .. })
+    }
+}
+
 /// Visits every statement, nested ones included, in order.
 pub fn for_each_statement(statements: &[Stmt], visit: &mut dyn FnMut(&Stmt)) {
     for statement in statements {
         visit(statement);
-        match statement {
-            Stmt::For { body, .. } | Stmt::While { body, .. } => for_each_statement(body, visit),
-            Stmt::If { then, otherwise, .. } => {
-                for_each_statement(then, visit);
-                for_each_statement(otherwise, visit);
-            }
-            _ => {}
+        for list in statement.nested_lists() {
+            for_each_statement(list, visit);
         }
     }
+}
+
+/// The variables a statement defines itself (not those of the statements nested in it, except the index of a loop
+/// and the result of a reduction).
+pub fn defined_variables_of(statement: &Stmt) -> Vec<&Var> {
+    match statement {
+        Stmt::Let { var, .. } | Stmt::Mutable { var, .. } | Stmt::ReadClock { var } => vec![var],
+        Stmt::For { index, .. } | Stmt::ParallelFor { index, .. } => vec![index],
+        Stmt::ParallelReduce { result, index, .. } => vec![result, index],
+        Stmt::ReadFile { length, .. } => vec![length],
+        Stmt::Format { shape, .. } => shape.iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The largest id of a variable or block defined in `statements` (0 for none): passes and code generators that make
+/// up variables or blocks number them above it.
+pub fn largest_id(statements: &[Stmt]) -> u32 {
+    let mut largest = 0;
+    for_each_statement(statements, &mut |statement| {
+        for var in defined_variables_of(statement) {
+            largest = largest.max(var.id);
+        }
+        if let Stmt::Alloc { block, .. } | Stmt::ReadFile { result: block, .. } | Stmt::Format { result: block, .. } =
+            statement
+        {
+            largest = largest.max(block.id);
+        }
+    });
+    largest
 }
 
 /// The expressions a statement evaluates itself (not those of the statements nested in it).
 pub fn statement_expressions(statement: &Stmt) -> Vec<&Expr> {
     match statement {
         Stmt::Let { value, .. } | Stmt::Mutable { value, .. } | Stmt::Assign { value, .. } => vec![value],
-        Stmt::For { count, .. } => vec![count],
+        Stmt::For { count, .. } | Stmt::ParallelFor { count, .. } => vec![count],
+        Stmt::ParallelReduce {
+            reduction,
+            count,
+            element,
+            ..
+        } => vec![&reduction.neutral, count, element],
         Stmt::While { condition, .. } | Stmt::If { condition, .. } => vec![condition],
         Stmt::Alloc { size, .. } => vec![size],
         Stmt::Store { index, value, .. } => vec![index, value],
@@ -484,6 +603,7 @@ pub fn statement_expressions(statement: &Stmt) -> Vec<&Expr> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     pub allocations: usize,
+    /// Every loop, sequential or parallel.
     pub loops: usize,
     pub frees: usize,
 }
@@ -492,7 +612,7 @@ pub fn count(program: &Program) -> Counts {
     let mut counts = Counts::default();
     for_each_statement(&program.body, &mut |statement| match statement {
         Stmt::Alloc { .. } => counts.allocations += 1,
-        Stmt::For { .. } | Stmt::While { .. } => counts.loops += 1,
+        statement if statement.is_loop() => counts.loops += 1,
         Stmt::Free { .. } => counts.frees += 1,
         _ => {}
     });

@@ -1032,7 +1032,15 @@ pub(super) fn mentions_block(statement: &Stmt, id: u32) -> bool {
                 expr_mentions(value, id)
             }
             Stmt::PrintScalar { value, .. } => expr_mentions(value, id),
-            Stmt::For { count, .. } => expr_mentions(count, id),
+            Stmt::For { count, .. } | Stmt::ParallelFor { count, .. } => expr_mentions(count, id),
+            Stmt::ParallelReduce {
+                reduction,
+                count,
+                element,
+                ..
+            } => [&reduction.neutral, count, element]
+                .into_iter()
+                .any(|expr| expr_mentions(expr, id)),
             Stmt::While { condition, .. } | Stmt::If { condition, .. } => expr_mentions(condition, id),
             Stmt::Error { .. } | Stmt::ReadClock { .. } => false,
             Stmt::ReportBench { iterations, start } => expr_mentions(iterations, id) || expr_mentions(start, id),

@@ -4,7 +4,8 @@
 //! checker after every pass, and compare runs before and after).
 //!
 //! Order: recomputing cheap blocks first (fewer blocks for the others to consider), then in-place updates (which
-//! remove copies, and with them allocations that hoisting would otherwise have to move), then hoisting.
+//! remove copies, and with them allocations that hoisting would otherwise have to move), then hoisting, and last the
+//! recognition of parallel maps, which must see where the other passes left each block.
 
 use super::ir::Program;
 
@@ -33,6 +34,12 @@ pub fn memory_pipeline() -> Vec<MemoryPass> {
             name: "hoist-allocations",
             description: "allocate before a loop the blocks of invariant size that every iteration allocates and frees",
             run: super::hoist::hoist_allocations,
+        },
+        MemoryPass {
+            name: "parallelise-maps",
+            description: "make every loop whose iterations are independent a parallel map (after the passes that \
+                          decide which blocks iterations share)",
+            run: super::parallelise::parallelise_maps,
         },
     ]
 }

@@ -70,7 +70,10 @@ fn collect_blocks(statements: &[Stmt], loop_depth: usize, blocks: &mut Vec<Block
                     owner.views.push(format!("{name} = {annotation}"));
                 }
             }
-            Stmt::For { body, .. } | Stmt::While { body, .. } => collect_blocks(body, loop_depth + 1, blocks),
+            Stmt::For { body, .. }
+            | Stmt::While { body, .. }
+            | Stmt::ParallelFor { body, .. }
+            | Stmt::ParallelReduce { body, .. } => collect_blocks(body, loop_depth + 1, blocks),
             Stmt::If { then, otherwise, .. } => {
                 collect_blocks(then, loop_depth, blocks);
                 collect_blocks(otherwise, loop_depth, blocks);

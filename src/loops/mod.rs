@@ -30,6 +30,8 @@ pub mod lower;
 pub mod memory;
 pub mod memory_passes;
 pub mod memory_printer;
+pub mod parallelise;
+pub mod parameters;
 pub mod parser;
 pub mod printer;
 pub mod pull;

@@ -7,7 +7,7 @@
 //! element type from its `alloc` or `format`. `view` lines carry an array annotation in the memory stage's syntax
 //! (`[n][m]@mem3 -> 0+{(n:m),(m:1)}`). Lines starting with `#` are comments.
 
-use super::ir::{ArrayRef, Block, Expr, Layout, Program, ResultValue, ScalarType, Stmt, Var};
+use super::ir::{ArrayRef, Block, Expr, Layout, Program, Reduction, ResultValue, ScalarType, Stmt, Var};
 use crate::runtime::error::AplErrorKind;
 use crate::tail::ast::Op;
 use miette::Diagnostic;
@@ -116,7 +116,7 @@ impl<'t> Parser<'t> {
     fn statements(&mut self) -> Result<Vec<Stmt>, ParseError> {
         let mut statements = Vec::new();
         while let Some(line) = self.peek_line() {
-            if line.starts_with('}') || line.starts_with("result ") {
+            if line.starts_with('}') || line.starts_with("result ") || line.starts_with("yield ") {
                 break;
             }
             let (number, text) = self.next_line().expect("peeked");
@@ -191,6 +191,17 @@ impl<'t> Parser<'t> {
                 self.expect_close(line)?;
                 Ok(Stmt::For { index, count, body })
             }
+            "parfor" => {
+                let (name, rest) = rest
+                    .split_once(" < ")
+                    .ok_or_else(|| fail("expected `parfor i < n {`"))?;
+                let count = self.expr_of(rest.strip_suffix(" {").ok_or_else(|| fail("expected `{`"))?, line)?;
+                let index = self.define(name, ScalarType::Int, line)?;
+                let body = self.block_body(line)?;
+                self.expect_close(line)?;
+                Ok(Stmt::ParallelFor { index, count, body })
+            }
+            "reduce" => self.parallel_reduce(line, rest),
             "while" => {
                 let condition = self.expr_of(rest.strip_suffix(" {").ok_or_else(|| fail("expected `{`"))?, line)?;
                 let body = self.block_body(line)?;
@@ -375,6 +386,52 @@ impl<'t> Parser<'t> {
             sum = Expr::add_int(sum, product);
         }
         Ok(sum)
+    }
+
+    /// `reduce acc : t = op(neutral) [commutative] for k < n {`, the body, `yield element`, `}`.
+    fn parallel_reduce(&mut self, line: usize, rest: &'t str) -> Result<Stmt, ParseError> {
+        let fail = |message: &str| ParseError {
+            line,
+            message: format!("{message}: `reduce {rest}`"),
+        };
+        let (name, rest) = rest.split_once(" : ").ok_or_else(|| fail("expected `name : type`"))?;
+        let (ty, rest) = rest.split_once(" = ").ok_or_else(|| fail("expected `= op(neutral)`"))?;
+        let ty = type_named(ty).ok_or_else(|| fail("unknown type"))?;
+        let (operator, rest) = rest
+            .rsplit_once(" for ")
+            .ok_or_else(|| fail("expected `for k < n {`"))?;
+        let (operator, commutative) = match operator.strip_suffix(" commutative") {
+            Some(operator) => (operator, true),
+            None => (operator, false),
+        };
+        let (op_name, neutral) = operator
+            .strip_suffix(')')
+            .and_then(|operator| operator.split_once('('))
+            .ok_or_else(|| fail("expected `op(neutral)`"))?;
+        let op = Op::from_name(op_name).ok_or_else(|| fail("unknown operator"))?;
+        let neutral = self.expr_of(neutral, line)?;
+        let (index_name, count) = rest.split_once(" < ").ok_or_else(|| fail("expected `for k < n {`"))?;
+        let count = self.expr_of(count.strip_suffix(" {").ok_or_else(|| fail("expected `{`"))?, line)?;
+        let index = self.define(index_name, ScalarType::Int, line)?;
+        let body = self.statements()?;
+        let element = match self.next_line() {
+            Some((_, text)) if text.starts_with("yield ") => self.expr_of(&text["yield ".len()..], line)?,
+            _ => return Err(fail("expected `yield element` at the end of the body")),
+        };
+        self.expect_close(line)?;
+        let result = self.define(name, ty, line)?;
+        Ok(Stmt::ParallelReduce {
+            result,
+            reduction: Reduction {
+                op,
+                neutral,
+                commutative,
+            },
+            index,
+            count,
+            body,
+            element,
+        })
     }
 
     fn expect_close(&mut self, line: usize) -> Result<(), ParseError> {

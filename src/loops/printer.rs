@@ -108,6 +108,34 @@ fn write_statement(out: &mut String, statement: &Stmt, depth: usize) {
             out.push_str(&format!("while {} ", print_expr(condition)));
             write_block(out, body, depth);
         }
+        Stmt::ParallelFor { index, count, body } => {
+            out.push_str(&format!("parfor {} < {} ", index.name(), print_expr(count)));
+            write_block(out, body, depth);
+        }
+        Stmt::ParallelReduce {
+            result,
+            reduction,
+            index,
+            count,
+            body,
+            element,
+        } => {
+            out.push_str(&format!(
+                "reduce {} : {} = {}({}){} for {} < {} {{\n",
+                result.name(),
+                result.ty.name(),
+                reduction.op.name(),
+                print_expr(&reduction.neutral),
+                if reduction.commutative { " commutative" } else { "" },
+                index.name(),
+                print_expr(count)
+            ));
+            write_statements(out, body, depth + 1);
+            indent(out, depth + 1);
+            out.push_str(&format!("yield {}\n", print_expr(element)));
+            indent(out, depth);
+            out.push('}');
+        }
         Stmt::If {
             condition,
             then,

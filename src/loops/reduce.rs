@@ -3,7 +3,7 @@
 //! buffered when the shape does not change).
 
 use super::error::LowerError;
-use super::ir::{Expr, Layout, ScalarType, Stmt, Var};
+use super::ir::{Expr, Layout, Reduction, ScalarType, Stmt, Var};
 use super::lower::{Function, LowerResult, Lowered, Lowerer};
 use super::pull::{Arr, Materialised, Pull};
 use crate::runtime::error::AplErrorKind;
@@ -32,7 +32,8 @@ fn identity_start(op: Op, neutral: &Expr) -> Option<Expr> {
     }
 }
 
-/// Operators whose reduction may run in any order: associative and commutative on ints and booleans exactly (int
+/// Operators whose reduction may run in any order (and in parallel, see `ir::Stmt::ParallelReduce`): associative and
+/// commutative on ints and booleans exactly (int
 /// arithmetic wraps), and `+`/`×` on doubles, which APL lets associate (the one licence for reassociation;
 /// codegen marks those steps `reassoc` anyway). `-`, `÷` and double `⌈`/`⌊` keep the right fold's order.
 pub(super) fn folds_in_any_order(op: Op) -> bool {
@@ -121,6 +122,59 @@ impl Lowerer {
         Ok(Expr::Var(accumulator))
     }
 
+    /// A vector's reduction as a parallel reduction, when the operator may fold in any order from an exact identity
+    /// and computing an element has no effect a parallel body may not have (random numbers, prints, cursors of
+    /// memoised reads); `None` otherwise, with nothing emitted.
+    fn parallel_fold(
+        &mut self,
+        function: &Function,
+        neutral: &Expr,
+        extent: &Expr,
+        element: &dyn Fn(&mut Lowerer, Expr) -> LowerResult<Expr>,
+    ) -> LowerResult<Option<Expr>> {
+        let Function::Op(op) = function else {
+            return Ok(None);
+        };
+        let (true, Some(start)) = (folds_in_any_order(*op), identity_start(*op, neutral)) else {
+            return Ok(None);
+        };
+        let probe = self.probe_state();
+        let index = self.fresh_var(ScalarType::Int, "k");
+        let (body, x) = self.capture(|lowerer| {
+            let x = element(lowerer, Expr::var(&index))?;
+            Ok(lowerer.bind(x, "x"))
+        })?;
+        if !super::parallelise::may_be_parallel_body(&body, &x) {
+            self.restore_probe_state(probe);
+            return Ok(None);
+        }
+        let result = self.fresh_var(start.ty(), "acc");
+        let same_start = match (&start, neutral) {
+            (Expr::Double(a), Expr::Double(b)) => a.to_bits() == b.to_bits(),
+            (a, b) => a == b,
+        };
+        self.emit(Stmt::ParallelReduce {
+            result: result.clone(),
+            reduction: Reduction {
+                op: *op,
+                neutral: start,
+                commutative: true,
+            },
+            index,
+            count: extent.clone(),
+            body,
+            element: x,
+        });
+        // As in `fold_row`: the -0.0 start of a double sum must still give exactly `neutral` for an empty vector.
+        if !same_start && extent.as_int().is_none_or(|n| n == 0) {
+            let empty = Expr::eq(extent.clone(), Expr::Int(0));
+            return Ok(Some(
+                self.bind(Expr::select(empty, neutral.clone(), Expr::var(&result)), "acc"),
+            ));
+        }
+        Ok(Some(Expr::var(&result)))
+    }
+
     /// `reduce(f, neutral, A)` along the last axis: a scalar loop for a vector, a materialised result otherwise.
     pub(super) fn reduce(&mut self, function: Function, neutral: Expr, arr: Arr) -> LowerResult<Lowered> {
         let arr = self.indexable(arr)?;
@@ -132,7 +186,11 @@ impl Lowerer {
         let extent = shape[shape.len() - 1].clone();
         let outer = shape[..shape.len() - 1].to_vec();
         if outer.is_empty() {
-            let result = self.fold_row(&function, &neutral, &extent, &|lowerer, j| lowerer.read_flat(&arr, j))?;
+            let element = |lowerer: &mut Lowerer, j: Expr| lowerer.read_flat(&arr, j);
+            if let Some(result) = self.parallel_fold(&function, &neutral, &extent, &element)? {
+                return Ok(Lowered::Scalar(result));
+            }
+            let result = self.fold_row(&function, &neutral, &extent, &element)?;
             return Ok(Lowered::Scalar(result));
         }
         let rows = self.size_of(&outer);

@@ -97,7 +97,10 @@ fn collect_filled_blocks(statements: &[Stmt], mutable: &HashSet<u32>, into: &mut
                     }
                 }
             }
-            Stmt::For { body, .. } | Stmt::While { body, .. } => collect_filled_blocks(body, mutable, into),
+            Stmt::For { body, .. }
+            | Stmt::While { body, .. }
+            | Stmt::ParallelFor { body, .. }
+            | Stmt::ParallelReduce { body, .. } => collect_filled_blocks(body, mutable, into),
             Stmt::If { then, otherwise, .. } => {
                 collect_filled_blocks(then, mutable, into);
                 collect_filled_blocks(otherwise, mutable, into);

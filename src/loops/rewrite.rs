@@ -11,7 +11,17 @@ use std::collections::HashSet;
 pub fn for_each_own_expr_mut(statement: &mut Stmt, visit: &mut dyn FnMut(&mut Expr)) {
     match statement {
         Stmt::Let { value, .. } | Stmt::Mutable { value, .. } | Stmt::Assign { value, .. } => visit(value),
-        Stmt::For { count, .. } => visit(count),
+        Stmt::For { count, .. } | Stmt::ParallelFor { count, .. } => visit(count),
+        Stmt::ParallelReduce {
+            reduction,
+            count,
+            element,
+            ..
+        } => {
+            visit(&mut reduction.neutral);
+            visit(count);
+            visit(element);
+        }
         Stmt::While { condition, .. } | Stmt::If { condition, .. } => visit(condition),
         Stmt::Alloc { size, .. } => visit(size),
         Stmt::Store { index, value, .. } => {
@@ -46,11 +56,7 @@ pub fn for_each_own_expr_mut(statement: &mut Stmt, visit: &mut dyn FnMut(&mut Ex
 
 /// The statement lists nested directly in a statement (loop bodies, branches).
 pub fn nested_lists_mut(statement: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
-    match statement {
-        Stmt::For { body, .. } | Stmt::While { body, .. } => vec![body],
-        Stmt::If { then, otherwise, .. } => vec![then, otherwise],
-        _ => Vec::new(),
-    }
+    statement.nested_lists_mut()
 }
 
 /// Calls `visit` on every expression of the statements, nested ones included, innermost subexpressions first

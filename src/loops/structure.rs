@@ -18,15 +18,31 @@ pub struct StructureCounts {
     pub allocations: usize,
     /// The allocations inside the body of a `for` or `while` loop (at any depth).
     pub allocations_in_loops: usize,
-    /// `for` and `while` statements.
+    /// Loops of every kind: `for`, `while`, `parfor` and `reduce`.
     pub loops: usize,
+    /// `for` and `while` statements outside every parallel construct (a loop inside one runs sequentially within
+    /// each of its iterations or chunks, which is not a loss of parallelism).
+    pub sequential_loops: usize,
+    /// `parfor` statements.
+    pub parallel_maps: usize,
+    /// `reduce` statements.
+    pub parallel_reductions: usize,
     /// Copy loop nests, as defined above.
     pub copies: usize,
     pub frees: usize,
 }
 
 /// The counter names of `⍝#` lines, in the order the dumps list them.
-pub const COUNTER_NAMES: &[&str] = &["allocs", "allocs-in-loops", "loops", "copies", "frees"];
+pub const COUNTER_NAMES: &[&str] = &[
+    "allocs",
+    "allocs-in-loops",
+    "loops",
+    "copies",
+    "frees",
+    "sequential-loops",
+    "parallel-maps",
+    "parallel-reductions",
+];
 
 impl StructureCounts {
     /// The value of a counter by its `⍝#` name (`None` for an unknown name).
@@ -37,6 +53,9 @@ impl StructureCounts {
             "loops" => Some(self.loops),
             "copies" => Some(self.copies),
             "frees" => Some(self.frees),
+            "sequential-loops" => Some(self.sequential_loops),
+            "parallel-maps" => Some(self.parallel_maps),
+            "parallel-reductions" => Some(self.parallel_reductions),
             _ => None,
         }
     }
@@ -53,12 +72,12 @@ impl StructureCounts {
 
 pub fn structure_counts(program: &Program) -> StructureCounts {
     let mut counts = StructureCounts::default();
-    count_statements(&program.body, 0, &mut counts);
+    count_statements(&program.body, 0, false, &mut counts);
     counts.copies = count_copies(&program.body);
     counts
 }
 
-fn count_statements(statements: &[Stmt], loop_depth: usize, counts: &mut StructureCounts) {
+fn count_statements(statements: &[Stmt], loop_depth: usize, inside_parallel: bool, counts: &mut StructureCounts) {
     for statement in statements {
         match statement {
             Stmt::Alloc { .. } | Stmt::Format { .. } | Stmt::ReadFile { .. } => {
@@ -70,11 +89,22 @@ fn count_statements(statements: &[Stmt], loop_depth: usize, counts: &mut Structu
             Stmt::Free { .. } => counts.frees += 1,
             Stmt::For { body, .. } | Stmt::While { body, .. } => {
                 counts.loops += 1;
-                count_statements(body, loop_depth + 1, counts);
+                counts.sequential_loops += usize::from(!inside_parallel);
+                count_statements(body, loop_depth + 1, inside_parallel, counts);
+            }
+            Stmt::ParallelFor { body, .. } => {
+                counts.loops += 1;
+                counts.parallel_maps += 1;
+                count_statements(body, loop_depth + 1, true, counts);
+            }
+            Stmt::ParallelReduce { body, .. } => {
+                counts.loops += 1;
+                counts.parallel_reductions += 1;
+                count_statements(body, loop_depth + 1, true, counts);
             }
             Stmt::If { then, otherwise, .. } => {
-                count_statements(then, loop_depth, counts);
-                count_statements(otherwise, loop_depth, counts);
+                count_statements(then, loop_depth, inside_parallel, counts);
+                count_statements(otherwise, loop_depth, inside_parallel, counts);
             }
             _ => {}
         }
@@ -86,8 +116,11 @@ fn count_copies(statements: &[Stmt]) -> usize {
     statements
         .iter()
         .map(|statement| match statement {
-            Stmt::For { body, .. } if is_copy_body(body) => 1,
-            Stmt::For { body, .. } | Stmt::While { body, .. } => count_copies(body),
+            Stmt::For { body, .. } | Stmt::ParallelFor { body, .. } if is_copy_body(body) => 1,
+            Stmt::For { body, .. }
+            | Stmt::While { body, .. }
+            | Stmt::ParallelFor { body, .. }
+            | Stmt::ParallelReduce { body, .. } => count_copies(body),
             Stmt::If { then, otherwise, .. } => count_copies(then) + count_copies(otherwise),
             _ => 0,
         })
@@ -110,7 +143,7 @@ pub fn is_copy_body(body: &[Stmt]) -> bool {
             }),
             None,
         ) => source != block && is_safe_pure(index) && is_safe_pure(source_index),
-        (Some(Stmt::For { body, .. }), None) => is_copy_body(body),
+        (Some(Stmt::For { body, .. } | Stmt::ParallelFor { body, .. }), None) => is_copy_body(body),
         _ => false,
     }
 }

@@ -63,8 +63,8 @@ pub fn object_path_for_executable(output: &Path) -> PathBuf {
     output.with_file_name(object_name)
 }
 
-/// Adds `int main(int argc, char **argv)` that calls the entry function, flushes the program's output and returns
-/// the entry's status. The entry must exist; the module must not define `main` already.
+/// Adds `int main(int argc, char **argv)` that calls the entry function, then `aplrt_finish` (flushes the output and
+/// stops the worker threads), and returns the entry's status. The entry must exist; the module must not define `main` already.
 pub fn define_c_main_calling_entry(module: &Module<'_>, entry_function_name: &str) -> Result<(), CodegenError> {
     require_entry_function(module, entry_function_name)?;
     if module.get_function("main").is_some() {
@@ -79,7 +79,7 @@ pub fn define_c_main_calling_entry(module: &Module<'_>, entry_function_name: &st
             .ok_or_else(|| CodegenError::MissingEntryFunction {
                 name: entry_function_name.to_string(),
             })?;
-    let flush_function = declare_runtime_function(module, RuntimeFunctionId::Flush);
+    let finish_function = declare_runtime_function(module, RuntimeFunctionId::Finish);
     let context = module.get_context();
     let i32_type = context.i32_type();
     let pointer_type = context.ptr_type(inkwell::AddressSpace::default());
@@ -99,7 +99,7 @@ pub fn define_c_main_calling_entry(module: &Module<'_>, entry_function_name: &st
         .ok_or_else(|| CodegenError::MissingEntryFunction {
             name: entry_function_name.to_string(),
         })?;
-    builder.build_call(flush_function, &[], "").map_err(build_failed)?;
+    builder.build_call(finish_function, &[], "").map_err(build_failed)?;
     builder.build_return(Some(&status)).map_err(build_failed)?;
     Ok(())
 }

@@ -12,6 +12,7 @@ use inkwell::AddressSpace;
 
 use aplc_runtime::abi;
 use aplc_runtime::abi::RuntimeErrorKind;
+use aplc_runtime::parallel;
 
 use crate::runtime::error::AplErrorKind;
 
@@ -31,6 +32,7 @@ pub enum RuntimeFunctionId {
     Free,
     PrintArray,
     Flush,
+    Finish,
     Error,
     NowMillis,
     ReportBench,
@@ -38,6 +40,9 @@ pub enum RuntimeFunctionId {
     ReadFile,
     ReadArrayFile,
     Format,
+    ParallelFor,
+    Parameter,
+    SetDefaultThreads,
 }
 
 /// One run-time library function: its C name and signature, what LLVM may assume about it, and its address in this
@@ -107,6 +112,15 @@ pub const RUNTIME_FUNCTIONS: &[RuntimeFunction] = &[
         address_in_this_process: abi::aplrt_flush as *const (),
     },
     RuntimeFunction {
+        id: RuntimeFunctionId::Finish,
+        name: "aplrt_finish",
+        parameters: &[],
+        result: None,
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: parallel::aplrt_finish as *const (),
+    },
+    RuntimeFunction {
         id: RuntimeFunctionId::Error,
         name: "aplrt_error",
         parameters: &[I32, Pointer, I64],
@@ -168,6 +182,33 @@ pub const RUNTIME_FUNCTIONS: &[RuntimeFunction] = &[
         never_returns: false,
         returns_fresh_memory: true,
         address_in_this_process: abi::aplrt_format as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::ParallelFor,
+        name: "aplrt_parallel_for",
+        parameters: &[Pointer, Pointer, I64, I64, I64],
+        result: None,
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: parallel::aplrt_parallel_for as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::Parameter,
+        name: "aplrt_parameter",
+        parameters: &[Pointer, I64, I64],
+        result: Some(I64),
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: parallel::aplrt_parameter as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::SetDefaultThreads,
+        name: "aplrt_set_default_threads",
+        parameters: &[I64],
+        result: None,
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: parallel::aplrt_set_default_threads as *const (),
     },
 ];
 

@@ -32,6 +32,9 @@ pub struct CodegenOptions {
     /// built for the host run only on similar CPUs, so executables meant for other machines should name a baseline
     /// such as `x86-64-v2`. An unknown name makes LLVM print a warning and fall back to a generic CPU.
     pub target_cpu: Option<String>,
+    /// `--threads`: the number of threads the program's parallel constructs use unless `APLC_THREADS` says otherwise
+    /// (`None`: all cores). Baked into the program's entry.
+    pub threads: Option<usize>,
 }
 
 /// A CPU name and an LLVM feature string (`+avx2,+fma,-avx512f,...`; empty means the CPU's defaults).

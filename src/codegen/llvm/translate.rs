@@ -27,6 +27,7 @@
 
 pub mod line;
 mod nan_checks;
+mod parallel;
 mod scalar;
 mod special_functions;
 
@@ -55,16 +56,19 @@ pub const PROGRAM_MODULE_NAME: &str = "aplc_program";
 
 /// Translates a loop program into a verified module whose `aplc_main` runs it and returns 0 (an APL error exits
 /// with status 1 inside `aplrt_error`). The program's result value is not printed: a program shows what it prints.
-/// `_options` are not needed yet (the target is chosen when the module is compiled); they are taken so that the
-/// translation may later depend on the target.
+/// Of the options, the translation reads the thread count (the target is chosen when the module is compiled).
 pub fn translate_program<'ctx>(
     context: &'ctx Context,
     program: &Program,
-    _options: &CodegenOptions,
+    options: &CodegenOptions,
 ) -> Result<Module<'ctx>, CodegenError> {
     let module = context.create_module(PROGRAM_MODULE_NAME);
     {
-        let translator = ProgramTranslator::new(FunctionEmitter::for_new_program_entry(&module));
+        let first_synthetic_id = crate::loops::ir::largest_id(&program.body) + 1;
+        let translator = ProgramTranslator::new(FunctionEmitter::for_new_program_entry(&module), first_synthetic_id);
+        if let Some(threads) = options.threads {
+            translator.emit_default_thread_count(threads)?;
+        }
         translator.translate_statements(&program.body)?;
         translator.emitter.emit_return_status(0)?;
     }
@@ -112,10 +116,18 @@ pub(super) struct ProgramTranslator<'module, 'ctx> {
     elide_next_nan_check: Cell<bool>,
     /// While the operation that took `elide_next_nan_check` emits its checks.
     nan_check_elided: Cell<bool>,
+    /// In the outlined body of a parallel construct, where nested constructs run sequentially (`parallel.rs`).
+    inside_parallel_body: bool,
+    /// The next id of a variable or block the translation makes up (above every id of the program).
+    next_synthetic_id: Cell<u32>,
+    /// The `let`s of element positions that the parallel translation makes up (`start + t`, `chunk × C + k`): sums
+    /// and products of non-negative values that cannot overflow, translated with `nsw`/`nuw` so that LLVM knows the
+    /// positions are non-negative (`parallel.rs`).
+    position_lets: RefCell<HashSet<u32>>,
 }
 
 impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
-    fn new(emitter: FunctionEmitter<'module, 'ctx>) -> Self {
+    fn new(emitter: FunctionEmitter<'module, 'ctx>, first_synthetic_id: u32) -> Self {
         ProgramTranslator {
             emitter,
             variables: RefCell::new(HashMap::new()),
@@ -126,6 +138,9 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             lets_checked_by_uses: RefCell::new(HashSet::new()),
             elide_next_nan_check: Cell::new(false),
             nan_check_elided: Cell::new(false),
+            inside_parallel_body: false,
+            next_synthetic_id: Cell::new(first_synthetic_id),
+            position_lets: RefCell::new(HashSet::new()),
         }
     }
 
@@ -142,6 +157,15 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             Stmt::Assign { var, value } => self.translate_assign(var, value),
             Stmt::For { index, count, body } => self.translate_for_loop(index, count, body),
             Stmt::While { condition, body } => self.translate_while_loop(condition, body),
+            Stmt::ParallelFor { index, count, body } => self.translate_parallel_for(index, count, body),
+            Stmt::ParallelReduce {
+                result,
+                reduction,
+                index,
+                count,
+                body,
+                element,
+            } => self.translate_parallel_reduce(result, reduction, index, count, body, element),
             Stmt::If {
                 condition,
                 then,
@@ -172,6 +196,9 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
 
     /// The value takes the variable's name, unless it is another variable's (or a constant, which has no name).
     fn translate_let(&self, var: &Var, value: &Expr) -> Result<(), CodegenError> {
+        if self.position_lets.borrow().contains(&var.id) {
+            return self.translate_position_let(var, value);
+        }
         let is_fresh_computation = !matches!(value, Expr::Var(_));
         if matches!(value, Expr::Prim(..)) && self.lets_checked_by_uses.borrow().contains(&var.id) {
             self.elide_next_nan_check.set(true);
@@ -784,7 +811,9 @@ fn body_has_no_observable_effect(statements: &[Stmt]) -> bool {
         | Stmt::Free { .. }
         | Stmt::Swap { .. }
         | Stmt::View { .. } => true,
-        Stmt::For { body, .. } => body_has_no_observable_effect(body),
+        Stmt::For { body, .. } | Stmt::ParallelFor { body, .. } | Stmt::ParallelReduce { body, .. } => {
+            body_has_no_observable_effect(body)
+        }
         Stmt::If { then, otherwise, .. } => {
             body_has_no_observable_effect(then) && body_has_no_observable_effect(otherwise)
         }

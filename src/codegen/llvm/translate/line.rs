@@ -72,7 +72,10 @@ pub fn translate_line_program<'ctx>(context: &'ctx Context, line: &LineProgram) 
             .i32_type()
             .fn_type(&[pointer_type.into(), pointer_type.into()], false);
         let function = module.add_function(LINE_ENTRY_FUNCTION_NAME, entry_type, None);
-        let translator = ProgramTranslator::new(FunctionEmitter::for_function(&module, function));
+        // The inputs' blocks are not defined by any statement: synthetic ids go above theirs too.
+        let largest_input = line.inputs.iter().map(|input| input.block.id).max().unwrap_or(0);
+        let first_synthetic_id = crate::loops::ir::largest_id(&line.program.body).max(largest_input) + 1;
+        let translator = ProgramTranslator::new(FunctionEmitter::for_function(&module, function), first_synthetic_id);
         let parameter = |position: u32| {
             function
                 .get_nth_param(position)

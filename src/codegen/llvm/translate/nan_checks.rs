@@ -61,9 +61,21 @@ fn count_statement_uses(statements: &[Stmt], uses: &mut UseCounts, defined: &mut
                 count_expression_uses(index, false, uses);
                 count_expression_uses(value, false, uses);
             }
-            Stmt::For { count, body, .. } => {
+            Stmt::For { count, body, .. } | Stmt::ParallelFor { count, body, .. } => {
                 count_expression_uses(count, false, uses);
                 count_statement_uses(body, uses, defined);
+            }
+            Stmt::ParallelReduce {
+                reduction,
+                count,
+                body,
+                element,
+                ..
+            } => {
+                count_expression_uses(&reduction.neutral, false, uses);
+                count_expression_uses(count, false, uses);
+                count_statement_uses(body, uses, defined);
+                count_expression_uses(element, false, uses);
             }
             Stmt::While { condition, body } => {
                 count_expression_uses(condition, false, uses);

@@ -1,0 +1,353 @@
+//! Multicore execution of the parallel constructs of compiled programs: one thread pool per process, created on first
+//! use, whose workers park on a condition variable when idle.
+//!
+//! Generated code outlines the body of each outermost parallel construct into a function
+//! `void body(ptr context, i64 start, i64 end)` that runs the tasks `start..end` (iterations of a parallel map, chunks
+//! of a parallel reduction) and calls [`aplrt_parallel_for`]. The tasks are cut into contiguous pieces handed out
+//! dynamically to the calling thread and the workers; the caller returns when every piece is done. Which task lands on
+//! which thread never changes a result: a reduction's chunks are fixed by the program (`REDUCTION_CHUNK` in the
+//! compiler's loop IR), not by the thread count, and are combined in chunk order by the caller.
+//!
+//! The number of threads is, in order of precedence: the environment variable `APLC_THREADS`; the default the
+//! program was compiled with (`aplc build --threads N`, set through [`aplrt_set_default_threads`]); the number of
+//! cores. Work below a construct's threshold (a named parameter, see [`aplrt_parameter`]) runs on the calling thread.
+//!
+//! Robustness: a construct started while the pool is busy (two JIT-compiled programs of one process, in tests) runs on
+//! its own thread instead of waiting; a process forked from one that had a pool (the REPL's children) makes its own,
+//! since the workers do not survive a fork. An APL error inside a body exits the process from the worker (see
+//! `abi::exit_after_reporting`, which lets only the first error report).
+
+use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+
+/// A parallel body: runs tasks `start..end` with the captured values in `context`.
+pub type ParallelBody = unsafe extern "C" fn(context: *mut u8, start: i64, end: i64);
+
+/// Pieces per thread: more than one, so that a thread that finishes early takes another piece.
+const PIECES_PER_THREAD: i64 = 4;
+
+/// The default a program was compiled with (`--threads N`); 0 for "all cores".
+static COMPILED_DEFAULT_THREADS: AtomicI64 = AtomicI64::new(0);
+
+/// Sets the number of threads a program uses unless `APLC_THREADS` says otherwise (called at the start of a program
+/// built with `--threads N`; 0 or less means all cores).
+#[no_mangle]
+pub extern "C" fn aplrt_set_default_threads(threads: i64) {
+    COMPILED_DEFAULT_THREADS.store(threads.max(0), Ordering::Relaxed);
+}
+
+/// The number of threads parallel constructs use now.
+pub fn thread_count() -> usize {
+    if let Some(threads) = threads_from_environment() {
+        return threads;
+    }
+    match COMPILED_DEFAULT_THREADS.load(Ordering::Relaxed) {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => usize::try_from(n).unwrap_or(1),
+    }
+}
+
+/// `APLC_THREADS`, read once per process; a value that is not a positive integer stops the program with a usage
+/// error (status 2), as a malformed option would.
+fn threads_from_environment() -> Option<usize> {
+    static THREADS: OnceLock<Option<usize>> = OnceLock::new();
+    *THREADS.get_or_init(|| {
+        let text = std::env::var("APLC_THREADS").ok()?;
+        match text.trim().parse::<usize>() {
+            Ok(threads) if threads >= 1 => Some(threads),
+            _ => crate::abi::exit_with_usage_error(&format!("APLC_THREADS must be a positive integer, not `{text}`")),
+        }
+    })
+}
+
+/// The value of the program parameter `name` (a UTF-8 string of `length` bytes): the environment variable
+/// `APLC_PARAM_<name>` when set, else `default`. A value that is not an integer stops the program with a usage error.
+///
+/// # Safety
+/// `name` must point to `length` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn aplrt_parameter(name: *const u8, length: i64, default: i64) -> i64 {
+    let name = match usize::try_from(length) {
+        // SAFETY: the caller guarantees `length` readable bytes.
+        Ok(length) if length > 0 && !name.is_null() => {
+            String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(name, length) }).into_owned()
+        }
+        _ => return default,
+    };
+    parameter_value(&name, default)
+}
+
+/// [`aplrt_parameter`] for Rust callers. A parameter's name starts with its class (`threshold_i45` is of class
+/// `threshold`): `APLC_PARAM_<class>` sets every parameter of the class that has no variable of its own.
+pub fn parameter_value(name: &str, default: i64) -> i64 {
+    let class = name.split('_').next().unwrap_or(name);
+    [name, class]
+        .iter()
+        .find_map(|key| {
+            let variable = format!("APLC_PARAM_{key}");
+            let text = std::env::var(&variable).ok()?;
+            Some(match text.trim().parse::<i64>() {
+                Ok(value) => value,
+                Err(_) => crate::abi::exit_with_usage_error(&format!("{variable} must be an integer, not `{text}`")),
+            })
+        })
+        .unwrap_or(default)
+}
+
+/// Runs `body(context, start, end)` over the tasks `0..tasks`, on every thread of the pool when `work` (the
+/// compiler's estimate of the construct's cost) is at least `threshold`, else on the calling thread in one call.
+///
+/// # Safety
+/// `body` must be safe to call with `context` and any disjoint subranges of `0..tasks` from several threads at once.
+#[no_mangle]
+pub unsafe extern "C" fn aplrt_parallel_for(
+    body: ParallelBody,
+    context: *mut u8,
+    tasks: i64,
+    work: i64,
+    threshold: i64,
+) {
+    if tasks <= 0 {
+        return;
+    }
+    let threads = thread_count();
+    if threads <= 1 || tasks == 1 || work < threshold {
+        // SAFETY: the caller guarantees that the body may run the whole range.
+        unsafe { body(context, 0, tasks) };
+        return;
+    }
+    let pool = pool_for(threads);
+    let Ok(_dispatch) = pool.dispatch.try_lock() else {
+        // Another construct of this process is running on the pool: run this one here.
+        // SAFETY: as above.
+        unsafe { body(context, 0, tasks) };
+        return;
+    };
+    let pieces = tasks.min(threads as i64 * PIECES_PER_THREAD);
+    let job = Arc::new(Job {
+        body,
+        context: context as usize,
+        tasks,
+        pieces,
+        next_piece: AtomicI64::new(0),
+        pieces_left: AtomicI64::new(pieces),
+    });
+    {
+        let mut state = pool
+            .shared
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        state.generation += 1;
+        state.job = Some(job.clone());
+        pool.shared.work_available.notify_all();
+    }
+    job.run_pieces(&pool.shared);
+    let mut state = pool
+        .shared
+        .state
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    while job.pieces_left.load(Ordering::Acquire) > 0 {
+        state = pool
+            .shared
+            .job_done
+            .wait(state)
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+    }
+    state.job = None;
+}
+
+/// One call of [`aplrt_parallel_for`] on the pool.
+struct Job {
+    body: ParallelBody,
+    /// The context pointer, as an integer so that the job may cross threads (the body's contract makes it safe).
+    context: usize,
+    tasks: i64,
+    pieces: i64,
+    next_piece: AtomicI64,
+    pieces_left: AtomicI64,
+}
+
+impl Job {
+    /// Takes pieces until none is left; the thread that finishes the last one wakes the caller.
+    fn run_pieces(&self, shared: &Shared) {
+        loop {
+            let piece = self.next_piece.fetch_add(1, Ordering::Relaxed);
+            if piece >= self.pieces {
+                return;
+            }
+            let start = piece * self.tasks / self.pieces;
+            let end = (piece + 1) * self.tasks / self.pieces;
+            // SAFETY: pieces are disjoint subranges of 0..tasks, as `aplrt_parallel_for`'s contract allows.
+            unsafe { (self.body)(self.context as *mut u8, start, end) };
+            if self.pieces_left.fetch_sub(1, Ordering::AcqRel) == 1 {
+                let _state = shared.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                shared.job_done.notify_all();
+            }
+        }
+    }
+}
+
+struct State {
+    /// Incremented for every job, so that a worker takes each job once.
+    generation: u64,
+    job: Option<Arc<Job>>,
+    /// Set by [`aplrt_finish`]: the workers return.
+    stopping: bool,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    work_available: Condvar,
+    job_done: Condvar,
+}
+
+struct Pool {
+    shared: Arc<Shared>,
+    /// Held by the thread whose job runs on the pool.
+    dispatch: Mutex<()>,
+    threads: usize,
+    process: u32,
+    /// The workers' handles, joined by [`aplrt_finish`].
+    workers: Mutex<Vec<std::thread::JoinHandle<()>>>,
+}
+
+/// The pools started in this process (one per thread count asked for; a forked child finds its parent's here too).
+static POOLS: Mutex<Vec<Arc<Pool>>> = Mutex::new(Vec::new());
+
+/// The pool of this process with `threads` threads (the caller counts as one), created on first use.
+fn pool_for(threads: usize) -> Arc<Pool> {
+    let process = std::process::id();
+    let mut pools = POOLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(pool) = pools
+        .iter()
+        .find(|pool| pool.threads == threads && pool.process == process)
+    {
+        return pool.clone();
+    }
+    let pool = Arc::new(start_pool(threads, process));
+    pools.push(pool.clone());
+    pool
+}
+
+fn start_pool(threads: usize, process: u32) -> Pool {
+    let shared = Arc::new(Shared {
+        state: Mutex::new(State {
+            generation: 0,
+            job: None,
+            stopping: false,
+        }),
+        work_available: Condvar::new(),
+        job_done: Condvar::new(),
+    });
+    static WORKERS_STARTED: AtomicUsize = AtomicUsize::new(0);
+    let workers = (1..threads)
+        .filter_map(|_| {
+            let shared = shared.clone();
+            let number = WORKERS_STARTED.fetch_add(1, Ordering::Relaxed);
+            // A worker that cannot be started leaves more pieces for the others: the job still completes.
+            std::thread::Builder::new()
+                .name(format!("aplc-worker-{number}"))
+                .spawn(move || run_worker(&shared))
+                .ok()
+        })
+        .collect();
+    Pool {
+        shared,
+        dispatch: Mutex::new(()),
+        threads,
+        process,
+        workers: Mutex::new(workers),
+    }
+}
+
+/// Ends a compiled program's run: flushes its output and stops the workers of this process's pools, so that the
+/// process ends with no thread of ours alive (memory checkers then see every thread's memory returned). Called by the
+/// `main` of executables after the program; the JIT and the REPL keep their pools for the next program or line.
+#[no_mangle]
+pub extern "C" fn aplrt_finish() {
+    crate::abi::aplrt_flush();
+    let process = std::process::id();
+    let pools: Vec<Arc<Pool>> = {
+        let mut pools = POOLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        std::mem::take(&mut *pools)
+    };
+    for pool in pools.iter().filter(|pool| pool.process == process) {
+        pool.shared
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .stopping = true;
+        pool.shared.work_available.notify_all();
+        let workers = std::mem::take(&mut *pool.workers.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+        for worker in workers {
+            let _ = worker.join();
+        }
+    }
+}
+
+/// A worker: waits for a job it has not run yet, runs pieces of it, and waits again.
+fn run_worker(shared: &Shared) {
+    let mut seen = 0;
+    loop {
+        let job = {
+            let mut state = shared.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            while !state.stopping && (state.generation == seen || state.job.is_none()) {
+                state = shared
+                    .work_available
+                    .wait(state)
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+            }
+            if state.stopping {
+                return;
+            }
+            seen = state.generation;
+            state.job.clone().expect("checked above")
+        };
+        job.run_pieces(shared);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    unsafe extern "C" fn add_task_numbers(context: *mut u8, start: i64, end: i64) {
+        let sums = context as *const AtomicI64;
+        for task in start..end {
+            // SAFETY: the test passes an array of as many counters as tasks.
+            unsafe { (*sums.add(task as usize)).fetch_add(task + 1, Ordering::Relaxed) };
+        }
+    }
+
+    #[test]
+    fn every_task_runs_exactly_once_on_the_pool() {
+        for tasks in [1_i64, 2, 7, 64, 1000] {
+            let sums: Vec<AtomicI64> = (0..tasks).map(|_| AtomicI64::new(0)).collect();
+            // SAFETY: each task touches only its own counter.
+            unsafe { aplrt_parallel_for(add_task_numbers, sums.as_ptr() as *mut u8, tasks, 1 << 40, 0) };
+            for (task, sum) in sums.iter().enumerate() {
+                assert_eq!(sum.load(Ordering::Relaxed), task as i64 + 1, "task {task} of {tasks}");
+            }
+        }
+    }
+
+    #[test]
+    fn work_below_the_threshold_runs_in_one_call() {
+        unsafe extern "C" fn record_range(context: *mut u8, start: i64, end: i64) {
+            let calls = context as *const Mutex<Vec<(i64, i64)>>;
+            // SAFETY: the test passes a mutex-protected vector.
+            unsafe { (*calls).lock().unwrap().push((start, end)) };
+        }
+        let calls = Mutex::new(Vec::<(i64, i64)>::new());
+        // SAFETY: the body only locks the vector.
+        unsafe { aplrt_parallel_for(record_range, &calls as *const _ as *mut u8, 100, 10, 1000) };
+        assert_eq!(*calls.lock().unwrap(), vec![(0, 100)]);
+    }
+
+    #[test]
+    fn parameters_default_when_unset() {
+        assert_eq!(parameter_value("surely_not_set_by_anyone", 42), 42);
+    }
+}

@@ -1,0 +1,648 @@
+//! Parallel constructs on a multicore CPU.
+//!
+//! An outermost `parfor i < n { body }` becomes a function `void aplc_parallel_i(ptr context, i64 start, i64 end)`
+//! that runs iterations `start..end` (a plain counted loop, so its inner loops vectorise as before), and a call
+//! `aplrt_parallel_for(function, context, n, work, threshold)`: the run-time library's pool runs pieces of `0..n` on
+//! every thread, or the whole range on the calling thread when `work` is below the construct's threshold. The
+//! context is a stack struct of the values the body reads from outside: scalars by value, blocks by pointer.
+//!
+//! An outermost `reduce` does the same over chunks of `REDUCTION_CHUNK` elements: the function folds each of its
+//! chunks from the neutral element into a buffer of partial results (one per chunk), and the caller folds the
+//! partials in chunk order. Below the threshold the same function runs every chunk on the calling thread, so the
+//! result never depends on the thread count or the threshold.
+//!
+//! Inside a parallel body, constructs run sequentially (a `parfor` as a `for`, a `reduce` as the same chunked fold
+//! inline): one level of parallelism is what a CPU of a few cores can use.
+//!
+//! The work estimate is the iteration count times the cost of one iteration: each statement costs 1, and a loop in
+//! the body costs its count times its body when the count is known before the construct starts (16 times its body
+//! when not).
+
+use std::collections::HashSet;
+
+use inkwell::module::Linkage;
+use inkwell::types::{BasicType, BasicTypeEnum};
+use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
+use inkwell::AddressSpace;
+
+use super::{internal_error, ProgramTranslator, VariableStorage};
+use crate::codegen::llvm::emit::FunctionEmitter;
+use crate::codegen::llvm::error::CodegenError;
+use crate::codegen::llvm::runtime_table::{declare_runtime_function, RuntimeFunctionId};
+use crate::loops::ir::{self, Block, Expr, Reduction, ScalarType, Stmt, Var, REDUCTION_CHUNK};
+use crate::loops::parameters::{threshold_name, DEFAULT_PARALLEL_THRESHOLD};
+use crate::tail::ast::Op;
+
+/// Marks an integer instruction `nuw` (inkwell builds `nsw` forms but has no `nuw` builder for them).
+fn set_no_unsigned_wrap(value: IntValue<'_>) {
+    if let Some(instruction) = value.as_instruction() {
+        let _ = instruction.set_no_unsigned_wrap_flag(true);
+    }
+}
+
+/// How many times its body an inner loop of unknown count is assumed to run, for the work estimate.
+const UNKNOWN_LOOP_TRIPS: i64 = 16;
+
+/// Partial results of a reduction up to this many chunks live on the stack; more go to the heap.
+const PARTIALS_ON_STACK: i64 = 64;
+
+/// What an outlined body reads from outside: the scalar variables and the blocks, in context-field order.
+struct Captures {
+    variables: Vec<Var>,
+    blocks: Vec<Block>,
+}
+
+impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
+    /// `parfor index < count { body }`.
+    pub(super) fn translate_parallel_for(&self, index: &Var, count: &Expr, body: &[Stmt]) -> Result<(), CodegenError> {
+        if self.inside_parallel_body {
+            return self.translate_for_loop(index, count, body);
+        }
+        let count_var = self.synthetic_var(ScalarType::Int, "n");
+        self.translate_let(&count_var, count)?;
+        let (start, end) = (
+            self.synthetic_var(ScalarType::Int, "start"),
+            self.synthetic_var(ScalarType::Int, "end"),
+        );
+        let offset = self.synthetic_var(ScalarType::Int, "t");
+        self.position_lets.borrow_mut().insert(index.id);
+        let mut task_body = vec![Stmt::Let {
+            var: index.clone(),
+            value: Expr::add_int(Expr::var(&start), Expr::var(&offset)),
+        }];
+        task_body.extend(body.iter().cloned());
+        let tasks = vec![Stmt::For {
+            index: offset,
+            count: Expr::sub_int(Expr::var(&end), Expr::var(&start)),
+            body: task_body,
+        }];
+        let captures = captures_of(&tasks, &[&start, &end]);
+        let function = self.outline(&index.name(), &captures, &start, &end, &tasks)?;
+        let work = Expr::mul_int(Expr::var(&count_var), work_of(body));
+        self.call_parallel_for(function, &captures, &Expr::var(&count_var), &work, &index.name())
+    }
+
+    /// `reduce result = op(neutral) for index < count { body; yield element }`.
+    pub(super) fn translate_parallel_reduce(
+        &self,
+        result: &Var,
+        reduction: &Reduction,
+        index: &Var,
+        count: &Expr,
+        body: &[Stmt],
+        element: &Expr,
+    ) -> Result<(), CodegenError> {
+        let count_var = self.synthetic_var(ScalarType::Int, "n");
+        self.translate_let(&count_var, count)?;
+        let chunks = self.synthetic_var(ScalarType::Int, "chunks");
+        self.translate_let(
+            &chunks,
+            &Expr::div_int(
+                Expr::add_int(Expr::var(&count_var), Expr::Int(REDUCTION_CHUNK - 1)),
+                Expr::Int(REDUCTION_CHUNK),
+            ),
+        )?;
+        if self.inside_parallel_body {
+            return self.translate_sequential_reduce(result, reduction, index, &count_var, &chunks, body, element);
+        }
+        let partials = self.synthetic_block(result.ty);
+        let (start, end) = (
+            self.synthetic_var(ScalarType::Int, "start"),
+            self.synthetic_var(ScalarType::Int, "end"),
+        );
+        let chunk = self.synthetic_var(ScalarType::Int, "chunk");
+        let chunk_tasks = vec![Stmt::For {
+            index: chunk.clone(),
+            count: Expr::sub_int(Expr::var(&end), Expr::var(&start)),
+            body: self.fold_one_chunk(
+                reduction,
+                index,
+                &count_var,
+                &Expr::add_int(Expr::var(&start), Expr::var(&chunk)),
+                body,
+                element,
+                partials,
+            ),
+        }];
+        let captures = captures_of(&chunk_tasks, &[&start, &end]);
+        let function = self.outline(&index.name(), &captures, &start, &end, &chunk_tasks)?;
+        self.bind_partials_buffer(partials, &chunks)?;
+        let work = Expr::mul_int(Expr::var(&count_var), Expr::add_int(work_of(body), Expr::Int(1)));
+        self.call_parallel_for(function, &captures, &Expr::var(&chunks), &work, &index.name())?;
+        // The partials, folded in chunk order into the result (a mutable of the same name).
+        let total = result;
+        let position = self.synthetic_var(ScalarType::Int, "c");
+        let combine = vec![
+            Stmt::Mutable {
+                var: total.clone(),
+                value: reduction.neutral.clone(),
+            },
+            Stmt::For {
+                index: position.clone(),
+                count: Expr::var(&chunks),
+                body: vec![Stmt::Assign {
+                    var: total.clone(),
+                    value: Expr::Prim(
+                        reduction.op,
+                        vec![Expr::var(total), Expr::load(partials, Expr::var(&position))],
+                    ),
+                }],
+            },
+        ];
+        self.translate_statements(&combine)?;
+        self.release_partials_buffer(partials, &chunks)
+    }
+
+    /// Inside a parallel body: the chunked fold inline, `result := op(result, fold of chunk c)` for each chunk.
+    #[allow(clippy::too_many_arguments)]
+    fn translate_sequential_reduce(
+        &self,
+        result: &Var,
+        reduction: &Reduction,
+        index: &Var,
+        count: &Var,
+        chunks: &Var,
+        body: &[Stmt],
+        element: &Expr,
+    ) -> Result<(), CodegenError> {
+        let total = result;
+        let chunk = self.synthetic_var(ScalarType::Int, "chunk");
+        let part = self.synthetic_var(result.ty, "part");
+        let mut chunk_body = self.chunk_loop(reduction, index, count, &Expr::var(&chunk), body, element, &part);
+        chunk_body.push(Stmt::Assign {
+            var: total.clone(),
+            value: Expr::Prim(reduction.op, vec![Expr::var(total), Expr::var(&part)]),
+        });
+        let statements = vec![
+            Stmt::Mutable {
+                var: total.clone(),
+                value: reduction.neutral.clone(),
+            },
+            Stmt::For {
+                index: chunk,
+                count: Expr::var(chunks),
+                body: chunk_body,
+            },
+        ];
+        self.translate_statements(&statements)
+    }
+
+    /// The statements that fold chunk `chunk` into `partials[chunk]`.
+    #[allow(clippy::too_many_arguments)]
+    fn fold_one_chunk(
+        &self,
+        reduction: &Reduction,
+        index: &Var,
+        count: &Var,
+        chunk: &Expr,
+        body: &[Stmt],
+        element: &Expr,
+        partials: Block,
+    ) -> Vec<Stmt> {
+        let chunk_var = self.synthetic_var(ScalarType::Int, "chunk");
+        self.position_lets.borrow_mut().insert(chunk_var.id);
+        let part = self.synthetic_var(partials.element, "part");
+        let mut statements = vec![Stmt::Let {
+            var: chunk_var.clone(),
+            value: chunk.clone(),
+        }];
+        statements.extend(self.chunk_loop(reduction, index, count, &Expr::var(&chunk_var), body, element, &part));
+        statements.push(Stmt::Store {
+            block: partials,
+            index: Expr::var(&chunk_var),
+            value: Expr::var(&part),
+        });
+        statements
+    }
+
+    /// `var part = neutral; for k < min(C, n - c·C) { let index = c·C + k; body; part := op(part, element) }`.
+    #[allow(clippy::too_many_arguments)]
+    fn chunk_loop(
+        &self,
+        reduction: &Reduction,
+        index: &Var,
+        count: &Var,
+        chunk: &Expr,
+        body: &[Stmt],
+        element: &Expr,
+        part: &Var,
+    ) -> Vec<Stmt> {
+        let first = self.synthetic_var(ScalarType::Int, "first");
+        let offset = self.synthetic_var(ScalarType::Int, "k");
+        self.position_lets.borrow_mut().extend([first.id, index.id]);
+        let mut step = vec![Stmt::Let {
+            var: index.clone(),
+            value: Expr::add_int(Expr::var(&first), Expr::var(&offset)),
+        }];
+        step.extend(body.iter().cloned());
+        step.push(Stmt::Assign {
+            var: part.clone(),
+            value: Expr::Prim(reduction.op, vec![Expr::var(part), element.clone()]),
+        });
+        vec![
+            Stmt::Let {
+                var: first.clone(),
+                value: Expr::mul_int(chunk.clone(), Expr::Int(REDUCTION_CHUNK)),
+            },
+            Stmt::Mutable {
+                var: part.clone(),
+                value: reduction.neutral.clone(),
+            },
+            Stmt::For {
+                index: offset,
+                count: Expr::min(
+                    Expr::Int(REDUCTION_CHUNK),
+                    Expr::sub_int(Expr::var(count), Expr::var(&first)),
+                ),
+                body: step,
+            },
+        ]
+    }
+
+    /// A position `let` (see `position_lets`): `a + b` or `a × b` of non-negative ints whose result is a position
+    /// in an array, so it cannot overflow; translated with `nsw nuw`, which lets LLVM prove the position
+    /// non-negative (an `srem`/`sdiv` of it by a constant becomes a cheap unsigned one, and the loop vectorises as it
+    /// does with a known trip count).
+    pub(super) fn translate_position_let(&self, var: &Var, value: &Expr) -> Result<(), CodegenError> {
+        let builder = &self.emitter.builder;
+        let name = var.name();
+        let position = match value {
+            Expr::Prim(Op::AddI, arguments) if arguments.len() == 2 => {
+                let (a, b) = (self.translate_int(&arguments[0])?, self.translate_int(&arguments[1])?);
+                let sum = builder.build_int_nsw_add(a, b, &name)?;
+                set_no_unsigned_wrap(sum);
+                sum
+            }
+            Expr::Prim(Op::MulI, arguments) if arguments.len() == 2 => {
+                let (a, b) = (self.translate_int(&arguments[0])?, self.translate_int(&arguments[1])?);
+                let product = builder.build_int_nsw_mul(a, b, &name)?;
+                set_no_unsigned_wrap(product);
+                product
+            }
+            _ => return Err(internal_error(format!("{name} is not a sum or product of positions"))),
+        };
+        self.bind_variable(var, VariableStorage::Value(position.into()));
+        Ok(())
+    }
+
+    /// `llvm.assume(value >= 0)`: the first task of a parallel body (tasks are numbered from 0).
+    fn assume_non_negative(&self, value: IntValue<'ctx>) -> Result<(), CodegenError> {
+        let builder = &self.emitter.builder;
+        let zero = value.get_type().const_zero();
+        let non_negative = builder.build_int_compare(inkwell::IntPredicate::SGE, value, zero, "first_task_is_valid")?;
+        let assume = inkwell::intrinsics::Intrinsic::find("llvm.assume")
+            .and_then(|intrinsic| intrinsic.get_declaration(self.emitter.module, &[]))
+            .ok_or_else(|| internal_error("llvm.assume is missing".to_string()))?;
+        builder.build_call(assume, &[non_negative.into()], "")?;
+        Ok(())
+    }
+
+    /// `aplrt_set_default_threads(threads)` at the program's start (`--threads N`).
+    pub(super) fn emit_default_thread_count(&self, threads: usize) -> Result<(), CodegenError> {
+        let function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::SetDefaultThreads);
+        let threads = self.emitter.int_constant(threads as i64);
+        self.emitter.builder.build_call(function, &[threads.into()], "")?;
+        Ok(())
+    }
+
+    // ---- Outlining ----
+
+    /// A variable of the translation only (not of the IR), with an id no IR variable has.
+    fn synthetic_var(&self, ty: ScalarType, hint: &str) -> Var {
+        let id = self.next_synthetic_id.get();
+        self.next_synthetic_id.set(id + 1);
+        Var {
+            id,
+            ty,
+            hint: hint.into(),
+        }
+    }
+
+    fn synthetic_block(&self, element: ScalarType) -> Block {
+        let id = self.next_synthetic_id.get();
+        self.next_synthetic_id.set(id + 1);
+        Block { id, element }
+    }
+
+    /// The function `void aplc_parallel_<name>(ptr context, i64 start, i64 end)` running `tasks` (statements that
+    /// read `start` and `end`) with the captured values loaded from the context.
+    fn outline(
+        &self,
+        name: &str,
+        captures: &Captures,
+        start: &Var,
+        end: &Var,
+        tasks: &[Stmt],
+    ) -> Result<inkwell::values::FunctionValue<'ctx>, CodegenError> {
+        let context = self.emitter.context;
+        let i64_type = context.i64_type();
+        let pointer_type = context.ptr_type(AddressSpace::default());
+        let function_type = context
+            .void_type()
+            .fn_type(&[pointer_type.into(), i64_type.into(), i64_type.into()], false);
+        let module = self.emitter.module;
+        let function = module.add_function(&format!("aplc_parallel_{name}"), function_type, Some(Linkage::Internal));
+        let translator = ProgramTranslator {
+            inside_parallel_body: true,
+            ..ProgramTranslator::new(
+                FunctionEmitter::for_function(module, function),
+                self.next_synthetic_id.get(),
+            )
+        };
+        let parameter = |position: u32| {
+            function
+                .get_nth_param(position)
+                .ok_or_else(|| internal_error("the parallel body has three parameters".to_string()))
+        };
+        let context_pointer = parameter(0)?.into_pointer_value();
+        translator.assume_non_negative(parameter(1)?.into_int_value())?;
+        translator
+            .position_lets
+            .borrow_mut()
+            .extend(self.position_lets.borrow().iter().copied());
+        translator.bind_variable(start, VariableStorage::Value(parameter(1)?));
+        translator.bind_variable(end, VariableStorage::Value(parameter(2)?));
+        let struct_type = self.context_struct_type(captures);
+        for (field, var) in captures.variables.iter().enumerate() {
+            // A constant (a count known at compile time) is used as such, so that LLVM sees trip counts and ranges.
+            let value = match self.constant_value_of(var) {
+                Some(constant) => constant,
+                None => {
+                    translator.load_context_field(context_pointer, struct_type, field, self.register_type(var.ty))?
+                }
+            };
+            translator.bind_variable(var, VariableStorage::Value(value));
+        }
+        for (position, block) in captures.blocks.iter().enumerate() {
+            let field = captures.variables.len() + position;
+            let pointer = translator.load_context_field(context_pointer, struct_type, field, pointer_type.into())?;
+            translator.set_block(*block, pointer, i64_type.const_zero())?;
+        }
+        translator.translate_statements(tasks)?;
+        translator.emitter.builder.build_return(None)?;
+        self.next_synthetic_id.set(translator.next_synthetic_id.get());
+        Ok(function)
+    }
+
+    /// The value of `var` when it is a compile-time constant here.
+    fn constant_value_of(&self, var: &Var) -> Option<BasicValueEnum<'ctx>> {
+        match self.variable_storage(var).ok()? {
+            VariableStorage::Value(BasicValueEnum::IntValue(value)) if value.is_const() => Some(value.into()),
+            VariableStorage::Value(BasicValueEnum::FloatValue(value)) if value.is_const() => Some(value.into()),
+            _ => None,
+        }
+    }
+
+    fn context_struct_type(&self, captures: &Captures) -> inkwell::types::StructType<'ctx> {
+        let pointer_type = self.emitter.context.ptr_type(AddressSpace::default());
+        let fields: Vec<BasicTypeEnum> = captures
+            .variables
+            .iter()
+            .map(|var| self.register_type(var.ty))
+            .chain(captures.blocks.iter().map(|_| pointer_type.as_basic_type_enum()))
+            .collect();
+        self.emitter.context.struct_type(&fields, false)
+    }
+
+    fn load_context_field(
+        &self,
+        context_pointer: PointerValue<'ctx>,
+        struct_type: inkwell::types::StructType<'ctx>,
+        field: usize,
+        field_type: BasicTypeEnum<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        let builder = &self.emitter.builder;
+        let pointer = builder.build_struct_gep(struct_type, context_pointer, field as u32, "captured")?;
+        Ok(builder.build_load(field_type, pointer, "captured")?)
+    }
+
+    /// Fills a context struct with the captured values and calls `aplrt_parallel_for`.
+    fn call_parallel_for(
+        &self,
+        function: inkwell::values::FunctionValue<'ctx>,
+        captures: &Captures,
+        tasks: &Expr,
+        work: &Expr,
+        name: &str,
+    ) -> Result<(), CodegenError> {
+        let struct_type = self.context_struct_type(captures);
+        let context_pointer = self.emitter.emit_entry_block_slot(struct_type, "parallel_context")?;
+        let builder = &self.emitter.builder;
+        for (field, var) in captures.variables.iter().enumerate() {
+            let pointer = builder.build_struct_gep(struct_type, context_pointer, field as u32, "capture")?;
+            builder.build_store(pointer, self.read_variable(var)?)?;
+        }
+        for (position, block) in captures.blocks.iter().enumerate() {
+            let field = (captures.variables.len() + position) as u32;
+            let pointer = builder.build_struct_gep(struct_type, context_pointer, field, "capture")?;
+            builder.build_store(pointer, self.block_pointer(*block)?)?;
+        }
+        let tasks = self.translate_int(tasks)?;
+        let work = self.translate_int(work)?;
+        let threshold = self.parameter_value(&threshold_name(name), DEFAULT_PARALLEL_THRESHOLD)?;
+        let parallel_for = declare_runtime_function(self.emitter.module, RuntimeFunctionId::ParallelFor);
+        let arguments = [
+            function.as_global_value().as_pointer_value().into(),
+            context_pointer.into(),
+            tasks.into(),
+            work.into(),
+            threshold.into(),
+        ];
+        self.emitter.builder.build_call(parallel_for, &arguments, "")?;
+        Ok(())
+    }
+
+    /// The value of a program parameter, read from the run-time library on first use and kept in a global.
+    fn parameter_value(&self, name: &str, default: i64) -> Result<IntValue<'ctx>, CodegenError> {
+        let module = self.emitter.module;
+        let i64_type = self.emitter.context.i64_type();
+        let unset = i64_type.const_int(i64::MIN as u64, true);
+        let global_name = format!("aplc_parameter_{name}");
+        let global = module.get_global(&global_name).unwrap_or_else(|| {
+            let global = module.add_global(i64_type, None, &global_name);
+            global.set_linkage(Linkage::Internal);
+            global.set_initializer(&unset);
+            global
+        });
+        let slot = self.emitter.emit_entry_block_slot(i64_type, "parameter")?;
+        let builder = &self.emitter.builder;
+        let cached = builder
+            .build_load(i64_type, global.as_pointer_value(), name)?
+            .into_int_value();
+        builder.build_store(slot, cached)?;
+        let is_unset = builder.build_int_compare(inkwell::IntPredicate::EQ, cached, unset, "parameter_unset")?;
+        self.emitter.emit_if(
+            is_unset,
+            "read_parameter",
+            |emitter| {
+                let text = emitter.builder.build_global_string_ptr(name, "parameter_name")?;
+                let function = declare_runtime_function(emitter.module, RuntimeFunctionId::Parameter);
+                let arguments = [
+                    text.as_pointer_value().into(),
+                    emitter.int_constant(name.len() as i64).into(),
+                    emitter.int_constant(default).into(),
+                ];
+                let value = emitter
+                    .builder
+                    .build_call(function, &arguments, "parameter")?
+                    .try_as_basic_value()
+                    .basic()
+                    .ok_or_else(|| internal_error("aplrt_parameter returned no value".to_string()))?;
+                emitter.builder.build_store(global.as_pointer_value(), value)?;
+                emitter.builder.build_store(slot, value)?;
+                Ok(())
+            },
+            |_| Ok(()),
+        )?;
+        Ok(self.emitter.builder.build_load(i64_type, slot, name)?.into_int_value())
+    }
+
+    /// Binds `partials` to a buffer of `chunks` elements: on the stack for a few chunks, from the heap otherwise.
+    fn bind_partials_buffer(&self, partials: Block, chunks: &Var) -> Result<(), CodegenError> {
+        let element_type = self.emitter.element_type(super::element_kind_of(partials.element));
+        let stack = self
+            .emitter
+            .emit_entry_block_slot(element_type.array_type(PARTIALS_ON_STACK as u32), "partials")?;
+        let chunk_count = self.read_variable(chunks)?.into_int_value();
+        let bytes = self
+            .emitter
+            .emit_byte_count(super::element_kind_of(partials.element), chunk_count)?;
+        let slots = self.block_slots(partials)?;
+        let builder = &self.emitter.builder;
+        builder.build_store(slots.pointer, stack)?;
+        builder.build_store(slots.byte_count, self.emitter.int_constant(0))?;
+        let on_heap = builder.build_int_compare(
+            inkwell::IntPredicate::SGT,
+            chunk_count,
+            self.emitter.int_constant(PARTIALS_ON_STACK),
+            "partials_on_heap",
+        )?;
+        self.emitter.emit_if(
+            on_heap,
+            "partials",
+            |emitter| {
+                let heap = emitter.emit_alloc_bytes(bytes, "partials")?;
+                emitter.builder.build_store(slots.pointer, heap)?;
+                emitter.builder.build_store(slots.byte_count, bytes)?;
+                Ok(())
+            },
+            |_| Ok(()),
+        )
+    }
+
+    /// Frees the partials buffer when it came from the heap (its byte count is 0 on the stack).
+    fn release_partials_buffer(&self, partials: Block, chunks: &Var) -> Result<(), CodegenError> {
+        let chunk_count = self.read_variable(chunks)?.into_int_value();
+        let on_heap = self.emitter.builder.build_int_compare(
+            inkwell::IntPredicate::SGT,
+            chunk_count,
+            self.emitter.int_constant(PARTIALS_ON_STACK),
+            "partials_on_heap",
+        )?;
+        let pointer = self.block_pointer(partials)?;
+        let bytes = self.block_byte_count(partials)?;
+        self.emitter.emit_if(
+            on_heap,
+            "free_partials",
+            |emitter| emitter.emit_free(pointer, bytes),
+            |_| Ok(()),
+        )
+    }
+}
+
+/// The variables and blocks `statements` read from outside them (`bound` are defined by the caller of the outlined
+/// function, not captured).
+fn captures_of(statements: &[Stmt], bound: &[&Var]) -> Captures {
+    let mut defined: HashSet<u32> = bound.iter().map(|var| var.id).collect();
+    let mut allocated = HashSet::new();
+    let mut used: Vec<Var> = Vec::new();
+    let mut blocks: Vec<Block> = Vec::new();
+    ir::for_each_statement(statements, &mut |statement| {
+        for var in ir::defined_variables_of(statement) {
+            defined.insert(var.id);
+        }
+        match statement {
+            Stmt::Alloc { block, .. } => {
+                allocated.insert(block.id);
+            }
+            Stmt::Store { block, .. } if !blocks.contains(block) => blocks.push(*block),
+            _ => {}
+        }
+        for expr in ir::statement_expressions(statement) {
+            collect_reads(expr, &mut used, &mut blocks);
+        }
+    });
+    let mut seen = HashSet::new();
+    Captures {
+        variables: used
+            .into_iter()
+            .filter(|var| !defined.contains(&var.id) && seen.insert(var.id))
+            .collect(),
+        blocks: blocks
+            .into_iter()
+            .filter(|block| !allocated.contains(&block.id))
+            .collect(),
+    }
+}
+
+fn collect_reads(expr: &Expr, variables: &mut Vec<Var>, blocks: &mut Vec<Block>) {
+    match expr {
+        Expr::Var(var) => variables.push(var.clone()),
+        Expr::Load { block, index } => {
+            if !blocks.contains(block) {
+                blocks.push(*block);
+            }
+            collect_reads(index, variables, blocks);
+        }
+        Expr::Prim(_, args) => args.iter().for_each(|arg| collect_reads(arg, variables, blocks)),
+        Expr::Select(c, a, b) => {
+            collect_reads(c, variables, blocks);
+            collect_reads(a, variables, blocks);
+            collect_reads(b, variables, blocks);
+        }
+        Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => {}
+    }
+}
+
+/// The estimated cost of one run of the statements (see the module documentation), as an expression over values
+/// known before them.
+fn work_of(statements: &[Stmt]) -> Expr {
+    let mut defined = HashSet::new();
+    ir::for_each_statement(statements, &mut |statement| {
+        for var in ir::defined_variables_of(statement) {
+            defined.insert(var.id);
+        }
+    });
+    work_with(statements, &defined)
+}
+
+fn work_with(statements: &[Stmt], defined: &HashSet<u32>) -> Expr {
+    statements.iter().fold(Expr::Int(0), |total, statement| {
+        let cost = match statement {
+            Stmt::For { count, body, .. }
+            | Stmt::ParallelFor { count, body, .. }
+            | Stmt::ParallelReduce { count, body, .. } => {
+                let trips = if reads_only_outside(count, defined) {
+                    count.clone()
+                } else {
+                    Expr::Int(UNKNOWN_LOOP_TRIPS)
+                };
+                Expr::mul_int(
+                    Expr::max(trips, Expr::Int(0)),
+                    Expr::add_int(work_with(body, defined), Expr::Int(1)),
+                )
+            }
+            Stmt::While { body, .. } => Expr::mul_int(Expr::Int(UNKNOWN_LOOP_TRIPS), work_with(body, defined)),
+            Stmt::If { then, otherwise, .. } => Expr::add_int(work_with(then, defined), work_with(otherwise, defined)),
+            _ => Expr::Int(1),
+        };
+        Expr::add_int(total, cost)
+    })
+}
+
+fn reads_only_outside(expr: &Expr, defined: &HashSet<u32>) -> bool {
+    let mut variables = Vec::new();
+    let mut blocks = Vec::new();
+    collect_reads(expr, &mut variables, &mut blocks);
+    blocks.is_empty() && variables.iter().all(|var| !defined.contains(&var.id))
+}

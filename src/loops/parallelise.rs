@@ -1,0 +1,589 @@
+//! Parallel maps: the last loop pass turns each sequential `for` loop whose iterations are independent into a
+//! `parfor` (see `ir.rs` for what a parallel body may do). Lowering already emits the parallel reductions it knows;
+//! maps are recognised here, after the memory passes, because those passes decide which blocks a loop shares with
+//! its iterations (a block hoisted out of a loop is shared, and the loop that reuses it must stay sequential).
+//!
+//! A loop `for i < n { body }` becomes parallel when:
+//! - its body has no effect but stores and APL errors (no print, `⍕`, file, clock, swap, random numbers);
+//! - it assigns no mutable variable declared outside it, except a *cursor*: a running write position
+//!   `var p = …; for i { for j < m { … store[p] …; p := p + 1 } }` (how lowering walks a shape in row-major order),
+//!   which is replaced by its closed form `p0 + i·m + j` (induction-variable substitution) first;
+//! - it frees only blocks it allocated, and frees all of them;
+//! - distinct iterations store to distinct positions of every block they share, proved with the LMAD of the
+//!   stores: each store position is affine in `i` and the indices of the loops inside the body,
+//!   `τ + c·i + Σ c_j·j` with `j < n_j`, and the iteration's positions span at most `Σ |c_j|·(n_j-1) + 1 ≤ |c|`
+//!   (the non-negativity of sizes and strides is the LMAD algebra's, `crate::mem::term::VariableBounds`);
+//! - it loads a shared block that it stores only at positions where the same iteration stores;
+//! - it holds no parallel construct (the inner one is preferred: on the CPU nested constructs run sequentially, and
+//!   an inner reduction or map is where the bulk of the work of a small outer loop is).
+//!
+//! Only outermost loops are made parallel: a loop inside a parallel body runs sequentially anyway.
+
+use super::ir::{Block, Expr, Program, Stmt, Var};
+use super::printer::print_expr;
+use crate::mem::term::{Term, VariableBounds};
+use crate::tail::ast::Op;
+use std::collections::{HashMap, HashSet};
+
+/// How deep let-bound variables are looked through when an index expression is put in affine form.
+const DEFINITION_DEPTH: usize = 12;
+
+/// Makes every eligible outermost `for` loop of the program a `parfor`.
+pub fn parallelise_maps(mut program: Program) -> Program {
+    let mut definitions = HashMap::new();
+    let mut next_id = super::ir::largest_id(&program.body);
+    parallelise_list(&mut program.body, &mut definitions, &mut next_id);
+    program
+}
+
+fn parallelise_list(statements: &mut Vec<Stmt>, definitions: &mut HashMap<u32, Expr>, next_id: &mut u32) {
+    let mut position = 0;
+    while position < statements.len() {
+        if let Stmt::Let { var, value } = &statements[position] {
+            definitions.insert(var.id, value.clone());
+        }
+        if let Some(replacement) = parallel_version(statements, position, definitions, next_id) {
+            let added = replacement.len();
+            statements.splice(position..=position, replacement);
+            position += added;
+            continue;
+        }
+        let statement = &mut statements[position];
+        if !statement.is_parallel() {
+            for list in statement.nested_lists_mut() {
+                parallelise_list(list, definitions, next_id);
+            }
+        }
+        position += 1;
+    }
+}
+
+/// The statements that replace `statements[position]` when it is a loop that can run in parallel: the `parfor`,
+/// with the cursors it advanced set to their final values before and after it.
+fn parallel_version(
+    statements: &[Stmt],
+    position: usize,
+    definitions: &HashMap<u32, Expr>,
+    next_id: &mut u32,
+) -> Option<Vec<Stmt>> {
+    let Stmt::For { index, count, body } = &statements[position] else {
+        return None;
+    };
+    if contains_parallel_construct(body) || body_has_forbidden_effect(body) {
+        return None;
+    }
+    let outer_mutables = mutables_assigned_outside_declaration(body);
+    let mut body = body.clone();
+    let mut before = Vec::new();
+    let mut after = Vec::new();
+    for cursor in outer_mutables {
+        let substitution = substitute_cursor(&cursor, index, count, &mut body, next_id)?;
+        before.extend(substitution.before);
+        after.extend(substitution.after);
+    }
+    let mut definitions = definitions.clone();
+    collect_definitions(&body, &mut definitions);
+    if !frees_only_its_own_blocks(&body) || !iterations_are_independent(index, &body, &definitions) {
+        return None;
+    }
+    before.push(Stmt::ParallelFor {
+        index: index.clone(),
+        count: count.clone(),
+        body,
+    });
+    before.extend(after);
+    Some(before)
+}
+
+/// Whether distinct iterations of a loop with this index and body store to distinct positions of every block the
+/// body does not allocate itself, and load no position another iteration stores. The checker uses it for `parfor`.
+pub fn stores_are_disjoint_across_iterations(index: &Var, body: &[Stmt]) -> bool {
+    let mut definitions = HashMap::new();
+    collect_definitions(body, &mut definitions);
+    iterations_are_independent(index, body, &definitions)
+}
+
+fn iterations_are_independent(index: &Var, body: &[Stmt], definitions: &HashMap<u32, Expr>) -> bool {
+    let private = blocks_allocated_in(body);
+    let loops = inner_loops(body);
+    let affine = AffineForm {
+        index,
+        loops: &loops,
+        definitions,
+    };
+    let mut stores: HashMap<u32, Vec<Expr>> = HashMap::new();
+    let mut loads: Vec<(Block, Expr)> = Vec::new();
+    for_each_access(body, &mut |access| match access {
+        Access::Store(block, position) if !private.contains(&block.id) => {
+            stores.entry(block.id).or_default().push(position.clone())
+        }
+        Access::Load(block, position) if !private.contains(&block.id) => loads.push((block, position.clone())),
+        _ => {}
+    });
+    let stores_disjoint = stores
+        .values()
+        .all(|positions| affine.positions_are_disjoint_across_iterations(positions));
+    let loads_own = loads.iter().all(|(block, position)| match stores.get(&block.id) {
+        None => true,
+        Some(positions) => {
+            let load = affine.term(position);
+            load.is_some() && positions.iter().any(|store| affine.term(store) == load)
+        }
+    });
+    stores_disjoint && loads_own
+}
+
+/// Whether statements that compute one element of a parallel reduction (then `element`) may be its body: no effect a parallel body may not have, no assignment to a variable declared outside, and no store
+/// to a block allocated outside (element computations only read).
+pub fn may_be_parallel_body(body: &[Stmt], element: &Expr) -> bool {
+    let stores_outside = {
+        let private = blocks_allocated_in(body);
+        let mut found = false;
+        super::ir::for_each_statement(body, &mut |statement| {
+            found |= matches!(statement, Stmt::Store { block, .. } if !private.contains(&block.id));
+        });
+        found
+    };
+    !contains_parallel_construct(body)
+        && !body_has_forbidden_effect(body)
+        && !element.draws_random_numbers()
+        && mutables_assigned_outside_declaration(body).is_empty()
+        && frees_only_its_own_blocks(body)
+        && !stores_outside
+}
+
+// ---- The effects a parallel body may not have ----
+
+fn contains_parallel_construct(body: &[Stmt]) -> bool {
+    let mut found = false;
+    super::ir::for_each_statement(body, &mut |statement| found |= statement.is_parallel());
+    found
+}
+
+fn body_has_forbidden_effect(body: &[Stmt]) -> bool {
+    let mut found = false;
+    super::ir::for_each_statement(body, &mut |statement| {
+        found |= matches!(
+            statement,
+            Stmt::PrintArray { .. }
+                | Stmt::PrintScalar { .. }
+                | Stmt::ReadFile { .. }
+                | Stmt::ReadClock { .. }
+                | Stmt::ReportBench { .. }
+                | Stmt::Format { .. }
+                | Stmt::Swap { .. }
+        ) || super::ir::statement_expressions(statement)
+            .iter()
+            .any(|expr| expr.draws_random_numbers());
+    });
+    found
+}
+
+/// The mutable variables the body assigns but does not declare.
+fn mutables_assigned_outside_declaration(body: &[Stmt]) -> Vec<Var> {
+    let mut declared = HashSet::new();
+    let mut assigned: Vec<Var> = Vec::new();
+    super::ir::for_each_statement(body, &mut |statement| match statement {
+        Stmt::Mutable { var, .. } => {
+            declared.insert(var.id);
+        }
+        Stmt::Assign { var, .. } if !assigned.contains(var) => assigned.push(var.clone()),
+        _ => {}
+    });
+    assigned.retain(|var| !declared.contains(&var.id));
+    assigned
+}
+
+fn blocks_allocated_in(body: &[Stmt]) -> HashSet<u32> {
+    let mut blocks = HashSet::new();
+    super::ir::for_each_statement(body, &mut |statement| {
+        if let Stmt::Alloc { block, .. } = statement {
+            blocks.insert(block.id);
+        }
+    });
+    blocks
+}
+
+/// Every block the body frees it allocated, and every block it allocates it frees (in the same list).
+fn frees_only_its_own_blocks(body: &[Stmt]) -> bool {
+    let mut allocated = HashSet::new();
+    let mut freed = HashSet::new();
+    super::ir::for_each_statement(body, &mut |statement| match statement {
+        Stmt::Alloc { block, .. } => {
+            allocated.insert(block.id);
+        }
+        Stmt::Free { block } => {
+            freed.insert(block.id);
+        }
+        _ => {}
+    });
+    allocated == freed
+}
+
+// ---- Cursors ----
+
+struct CursorSubstitution {
+    before: Vec<Stmt>,
+    after: Vec<Stmt>,
+}
+
+/// Replaces a cursor `p` (declared before the loop, advanced by `p := p + 1` as the last statement of the innermost
+/// of a perfect chain of counted loops inside the body, and read only in that innermost body) by its closed form:
+/// `let p0 = p` before the loop, `let q = p0 + i·T + Σ j_k·T_k` at the top of the innermost body (where `T_k` is the
+/// number of increments per iteration of loop k), and `p := p0 + max(n, 0)·T` after the loop. `None` when the
+/// cursor does not have that form.
+fn substitute_cursor(
+    cursor: &Var,
+    index: &Var,
+    count: &Expr,
+    body: &mut Vec<Stmt>,
+    next_id: &mut u32,
+) -> Option<CursorSubstitution> {
+    let (chain, path) = loop_chain_to_increment(cursor, body)?;
+    let mut fresh = |hint: &str| {
+        *next_id += 1;
+        Var {
+            id: *next_id,
+            ty: cursor.ty,
+            hint: hint.into(),
+        }
+    };
+    let start = fresh("p0_");
+    let closed_form = fresh("q");
+    // Increments per iteration of the loop at each level, innermost last: T_k = n_{k+1} × … × n_last.
+    let counts: Vec<Expr> = chain.iter().map(|(_, count)| count.clone()).collect();
+    let per_iteration = Expr::product(&counts);
+    let mut position = Expr::add_int(
+        Expr::var(&start),
+        Expr::mul_int(Expr::var(index), per_iteration.clone()),
+    );
+    for (level, (loop_index, _)) in chain.iter().enumerate() {
+        let stride = Expr::product(&counts[level + 1..]);
+        position = Expr::add_int(position, Expr::mul_int(Expr::var(loop_index), stride));
+    }
+    let innermost = innermost_body_mut(body, &path)?;
+    innermost.pop();
+    let replacement = Expr::var(&closed_form);
+    super::rewrite::rewrite_exprs(innermost, &mut |expr| {
+        if matches!(expr, Expr::Var(var) if var == cursor) {
+            *expr = replacement.clone();
+        }
+    });
+    innermost.insert(
+        0,
+        Stmt::Let {
+            var: closed_form,
+            value: position,
+        },
+    );
+    let total = Expr::mul_int(Expr::max(count.clone(), Expr::Int(0)), per_iteration);
+    Some(CursorSubstitution {
+        before: vec![Stmt::Let {
+            var: start.clone(),
+            value: Expr::var(cursor),
+        }],
+        after: vec![Stmt::Assign {
+            var: cursor.clone(),
+            value: Expr::add_int(Expr::var(&start), total),
+        }],
+    })
+}
+
+/// The chain of loops (index, count) from the body down to the list whose last statement is `p := p + 1`, with the
+/// positions of those loops in their lists; the cursor must occur nowhere but in that list, and the counts must not
+/// depend on the chain's own indices.
+#[allow(clippy::type_complexity)]
+fn loop_chain_to_increment(cursor: &Var, body: &[Stmt]) -> Option<(Vec<(Var, Expr)>, Vec<usize>)> {
+    let mut chain: Vec<(Var, Expr)> = Vec::new();
+    let mut path = Vec::new();
+    let mut list = body;
+    loop {
+        if is_increment_of(list.last()?, cursor) {
+            // Reads before the increment see the closed form; another assignment would break it.
+            let assigned_elsewhere = list[..list.len() - 1]
+                .iter()
+                .any(|statement| statement_assigns(statement, cursor));
+            return if assigned_elsewhere { None } else { Some((chain, path)) };
+        }
+        // Otherwise exactly one statement of the list mentions the cursor, and it is a counted loop.
+        let mut mentioning = list
+            .iter()
+            .enumerate()
+            .filter(|(_, statement)| statement_mentions_var(statement, cursor));
+        let Some((position, Stmt::For { index, count, body })) = mentioning.next() else {
+            return None;
+        };
+        if mentioning.next().is_some() || chain.iter().any(|(outer, _)| expr_mentions_var(count, outer)) {
+            return None;
+        }
+        chain.push((index.clone(), count.clone()));
+        path.push(position);
+        list = body;
+    }
+}
+
+/// The body of the loop reached by following `path` (positions of loops in successive lists).
+fn innermost_body_mut<'b>(body: &'b mut Vec<Stmt>, path: &[usize]) -> Option<&'b mut Vec<Stmt>> {
+    match path.split_first() {
+        None => Some(body),
+        Some((position, rest)) => match body.get_mut(*position)? {
+            Stmt::For { body, .. } => innermost_body_mut(body, rest),
+            _ => None,
+        },
+    }
+}
+
+fn is_increment_of(statement: &Stmt, cursor: &Var) -> bool {
+    matches!(statement, Stmt::Assign { var, value } if var == cursor && is_plus_one(value, var))
+}
+
+fn is_plus_one(value: &Expr, var: &Var) -> bool {
+    matches!(value, Expr::Prim(Op::AddI, args) if matches!(args.as_slice(), [Expr::Var(v), Expr::Int(1)] | [Expr::Int(1), Expr::Var(v)] if v == var))
+}
+
+fn statement_assigns(statement: &Stmt, var: &Var) -> bool {
+    let mut found = false;
+    super::ir::for_each_statement(std::slice::from_ref(statement), &mut |s| {
+        found |= matches!(s, Stmt::Assign { var: assigned, .. } if assigned == var);
+    });
+    found
+}
+
+fn statement_mentions_var(statement: &Stmt, var: &Var) -> bool {
+    statement_assigns(statement, var) || nested_mentions_var(statement, var)
+}
+
+/// Whether any expression of the statement or of the statements nested in it reads the variable.
+fn nested_mentions_var(statement: &Stmt, var: &Var) -> bool {
+    let mut found = false;
+    super::ir::for_each_statement(std::slice::from_ref(statement), &mut |s| {
+        found |= super::ir::statement_expressions(s)
+            .iter()
+            .any(|expr| expr_mentions_var(expr, var));
+    });
+    found
+}
+
+fn expr_mentions_var(expr: &Expr, var: &Var) -> bool {
+    super::index_simplify::mentions(expr, var)
+}
+
+// ---- Affine positions ----
+
+/// Every `let` of the statements, nested ones included (variable ids are unique in a program).
+fn collect_definitions(statements: &[Stmt], definitions: &mut HashMap<u32, Expr>) {
+    super::ir::for_each_statement(statements, &mut |statement| {
+        if let Stmt::Let { var, value } = statement {
+            definitions.insert(var.id, value.clone());
+        }
+    });
+}
+
+/// The indices and counts of the loops inside a body, by index id.
+fn inner_loops(body: &[Stmt]) -> HashMap<u32, (Var, Expr)> {
+    let mut loops = HashMap::new();
+    super::ir::for_each_statement(body, &mut |statement| match statement {
+        Stmt::For { index, count, .. }
+        | Stmt::ParallelFor { index, count, .. }
+        | Stmt::ParallelReduce { index, count, .. } => {
+            loops.insert(index.id, (index.clone(), count.clone()));
+        }
+        _ => {}
+    });
+    loops
+}
+
+enum Access<'a> {
+    Store(Block, &'a Expr),
+    Load(Block, &'a Expr),
+}
+
+fn for_each_access<'a>(body: &'a [Stmt], visit: &mut dyn FnMut(Access<'a>)) {
+    fn loads_in<'a>(expr: &'a Expr, visit: &mut dyn FnMut(Access<'a>)) {
+        match expr {
+            Expr::Load { block, index } => {
+                visit(Access::Load(*block, index));
+                loads_in(index, visit);
+            }
+            Expr::Prim(_, args) => args.iter().for_each(|arg| loads_in(arg, visit)),
+            Expr::Select(c, a, b) => {
+                loads_in(c, visit);
+                loads_in(a, visit);
+                loads_in(b, visit);
+            }
+            _ => {}
+        }
+    }
+    for statement in body {
+        if let Stmt::Store { block, index, .. } = statement {
+            visit(Access::Store(*block, index));
+        }
+        for expr in super::ir::statement_expressions(statement) {
+            loads_in(expr, visit);
+        }
+        for list in statement.nested_lists() {
+            for_each_access(list, visit);
+        }
+    }
+}
+
+/// Index expressions as polynomials over the parallel index, the inner loop indices and opaque invariants.
+struct AffineForm<'a> {
+    index: &'a Var,
+    loops: &'a HashMap<u32, (Var, Expr)>,
+    definitions: &'a HashMap<u32, Expr>,
+}
+
+impl AffineForm<'_> {
+    fn variable_name(var: &Var) -> String {
+        var.name()
+    }
+
+    /// The expression as a term, let-bound variables looked through; an opaque subexpression (division, select,
+    /// load, ...) becomes a variable of its own when it depends on no loop index, else there is no term.
+    fn term(&self, expr: &Expr) -> Option<Term> {
+        self.term_at_depth(expr, DEFINITION_DEPTH)
+    }
+
+    fn term_at_depth(&self, expr: &Expr, depth: usize) -> Option<Term> {
+        match expr {
+            Expr::Int(n) => Some(Term::constant(*n)),
+            Expr::Var(var) => {
+                if var == self.index || self.loops.contains_key(&var.id) {
+                    return Some(Term::variable(&Self::variable_name(var)));
+                }
+                match self.definitions.get(&var.id) {
+                    Some(definition) if depth > 0 => self.term_at_depth(definition, depth - 1),
+                    _ if self.depends_on_loop_index(expr, DEFINITION_DEPTH) => None,
+                    _ => Some(Term::variable(&Self::variable_name(var))),
+                }
+            }
+            Expr::Prim(Op::AddI, args) => self
+                .term_at_depth(&args[0], depth)?
+                .checked_add(&self.term_at_depth(&args[1], depth)?),
+            Expr::Prim(Op::SubI, args) => self
+                .term_at_depth(&args[0], depth)?
+                .checked_sub(&self.term_at_depth(&args[1], depth)?),
+            Expr::Prim(Op::MulI, args) => self
+                .term_at_depth(&args[0], depth)?
+                .checked_mul(&self.term_at_depth(&args[1], depth)?),
+            Expr::Prim(Op::NegI, args) => self.term_at_depth(&args[0], depth)?.checked_scale(-1),
+            _ if self.depends_on_loop_index(expr, DEFINITION_DEPTH) => None,
+            _ => Some(Term::variable(&format!("({})", print_expr(expr)))),
+        }
+    }
+
+    /// Whether the expression reads a loop index or a variable defined inside the body other than by a `let` (a
+    /// mutable, a reduction's result), looking through lets.
+    fn depends_on_loop_index(&self, expr: &Expr, depth: usize) -> bool {
+        match expr {
+            Expr::Var(var) => {
+                var == self.index
+                    || self.loops.contains_key(&var.id)
+                    || match self.definitions.get(&var.id) {
+                        Some(definition) => depth == 0 || self.depends_on_loop_index(definition, depth - 1),
+                        None => false,
+                    }
+            }
+            Expr::Prim(_, args) => args.iter().any(|arg| self.depends_on_loop_index(arg, depth)),
+            Expr::Load { index, .. } => self.depends_on_loop_index(index, depth),
+            Expr::Select(c, a, b) => [c, a, b].iter().any(|e| self.depends_on_loop_index(e, depth)),
+            _ => false,
+        }
+    }
+
+    /// The positions one iteration stores to, as `(offset, coefficient of the parallel index, span)`: the
+    /// iteration's positions lie in `offset + coefficient·i + [0, span)` (for a non-negative coefficient part of
+    /// every inner index).
+    fn iteration_extent(&self, position: &Expr) -> Option<(Term, Term, Term)> {
+        let term = self.term(position)?;
+        let index_name = Self::variable_name(self.index);
+        let mut coefficient = Term::zero();
+        let mut offset = Term::zero();
+        let mut span = Term::one();
+        let mut inner: HashMap<String, Term> = HashMap::new();
+        let loop_names: HashMap<String, &Expr> = self
+            .loops
+            .values()
+            .map(|(var, count)| (Self::variable_name(var), count))
+            .collect();
+        for (monomial, factor) in term.monomials() {
+            let indices: Vec<&String> = monomial
+                .iter()
+                .filter(|name| **name == index_name || loop_names.contains_key(*name))
+                .collect();
+            let rest: Vec<String> = monomial
+                .iter()
+                .filter(|name| **name != index_name && !loop_names.contains_key(*name))
+                .cloned()
+                .collect();
+            let rest_term = rest
+                .iter()
+                .fold(Term::constant(factor), |product, name| &product * &Term::variable(name));
+            match indices.as_slice() {
+                [] => offset = offset.checked_add(&rest_term)?,
+                [name] if **name == index_name => coefficient = coefficient.checked_add(&rest_term)?,
+                [name] => {
+                    let entry = inner.entry((*name).clone()).or_insert_with(Term::zero);
+                    *entry = entry.checked_add(&rest_term)?;
+                }
+                _ => return None,
+            }
+        }
+        let bounds = VariableBounds::all_non_negative();
+        for (name, stride) in &inner {
+            let count = self.term(loop_names.get(name)?)?;
+            if count.variables().contains(&index_name) || loop_names.keys().any(|l| count.variables().contains(l)) {
+                return None;
+            }
+            let magnitude = if bounds.is_provably_non_negative(stride) {
+                stride.clone()
+            } else if bounds.is_provably_non_positive(stride) {
+                stride.checked_scale(-1)?
+            } else {
+                return None;
+            };
+            span = span.checked_add(&magnitude.checked_mul(&count.checked_sub(&Term::one())?)?)?;
+        }
+        Some((offset, coefficient, span))
+    }
+
+    /// Whether the union of the positions of every store in `positions` for iteration i is disjoint from the union
+    /// for any other iteration.
+    fn positions_are_disjoint_across_iterations(&self, positions: &[Expr]) -> bool {
+        let Some(extents) = positions
+            .iter()
+            .map(|position| self.iteration_extent(position))
+            .collect::<Option<Vec<_>>>()
+        else {
+            return false;
+        };
+        let bounds = VariableBounds::all_non_negative();
+        let (first_offset, coefficient, _) = &extents[0];
+        let stride = if bounds.is_provably_non_negative(coefficient) {
+            coefficient.clone()
+        } else if let Some(negated) = coefficient.checked_scale(-1) {
+            negated
+        } else {
+            return false;
+        };
+        // The lowest offset: every other offset must differ from the first by a constant.
+        let Some(shifts) = extents
+            .iter()
+            .map(|(offset, c, _)| {
+                if c != coefficient {
+                    return None;
+                }
+                offset.checked_sub(first_offset)?.as_constant()
+            })
+            .collect::<Option<Vec<i64>>>()
+        else {
+            return false;
+        };
+        let lowest = shifts.iter().copied().min().unwrap_or(0);
+        extents.iter().zip(&shifts).all(|((_, _, span), shift)| {
+            let reach = span.checked_add(&Term::constant(shift - lowest));
+            reach.is_some_and(|reach| bounds.is_provably_at_most(&reach, &stride))
+        })
+    }
+}
