@@ -475,12 +475,12 @@ impl Elaborator {
                     ));
                 }
                 let env = self.env.clone();
-                let node = Resolver { env: &env }.resolve_with(&expr.items, Some((value, value_span)), expr.span)?;
+                let node = Resolver::new(&env).resolve_with(&expr.items, Some((value, value_span)), expr.span)?;
                 self.node(&node)
             }
             None => {
                 let env = self.env.clone();
-                let node = Resolver { env: &env }.resolve(&expr.items, expr.span)?;
+                let node = Resolver::new(&env).resolve(&expr.items, expr.span)?;
                 self.node(&node)
             }
         }
@@ -529,7 +529,7 @@ impl Elaborator {
             return Err(ElabError::value(name.span, format!("undefined name {}", name.text)));
         };
         let env = self.env.clone();
-        let node = Resolver { env: &env }.resolve(modifier, span)?;
+        let node = Resolver::new(&env).resolve(modifier, span)?;
         if node.is_array() {
             return Err(ElabError::syntax(
                 span,
