@@ -549,7 +549,15 @@ impl Elaborator {
             Node::Strand(elements, span) => {
                 let mut values = Vec::with_capacity(elements.len());
                 for element in elements.iter().rev() {
-                    values.push(self.node(element)?);
+                    match element {
+                        // Adjacent numbers strand item by item with the other items: `'name' 1 2 3` has four items.
+                        Node::Atom(ast::Item::Numbers(numbers, numbers_span), _) => {
+                            for number in numbers.iter().rev() {
+                                values.push(self.numbers(std::slice::from_ref(number), *numbers_span)?);
+                            }
+                        }
+                        _ => values.push(self.node(element)?),
+                    }
                 }
                 values.reverse();
                 self.strand(values, *span)
