@@ -121,11 +121,30 @@ impl Elaborator {
                     .apply_dyadic(&function, Val::Array(left), Val::Array(right), span)
                     .map_err(|error| error.at(span));
             }
+            IotaUnderbar => self.interval_index(left, right, span)?,
             UpTack => self.decode(left, right, span)?,
             DownTack => self.encode(left, right, span)?,
             other => return Err(ElabError::nonce(span, format!("dyadic {}", other.glyph()))),
         };
         Ok(Val::Array(result))
+    }
+
+    /// `A⍸B` (interval index) for an ascending vector A: for each item of B, how many items of A are ≤ it, which
+    /// for an ascending A is the index of the interval `A[i] ≤ b < A[i+1]` that holds it (0 before the first).
+    fn interval_index(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        let left = if left.rank == 0 { self.ravel(left) } else { left };
+        if left.rank != 1 {
+            return Err(ElabError::nonce(span, "⍸ with a left argument of rank 2 or more")
+                .with_hint("interval index is supported for a vector of interval starts"));
+        }
+        if (left.base == Base::Char) != (right.base == Base::Char) {
+            return Err(ElabError::domain(span, "⍸ of characters among numbers"));
+        }
+        let function = self.prelude_function("interval_index", span)?;
+        let value = self
+            .apply_dyadic(&function, Val::Array(left), Val::Array(right), span)
+            .map_err(|error| error.at(span))?;
+        self.expect_array(value, span)
     }
 
     /// Apply a monadic prelude function, with its errors pointing at the use.
