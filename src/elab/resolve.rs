@@ -385,8 +385,12 @@ fn names_assigned_inside_expr(expr: &Expr, names: &mut Vec<String>) {
         names_assigned_inside_item(item, names);
     }
     if let Some(assignment) = &expr.assignment {
-        if let crate::syntax::ast::AssignTarget::Name(name) = &assignment.target {
-            names.push(name.text.clone());
+        match &assignment.target {
+            crate::syntax::ast::AssignTarget::Name(name) => names.push(name.text.clone()),
+            crate::syntax::ast::AssignTarget::Names(targets, _) => {
+                names.extend(targets.iter().map(|name| name.text.clone()))
+            }
+            _ => {}
         }
         names_assigned_inside_expr(&assignment.value, names);
     }

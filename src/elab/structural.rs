@@ -10,6 +10,7 @@ use super::scalar::{is_scalar_monadic, is_scalar_primitive};
 use super::Elaborator;
 use crate::source::Span;
 use crate::syntax::ast::Primitive;
+use std::rc::Rc;
 
 impl Elaborator {
     pub fn primitive_monadic(&mut self, primitive: Primitive, argument: Val, span: Span) -> ElabResult<Val> {
@@ -236,7 +237,13 @@ impl Elaborator {
             Some(n) => Expr::op("iotaV", vec![Expr::Int(n)]),
             None => Expr::op("iota", vec![argument.expr]),
         };
-        Ok(Arr::dynamic(expr, Base::Int, 1).with_extents(vec![extent]))
+        let mut result = Arr::dynamic(expr, Base::Int, 1).with_extents(vec![extent]);
+        // A short index vector's values are known, so that what is computed from it at compile time stays known:
+        // the axes of `(⌽⍳⍴⍴A)⍉A` (the expression stays iotaV, so code that does not fold it is unchanged).
+        if let Some(n) = extent.filter(|n| *n <= KNOWN_INDEX_VECTOR_LIMIT) {
+            result.constant = Some(Rc::new((1..=n).map(Scalar::Int).collect()));
+        }
+        Ok(result)
     }
 
     /// An argument that must be integral: bools are widened, doubles rejected unless constant and whole.
@@ -285,7 +292,10 @@ impl Elaborator {
             0 => array,
             1 => Arr {
                 expr: Expr::op("reverse", vec![array.expr]),
-                constant: None,
+                constant: array
+                    .constant
+                    .as_ref()
+                    .map(|values| Rc::new(values.iter().rev().copied().collect())),
                 ..array
             },
             _ => {
@@ -651,8 +661,8 @@ impl Elaborator {
         match right.rank {
             0 => Ok(right),
             1 => Ok(Arr {
+                constant: rotated_constant(&count, &right),
                 expr: Expr::op("rotate", vec![count.expr, right.expr]),
-                constant: None,
                 ..right
             }),
             _ => {
@@ -769,4 +779,20 @@ impl Elaborator {
             1,
         ))
     }
+}
+
+/// Index vectors up to this length carry their values (see `iota`).
+const KNOWN_INDEX_VECTOR_LIMIT: i64 = 16;
+
+/// The values of `k⌽v` when the count and the vector are known.
+fn rotated_constant(count: &Arr, vector: &Arr) -> Option<Rc<Vec<Scalar>>> {
+    let count = count.constant_scalar()?.as_int()?;
+    let values = vector.constant.as_ref()?;
+    if values.is_empty() {
+        return Some(values.clone());
+    }
+    let shift = count.rem_euclid(values.len() as i64) as usize;
+    Some(Rc::new(
+        values[shift..].iter().chain(&values[..shift]).copied().collect(),
+    ))
 }
