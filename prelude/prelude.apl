@@ -16,3 +16,16 @@ lcm←{g←⍺ gcd ⍵ ⋄ g=0:0 ⋄ ⌊0.5+⍺×⍵÷g}
 unique←{((⍳≢⍵)=⍵⍳⍵)/⍵}
 union←{⍺,⍵~⍺}
 intersection←{(⍺∊⍵)/⍺}
+
+⍝ ⍺⊥⍵ on arrays: each vector along the last axis of ⍺ (a vector or a matrix of radices) decodes each vector along the
+⍝ first axis of ⍵; the weights of the digits are the products of the radices to their right.
+decode_vector_radix←{(⌽×\⌽1↓⍺,1)+.×⍵}
+decode_matrix_radix←{(⌽×\⌽(0 1↓⍺),1)+.×⍵}
+decode_scalar_radix←{((≢⍵)⍴⍺) decode_vector_radix ⍵}
+decode_scalar_digits←{+/(⌽×\⌽1↓⍺,1)×⍵}
+
+⍝ ⍺⊤⍵ for a radix vector ⍺ and an array ⍵: the digits of each item, along a new first axis.
+encode_array←{((≢⍺),⍴⍵)⍴⍺ encode_vector,⍵}
+
+⍝ ⍺⍸⍵ (interval index) for an ascending vector ⍺: for each item of ⍵, how many items of ⍺ are less than or equal to it.
+interval_index←{+⌿⍺∘.≤⍵}

@@ -365,7 +365,7 @@ impl Elaborator {
             return Ok(None);
         }
         let env = self.env.clone();
-        let node = Resolver { env: &env }.resolve(&expr.items, expr.span)?;
+        let node = Resolver::new(&env).resolve(&expr.items, expr.span)?;
         let is_del = |node: &Node<'_>| {
             matches!(
                 node,

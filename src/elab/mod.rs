@@ -475,12 +475,12 @@ impl Elaborator {
                     ));
                 }
                 let env = self.env.clone();
-                let node = Resolver { env: &env }.resolve_with(&expr.items, Some((value, value_span)), expr.span)?;
+                let node = Resolver::new(&env).resolve_with(&expr.items, Some((value, value_span)), expr.span)?;
                 self.node(&node)
             }
             None => {
                 let env = self.env.clone();
-                let node = Resolver { env: &env }.resolve(&expr.items, expr.span)?;
+                let node = Resolver::new(&env).resolve(&expr.items, expr.span)?;
                 self.node(&node)
             }
         }
@@ -501,6 +501,7 @@ impl Elaborator {
             ast::AssignTarget::Alpha(span) => {
                 Err(ElabError::syntax(*span, "⍺← must be a statement of its own in a dfn"))
             }
+            ast::AssignTarget::Names(names, span) => self.destructuring_assignment(names, value, *span),
             ast::AssignTarget::Name(name) => {
                 let value = if !assignment.modifier.is_empty() {
                     self.modified_assignment(name, &assignment.modifier, value, assignment.span)?
@@ -517,6 +518,49 @@ impl Elaborator {
         }
     }
 
+    /// `(a b c)←v`: each name gets its item of `v`, a strand (tuple) of as many items or a vector of that length; a
+    /// scalar gives every name its value. The value of the assignment is `v`.
+    fn destructuring_assignment(&mut self, names: &[ast::Name], value: Val, span: Span) -> ElabResult<Val> {
+        let value = self.bind_value(value);
+        let items: Vec<Val> = match &value {
+            Val::Tuple(items) if items.len() == names.len() => items.clone(),
+            Val::Tuple(items) => {
+                return Err(ElabError::length(
+                    span,
+                    format!("{} names for a strand of {} items", names.len(), items.len()),
+                ))
+            }
+            Val::Array(array) if array.rank == 0 => vec![value.clone(); names.len()],
+            Val::Array(array) if array.rank == 1 => {
+                if array.extents[0].is_some_and(|length| length != names.len() as i64) {
+                    return Err(ElabError::length(
+                        span,
+                        format!(
+                            "{} names for a vector of {} items",
+                            names.len(),
+                            array.extents[0].unwrap_or(0)
+                        ),
+                    ));
+                }
+                let mut items = Vec::with_capacity(names.len());
+                for position in 1..=names.len() {
+                    let index = Val::Array(Arr::scalar_constant(Scalar::Int(position as i64)));
+                    items.push(self.primitive_dyadic(ast::Primitive::RightShoe, index, value.clone(), span)?);
+                }
+                items
+            }
+            Val::Array(_) => return Err(ElabError::rank(span, "(a b …)← needs a vector or a strand")),
+            Val::Function(_) | Val::Operator(_) => {
+                return Err(ElabError::syntax(span, "(a b …)← assigns arrays, not functions"))
+            }
+        };
+        for (name, item) in names.iter().zip(items) {
+            let item = self.bind_value(item);
+            self.env = self.env.bind(&name.text, item);
+        }
+        Ok(value)
+    }
+
     /// `x f← v` is `x ← x f v`.
     fn modified_assignment(
         &mut self,
@@ -529,7 +573,7 @@ impl Elaborator {
             return Err(ElabError::value(name.span, format!("undefined name {}", name.text)));
         };
         let env = self.env.clone();
-        let node = Resolver { env: &env }.resolve(modifier, span)?;
+        let node = Resolver::new(&env).resolve(modifier, span)?;
         if node.is_array() {
             return Err(ElabError::syntax(
                 span,
@@ -549,7 +593,15 @@ impl Elaborator {
             Node::Strand(elements, span) => {
                 let mut values = Vec::with_capacity(elements.len());
                 for element in elements.iter().rev() {
-                    values.push(self.node(element)?);
+                    match element {
+                        // Adjacent numbers strand item by item with the other items: `'name' 1 2 3` has four items.
+                        Node::Atom(ast::Item::Numbers(numbers, numbers_span), _) => {
+                            for number in numbers.iter().rev() {
+                                values.push(self.numbers(std::slice::from_ref(number), *numbers_span)?);
+                            }
+                        }
+                        _ => values.push(self.node(element)?),
+                    }
                 }
                 values.reverse();
                 self.strand(values, *span)

@@ -421,7 +421,7 @@ impl Elaborator {
             return Err(ElabError::rank(span, "the left argument of expand must be a vector"));
         }
         if mask.base != Base::Bool {
-            return Err(ElabError::nonce(span, "expand with counts other than 0 and 1"));
+            return self.expand_with_counts(mask, array, first_axis, span);
         }
         let mask = self.ravel(mask);
         let array = if array.rank == 0 { self.ravel(array) } else { array };
@@ -435,6 +435,25 @@ impl Elaborator {
         let mut extents = array.extents.clone();
         extents[rank - 1] = mask.extents[0];
         Ok(Arr::dynamic(Expr::op("expand", vec![mask.expr, array.expr]), base, rank).with_extents(extents))
+    }
+
+    /// `K\A` with any integer counts (Dyalog): a positive k takes the next item k times, a negative k inserts |k|
+    /// fill items and 0 one fill item. That is the boolean expand by `K>0` (each positive count's item in place,
+    /// a fill for the others) with each slot then replicated `1⌈|K|` times.
+    fn expand_with_counts(&mut self, counts: Arr, array: Arr, first_axis: bool, span: Span) -> ElabResult<Arr> {
+        if matches!(counts.base, Base::Char | Base::Complex) {
+            return Err(ElabError::domain(span, "the counts of expand must be integers"));
+        }
+        let counts = self.integer_argument(counts, span)?;
+        let counts = self.ravel(counts);
+        let counts = self.bind(counts);
+        let zero = Arr::scalar_constant(Scalar::Int(0));
+        let takes_an_item = self.scalar_dyadic(Primitive::Greater, counts.clone(), zero, span)?;
+        let slots = self.expand(takes_an_item, array, first_axis, span)?;
+        let magnitudes = self.scalar_monadic(Primitive::Stile, counts, span)?;
+        let one = Arr::scalar_constant(Scalar::Int(1));
+        let copies = self.scalar_dyadic(Primitive::Ceiling, one, magnitudes, span)?;
+        self.replicate(copies, slots, first_axis, span)
     }
 
     /// `X@I⊢A` and `f@I⊢A` on a vector A (I indices, or a function giving a boolean mask): A with the selected

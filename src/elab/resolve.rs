@@ -187,14 +187,26 @@ impl OperandUses {
 /// Resolves item sequences against an environment.
 pub struct Resolver<'e> {
     pub env: &'e Env,
+    /// Names that an assignment embedded further right in the statement defines (`y` in `y × (y ← 3)`): APL
+    /// evaluates right to left, so they are defined when the items on their left run. Such an assignment's value is
+    /// an array (a function assignment inside an expression is an error), so these names are arrays.
+    assigned_to_the_right: Vec<String>,
 }
 
 impl<'e> Resolver<'e> {
+    pub fn new(env: &'e Env) -> Resolver<'e> {
+        Resolver {
+            env,
+            assigned_to_the_right: Vec::new(),
+        }
+    }
+
     pub fn class_of(&self, item: &Item) -> ElabResult<Class> {
         Ok(match item {
             Item::Numbers(..) | Item::String(..) | Item::Zilde(_) => Class::Array,
             Item::Name(name) => match self.env.lookup(&name.text) {
                 Some(value) => value_class(value),
+                None if self.assigned_to_the_right.contains(&name.text) => Class::Array,
                 None => return Err(ElabError::value(name.span, format!("undefined name {}", name.text))),
             },
             Item::SystemName(name) => {
@@ -275,7 +287,7 @@ impl<'e> Resolver<'e> {
         let mut position = 0;
         while position < items.len() {
             let item = &items[position];
-            let class = self.class_of(item)?;
+            let class = self.class_in_sequence(items, position)?;
             position += 1;
             match class {
                 Class::Array | Class::Function => nodes.push(Node::Atom(item, class)),
@@ -283,7 +295,7 @@ impl<'e> Resolver<'e> {
                     let Some(operand_item) = items.get(position) else {
                         return Err(ElabError::syntax(item.span(), "∘. needs a function to its right"));
                     };
-                    let operand_class = self.class_of(operand_item)?;
+                    let operand_class = self.class_in_sequence(items, position)?;
                     if operand_class != Class::Function {
                         return Err(ElabError::syntax(item.span(), "∘. needs a function to its right"));
                     }
@@ -318,7 +330,7 @@ impl<'e> Resolver<'e> {
                             "dyadic operator without a right operand",
                         ));
                     };
-                    let right_class = self.class_of(right_item)?;
+                    let right_class = self.class_in_sequence(items, position)?;
                     if !matches!(right_class, Class::Array | Class::Function) {
                         return Err(ElabError::syntax(right_item.span(), "an operator cannot be an operand"));
                     }
@@ -334,6 +346,53 @@ impl<'e> Resolver<'e> {
             }
         }
         Ok(nodes)
+    }
+
+    /// The class of `items[position]`, knowing the names that assignments embedded to its right define.
+    fn class_in_sequence(&self, items: &[Item], position: usize) -> ElabResult<Class> {
+        let mut assigned_to_the_right = self.assigned_to_the_right.clone();
+        for item in &items[position + 1..] {
+            names_assigned_inside_item(item, &mut assigned_to_the_right);
+        }
+        if assigned_to_the_right.len() == self.assigned_to_the_right.len() {
+            return self.class_of(&items[position]);
+        }
+        Resolver {
+            env: self.env,
+            assigned_to_the_right,
+        }
+        .class_of(&items[position])
+    }
+}
+
+/// The names assigned by the assignments embedded in an item (inside its parentheses and brackets, at any depth, but
+/// not inside dfns, whose names are local).
+fn names_assigned_inside_item(item: &Item, names: &mut Vec<String>) {
+    match item {
+        Item::Parenthesised(expr, _) => names_assigned_inside_expr(expr, names),
+        Item::Indexed { base, indices, .. } => {
+            names_assigned_inside_item(base, names);
+            for index in indices.iter().flatten() {
+                names_assigned_inside_expr(index, names);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn names_assigned_inside_expr(expr: &Expr, names: &mut Vec<String>) {
+    for item in &expr.items {
+        names_assigned_inside_item(item, names);
+    }
+    if let Some(assignment) = &expr.assignment {
+        match &assignment.target {
+            crate::syntax::ast::AssignTarget::Name(name) => names.push(name.text.clone()),
+            crate::syntax::ast::AssignTarget::Names(targets, _) => {
+                names.extend(targets.iter().map(|name| name.text.clone()))
+            }
+            _ => {}
+        }
+        names_assigned_inside_expr(&assignment.value, names);
     }
 }
 

@@ -203,14 +203,25 @@ impl Elaborator {
             let right = self.bind(right);
             let mut elements = Vec::new();
             for selector in selectors.iter() {
-                let element =
-                    self.scalar_dyadic_element(primitive, Arr::scalar_constant(*selector), right.clone(), span)?;
-                elements.push(element.expr);
+                elements.push(self.scalar_dyadic_element(
+                    primitive,
+                    Arr::scalar_constant(*selector),
+                    right.clone(),
+                    span,
+                )?);
             }
+            // Some circle functions are complex (8○, ¯11○, ¯12○): the vector has the widest type of its items.
+            let base = if elements.iter().any(|element| element.base == Base::Complex) {
+                Base::Complex
+            } else {
+                Base::Double
+            };
             let count = elements.len() as i64;
-            return Ok(
-                Arr::dynamic(Expr::Vector(elements, Base::Double), Base::Double, 1).with_extents(vec![Some(count)])
-            );
+            let exprs = elements
+                .into_iter()
+                .map(|element| promote_scalar(element.expr, element.base, base))
+                .collect();
+            return Ok(Arr::dynamic(Expr::Vector(exprs, base), base, 1).with_extents(vec![Some(count)]));
         }
         if matches!(primitive, Primitive::And | Primitive::Or)
             && left.base.join(right.base).is_some_and(|b| b == Base::Int)
@@ -235,6 +246,9 @@ impl Elaborator {
     }
 
     pub fn scalar_monadic(&mut self, primitive: Primitive, argument: Arr, span: Span) -> ElabResult<Arr> {
+        if primitive == Primitive::Question && argument_has_constant_zero(&argument) {
+            return self.pointwise_monadic(argument, span, &mut |_, x| Ok(Val::Array(roll_with_zero_element(x))));
+        }
         if let Some(values) = &argument.constant {
             if let Some(message) = values.iter().find_map(|value| monadic_domain_error(primitive, *value)) {
                 return Err(ElabError::domain(span, message));
@@ -417,7 +431,7 @@ impl Elaborator {
         Ok(scalar(expr, result_base))
     }
 
-    /// `k○x` with a constant selector k.
+    /// `k○x` with a constant selector k, for every k from ¯12 to 12 (Dyalog's definitions).
     fn circle_element(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
         let Some(selector) = left.constant_scalar().and_then(|s| s.as_int()) else {
             return Err(ElabError::nonce(
@@ -425,28 +439,19 @@ impl Elaborator {
                 "○ with a left argument that is not a constant integer",
             ));
         };
-        if right.base == Base::Complex {
-            return Err(ElabError::nonce(span, "○ on complex numbers"));
+        if !(-12..=12).contains(&selector) {
+            return Err(ElabError::domain(
+                span,
+                format!("{selector}○: the circle functions are ¯12○ to 12○"),
+            ));
         }
-        let x = promote_scalar(right.expr.clone(), right.base, Base::Double);
-        let square = Expr::op("muld", vec![x.clone(), x.clone()]);
-        let sqrt = |e: Expr| Expr::op("powd", vec![e, Expr::Double(0.5)]);
-        let expr = match selector {
-            0 => sqrt(Expr::op("subd", vec![Expr::Double(1.0), square])),
-            1 => Expr::op("sin", vec![x]),
-            2 => Expr::op("cos", vec![x]),
-            3 => Expr::op("tan", vec![x]),
-            4 => sqrt(Expr::op("addd", vec![Expr::Double(1.0), square])),
-            5 => Expr::op("sinh", vec![x]),
-            6 => Expr::op("cosh", vec![x]),
-            7 => Expr::op("tanh", vec![x]),
-            -1 => Expr::op("asin", vec![x]),
-            -2 => Expr::op("acos", vec![x]),
-            -3 => Expr::op("atan", vec![x]),
-            -4 => sqrt(Expr::op("subd", vec![square, Expr::Double(1.0)])),
-            other => return Err(ElabError::nonce(span, format!("{other}○ (circle function {other})"))),
-        };
-        Ok(scalar(expr, Base::Double))
+        if right.base == Base::Complex {
+            return circle_of_complex(selector, right.expr, span);
+        }
+        Ok(circle_of_real(
+            selector,
+            promote_scalar(right.expr.clone(), right.base, Base::Double),
+        ))
     }
 
     /// One monadic scalar primitive on a scalar (a trivial expression).
@@ -503,6 +508,118 @@ impl Elaborator {
         };
         Ok(scalar(expr, result_base))
     }
+}
+
+/// `k○x` for a real x (a double expression) and k in ¯12..12. 8○, ¯8○, ¯11○ and ¯12○ are complex for every real x.
+fn circle_of_real(selector: i64, x: Expr) -> Arr {
+    let square = Expr::op("muld", vec![x.clone(), x.clone()]);
+    let sqrt = |e: Expr| Expr::op("powd", vec![e, Expr::Double(0.5)]);
+    let double = |op: &'static str| scalar(Expr::op(op, vec![x.clone()]), Base::Double);
+    let complex = |re: Expr, im: Expr| scalar(Expr::op("mkx", vec![re, im]), Base::Complex);
+    match selector {
+        0 => scalar(sqrt(Expr::op("subd", vec![Expr::Double(1.0), square])), Base::Double),
+        1 => double("sin"),
+        2 => double("cos"),
+        3 => double("tan"),
+        4 => scalar(sqrt(Expr::op("addd", vec![Expr::Double(1.0), square])), Base::Double),
+        5 => double("sinh"),
+        6 => double("cosh"),
+        7 => double("tanh"),
+        // 8○x is (¯1-x*2)*0.5, imaginary for real x; ¯8○x is its negation.
+        8 | -8 => {
+            let magnitude = sqrt(Expr::op("addd", vec![Expr::Double(1.0), square]));
+            let imaginary = if selector == 8 {
+                magnitude
+            } else {
+                Expr::op("negd", vec![magnitude])
+            };
+            complex(Expr::Double(0.0), imaginary)
+        }
+        // Real part, and ¯9○ (x itself) and ¯10○ (conjugate), which a real number is.
+        9 | -9 | -10 => scalar(x, Base::Double),
+        10 => double("absd"),
+        11 => scalar(Expr::Double(0.0), Base::Double),
+        // The phase of a real number: 0, or π for a negative one.
+        12 => {
+            let negative = Expr::op(
+                "i2d",
+                vec![Expr::op("b2i", vec![Expr::op("ltd", vec![x, Expr::Double(0.0)])])],
+            );
+            scalar(
+                Expr::op("muld", vec![Expr::Double(std::f64::consts::PI), negative]),
+                Base::Double,
+            )
+        }
+        -1 => double("asin"),
+        -2 => double("acos"),
+        -3 => double("atan"),
+        -4 => scalar(sqrt(Expr::op("subd", vec![square, Expr::Double(1.0)])), Base::Double),
+        -5 => double("asinh"),
+        -6 => double("acosh"),
+        -7 => double("atanh"),
+        // ¯11○x is 0J1×x; ¯12○x is *0J1×x, cos x + i sin x.
+        -11 => complex(Expr::Double(0.0), x),
+        _ => complex(Expr::op("cos", vec![x.clone()]), Expr::op("sin", vec![x])),
+    }
+}
+
+/// `k○z` for a complex z: the parts, magnitude, conjugate and rotations; the trigonometric and hyperbolic functions
+/// of complex numbers (and the phase, 12○) are not supported.
+fn circle_of_complex(selector: i64, z: Expr, span: Span) -> ElabResult<Arr> {
+    let i_times_z = || Expr::op("mulx", vec![Expr::Complex(0.0, 1.0), z.clone()]);
+    Ok(match selector {
+        9 => scalar(Expr::op("rex", vec![z]), Base::Double),
+        10 => scalar(Expr::op("magnx", vec![z]), Base::Double),
+        11 => scalar(Expr::op("imx", vec![z]), Base::Double),
+        -9 => scalar(z, Base::Complex),
+        -10 => scalar(Expr::op("conjx", vec![z]), Base::Complex),
+        -11 => scalar(i_times_z(), Base::Complex),
+        -12 => scalar(Expr::op("expx", vec![i_times_z()]), Base::Complex),
+        other => {
+            return Err(ElabError::nonce(span, format!("{other}○ on complex numbers")).with_hint(
+                "of the circle functions, complex arguments are supported by 9 10 11 (parts, magnitude) and ¯9 ¯10 ¯11 ¯12",
+            ))
+        }
+    })
+}
+
+/// Whether `?` is applied to a constant with a 0 in it: `?0` is a random number between 0 and 1, so the result is a
+/// double (a count known only at run time keeps `?`'s integer type, and 0 there is a DOMAIN ERROR).
+fn argument_has_constant_zero(argument: &Arr) -> bool {
+    matches!(argument.base, Base::Bool | Base::Int)
+        && argument
+            .constant
+            .as_ref()
+            .is_some_and(|values| values.iter().any(|value| value.as_int() == Some(0)))
+}
+
+/// One item of `?` on counts with a 0 among them, as a double: `?n` for a positive n, and for 0 a number strictly
+/// between 0 and 1, `(?¯1+2*53)÷2*53`, drawn from the same generator (so every backend draws the same numbers).
+fn roll_with_zero_element(count: Arr) -> Arr {
+    const SCALE: f64 = 9_007_199_254_740_992.0; // 2*53
+    let count = promote_scalar(count.expr, count.base, Base::Int);
+    let is_zero = Expr::op("eqi", vec![count.clone(), Expr::Int(0)]);
+    let zero_as_int = Expr::op("b2i", vec![is_zero]);
+    let drawn_count = Expr::op(
+        "addi",
+        vec![
+            count,
+            Expr::op("muli", vec![zero_as_int.clone(), Expr::Int(SCALE as i64 - 1)]),
+        ],
+    );
+    let drawn = Expr::op("i2d", vec![Expr::op("roll", vec![drawn_count])]);
+    // 1 for a positive count, 2*¯53 for 0.
+    let factor = Expr::op(
+        "addd",
+        vec![
+            Expr::Double(1.0),
+            Expr::op(
+                "muld",
+                vec![Expr::op("i2d", vec![zero_as_int]), Expr::Double(1.0 / SCALE - 1.0)],
+            ),
+        ],
+    );
+    scalar(Expr::op("muld", vec![drawn, factor]), Base::Double)
 }
 
 /// A constant array with the given values and extents, keeping a literal expression where it can be written.

@@ -90,13 +90,28 @@ impl Elaborator {
         self.replicate(keep, left, false, span)
     }
 
-    /// `R⊥V` for a vector V of integers.
+    /// `R⊥V`: the TAIL op for integer vectors, the prelude's inner products for arrays of any rank and for doubles.
     pub fn decode(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
-        if right.rank > 1 || left.rank > 1 {
-            return Err(ElabError::nonce(span, "⊥ on arrays of rank 2 or more"));
+        if left.base == Base::Char || right.base == Base::Char {
+            return Err(ElabError::domain(span, "⊥ on characters"));
         }
-        if left.base > Base::Int || right.base > Base::Int {
-            return Err(ElabError::nonce(span, "⊥ on floating-point numbers"));
+        if left.base == Base::Complex || right.base == Base::Complex {
+            return Err(ElabError::nonce(span, "⊥ on complex numbers"));
+        }
+        if right.rank > 1 || left.rank > 1 || left.base > Base::Int || right.base > Base::Int {
+            let name = match (left.rank, right.rank) {
+                (0, _) => "decode_scalar_radix",
+                (1, 0) => "decode_scalar_digits",
+                (1, _) => "decode_vector_radix",
+                (2, 0) => return Err(ElabError::nonce(span, "⊥ with a matrix of radices and a scalar")),
+                (2, _) => "decode_matrix_radix",
+                _ => return Err(ElabError::nonce(span, "⊥ with radices of rank 3 or more")),
+            };
+            let function = self.prelude_function(name, span)?;
+            let value = self
+                .apply_dyadic(&function, Val::Array(left), Val::Array(right), span)
+                .map_err(|error| error.at(span))?;
+            return self.expect_array(value, span);
         }
         let left = self.convert(left, Base::Int, span)?;
         let right = self.convert(right, Base::Int, span)?;
@@ -120,10 +135,19 @@ impl Elaborator {
                 .map_err(|error| error.at(span))?;
             return self.expect_array(value, span);
         }
+        if right.rank > 1 && left.rank == 1 {
+            let function = self.prelude_function("encode_array", span)?;
+            let left = self.integer_argument(left, span)?;
+            let right = self.integer_argument(right, span)?;
+            let value = self
+                .apply_dyadic(&function, Val::Array(left), Val::Array(right), span)
+                .map_err(|error| error.at(span))?;
+            return self.expect_array(value, span);
+        }
         if right.rank != 0 || left.rank > 1 {
             return Err(ElabError::nonce(
                 span,
-                "⊤ other than a vector radix and a scalar or vector",
+                "⊤ with a radix that is not a vector (a scalar radix, or one of rank 2 or more)",
             ));
         }
         if left.base > Base::Int || right.base > Base::Int {

@@ -10,6 +10,7 @@ use super::scalar::{is_scalar_monadic, is_scalar_primitive};
 use super::Elaborator;
 use crate::source::Span;
 use crate::syntax::ast::Primitive;
+use std::rc::Rc;
 
 impl Elaborator {
     pub fn primitive_monadic(&mut self, primitive: Primitive, argument: Val, span: Span) -> ElabResult<Val> {
@@ -121,11 +122,30 @@ impl Elaborator {
                     .apply_dyadic(&function, Val::Array(left), Val::Array(right), span)
                     .map_err(|error| error.at(span));
             }
+            IotaUnderbar => self.interval_index(left, right, span)?,
             UpTack => self.decode(left, right, span)?,
             DownTack => self.encode(left, right, span)?,
             other => return Err(ElabError::nonce(span, format!("dyadic {}", other.glyph()))),
         };
         Ok(Val::Array(result))
+    }
+
+    /// `A⍸B` (interval index) for an ascending vector A: for each item of B, how many items of A are ≤ it, which
+    /// for an ascending A is the index of the interval `A[i] ≤ b < A[i+1]` that holds it (0 before the first).
+    fn interval_index(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        let left = if left.rank == 0 { self.ravel(left) } else { left };
+        if left.rank != 1 {
+            return Err(ElabError::nonce(span, "⍸ with a left argument of rank 2 or more")
+                .with_hint("interval index is supported for a vector of interval starts"));
+        }
+        if (left.base == Base::Char) != (right.base == Base::Char) {
+            return Err(ElabError::domain(span, "⍸ of characters among numbers"));
+        }
+        let function = self.prelude_function("interval_index", span)?;
+        let value = self
+            .apply_dyadic(&function, Val::Array(left), Val::Array(right), span)
+            .map_err(|error| error.at(span))?;
+        self.expect_array(value, span)
     }
 
     /// Apply a monadic prelude function, with its errors pointing at the use.
@@ -217,7 +237,13 @@ impl Elaborator {
             Some(n) => Expr::op("iotaV", vec![Expr::Int(n)]),
             None => Expr::op("iota", vec![argument.expr]),
         };
-        Ok(Arr::dynamic(expr, Base::Int, 1).with_extents(vec![extent]))
+        let mut result = Arr::dynamic(expr, Base::Int, 1).with_extents(vec![extent]);
+        // A short index vector's values are known, so that what is computed from it at compile time stays known:
+        // the axes of `(⌽⍳⍴⍴A)⍉A` (the expression stays iotaV, so code that does not fold it is unchanged).
+        if let Some(n) = extent.filter(|n| *n <= KNOWN_INDEX_VECTOR_LIMIT) {
+            result.constant = Some(Rc::new((1..=n).map(Scalar::Int).collect()));
+        }
+        Ok(result)
     }
 
     /// An argument that must be integral: bools are widened, doubles rejected unless constant and whole.
@@ -266,7 +292,10 @@ impl Elaborator {
             0 => array,
             1 => Arr {
                 expr: Expr::op("reverse", vec![array.expr]),
-                constant: None,
+                constant: array
+                    .constant
+                    .as_ref()
+                    .map(|values| Rc::new(values.iter().rev().copied().collect())),
                 ..array
             },
             _ => {
@@ -632,8 +661,8 @@ impl Elaborator {
         match right.rank {
             0 => Ok(right),
             1 => Ok(Arr {
+                constant: rotated_constant(&count, &right),
                 expr: Expr::op("rotate", vec![count.expr, right.expr]),
-                constant: None,
                 ..right
             }),
             _ => {
@@ -750,4 +779,20 @@ impl Elaborator {
             1,
         ))
     }
+}
+
+/// Index vectors up to this length carry their values (see `iota`).
+const KNOWN_INDEX_VECTOR_LIMIT: i64 = 16;
+
+/// The values of `k⌽v` when the count and the vector are known.
+fn rotated_constant(count: &Arr, vector: &Arr) -> Option<Rc<Vec<Scalar>>> {
+    let count = count.constant_scalar()?.as_int()?;
+    let values = vector.constant.as_ref()?;
+    if values.is_empty() {
+        return Some(values.clone());
+    }
+    let shift = count.rem_euclid(values.len() as i64) as usize;
+    Some(Rc::new(
+        values[shift..].iter().chain(&values[..shift]).copied().collect(),
+    ))
 }

@@ -481,9 +481,7 @@ fn resolved(text: &str) -> String {
         .bind("h", function(ast::Primitive::Minus))
         .bind("x", array.clone())
         .bind("y", array);
-    let node = Resolver { env: &env }
-        .resolve(&expr.items, expr.span)
-        .expect("resolves");
+    let node = Resolver::new(&env).resolve(&expr.items, expr.span).expect("resolves");
     fn render(node: &Node<'_>, file: &SourceFile) -> String {
         match node {
             Node::Atom(item, _) => file.slice(item.span()).to_string(),

@@ -83,6 +83,8 @@ pub enum AssignTarget {
     /// `⍺←default` inside a dfn: gives `⍺` a value when the dfn is called monadically (no effect when it has a left
     /// argument).
     Alpha(Span),
+    /// `(a b c)←v`: destructuring assignment, one name per item of `v`.
+    Names(Vec<Name>, Span),
 }
 
 /// An identifier with its span. User names match `[A-Za-z_∆⍙][A-Za-z_∆⍙¯0-9]*`; system names keep their `⎕`

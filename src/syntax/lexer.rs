@@ -33,26 +33,42 @@ const UNSUPPORTED_GLYPHS: &[(&str, &str)] = &[
     ("⍁", "not an operator of Dyalog APL"),
 ];
 
-/// Characters that other fonts, keyboards or word processors produce in place of an APL glyph.
-const LOOKALIKE_GLYPHS: &[(&str, &str)] = &[
+/// Characters that other APL systems (APL2, GNU APL, the ISO standard), papers and word processors print in place of
+/// a Dyalog glyph. Outside strings and comments each one means only that glyph (none of them is a character aplc
+/// accepts otherwise), so the lexer reads it as the glyph.
+const GLYPH_VARIANTS: &[(&str, &str)] = &[
     ("−", "-"),
     ("–", "-"),
     ("⋆", "*"),
     ("∗", "*"),
     ("∣", "|"),
     ("∼", "~"),
-    ("’", "'"),
-    ("‘", "'"),
     ("⨯", "×"),
     ("∕", "/"),
+    ("∖", "\\"),
+    ("^", "∧"),
     ("⟵", "←"),
     ("◇", "⋄"),
+    ("□", "⎕"),
     ("ι", "⍳"),
     ("ρ", "⍴"),
     ("α", "⍺"),
     ("ω", "⍵"),
     ("∈", "∊"),
+    ("ε", "∊"),
 ];
+
+/// Characters that look like an APL glyph but whose meaning is not certain, so they get a hint instead: a curly quote
+/// may open a string, or be a character of one that lost its straight quotes.
+const LOOKALIKE_GLYPHS: &[(&str, &str)] = &[("’", "'"), ("‘", "'")];
+
+/// The Dyalog glyph a grapheme stands for: itself, or the glyph of which it is a variant.
+fn canonical_glyph(grapheme: &str) -> &str {
+    GLYPH_VARIANTS
+        .iter()
+        .find(|(variant, _)| *variant == grapheme)
+        .map_or(grapheme, |(_, glyph)| glyph)
+}
 
 /// Dyalog control-structure keywords, recognised only to report that they are not supported.
 const CONTROL_KEYWORDS: &[&str] = &[
@@ -187,7 +203,7 @@ impl<'a> Lexer<'a> {
             self.push_token(lexed, TokenKind::Number(NumberLiteral::Int(0)), start);
         } else if is_name_start(grapheme) {
             self.lex_name(lexed);
-        } else if grapheme == "⎕" {
+        } else if canonical_glyph(grapheme) == "⎕" {
             self.lex_system_name(lexed);
         } else if grapheme == ":" && self.is_control_structure(lexed) {
             self.lex_control_structure(lexed);
@@ -393,7 +409,8 @@ impl<'a> Lexer<'a> {
         if self.position == start + 1 {
             self.push_token(lexed, TokenKind::Quad, start);
         } else {
-            let name = self.text_from(start);
+            // Spelled with ⎕ whichever variant of the quad glyph the source uses (□PP is ⎕PP).
+            let name = format!("⎕{}", self.text_from(start + 1));
             self.push_token(lexed, TokenKind::SystemName(name), start);
         }
     }
@@ -434,7 +451,7 @@ impl<'a> Lexer<'a> {
 
     fn lex_glyph(&mut self, lexed: &mut LexedProgram) {
         let start = self.position;
-        let grapheme = self.peek().expect("lex_glyph is called before the end");
+        let grapheme = canonical_glyph(self.peek().expect("lex_glyph is called before the end"));
         self.position += 1;
         if let Some(kind) = self.glyph_token(grapheme) {
             self.push_token(lexed, kind, start);
@@ -484,7 +501,7 @@ impl<'a> Lexer<'a> {
 
     /// `single` alone, or `double` when the same glyph follows directly (`⍺⍺`).
     fn doubled(&mut self, grapheme: &str, single: SpecialName, double: SpecialName) -> SpecialName {
-        if self.peek() == Some(grapheme) {
+        if self.peek().map(canonical_glyph) == Some(grapheme) {
             self.position += 1;
             double
         } else {
@@ -726,10 +743,23 @@ mod tests {
 
     #[test]
     fn lookalike_of_an_apl_glyph_gets_a_hint() {
-        let lexed = lex("ρ x");
-        assert_eq!(lexed.errors.len(), 1);
-        assert_eq!(lexed.errors[0].kind, SyntaxErrorKind::UnknownCharacter("ρ".to_string()));
-        assert!(lexed.errors[0].help.as_deref().is_some_and(|help| help.contains("⍴")));
+        let lexed = lex("’a’");
+        assert_eq!(lexed.errors.len(), 2);
+        assert_eq!(lexed.errors[0].kind, SyntaxErrorKind::UnknownCharacter("’".to_string()));
+        assert!(lexed.errors[0].help.as_deref().is_some_and(|help| help.contains('\'')));
+    }
+
+    #[test]
+    fn glyph_variants_of_other_apl_systems_read_as_the_dyalog_glyph() {
+        assert_eq!(kinds("2⋆3"), kinds("2*3"));
+        assert_eq!(kinds("3−1"), kinds("3-1"));
+        assert_eq!(kinds("∣∼"), kinds("|~"));
+        assert_eq!(kinds("ρι3"), kinds("⍴⍳3"));
+        assert_eq!(kinds("{αα ω}"), kinds("{⍺⍺ ⍵}"));
+        assert_eq!(kinds("□PP←3 ⋄ □←1"), kinds("⎕PP←3 ⋄ ⎕←1"));
+        assert_eq!(kinds("1∈2 ◇ 1^0 ◇ 1 0∖3"), kinds("1∊2 ⋄ 1∧0 ⋄ 1 0\\3"));
+        // Inside strings and comments a variant stays the character it is.
+        assert_eq!(kinds("'−⋆'"), vec![TokenKind::String("−⋆".to_string())]);
     }
 
     #[test]

@@ -630,6 +630,17 @@ struct AssignmentSplit {
 /// modified assignment (`x+←1`, `x f.g←1`) and must be able to denote functions; the items before it belong to the
 /// enclosing expression (`2×x←3`).
 fn split_assignment_target(mut items: Vec<Item>, arrow_span: Span) -> Result<AssignmentSplit, SyntaxError> {
+    if let Some(names) = destructuring_target(&items) {
+        let target_item = items.pop().expect("destructuring_target found a last item");
+        let target_span = target_item.span();
+        return Ok(AssignmentSplit {
+            prefix: items,
+            target: AssignTarget::Names(names, target_span),
+            target_span,
+            indices: None,
+            modifier: Vec::new(),
+        });
+    }
     let Some(target_index) = items.iter().rposition(is_assignable) else {
         return Err(match items.last() {
             None => SyntaxError::new(SyntaxErrorKind::MissingAssignmentTarget, arrow_span)
@@ -654,6 +665,24 @@ fn split_assignment_target(mut items: Vec<Item>, arrow_span: Span) -> Result<Ass
         indices,
         modifier,
     })
+}
+
+/// `(a b c)` directly before `←` is a destructuring target: a parenthesised list of plain names. After a name it is
+/// instead the modifier of a modified assignment (`x (f g)←1` is `x←x (f g) 1`).
+fn destructuring_target(items: &[Item]) -> Option<Vec<Name>> {
+    let (Item::Parenthesised(expr, _), before) = items.split_last()? else {
+        return None;
+    };
+    if expr.assignment.is_some() || matches!(before.last(), Some(Item::Name(_))) {
+        return None;
+    }
+    expr.items
+        .iter()
+        .map(|item| match item {
+            Item::Name(name) => Some(name.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 fn is_assignable(item: &Item) -> bool {
@@ -689,7 +718,7 @@ fn invalid_target_error(item: &Item) -> SyntaxError {
         item.span(),
     );
     match item {
-        Item::Parenthesised(..) => error.with_help("assigning several names at once, (a b)←1 2, is not supported"),
+        Item::Parenthesised(..) => error.with_help("to assign several names at once, list only names: (a b)←1 2"),
         Item::Special(SpecialName::Omega, _) => error.with_help("⍵ is the right argument of a dfn and is read-only"),
         _ => error.with_help("the target of ← is a name (x←3), an indexed name (x[1]←3), ⎕ or a system variable"),
     }

@@ -83,6 +83,10 @@ impl Printer {
             AssignTarget::Name(name) | AssignTarget::SystemName(name) => self.output.push_str(&name.text),
             AssignTarget::QuadOutput(_) => self.output.push('⎕'),
             AssignTarget::Alpha(_) => self.output.push('⍺'),
+            AssignTarget::Names(names, _) => {
+                let names: Vec<&str> = names.iter().map(|name| name.text.as_str()).collect();
+                self.output.push_str(&format!("({})", names.join(" ")));
+            }
         }
         if let Some(indices) = &assignment.indices {
             self.output.push_str(" (at");
