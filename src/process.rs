@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 
 /// A folder only this user can enter, created under the system's temporary folder with a fresh name, and removed
 /// with its contents when dropped.
+#[derive(Debug)]
 pub struct TemporaryFolder {
     path: PathBuf,
 }

@@ -65,7 +65,13 @@ pub fn build_executable(program: &Program, options: &CodegenOptions, output: &Pa
     let runtime_library = aot::find_runtime_library()?;
     let context = Context::create();
     let module = translate::translate_program(&context, program, options)?;
-    aot::compile_module_to_executable(&module, PROGRAM_ENTRY_FUNCTION_NAME, options, &runtime_library, output)
+    aot::compile_module_to_executable(
+        &module,
+        PROGRAM_ENTRY_FUNCTION_NAME,
+        options,
+        runtime_library.path(),
+        output,
+    )
 }
 
 /// `aplc dump --stage llvm`: the module's text, as translated or after the O3 pipeline for the chosen CPU.
