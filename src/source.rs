@@ -104,12 +104,20 @@ impl miette::SourceCode for SourceText {
         context_lines_after: usize,
     ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
         let text: &'a str = &self.0;
-        let (line_start, line_end) = line_bounds(text, span.offset());
-        let reads_context = context_lines_before + context_lines_after > 0;
-        if reads_context && line_end - line_start > LONG_LINE_BYTES {
-            return Ok(Box::new(long_line_window(text, line_start, line_end, span)));
-        }
         let contents = text.read_span(span, context_lines_before, context_lines_after)?;
+        let reads_context = context_lines_before + context_lines_after > 0;
+        let has_long_line = || {
+            let data = contents.data();
+            data.len() > LONG_LINE_BYTES
+                && data
+                    .split(|&byte| byte == b'\n')
+                    .any(|line| line.len() > LONG_LINE_BYTES)
+        };
+        if reads_context && has_long_line() {
+            // The span's own line, or a context line, is long: only the span's line is shown, as a window.
+            let (line_start, line_end) = line_bounds(text, span.offset());
+            return Ok(Box::new(line_window(text, line_start, line_end, span)));
+        }
         // miette's column is a byte count from the start of the line to where the data starts (the span itself when
         // no context is read: that is the column of the header).
         let column = columns_before(text, contents.span().offset());
@@ -123,9 +131,9 @@ impl miette::SourceCode for SourceText {
     }
 }
 
-/// A window of a long line around a span: from a little before its start to a little after its end (at most
-/// [`LONG_LINE_BYTES`] of the span itself), within the line.
-fn long_line_window<'a>(
+/// The line of a span, without context lines; a long line only as a window around the span: from a little before
+/// its start to a little after its end (at most [`LONG_LINE_BYTES`] of the span itself), within the line.
+fn line_window<'a>(
     text: &'a str,
     line_start: usize,
     line_end: usize,
@@ -134,8 +142,14 @@ fn long_line_window<'a>(
     let span_start = span.offset().clamp(line_start, line_end);
     let span_end = (span.offset() + span.len()).clamp(span_start, line_end);
     let span_end = span_end.min(span_start + LONG_LINE_BYTES);
-    let window_start = floor_char_boundary(text, span_start.saturating_sub(LONG_LINE_CONTEXT_BYTES).max(line_start));
-    let window_end = ceil_char_boundary(text, (span_end + LONG_LINE_CONTEXT_BYTES).min(line_end));
+    let (window_start, window_end) = if line_end - line_start <= LONG_LINE_BYTES {
+        (line_start, line_end)
+    } else {
+        (
+            floor_char_boundary(text, span_start.saturating_sub(LONG_LINE_CONTEXT_BYTES).max(line_start)),
+            ceil_char_boundary(text, (span_end + LONG_LINE_CONTEXT_BYTES).min(line_end)),
+        )
+    };
     let line = text[..line_start].matches('\n').count();
     miette::MietteSpanContents::new(
         &text.as_bytes()[window_start..window_end],
