@@ -107,8 +107,12 @@ pub fn source_from_expression(text: &str) -> SourceFile {
 /// The usage errors of `aplc build FILE -o OUTPUT` that can be seen before compiling: an output that is the input
 /// itself (the source would be overwritten), a directory, or in a folder that does not exist or cannot be written.
 pub fn check_build_output(input: &Path, output: &Path) -> Result<(), String> {
-    let same_file = match (std::fs::canonicalize(input), std::fs::canonicalize(output)) {
-        (Ok(input), Ok(output)) => input == output,
+    // The same file under any name: another spelling of the path, a symbolic link or a hard link.
+    let same_file = match (std::fs::metadata(input), std::fs::metadata(output)) {
+        (Ok(input), Ok(output)) => {
+            use std::os::unix::fs::MetadataExt;
+            (input.dev(), input.ino()) == (output.dev(), output.ino())
+        }
         _ => false,
     };
     if same_file {
@@ -423,28 +427,52 @@ pub fn run_to_stdout(file: &SourceFile, backend: Backend, options: &CodegenOptio
     run_with_host(file, backend, &mut host).map(|()| 0)
 }
 
-/// `aplc build`: a standalone native executable at `output`.
+/// `aplc build`: a standalone native executable at `output`. An interrupt while the intermediates exist ends aplc
+/// only once they are removed.
 pub fn build_executable(file: &SourceFile, options: &CodegenOptions, output: &Path) -> Result<(), ProgramError> {
     let program = loop_program(file)?;
-    crate::codegen::llvm::build_executable(&program, options, output)
-        .map_err(|error| lowering_error(LoweringError::Codegen(error), file))
+    let deferral = crate::process::InterruptDeferral::install();
+    let built = crate::codegen::llvm::build_executable(&program, options, output)
+        .map_err(|error| lowering_error(LoweringError::Codegen(error), file));
+    deferral.end_if_interrupted();
+    built
 }
 
 /// Runs a program with native code. Returns the program's exit status: 0, or 1 after an APL error, which the run-time
 /// library has already reported on standard error. The `aot` executable is built in a private temporary folder,
-/// removed afterwards, also when aplc is interrupted while the program runs.
+/// removed afterwards, also when aplc is interrupted (the interrupt ends aplc once the folder is gone).
 fn run_native(file: &SourceFile, backend: Backend, options: &CodegenOptions) -> Result<i32, ProgramError> {
     let program = loop_program(file)?;
     let codegen_error = |error| lowering_error(LoweringError::Codegen(error), file);
     if backend == Backend::Jit {
         return crate::codegen::llvm::run_loop_program_in_jit(&program, options).map_err(codegen_error);
     }
+    let deferral = crate::process::InterruptDeferral::install();
+    let outcome = build_and_run_in_temporary_folder(&program, options, &deferral, file);
+    deferral.end_if_interrupted();
+    outcome
+}
+
+/// The body of `--backend aot`, run while interrupts are deferred: the temporary folder is gone when this returns.
+fn build_and_run_in_temporary_folder(
+    program: &crate::loops::ir::Program,
+    options: &CodegenOptions,
+    deferral: &crate::process::InterruptDeferral,
+    file: &SourceFile,
+) -> Result<i32, ProgramError> {
     let executable_error = |message| lowering_error(LoweringError::Executable(message), file);
     let folder = crate::process::TemporaryFolder::create().map_err(executable_error)?;
     let executable = folder.path().join("program");
-    crate::codegen::llvm::build_executable(&program, options, &executable).map_err(codegen_error)?;
-    match crate::process::run_executable_forwarding_signals(&executable).map_err(executable_error)? {
+    crate::codegen::llvm::build_executable(program, options, &executable)
+        .map_err(|error| lowering_error(LoweringError::Codegen(error), file))?;
+    if deferral.received().is_some() {
+        // Interrupted while building: the program is not started.
+        return Ok(1);
+    }
+    match crate::process::run_executable_forwarding_signals(&executable, deferral).map_err(executable_error)? {
         crate::process::ChildEnd::Exited(status) => Ok(status),
+        // Killed by the interrupt aplc passed on: aplc ends by it too, without a word.
+        crate::process::ChildEnd::KilledBy(signal) if deferral.received() == Some(signal) => Ok(1),
         crate::process::ChildEnd::KilledBy(signal) => {
             eprintln!(
                 "aplc: the program was killed by {}",

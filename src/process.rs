@@ -77,43 +77,106 @@ pub enum ChildEnd {
 /// The child being waited for, to which SIGINT, SIGTERM and SIGHUP sent to aplc are passed on (0 when none).
 static RUNNING_CHILD: AtomicI32 = AtomicI32::new(0);
 
-/// The signals aplc passes on to the running program instead of dying at once: then aplc outlives its child and
-/// removes the temporary executable.
-const FORWARDED_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+/// The first interrupting signal received while interrupts are deferred (0 when none).
+static PENDING_SIGNAL: AtomicI32 = AtomicI32::new(0);
 
-extern "C" fn forward_signal_to_child(signal: libc::c_int) {
+/// The signals that end aplc (Ctrl-C, `kill`, a closed terminal), deferred while it has temporary files to remove.
+const INTERRUPTING_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+extern "C" fn defer_signal(signal: libc::c_int) {
+    // SAFETY (the whole handler): atomics, `kill`, `signal` and `raise` are async-signal-safe.
+    if PENDING_SIGNAL.swap(signal, Ordering::SeqCst) != 0 {
+        // A second interrupt: the user insists, so aplc ends at once, whatever it leaves behind.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
     let child = RUNNING_CHILD.load(Ordering::SeqCst);
     if child > 0 {
-        // SAFETY: `kill` is async-signal-safe.
         unsafe {
             libc::kill(child, signal);
         }
     }
 }
 
-/// Runs the executable with aplc's standard streams and waits for it. While it runs, an interrupt of aplc (Ctrl-C,
-/// `kill`) is passed on to it, so that aplc itself lives to clean up after it; the child starts with the default
-/// handling of every signal (handlers do not survive `exec`).
-pub fn run_executable_forwarding_signals(executable: &Path) -> Result<ChildEnd, String> {
+/// While it lives, SIGINT, SIGTERM and SIGHUP do not end aplc at once: the first is recorded (and passed on to the
+/// program [`run_executable_forwarding_signals`] runs), so that aplc can remove its temporary files first and then
+/// end by that signal ([`InterruptDeferral::end_if_interrupted`]). A second one ends aplc at once. A signal that
+/// aplc was started to ignore (`nohup`) stays ignored.
+pub struct InterruptDeferral {
+    previous_handlers: Vec<(libc::c_int, libc::sighandler_t)>,
+}
+
+impl InterruptDeferral {
+    pub fn install() -> InterruptDeferral {
+        PENDING_SIGNAL.store(0, Ordering::SeqCst);
+        let handler: extern "C" fn(libc::c_int) = defer_signal;
+        let mut previous_handlers = Vec::new();
+        for signal in INTERRUPTING_SIGNALS {
+            // SAFETY: installs a handler that only touches atomics and async-signal-safe calls.
+            let previous = unsafe { libc::signal(signal, handler as libc::sighandler_t) };
+            if previous == libc::SIG_IGN {
+                // SAFETY: puts back the ignoring aplc was started with.
+                unsafe { libc::signal(signal, libc::SIG_IGN) };
+            } else {
+                previous_handlers.push((signal, previous));
+            }
+        }
+        InterruptDeferral { previous_handlers }
+    }
+
+    /// The signal received since [`InterruptDeferral::install`], if any.
+    pub fn received(&self) -> Option<i32> {
+        Some(PENDING_SIGNAL.load(Ordering::SeqCst)).filter(|&signal| signal != 0)
+    }
+
+    /// Puts the previous handlers back; then, if a signal came meanwhile, ends the process by it (its default action,
+    /// so that the shell sees aplc killed by SIGINT as it would have been without the deferral). Call it once the
+    /// temporary files are gone.
+    pub fn end_if_interrupted(self) {
+        let received = self.received();
+        drop(self);
+        if let Some(signal) = received {
+            // SAFETY: the default action of these signals ends the process.
+            unsafe {
+                libc::signal(signal, libc::SIG_DFL);
+                libc::raise(signal);
+            }
+            std::process::exit(128 + signal);
+        }
+    }
+}
+
+impl Drop for InterruptDeferral {
+    fn drop(&mut self) {
+        for &(signal, handler) in &self.previous_handlers {
+            // SAFETY: restores the handler that was installed before.
+            unsafe {
+                libc::signal(signal, handler);
+            }
+        }
+    }
+}
+
+/// Runs the executable with aplc's standard streams and waits for it; an interrupt of aplc is passed on to it (which
+/// is why an [`InterruptDeferral`] must be in place). The child starts with the default handling of every signal
+/// (handlers do not survive `exec`).
+pub fn run_executable_forwarding_signals(executable: &Path, deferral: &InterruptDeferral) -> Result<ChildEnd, String> {
     use std::os::unix::process::ExitStatusExt;
-    let forward: extern "C" fn(libc::c_int) = forward_signal_to_child;
-    // SAFETY: the handler only reads an atomic and calls `kill`; the previous handlers are put back below.
-    let previous_handlers: Vec<libc::sighandler_t> = FORWARDED_SIGNALS
-        .iter()
-        .map(|&signal| unsafe { libc::signal(signal, forward as libc::sighandler_t) })
-        .collect();
     let outcome = std::process::Command::new(executable).spawn().and_then(|mut child| {
         RUNNING_CHILD.store(child.id() as i32, Ordering::SeqCst);
+        // A signal that came between the start and the line above was not passed on.
+        if let Some(signal) = deferral.received() {
+            // SAFETY: `kill` on the child this process started and has not waited for yet.
+            unsafe {
+                libc::kill(child.id() as i32, signal);
+            }
+        }
         let status = child.wait();
         RUNNING_CHILD.store(0, Ordering::SeqCst);
         status
     });
-    for (&signal, &handler) in FORWARDED_SIGNALS.iter().zip(&previous_handlers) {
-        // SAFETY: restores the handler that was installed before.
-        unsafe {
-            libc::signal(signal, handler);
-        }
-    }
     let status = outcome.map_err(|error| format!("cannot run {}: {error}", executable.display()))?;
     Ok(match (status.code(), status.signal()) {
         (Some(code), _) => ChildEnd::Exited(code),
