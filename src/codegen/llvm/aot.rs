@@ -197,15 +197,11 @@ pub fn find_runtime_library_from(
         Some(Err(message)) => message,
         None => "neither XDG_CACHE_HOME nor HOME is set".to_string(),
     };
-    let temporary_folder =
-        crate::process::TemporaryFolder::create().map_err(|message| CodegenError::RuntimeLibraryNotExtracted {
-            message: format!("{cache_failure}; {message}"),
-        })?;
-    let path = extract_embedded_runtime_library(temporary_folder.path()).map_err(|message| {
-        CodegenError::RuntimeLibraryNotExtracted {
-            message: format!("{cache_failure}; {message}"),
-        }
-    })?;
+    let not_extracted = |message: String| CodegenError::RuntimeLibraryNotExtracted {
+        message: format!("{cache_failure}; {message}"),
+    };
+    let temporary_folder = crate::process::TemporaryFolder::create().map_err(not_extracted)?;
+    let path = extract_embedded_runtime_library(temporary_folder.path()).map_err(not_extracted)?;
     Ok(RuntimeLibrary {
         path,
         _temporary_folder: Some(temporary_folder),
