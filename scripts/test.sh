@@ -6,4 +6,18 @@ cd "$(dirname "$0")/.."
 cargo fmt --all -- --check
 cargo clippy --release --workspace --all-targets -- -D warnings
 cargo test --release --workspace
+
+# Issue #16's acceptance: `cargo install --path .` gives a self-contained aplc. Installed into a temporary root (reusing
+# the target folder the tests just built, so it takes seconds, not the five minutes of a build from scratch), it builds
+# and runs a program from another folder, with an empty cache and no APLC_RUNTIME_LIB.
+install_check=$(mktemp -d)
+trap 'rm -rf "$install_check"' EXIT
+cargo install --quiet --frozen --path . --root "$install_check/root" --target-dir "${CARGO_TARGET_DIR:-target}"
+mkdir "$install_check/work"
+printf 'x←⍳5\n+/x×x\n⌽x\n' > "$install_check/work/prog.apl"
+(cd "$install_check/work" && env -u APLC_RUNTIME_LIB XDG_CACHE_HOME="$install_check/cache" \
+  "$install_check/root/bin/aplc" build prog.apl -o prog)
+# +/x×x is 1+4+9+16+25.
+[ "$("$install_check/work/prog")" = "$(printf '55\n5 4 3 2 1')" ] \
+  || { echo "test.sh: the installed aplc built a program that prints the wrong thing" >&2; exit 1; }
 python3 bench/run --smoke

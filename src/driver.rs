@@ -76,14 +76,77 @@ pub enum Stage {
     LlvmOpt,
 }
 
-/// Reads a program file. The error is a usage error (exit status 2), worded for the command line.
+/// The name standard input and `-e` text get in diagnostics.
+pub const STANDARD_INPUT_NAME: &str = "<stdin>";
+pub const EXPRESSION_NAME: &str = "<expression>";
+
+/// Reads a program file, or an APL script from standard input when the path is `-`. The error is a usage error
+/// (exit status 2), worded for the command line.
 pub fn read_source(path: &Path) -> Result<SourceFile, String> {
+    if path == Path::new("-") {
+        return read_standard_input();
+    }
     match path.extension().and_then(|extension| extension.to_str()) {
         Some("apl") | Some("tail") => {}
         _ => return Err(format!("{}: expected a .apl or .tail file", path.display())),
     }
     let text = std::fs::read_to_string(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
     Ok(SourceFile::new(path.display().to_string(), text))
+}
+
+fn read_standard_input() -> Result<SourceFile, String> {
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+        .map_err(|error| format!("cannot read the program from standard input: {error}"))?;
+    Ok(SourceFile::new(STANDARD_INPUT_NAME, text))
+}
+
+/// `aplc run -e 'expr'`: the text as an APL script of its own.
+pub fn source_from_expression(text: &str) -> SourceFile {
+    SourceFile::new(EXPRESSION_NAME, text)
+}
+
+/// The usage errors of `aplc build FILE -o OUTPUT` that can be seen before compiling: an output that is the input
+/// itself (the source would be overwritten), a directory, or in a folder that does not exist or cannot be written.
+pub fn check_build_output(input: &Path, output: &Path) -> Result<(), String> {
+    // The same file under any name: another spelling of the path, a symbolic link or a hard link.
+    let same_file = match (std::fs::metadata(input), std::fs::metadata(output)) {
+        (Ok(input), Ok(output)) => {
+            use std::os::unix::fs::MetadataExt;
+            (input.dev(), input.ino()) == (output.dev(), output.ino())
+        }
+        _ => false,
+    };
+    if same_file {
+        return Err(format!(
+            "refusing to overwrite the program {} with its executable: choose another -o",
+            input.display()
+        ));
+    }
+    if output.is_dir() {
+        return Err(format!(
+            "cannot write the executable {}: it is a directory",
+            output.display()
+        ));
+    }
+    let folder = match output.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(format!(
+            "cannot write the executable {}: the folder {} does not exist",
+            output.display(),
+            folder.display()
+        ));
+    }
+    if !crate::process::is_writable(folder) || (output.exists() && !crate::process::is_writable(output)) {
+        return Err(format!(
+            "cannot write the executable {}: permission denied",
+            output.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Any failure of compiling or running a program, rendered against its source.
@@ -141,13 +204,10 @@ impl ProgramError {
         self.render(miette::GraphicalTheme::unicode_nocolor())
     }
 
-    /// The full diagnostic rendered by miette with `theme` (colour for a terminal, plain otherwise).
+    /// The full diagnostic rendered by miette with `theme` (colour for a terminal, plain otherwise): each error once,
+    /// as [`crate::diagnostics`] describes.
     pub fn render(&self, theme: miette::GraphicalTheme) -> String {
-        let mut rendered = String::new();
-        match miette::GraphicalReportHandler::new_themed(theme).render_report(&mut rendered, self) {
-            Ok(()) => rendered,
-            Err(_) => self.to_string(),
-        }
+        crate::diagnostics::render_report(self, crate::diagnostics::ErrorFormat::Human, theme)
     }
 }
 
@@ -157,7 +217,7 @@ impl ProgramError {
 #[error("{error}")]
 pub struct WithSource<E: Diagnostic + 'static> {
     error: E,
-    source_code: miette::NamedSource<String>,
+    source_code: miette::NamedSource<crate::source::SourceText>,
 }
 
 impl<E: Diagnostic + 'static> WithSource<E> {
@@ -262,9 +322,14 @@ pub fn untyped_tail(file: &SourceFile) -> Result<tail::Program, ProgramError> {
     Ok(elab::elaborate_program(&ast, file)?)
 }
 
-/// The program as typed TAIL: the input to every later stage and to the interpreter.
+/// The program as typed TAIL: the input to every later stage and to the interpreter. A `.tail` program prints its
+/// value when it ends, as the thesis' TAIL interpreter does; it is made to do so here, before typing, so that every
+/// backend prints it in the same format ([`tail::print_value::printing_program_value`]).
 pub fn typed_tail(file: &SourceFile) -> Result<tail::Program, ProgramError> {
     let mut program = untyped_tail(file)?;
+    if is_tail_file(file) {
+        program = tail::print_value::printing_program_value(program);
+    }
     tail::infer::infer_program(&mut program).map_err(|error| tail_error(TailError::Type(error), file))?;
     Ok(program)
 }
@@ -367,27 +432,60 @@ pub fn run_to_stdout(file: &SourceFile, backend: Backend, options: &CodegenOptio
     run_with_host(file, backend, &mut host).map(|()| 0)
 }
 
-/// `aplc build`: a standalone native executable at `output`.
+/// `aplc build`: a standalone native executable at `output`. An interrupt while the intermediates exist ends aplc
+/// only once they are removed.
 pub fn build_executable(file: &SourceFile, options: &CodegenOptions, output: &Path) -> Result<(), ProgramError> {
     let program = loop_program(file)?;
-    crate::codegen::llvm::build_executable(&program, options, output)
-        .map_err(|error| lowering_error(LoweringError::Codegen(error), file))
+    let deferral = crate::process::InterruptDeferral::install();
+    let built = crate::codegen::llvm::build_executable(&program, options, output)
+        .map_err(|error| lowering_error(LoweringError::Codegen(error), file));
+    deferral.end_if_interrupted();
+    built
 }
 
 /// Runs a program with native code. Returns the program's exit status: 0, or 1 after an APL error, which the run-time
-/// library has already reported on standard error.
+/// library has already reported on standard error. The `aot` executable is built in a private temporary folder,
+/// removed afterwards, also when aplc is interrupted (the interrupt ends aplc once the folder is gone).
 fn run_native(file: &SourceFile, backend: Backend, options: &CodegenOptions) -> Result<i32, ProgramError> {
     let program = loop_program(file)?;
     let codegen_error = |error| lowering_error(LoweringError::Codegen(error), file);
     if backend == Backend::Jit {
         return crate::codegen::llvm::run_loop_program_in_jit(&program, options).map_err(codegen_error);
     }
-    let executable = std::env::temp_dir().join(format!("aplc-run-{}", std::process::id()));
-    crate::codegen::llvm::build_executable(&program, options, &executable).map_err(codegen_error)?;
-    let status = std::process::Command::new(&executable).status();
-    let _ = std::fs::remove_file(&executable);
-    let status = status.map_err(|error| lowering_error(LoweringError::Executable(error.to_string()), file))?;
-    Ok(status.code().unwrap_or(1))
+    let deferral = crate::process::InterruptDeferral::install();
+    let outcome = build_and_run_in_temporary_folder(&program, options, &deferral, file);
+    deferral.end_if_interrupted();
+    outcome
+}
+
+/// The body of `--backend aot`, run while interrupts are deferred: the temporary folder is gone when this returns.
+fn build_and_run_in_temporary_folder(
+    program: &crate::loops::ir::Program,
+    options: &CodegenOptions,
+    deferral: &crate::process::InterruptDeferral,
+    file: &SourceFile,
+) -> Result<i32, ProgramError> {
+    let executable_error = |message| lowering_error(LoweringError::Executable(message), file);
+    let folder = crate::process::TemporaryFolder::create().map_err(executable_error)?;
+    let executable = folder.path().join("program");
+    crate::codegen::llvm::build_executable(program, options, &executable)
+        .map_err(|error| lowering_error(LoweringError::Codegen(error), file))?;
+    if deferral.received().is_some() {
+        // Interrupted while building: the program is not started.
+        return Ok(1);
+    }
+    match crate::process::run_executable_forwarding_signals(&executable, deferral).map_err(executable_error)? {
+        crate::process::ChildEnd::Exited(status) => Ok(status),
+        // Killed by the interrupt aplc passed on: aplc ends by it too, without a word.
+        crate::process::ChildEnd::KilledBy(signal) if deferral.received() == Some(signal) => Ok(1),
+        crate::process::ChildEnd::KilledBy(signal) => {
+            eprintln!(
+                "aplc: the program was killed by {}",
+                crate::process::signal_name(signal)
+            );
+            Ok(1)
+        }
+    }
 }
 
 /// The outcome of one run with its output captured: what the corpus harness compares.

@@ -1,9 +1,10 @@
 //! The `aplc` command line. Parses arguments, calls the driver, renders diagnostics and sets the exit code:
 //! 0 success, 1 APL or program error (syntax, type, run-time), 2 usage error (bad arguments, unreadable file).
 
-use aplc::codegen::llvm::target::CodegenOptions;
+use aplc::codegen::llvm::target::{check_target_cpu_name, code_generator_description, CodegenOptions};
+use aplc::diagnostics::ErrorFormat;
 use aplc::driver::{self, Backend, Stage};
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -13,8 +14,18 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(name = "aplc", version, about, long_about = None)]
 struct Cli {
+    /// How errors are reported: `human` (the source line with a caret, code and help) or `json` (one JSON object
+    /// per error and line on standard error: severity, code, message, file, line, column, span, label, help).
+    #[arg(long, alias = "message-format", global = true, value_enum, default_value_t = ErrorFormatArg::Human)]
+    error_format: ErrorFormatArg,
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ErrorFormatArg {
+    Human,
+    Json,
 }
 
 #[derive(Subcommand)]
@@ -23,8 +34,12 @@ enum Command {
     ///
     /// Exits with 1 and a diagnostic pointing into the source when the program has an APL error.
     Run {
-        /// The .apl script or .tail program.
-        file: PathBuf,
+        /// The .apl script or .tail program; `-` reads an APL script from standard input.
+        #[arg(required_unless_present = "expression", conflicts_with = "expression")]
+        file: Option<PathBuf>,
+        /// Run this APL text instead of a file (`aplc run -e '+/⍳10'`).
+        #[arg(short, long, value_name = "APL")]
+        expression: Option<String>,
         /// Which backend runs the program: `jit` (native code compiled in memory) by default; `interp` is the TAIL
         /// reference interpreter.
         #[arg(long, value_enum, default_value_t = BackendArg::Jit)]
@@ -81,6 +96,12 @@ enum Command {
         /// Which backend runs each line: `jit` compiles it to native code, `interp` is the TAIL interpreter.
         #[arg(long, value_enum, default_value_t = aplc::repl::ReplBackend::Jit)]
         backend: aplc::repl::ReplBackend,
+    },
+    /// Print a completion script for a shell: `aplc completions bash > /etc/bash_completion.d/aplc`,
+    /// `aplc completions zsh > ~/.zfunc/_aplc`, `aplc completions fish > ~/.config/fish/completions/aplc.fish`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
     },
 }
 
@@ -148,16 +169,32 @@ const EXIT_PROGRAM_ERROR: u8 = 1;
 const EXIT_USAGE_ERROR: u8 = 2;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let file_path = match &cli.command {
+    let cli = parse_arguments();
+    let error_format = match cli.error_format {
+        ErrorFormatArg::Human => ErrorFormat::Human,
+        ErrorFormatArg::Json => ErrorFormat::Json,
+    };
+    if let Err(message) = check_arguments(&cli.command) {
+        eprintln!("aplc: {message}");
+        return ExitCode::from(EXIT_USAGE_ERROR);
+    }
+    let source = match &cli.command {
         Command::Repl { backend } => return aplc::repl::main(*backend),
-        Command::Run { file, .. }
+        Command::Completions { shell } => {
+            clap_complete::generate(*shell, &mut Cli::command(), "aplc", &mut std::io::stdout());
+            return ExitCode::SUCCESS;
+        }
+        Command::Run {
+            expression: Some(text), ..
+        } => Ok(driver::source_from_expression(text)),
+        Command::Run { file: Some(file), .. }
         | Command::Build { file, .. }
         | Command::Tail { file }
         | Command::Check { file }
-        | Command::Dump { file, .. } => file,
+        | Command::Dump { file, .. } => driver::read_source(file),
+        Command::Run { .. } => unreachable!("clap requires a file or an expression"),
     };
-    let source = match driver::read_source(file_path) {
+    let source = match source {
         Ok(source) => source,
         Err(message) => {
             eprintln!("aplc: {message}");
@@ -190,14 +227,57 @@ fn main() -> ExitCode {
         Command::Tail { .. } => driver::typed_tail_text(&source).map(|text| write_text_to_stdout(&text)),
         Command::Check { .. } => driver::check(&source).map(|summary| write_text_to_stdout(&summary)),
         Command::Dump { stage, .. } => driver::dump(&source, stage.into()).map(|text| write_text_to_stdout(&text)),
-        Command::Repl { .. } => unreachable!("the session returned above"),
+        Command::Repl { .. } | Command::Completions { .. } => unreachable!("handled above"),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("{:?}", miette::Report::new(error));
+            eprint!(
+                "{}",
+                aplc::diagnostics::render_report(&error, error_format, terminal_theme())
+            );
             ExitCode::from(EXIT_PROGRAM_ERROR)
         }
+    }
+}
+
+/// The arguments, with `--version` saying which LLVM generates the code and for which target.
+fn parse_arguments() -> Cli {
+    let version = format!("{} ({})", env!("CARGO_PKG_VERSION"), code_generator_description());
+    // clap keeps the version for the life of the process; leaking this one string is what that takes.
+    let matches = Cli::command().version(&*version.leak()).get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit())
+}
+
+/// The usage errors clap cannot see: an unknown CPU name (LLVM would abort on it), and a build whose output would
+/// overwrite its input or cannot be written.
+fn check_arguments(command: &Command) -> Result<(), String> {
+    match command {
+        Command::Run {
+            target_cpu: Some(name), ..
+        } => check_target_cpu_name(name),
+        Command::Build {
+            file,
+            output,
+            target_cpu,
+        } => {
+            if let Some(name) = target_cpu {
+                check_target_cpu_name(name)?;
+            }
+            driver::check_build_output(file, output)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Colour on a terminal unless `NO_COLOR` is set; plain Unicode drawing otherwise (pipes, files, editors).
+fn terminal_theme() -> miette::GraphicalTheme {
+    use std::io::IsTerminal;
+    let colour_wanted = std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty());
+    if colour_wanted && std::io::stderr().is_terminal() {
+        miette::GraphicalTheme::unicode()
+    } else {
+        miette::GraphicalTheme::unicode_nocolor()
     }
 }
 

@@ -1,7 +1,6 @@
 //! The AOT path: hand-built modules written as object files, linked with `cc` against `libaplc_runtime.a`, and run
-//! as separate processes. The archive is the one Cargo builds in `target/<profile>/deps` along with aplc (it builds
-//! every crate type of a dependency), found by `find_runtime_library` from the test binary's own location; no nested
-//! cargo invocation is needed.
+//! as separate processes. The archive is the one embedded in aplc (built by build.rs), extracted by
+//! `find_runtime_library` into the user's cache folder.
 
 mod llvm_support;
 
@@ -13,7 +12,7 @@ use inkwell::module::Module;
 
 use aplc::codegen::llvm::aot::{
     compile_module_to_executable, define_c_main_calling_entry, find_runtime_library, link_executable,
-    newest_existing_file, object_path_for_executable, runtime_library_candidates,
+    EMBEDDED_RUNTIME_LIBRARY,
 };
 use aplc::codegen::llvm::error::CodegenError;
 use aplc::codegen::llvm::runtime_table::RuntimeFunctionId;
@@ -37,13 +36,16 @@ fn test_directory(test_name: &str) -> PathBuf {
 /// Compiles the module into an executable in the test's directory and runs it.
 fn compile_and_run(module: &Module<'_>, test_name: &str, options: &CodegenOptions) -> (PathBuf, Output) {
     verify_module(module).expect("the hand-built module is valid");
-    let executable = test_directory(test_name).join("program");
-    let runtime_library = find_runtime_library().expect("Cargo built libaplc_runtime.a along with aplc");
+    let directory = test_directory(test_name);
+    // A file of the user's with the name an intermediate object beside the output would have had: it must survive.
+    std::fs::write(directory.join("program.o"), "the user's file").unwrap();
+    let executable = directory.join("program");
+    let runtime_library = find_runtime_library().expect("the embedded libaplc_runtime.a is extracted");
     compile_module_to_executable(
         module,
         PROGRAM_ENTRY_FUNCTION_NAME,
         options,
-        &runtime_library,
+        runtime_library.path(),
         &executable,
     )
     .expect("the module compiles and links");
@@ -59,8 +61,11 @@ fn the_sum_executable_prints_5050_and_exits_with_0() {
     assert_eq!(String::from_utf8_lossy(&output.stdout), "5050\n");
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
     assert_eq!(output.status.code(), Some(0));
-    // The object file was an intermediate.
-    assert!(!object_path_for_executable(&executable).exists());
+    // The object file was an intermediate in a temporary folder: the user's program.o beside the output is intact.
+    assert_eq!(
+        std::fs::read_to_string(executable.with_file_name("program.o")).unwrap(),
+        "the user's file"
+    );
 }
 
 #[test]
@@ -133,49 +138,11 @@ fn a_failed_link_reports_the_linker_output() {
     let not_an_object = directory.join("not_an_object.o");
     std::fs::write(&not_an_object, "this is not an object file").unwrap();
     let runtime_library = find_runtime_library().unwrap();
-    let result = link_executable(&not_an_object, &runtime_library, &directory.join("program"));
+    let result = link_executable(&not_an_object, runtime_library.path(), &directory.join("program"));
     match result {
         Err(CodegenError::LinkFailed { stderr, .. }) => assert!(!stderr.is_empty()),
         other => panic!("expected LinkFailed, got {other:?}"),
     }
-}
-
-#[test]
-fn the_object_file_sits_beside_the_executable() {
-    assert_eq!(
-        object_path_for_executable(Path::new("/tmp/out/program")),
-        PathBuf::from("/tmp/out/program.o")
-    );
-}
-
-#[test]
-fn runtime_library_candidates_cover_the_profile_and_deps_directories() {
-    let profile = test_directory("candidates").join("target").join("release");
-    let deps = profile.join("deps");
-    std::fs::create_dir_all(&deps).unwrap();
-    let uplifted = profile.join("libaplc_runtime.a");
-    let hashed = deps.join("libaplc_runtime-0123abcd.a");
-    let unrelated = deps.join("libother-0123abcd.a");
-    for file in [&uplifted, &hashed, &unrelated] {
-        std::fs::write(file, "archive").unwrap();
-    }
-    let mut expected = vec![hashed.clone(), uplifted.clone()];
-    expected.sort();
-    // From aplc in target/release and from a test binary in target/release/deps alike.
-    assert_eq!(runtime_library_candidates(&profile), expected);
-    assert_eq!(runtime_library_candidates(&deps), expected);
-
-    // The most recently written wins, whichever place it is in (pauses longer than file time resolution).
-    std::thread::sleep(std::time::Duration::from_millis(20));
-    std::fs::write(&uplifted, "newer archive").unwrap();
-    assert_eq!(newest_existing_file(&expected), Some(uplifted));
-    std::thread::sleep(std::time::Duration::from_millis(20));
-    std::fs::write(&hashed, "newest archive").unwrap();
-    assert_eq!(newest_existing_file(&expected), Some(hashed));
-    assert_eq!(
-        runtime_library_candidates(&profile.join("missing")),
-        Vec::<PathBuf>::new()
-    );
 }
 
 /// Standard output and standard error as text, and the exit status.
@@ -308,24 +275,90 @@ fn the_environment_variable_wins_and_must_name_a_file() {
     let directory = test_directory("variable");
     let named = directory.join("custom_runtime.a");
     std::fs::write(&named, "archive").unwrap();
-    let empty_profile = directory.join("target").join("debug");
-    std::fs::create_dir_all(&empty_profile).unwrap();
 
-    assert_eq!(
-        find_runtime_library_from(Some(named.as_os_str()), &empty_profile),
-        Ok(named)
-    );
+    let found = find_runtime_library_from(Some(named.as_os_str()), Some(&directory.join("cache"))).unwrap();
+    assert_eq!(found.path(), named);
+    // The variable is taken as it is: nothing is extracted.
+    assert!(!directory.join("cache").exists());
     let missing = directory.join("missing.a");
     assert_eq!(
-        find_runtime_library_from(Some(missing.as_os_str()), &empty_profile),
-        Err(CodegenError::RuntimeLibraryVariableInvalid { path: missing })
+        find_runtime_library_from(Some(missing.as_os_str()), None).unwrap_err(),
+        CodegenError::RuntimeLibraryVariableInvalid { path: missing }
     );
-    // Neither the variable nor an archive near the executable: the error lists where it looked.
-    match find_runtime_library_from(None, &empty_profile) {
-        Err(CodegenError::RuntimeLibraryNotFound { searched }) => {
-            assert!(searched.contains("APLC_RUNTIME_LIB"), "{searched}");
-            assert!(searched.contains("libaplc_runtime-*.a"), "{searched}");
-        }
-        other => panic!("expected RuntimeLibraryNotFound, got {other:?}"),
+}
+
+#[test]
+fn the_embedded_archive_is_extracted_once_under_its_fingerprint() {
+    use aplc::codegen::llvm::aot::{find_runtime_library_from, RUNTIME_LIBRARY_FINGERPRINT};
+    let directory = test_directory("extraction");
+    let cache = directory.join("cache").join("aplc");
+    let extracted = find_runtime_library_from(None, Some(&cache)).unwrap();
+    // The folder is created; the name carries the fingerprint (16 hexadecimal digits of the archive's hash).
+    assert_eq!(
+        extracted.path(),
+        cache.join(format!("libaplc_runtime-{RUNTIME_LIBRARY_FINGERPRINT}.a"))
+    );
+    assert_eq!(RUNTIME_LIBRARY_FINGERPRINT.len(), 16);
+    assert!(RUNTIME_LIBRARY_FINGERPRINT.chars().all(|c| c.is_ascii_hexdigit()));
+    assert!(std::fs::read(extracted.path()).unwrap() == EMBEDDED_RUNTIME_LIBRARY);
+    // A real archive: `ar` files start with this magic string.
+    assert!(EMBEDDED_RUNTIME_LIBRARY.starts_with(b"!<arch>\n"));
+
+    // A complete copy is reused as it is (its modification time does not change)...
+    let written_at = std::fs::metadata(extracted.path()).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert_eq!(
+        find_runtime_library_from(None, Some(&cache)).unwrap().path(),
+        extracted.path()
+    );
+    assert_eq!(
+        std::fs::metadata(extracted.path()).unwrap().modified().unwrap(),
+        written_at
+    );
+    // ...a truncated one is replaced.
+    std::fs::write(extracted.path(), &EMBEDDED_RUNTIME_LIBRARY[..100]).unwrap();
+    find_runtime_library_from(None, Some(&cache)).unwrap();
+    assert!(std::fs::read(extracted.path()).unwrap() == EMBEDDED_RUNTIME_LIBRARY);
+    // Nothing else is left in the folder (no partial files).
+    assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 1);
+}
+
+#[test]
+fn concurrent_extractions_all_get_the_whole_archive() {
+    use aplc::codegen::llvm::aot::find_runtime_library_from;
+    let cache = test_directory("concurrent_extraction").join("cache");
+    let paths: Vec<PathBuf> = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..8)
+            .map(|_| {
+                scope.spawn(|| {
+                    find_runtime_library_from(None, Some(&cache))
+                        .unwrap()
+                        .path()
+                        .to_path_buf()
+                })
+            })
+            .collect();
+        threads.into_iter().map(|thread| thread.join().unwrap()).collect()
+    });
+    assert!(paths.iter().all(|path| path == &paths[0]));
+    assert!(std::fs::read(&paths[0]).unwrap() == EMBEDDED_RUNTIME_LIBRARY);
+    assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 1);
+}
+
+#[test]
+fn without_a_usable_cache_folder_the_archive_goes_to_a_temporary_folder() {
+    use aplc::codegen::llvm::aot::find_runtime_library_from;
+    let directory = test_directory("no_cache");
+    // A file where the cache folder should be: it cannot be created.
+    let blocked = directory.join("not_a_folder");
+    std::fs::write(&blocked, "a file").unwrap();
+    for cache in [None, Some(blocked.join("aplc"))] {
+        let library = find_runtime_library_from(None, cache.as_deref()).unwrap();
+        let path = library.path().to_path_buf();
+        assert!(path.starts_with(std::env::temp_dir()), "{}", path.display());
+        assert!(std::fs::read(&path).unwrap() == EMBEDDED_RUNTIME_LIBRARY);
+        // The temporary copy goes with the value.
+        drop(library);
+        assert!(!path.exists());
     }
 }

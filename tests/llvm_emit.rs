@@ -354,7 +354,7 @@ fn maths_intrinsics_link_against_libm_in_aot() {
         &module,
         PROGRAM_ENTRY_FUNCTION_NAME,
         &CodegenOptions::default(),
-        &runtime_library,
+        runtime_library.path(),
         &executable,
     )
     .unwrap();

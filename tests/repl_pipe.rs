@@ -15,6 +15,10 @@ fn run_session(input: &str) -> SessionOutput {
 }
 
 fn run_session_in(input: &str, directory: std::path::PathBuf) -> SessionOutput {
+    run_session_with_bytes(input.as_bytes(), directory)
+}
+
+fn run_session_with_bytes(input: &[u8], directory: std::path::PathBuf) -> SessionOutput {
     let mut child = Command::new(env!("CARGO_BIN_EXE_aplc"))
         .arg("repl")
         .current_dir(directory)
@@ -27,7 +31,7 @@ fn run_session_in(input: &str, directory: std::path::PathBuf) -> SessionOutput {
         .stdin
         .take()
         .expect("stdin")
-        .write_all(input.as_bytes())
+        .write_all(input)
         .expect("input written");
     let output = child.wait_with_output().expect("aplc finishes");
     SessionOutput {
@@ -184,4 +188,85 @@ fn a_run_time_error_without_a_position_points_at_its_line() {
     let output = run_session("1+1\nx←1÷0\n");
     assert!(output.stderr.contains("DOMAIN ERROR"), "{}", output.stderr);
     assert!(output.stderr.contains("[session:2:1]"), "{}", output.stderr);
+}
+
+/// A small deterministic generator (64-bit LCG, top bits) for the random lines below.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+#[test]
+fn the_session_survives_hostile_lines_and_keeps_its_values() {
+    let mut input: Vec<u8> = b"x\xe2\x86\x9042\ny\xe2\x86\x90\xe2\x8d\xb33\n".to_vec(); // x←42, y←⍳3
+    let mut random = Lcg(16);
+    // Random bytes (mostly not UTF-8); no newline, brace or parenthesis, so that each stays one line of its own and
+    // cannot be a system command or open a dfn that swallows the lines after it.
+    for _ in 0..20 {
+        let line: Vec<u8> = (0..200)
+            .map(|_| random.next() as u8)
+            .filter(|byte| !b"\n\r{})".contains(byte))
+            .collect();
+        input.extend_from_slice(&line);
+        input.push(b'\n');
+    }
+    // Random APL text: glyphs, small numbers and names other than x and y (nothing that makes large arrays).
+    let alphabet: Vec<char> = "abcde0123 +-×÷⌈⌊|<>=≠∧∨~⌽⊖⍉↑↓()[];←⍝'¨.,⍨/\\⍵⍺∇".chars().collect();
+    for _ in 0..20 {
+        let line: String = (0..60)
+            .map(|_| alphabet[random.next() as usize % alphabet.len()])
+            .collect();
+        input.extend_from_slice(format!("0 {line}\n").as_bytes());
+    }
+    let deep_parentheses = format!("{}1{}\n", "(".repeat(100_000), ")".repeat(100_000));
+    let deep_braces = format!("{}{}\n", "{".repeat(100_000), "}".repeat(100_000));
+    let megabyte_string = format!("'{}\n", "a".repeat(1_000_000));
+    for line in [
+        b"\xff\xfe\xfd\n".as_slice(),
+        b"x\xc3(\n",
+        b"1\0+\0 2\n",
+        deep_parentheses.as_bytes(),
+        deep_braces.as_bytes(),
+        megabyte_string.as_bytes(),
+        b"}\n",
+        b")\n",
+    ] {
+        input.extend_from_slice(line);
+    }
+    input.extend_from_slice("'end'\nx\ny\n".as_bytes());
+    let started = std::time::Instant::now();
+    let output = run_session_with_bytes(&input, std::env::temp_dir());
+    // Every hostile line was answered and the session went on to the last lines, with x and y intact.
+    assert!(output.stdout.ends_with("end\n42\n1 2 3\n"), "{}", output.stdout);
+    // Lines 3 to 22 are the random bytes, 43 the first hand-written line that is not UTF-8.
+    for line in [3, 22, 43, 44] {
+        assert!(
+            output
+                .stderr
+                .contains(&format!("line {line} is not valid UTF-8 text: ignored")),
+            "line {line}: {}",
+            output.stderr
+        );
+    }
+    assert!(!output.stderr.contains("panicked"), "{}", output.stderr);
+    // Diagnostics show windows of the long lines (200,000 brackets, a 1 MB string), never the whole lines.
+    assert!(
+        output.stderr.lines().all(|line| line.chars().count() < 400),
+        "a diagnostic line of {} characters",
+        output
+            .stderr
+            .lines()
+            .map(|line| line.chars().count())
+            .max()
+            .unwrap_or(0)
+    );
+    assert_eq!(output.status, 0);
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
 }

@@ -184,7 +184,7 @@ impl ElabError {
 #[error("{}", summary(errors))]
 pub struct ElabErrors {
     #[source_code]
-    pub source_code: miette::NamedSource<String>,
+    pub source_code: miette::NamedSource<crate::source::SourceText>,
     #[related]
     pub errors: Vec<ElabError>,
 }

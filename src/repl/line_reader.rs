@@ -18,6 +18,8 @@ pub enum ReadOutcome {
     Interrupted,
     /// Ctrl-D or the end of the input.
     End,
+    /// A line that could not be read as text (not valid UTF-8): the session says so and goes on with the next.
+    Unreadable(String),
 }
 
 /// A source of pieces of input.
@@ -56,11 +58,13 @@ fn extend_piece(piece: &mut String, line: &str) -> bool {
 /// Standard input that is not a terminal: no prompts, no editing.
 pub struct PipeReader<R: BufRead> {
     input: R,
+    /// The number of the last line read (1-based), for messages about unreadable lines.
+    line_number: usize,
 }
 
 impl<R: BufRead> PipeReader<R> {
     pub fn new(input: R) -> PipeReader<R> {
-        PipeReader { input }
+        PipeReader { input, line_number: 0 }
     }
 }
 
@@ -68,12 +72,25 @@ impl<R: BufRead> LineReader for PipeReader<R> {
     fn read_piece(&mut self) -> ReadOutcome {
         let mut piece = String::new();
         loop {
-            let mut line = String::new();
-            match self.input.read_line(&mut line) {
+            // Bytes first: a line that is not UTF-8 is reported, not taken for the end of the input.
+            let mut bytes = Vec::new();
+            match self.input.read_until(b'\n', &mut bytes) {
                 // The input ended: an unfinished dfn is still handed over, so that its error is reported.
                 Ok(0) | Err(_) if piece.is_empty() => return ReadOutcome::End,
                 Ok(0) | Err(_) => return ReadOutcome::Piece(piece),
                 Ok(_) => {
+                    self.line_number += 1;
+                    let Ok(line) = String::from_utf8(bytes) else {
+                        let dropped = if piece.is_empty() {
+                            ""
+                        } else {
+                            ", with the unfinished lines before it"
+                        };
+                        return ReadOutcome::Unreadable(format!(
+                            "line {} is not valid UTF-8 text: ignored{dropped}",
+                            self.line_number
+                        ));
+                    };
                     if extend_piece(&mut piece, &line) {
                         return ReadOutcome::Piece(piece);
                     }
@@ -128,6 +145,13 @@ impl LineReader for TerminalReader {
                     }
                 }
                 Err(rustyline::error::ReadlineError::Interrupted) => return ReadOutcome::Interrupted,
+                // Bytes that are not UTF-8 (the editor stops at the first): reported, and the session goes on.
+                Err(rustyline::error::ReadlineError::Io(error)) if error.kind() == std::io::ErrorKind::InvalidData => {
+                    return ReadOutcome::Unreadable("the line is not valid UTF-8 text: ignored".to_string())
+                }
+                // The window was resized: read on.
+                Err(rustyline::error::ReadlineError::Signal(_)) => continue,
+                // Ctrl-D, or a terminal that cannot be read any more.
                 Err(_) => return ReadOutcome::End,
             }
         }
@@ -164,6 +188,26 @@ mod tests {
         assert_eq!(reader.read_piece(), ReadOutcome::Piece("1+1".to_string()));
         assert_eq!(reader.read_piece(), ReadOutcome::Piece("f←{\n  ⍵×2 ⍝ }\n}".to_string()));
         assert_eq!(reader.read_piece(), ReadOutcome::Piece("f 3".to_string()));
+        assert_eq!(reader.read_piece(), ReadOutcome::End);
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_reported_and_reading_goes_on() {
+        let input: &[u8] = b"1+1\n\xff\xfe\nf\xe2\x86\x90{\n\xc3(\n}\n2\n";
+        let mut reader = PipeReader::new(input);
+        assert_eq!(reader.read_piece(), ReadOutcome::Piece("1+1".to_string()));
+        let unreadable = |text: &str| ReadOutcome::Unreadable(text.to_string());
+        assert_eq!(
+            reader.read_piece(),
+            unreadable("line 2 is not valid UTF-8 text: ignored")
+        );
+        // Inside an open dfn (f←{ on line 3), the unfinished piece goes with the bad line.
+        assert_eq!(
+            reader.read_piece(),
+            unreadable("line 4 is not valid UTF-8 text: ignored, with the unfinished lines before it")
+        );
+        assert_eq!(reader.read_piece(), ReadOutcome::Piece("}".to_string()));
+        assert_eq!(reader.read_piece(), ReadOutcome::Piece("2".to_string()));
         assert_eq!(reader.read_piece(), ReadOutcome::End);
     }
 }

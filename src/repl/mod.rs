@@ -120,6 +120,7 @@ impl<B: LineBackend> Repl<B> {
             match reader.read_piece() {
                 ReadOutcome::End => break,
                 ReadOutcome::Interrupted => continue,
+                ReadOutcome::Unreadable(message) => report(&message),
                 ReadOutcome::Piece(text) => {
                     if let Continue::Off = self.piece(&text, host) {
                         break;

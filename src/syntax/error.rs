@@ -157,7 +157,7 @@ impl miette::Diagnostic for SyntaxError {
 #[diagnostic(code(aplc::syntax::errors))]
 pub struct SyntaxErrors {
     #[source_code]
-    pub source_code: miette::NamedSource<String>,
+    pub source_code: miette::NamedSource<crate::source::SourceText>,
     pub file_name: String,
     #[related]
     pub errors: Vec<SyntaxError>,
@@ -187,10 +187,5 @@ impl SyntaxErrors {
 /// Renders the errors as miette draws them on a terminal without colour: the source line, a caret under the span,
 /// the code and the help. Used by snapshots and by anything that wants plain text.
 pub fn render_errors_plain(errors: &SyntaxErrors) -> String {
-    let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor()).with_width(120);
-    let mut rendered = String::new();
-    handler
-        .render_report(&mut rendered, errors)
-        .expect("rendering into a String cannot fail");
-    rendered
+    crate::diagnostics::render_report_plain(errors)
 }

@@ -7,6 +7,8 @@
 //! - [`parse_program`] / [`print_program`] / [`print_type`]: the concrete syntax (`let v0:<int>3 = [1,2,3] in ...`).
 //! - [`infer::infer_program`]: infers types and fills in every missing annotation.
 //! - [`check::check_program`]: verifies a fully annotated program (run after every optimiser pass).
+//! - [`print_value::printing_program_value`]: a `.tail` program made to print its value, as the thesis' interpreter
+//!   does, so that every backend prints it.
 //! - [`interp::eval_program`]: evaluates a program against a [`interp::Host`] that does printing, files and time
 //!   ([`interp::MemoryHost`] records output and serves files from memory).
 //!
@@ -39,6 +41,7 @@ pub mod infer;
 pub mod interp;
 pub mod ops;
 pub mod parser;
+pub mod print_value;
 pub mod printer;
 pub mod scalar_ops;
 pub mod types;

@@ -55,9 +55,13 @@ pub fn source_file(name: &str, text: &str) -> SourceFile {
     SourceFile::new(name.to_string(), text.to_string())
 }
 
-/// Typed TAIL through the driver's front end (APL is elaborated, TAIL parsed), or the error text.
+/// Typed TAIL through the driver's front end (APL is elaborated, TAIL parsed), or the error text. A `.tail` program
+/// is taken as written: the harness shows the value itself ([`tail_interpreter_outcome`], [`program_showing_result`]),
+/// so the driver's rewrite that makes `aplc run prog.tail` print it (`aplc::tail::print_value`) would show it twice.
 pub fn typed_tail(file: &SourceFile) -> Result<aplc::tail::Program, String> {
-    aplc::driver::typed_tail(file).map_err(|error| error.to_string())
+    let mut program = aplc::driver::untyped_tail(file).map_err(|error| error.to_string())?;
+    aplc::tail::infer::infer_program(&mut program).map_err(|error| error.to_string())?;
+    Ok(program)
 }
 
 /// Lowers to the loop IR and checks it; the IR then also prints its result value at the end, so that a compiled

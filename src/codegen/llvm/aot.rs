@@ -3,16 +3,15 @@
 //! LLVM at run time; it depends only on the C library (and libm, libpthread, libdl, which Rust's standard library
 //! inside the archive uses).
 //!
-//! Finding `libaplc_runtime.a` (see [`find_runtime_library`]): the environment variable `APLC_RUNTIME_LIB` wins if
-//! set. Otherwise the archive is looked for where Cargo puts it, relative to the running executable (aplc in
-//! `target/<profile>/`, or a test binary in `target/<profile>/deps/`):
-//! - `target/<profile>/libaplc_runtime.a`, which `cargo build -p aplc-runtime [--release]` (or a build of the whole
-//!   workspace) writes;
-//! - `target/<profile>/deps/libaplc_runtime-<hash>.a`, which Cargo writes whenever it builds aplc, because it builds
-//!   every crate type of a dependency, the static library included.
+//! The run-time library (`libaplc_runtime.a`) travels inside aplc: `build.rs` builds it and it is embedded here
+//! ([`EMBEDDED_RUNTIME_LIBRARY`]), so that an installed or copied aplc builds executables from any folder. For
+//! linking it is extracted once into the user's cache folder (`$XDG_CACHE_HOME/aplc`, else `~/.cache/aplc`), under a
+//! name that carries its fingerprint (two versions of aplc never share a file), or into a private temporary folder
+//! when there is no writable cache folder. The environment variable `APLC_RUNTIME_LIB` overrides it with another
+//! archive.
 //!
-//! Of the candidates that exist the most recently modified is taken, so that an old archive left over from an
-//! earlier `cargo build -p aplc-runtime` does not shadow the one Cargo just rebuilt with aplc.
+//! The intermediate object file goes into a private temporary folder, never beside the output (where it could
+//! replace a user's file of the same name).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,7 +38,7 @@ pub const LINKER_VARIABLE: &str = "CC";
 pub const SYSTEM_LIBRARIES: [&str; 3] = ["-lm", "-lpthread", "-ldl"];
 
 /// Compiles the module into an executable at `output`: adds a C `main` around the entry function, writes an object
-/// file next to the output (removed after linking), and links it with the run-time library.
+/// file in a private temporary folder (removed afterwards), and links it with the run-time library.
 pub fn compile_module_to_executable(
     module: &Module<'_>,
     entry_function_name: &str,
@@ -48,19 +47,13 @@ pub fn compile_module_to_executable(
     output: &Path,
 ) -> Result<(), CodegenError> {
     define_c_main_calling_entry(module, entry_function_name)?;
-    let object_path = object_path_for_executable(output);
+    let folder = crate::process::TemporaryFolder::create().map_err(|message| CodegenError::ObjectEmission {
+        path: std::env::temp_dir(),
+        message,
+    })?;
+    let object_path = folder.path().join("program.o");
     emit_object_file(module, options, &object_path)?;
-    let linked = link_executable(&object_path, runtime_library, output);
-    // The object is an intermediate; a failed link reports its own error, so a failed removal adds nothing.
-    let _ = std::fs::remove_file(&object_path);
-    linked
-}
-
-/// Where the intermediate object file of an executable goes: beside it, with `.o` appended to its name.
-pub fn object_path_for_executable(output: &Path) -> PathBuf {
-    let mut object_name = output.file_name().unwrap_or_default().to_os_string();
-    object_name.push(".o");
-    output.with_file_name(object_name)
+    link_executable(&object_path, runtime_library, output)
 }
 
 /// Adds `int main(int argc, char **argv)` that calls the entry function, then `aplrt_finish` (flushes the output and
@@ -146,99 +139,113 @@ pub fn link_executable(object_path: &Path, runtime_library: &Path, output: &Path
     }
 }
 
-/// Finds `libaplc_runtime.a` as the module documentation describes, from `APLC_RUNTIME_LIB` and the location of
-/// the running executable.
-pub fn find_runtime_library() -> Result<PathBuf, CodegenError> {
-    let executable = std::env::current_exe().unwrap_or_default();
-    let executable_directory = executable.parent().unwrap_or(Path::new("."));
+/// The run-time library's static archive, built by `build.rs` from `runtime/`. A `static`, not a `const`: a constant
+/// would copy its 20-odd megabytes into every crate that uses it.
+pub static EMBEDDED_RUNTIME_LIBRARY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libaplc_runtime.a"));
+
+/// The fingerprint of [`EMBEDDED_RUNTIME_LIBRARY`] (computed by `build.rs`), part of the extracted file's name.
+pub const RUNTIME_LIBRARY_FINGERPRINT: &str = env!("APLC_RUNTIME_FINGERPRINT");
+
+/// The archive to link with. When it had to be extracted into a temporary folder (no usable cache folder), the
+/// folder lives as long as this value.
+#[derive(Debug)]
+pub struct RuntimeLibrary {
+    path: PathBuf,
+    _temporary_folder: Option<crate::process::TemporaryFolder>,
+}
+
+impl RuntimeLibrary {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// The archive to link with: the one `APLC_RUNTIME_LIB` names, else the embedded one extracted to the cache folder
+/// (`$XDG_CACHE_HOME/aplc`, else `$HOME/.cache/aplc`).
+pub fn find_runtime_library() -> Result<RuntimeLibrary, CodegenError> {
     find_runtime_library_from(
         std::env::var_os(RUNTIME_LIBRARY_VARIABLE).as_deref(),
-        executable_directory,
+        user_cache_folder().as_deref(),
     )
 }
 
-/// [`find_runtime_library`] with the value of `APLC_RUNTIME_LIB` and the executable's directory given: a set
-/// variable must name an existing file; otherwise the newest candidate near the executable is taken.
+/// [`find_runtime_library`] with the value of `APLC_RUNTIME_LIB` and the cache folder given: a set variable must name
+/// an existing file; otherwise the embedded archive is extracted into the cache folder (once per fingerprint), or,
+/// when there is none or it cannot be written, into a private temporary folder for this build only.
 pub fn find_runtime_library_from(
     variable_value: Option<&std::ffi::OsStr>,
-    executable_directory: &Path,
-) -> Result<PathBuf, CodegenError> {
+    cache_folder: Option<&Path>,
+) -> Result<RuntimeLibrary, CodegenError> {
     if let Some(path) = variable_value {
         let path = PathBuf::from(path);
         return if path.is_file() {
-            Ok(path)
+            Ok(RuntimeLibrary {
+                path,
+                _temporary_folder: None,
+            })
         } else {
             Err(CodegenError::RuntimeLibraryVariableInvalid { path })
         };
     }
-    let candidates = runtime_library_candidates(executable_directory);
-    newest_existing_file(&candidates).ok_or_else(|| CodegenError::RuntimeLibraryNotFound {
-        searched: describe_searched_places(executable_directory),
+    let cache_failure = match cache_folder.map(extract_embedded_runtime_library) {
+        Some(Ok(path)) => {
+            return Ok(RuntimeLibrary {
+                path,
+                _temporary_folder: None,
+            })
+        }
+        Some(Err(message)) => message,
+        None => "neither XDG_CACHE_HOME nor HOME is set".to_string(),
+    };
+    let not_extracted = |message: String| CodegenError::RuntimeLibraryNotExtracted {
+        message: format!("{cache_failure}; {message}"),
+    };
+    let temporary_folder = crate::process::TemporaryFolder::create().map_err(not_extracted)?;
+    let path = extract_embedded_runtime_library(temporary_folder.path()).map_err(not_extracted)?;
+    Ok(RuntimeLibrary {
+        path,
+        _temporary_folder: Some(temporary_folder),
     })
 }
 
-/// The places Cargo may have put the archive, for an executable in `executable_directory` (which is
-/// `target/<profile>` for aplc and `target/<profile>/deps` for test binaries). Only existing files are returned.
-pub fn runtime_library_candidates(executable_directory: &Path) -> Vec<PathBuf> {
-    let profile_directory = profile_directory_of(executable_directory);
-    let mut candidates = vec![
-        executable_directory.join(RUNTIME_LIBRARY_FILE_NAME),
-        profile_directory.join(RUNTIME_LIBRARY_FILE_NAME),
-    ];
-    candidates.extend(hashed_runtime_libraries_in(&profile_directory.join("deps")));
-    candidates.sort();
-    candidates.dedup();
-    candidates.retain(|candidate| candidate.is_file());
-    candidates
-}
-
-/// `target/<profile>` for an executable directory that is either it or its `deps` subdirectory.
-fn profile_directory_of(executable_directory: &Path) -> PathBuf {
-    match (executable_directory.file_name(), executable_directory.parent()) {
-        (Some(name), Some(parent)) if name == "deps" => parent.to_path_buf(),
-        _ => executable_directory.to_path_buf(),
-    }
-}
-
-/// The `libaplc_runtime-<hash>.a` files in a Cargo `deps` directory.
-fn hashed_runtime_libraries_in(deps_directory: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(deps_directory) else {
-        return Vec::new();
+/// `$XDG_CACHE_HOME/aplc`, else `$HOME/.cache/aplc` (variables set to an empty value count as unset).
+fn user_cache_folder() -> Option<PathBuf> {
+    let non_empty = |name: &str| {
+        std::env::var_os(name)
+            .filter(|value| !value.is_empty())
+            .map(PathBuf::from)
     };
-    entries
-        .filter_map(|entry| entry.ok())
-        .map(|entry| entry.path())
-        .filter(|path| {
-            let name = path.file_name().and_then(|name| name.to_str()).unwrap_or("");
-            name.starts_with("libaplc_runtime-") && name.ends_with(".a")
-        })
-        .collect()
+    non_empty("XDG_CACHE_HOME")
+        .or_else(|| non_empty("HOME").map(|home| home.join(".cache")))
+        .map(|cache| cache.join("aplc"))
 }
 
-/// The most recently modified of the files (ties keep the earlier one in the list).
-pub fn newest_existing_file(candidates: &[PathBuf]) -> Option<PathBuf> {
-    candidates
-        .iter()
-        .filter_map(|path| {
-            let modified = std::fs::metadata(path).and_then(|metadata| metadata.modified()).ok()?;
-            Some((modified, path))
-        })
-        .fold(
-            None,
-            |newest: Option<(std::time::SystemTime, &PathBuf)>, (modified, path)| match newest {
-                Some((newest_time, _)) if newest_time >= modified => newest,
-                _ => Some((modified, path)),
-            },
-        )
-        .map(|(_, path)| path.clone())
+/// Writes the embedded archive into `folder` (created if missing) as `libaplc_runtime-<fingerprint>.a`, unless an
+/// identical copy is there already. The bytes go to a file of this extraction first, renamed into place, so that a
+/// concurrent aplc (or test thread) never links a half-written archive; concurrent renames put identical bytes.
+pub fn extract_embedded_runtime_library(folder: &Path) -> Result<PathBuf, String> {
+    let path = folder.join(format!("libaplc_runtime-{RUNTIME_LIBRARY_FINGERPRINT}.a"));
+    if is_embedded_runtime_library(&path) {
+        return Ok(path);
+    }
+    static NEXT_PARTIAL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let partial_number = NEXT_PARTIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let partial = folder.join(format!(
+        ".libaplc_runtime-{RUNTIME_LIBRARY_FINGERPRINT}.a.{}-{partial_number}",
+        std::process::id()
+    ));
+    let written = std::fs::create_dir_all(folder)
+        .and_then(|()| std::fs::write(&partial, EMBEDDED_RUNTIME_LIBRARY))
+        .and_then(|()| std::fs::rename(&partial, &path));
+    written.map(|()| path).map_err(|error| {
+        let _ = std::fs::remove_file(&partial);
+        format!("cannot extract the run-time library into {}: {error}", folder.display())
+    })
 }
 
-fn describe_searched_places(executable_directory: &Path) -> String {
-    let profile_directory = profile_directory_of(executable_directory);
-    format!(
-        "${RUNTIME_LIBRARY_VARIABLE} (not set), {}, {}, {}",
-        executable_directory.join(RUNTIME_LIBRARY_FILE_NAME).display(),
-        profile_directory.join(RUNTIME_LIBRARY_FILE_NAME).display(),
-        profile_directory.join("deps").join("libaplc_runtime-*.a").display()
-    )
+/// Whether the file holds exactly the embedded archive (a truncated or foreign file of that name is replaced).
+fn is_embedded_runtime_library(path: &Path) -> bool {
+    let same_length =
+        std::fs::metadata(path).is_ok_and(|metadata| metadata.len() == EMBEDDED_RUNTIME_LIBRARY.len() as u64);
+    same_length && std::fs::read(path).is_ok_and(|bytes| bytes == EMBEDDED_RUNTIME_LIBRARY)
 }

@@ -53,15 +53,12 @@ pub enum CodegenError {
     #[diagnostic(code(aplc::codegen::object_emission))]
     ObjectEmission { path: PathBuf, message: String },
 
-    #[error("the run-time library libaplc_runtime.a was not found; looked for: {searched}")]
+    #[error("the run-time library could not be written for the linker: {message}")]
     #[diagnostic(
-        code(aplc::codegen::runtime_library_not_found),
-        help(
-            "build it with `cargo build -p aplc-runtime --release` (it lands in target/release/, next to aplc), \
-             or set APLC_RUNTIME_LIB to the path of libaplc_runtime.a"
-        )
+        code(aplc::codegen::runtime_library_not_extracted),
+        help("set XDG_CACHE_HOME (or TMPDIR) to a writable folder, or APLC_RUNTIME_LIB to the path of a libaplc_runtime.a")
     )]
-    RuntimeLibraryNotFound { searched: String },
+    RuntimeLibraryNotExtracted { message: String },
 
     #[error("APLC_RUNTIME_LIB is set to {path}, which is not a file")]
     #[diagnostic(code(aplc::codegen::runtime_library_variable))]

@@ -10,12 +10,14 @@
 //! - [`aot`]: writing an object file and linking it with `cc` against `libaplc_runtime.a` into an executable that
 //!   needs no LLVM;
 //! - [`translate`]: the loop IR (`crate::loops::ir`) into LLVM IR;
+//! - [`cpu_names`]: the CPU names LLVM 19 accepts for `--target-cpu`;
 //! - [`error`]: what can go wrong in all of these.
 //!
 //! A generated module provides a program entry, `i32 aplc_main()` ([`PROGRAM_ENTRY_FUNCTION_NAME`]), that returns
 //! the exit status. The JIT calls it directly; AOT adds a C `main` around it.
 
 pub mod aot;
+pub mod cpu_names;
 pub mod emit;
 pub mod error;
 pub mod jit;
@@ -63,7 +65,13 @@ pub fn build_executable(program: &Program, options: &CodegenOptions, output: &Pa
     let runtime_library = aot::find_runtime_library()?;
     let context = Context::create();
     let module = translate::translate_program(&context, program, options)?;
-    aot::compile_module_to_executable(&module, PROGRAM_ENTRY_FUNCTION_NAME, options, &runtime_library, output)
+    aot::compile_module_to_executable(
+        &module,
+        PROGRAM_ENTRY_FUNCTION_NAME,
+        options,
+        runtime_library.path(),
+        output,
+    )
 }
 
 /// `aplc dump --stage llvm`: the module's text, as translated or after the O3 pipeline for the chosen CPU.

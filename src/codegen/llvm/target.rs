@@ -30,7 +30,7 @@ pub struct CodegenOptions {
     /// `--target-cpu`: an LLVM CPU name (`x86-64`, `x86-64-v3`, `skylake-avx512`, ...). `None`, `native` and `host`
     /// mean the CPU aplc runs on, with all its features. A named CPU gets the features LLVM knows for it. Objects
     /// built for the host run only on similar CPUs, so executables meant for other machines should name a baseline
-    /// such as `x86-64-v2`. An unknown name makes LLVM print a warning and fall back to a generic CPU.
+    /// such as `x86-64-v2`. An unknown name is refused ([`check_target_cpu_name`]): LLVM would abort on it.
     pub target_cpu: Option<String>,
     /// `--threads`: the number of threads the program's parallel constructs use unless `APLC_THREADS` says otherwise
     /// (`None`: all cores). Baked into the program's entry.
@@ -73,6 +73,30 @@ impl TargetCpu {
     }
 }
 
+/// Checks a `--target-cpu` name before LLVM sees it: `native`, `host`, or one of the CPUs LLVM 19 knows for x86-64.
+/// The error is worded for the command line (a usage error) and says where the valid names are listed.
+pub fn check_target_cpu_name(name: &str) -> Result<(), String> {
+    if HOST_CPU_NAMES.contains(&name) || super::cpu_names::X86_CPU_NAMES.contains(&name) {
+        return Ok(());
+    }
+    Err(format!(
+        "unknown --target-cpu {name:?} for {}: use `native` (the default), a baseline such as `x86-64-v2` or \
+         `x86-64-v3`, or a CPU name from `llc-19 -march=x86-64 -mcpu=help` (LLVM 19's list)",
+        TargetMachine::get_default_triple().as_str().to_string_lossy()
+    ))
+}
+
+/// What `aplc --version` adds to the version number: the LLVM aplc generates code with, the target triple and the
+/// host CPU (the default `--target-cpu`).
+pub fn code_generator_description() -> String {
+    let (major, minor, patch) = inkwell::support::get_llvm_version();
+    format!(
+        "LLVM {major}.{minor}.{patch}, target {} (host CPU {})",
+        TargetMachine::get_default_triple().as_str().to_string_lossy(),
+        TargetMachine::get_host_cpu_name().to_string()
+    )
+}
+
 /// Registers the host's LLVM target (x86 here). Cheap after the first call.
 pub fn initialize_native_target() -> Result<(), CodegenError> {
     Target::initialize_native(&InitializationConfig::default()).map_err(|message| CodegenError::UnsupportedTarget {
@@ -91,6 +115,17 @@ pub fn create_target_machine(options: &CodegenOptions) -> Result<TargetMachine, 
         message: message.to_string(),
     })?;
     let cpu = TargetCpu::from_options(options);
+    // LLVM aborts the process on an unknown CPU name while generating code; refuse it here instead.
+    let named_cpu = options
+        .target_cpu
+        .as_deref()
+        .filter(|name| !HOST_CPU_NAMES.contains(name));
+    if named_cpu.is_some_and(|name| check_target_cpu_name(name).is_err()) {
+        return Err(CodegenError::TargetMachineCreation {
+            triple: triple.to_string(),
+            cpu: cpu.name.clone(),
+        });
+    }
     target
         .create_target_machine(
             &triple,

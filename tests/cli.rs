@@ -1,0 +1,360 @@
+//! The `aplc` command line as a user meets it: a copied (installed) binary builds executables from any folder with
+//! nothing of the build tree around; `aplc build` never replaces its input or a user's file, and an output it cannot
+//! write is a usage error (exit 2); `aplc help <command>`; `run -`, `run -e`, `--version`. Expected outputs are
+//! worked out by hand.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const EXIT_USAGE_ERROR: i32 = 2;
+
+/// A fresh folder for one test's files.
+fn test_directory(test_name: &str) -> PathBuf {
+    let directory = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli").join(test_name);
+    let _ = std::fs::remove_dir_all(&directory);
+    std::fs::create_dir_all(&directory).unwrap();
+    directory
+}
+
+fn aplc_in(directory: &Path, arguments: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_aplc"))
+        .args(arguments)
+        .current_dir(directory)
+        .output()
+        .expect("aplc runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The names in a folder, sorted.
+fn folder_entries(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// x←⍳5 is 1 2 3 4 5; +/x×x is 1+4+9+16+25 = 55; ⌽x is 5 4 3 2 1.
+const PROGRAM: &str = "x←⍳5\n+/x×x\n⌽x\n";
+const PROGRAM_OUTPUT: &str = "55\n5 4 3 2 1\n";
+
+#[test]
+fn a_copied_binary_builds_executables_from_any_folder() {
+    let directory = test_directory("copied_binary");
+    let (bin, work, cache, home) = (
+        directory.join("bin"),
+        directory.join("work"),
+        directory.join("cache"),
+        directory.join("home"),
+    );
+    for folder in [&bin, &work, &cache, &home] {
+        std::fs::create_dir(folder).unwrap();
+    }
+    // Only the binary: no target/ folder beside it, no run-time library anywhere but inside it.
+    let aplc = bin.join("aplc");
+    std::fs::copy(env!("CARGO_BIN_EXE_aplc"), &aplc).unwrap();
+    std::fs::write(work.join("prog.apl"), PROGRAM).unwrap();
+    let build = |output: &str| {
+        Command::new(&aplc)
+            .args(["build", "prog.apl", "-o", output])
+            .current_dir(&work)
+            .env_remove("APLC_RUNTIME_LIB")
+            .env("XDG_CACHE_HOME", &cache)
+            .env("HOME", &home)
+            .output()
+            .unwrap()
+    };
+    let built = build("prog");
+    assert_eq!((text(&built.stderr), built.status.code()), (String::new(), Some(0)));
+    let run = Command::new(work.join("prog")).output().unwrap();
+    assert_eq!(
+        (text(&run.stdout), run.status.code()),
+        (PROGRAM_OUTPUT.to_string(), Some(0))
+    );
+
+    // The archive went into $XDG_CACHE_HOME/aplc, once, under its fingerprint; nothing into HOME.
+    let extracted = folder_entries(&cache.join("aplc"));
+    assert_eq!(extracted.len(), 1, "{extracted:?}");
+    assert!(
+        extracted[0].starts_with("libaplc_runtime-") && extracted[0].ends_with(".a"),
+        "{extracted:?}"
+    );
+    assert!(folder_entries(&home).is_empty());
+    // A second build reuses it.
+    let again = build("prog2");
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    assert_eq!(folder_entries(&cache.join("aplc")), extracted);
+    assert_eq!(
+        text(&Command::new(work.join("prog2")).output().unwrap().stdout),
+        PROGRAM_OUTPUT
+    );
+}
+
+#[test]
+fn the_output_may_not_be_the_input_under_any_name() {
+    let directory = test_directory("output_is_input");
+    std::fs::write(directory.join("p.apl"), PROGRAM).unwrap();
+    std::os::unix::fs::symlink("p.apl", directory.join("symbolic.apl")).unwrap();
+    std::fs::hard_link(directory.join("p.apl"), directory.join("hard.apl")).unwrap();
+    let absolute = directory.join("p.apl");
+    for output in [
+        "p.apl",
+        "./p.apl",
+        "symbolic.apl",
+        "hard.apl",
+        absolute.to_str().unwrap(),
+    ] {
+        let result = aplc_in(&directory, &["build", "p.apl", "-o", output]);
+        assert_eq!(result.status.code(), Some(EXIT_USAGE_ERROR), "-o {output}");
+        assert!(
+            text(&result.stderr).contains("refusing to overwrite the program p.apl"),
+            "-o {output}: {}",
+            text(&result.stderr)
+        );
+    }
+    assert_eq!(std::fs::read_to_string(directory.join("p.apl")).unwrap(), PROGRAM);
+    assert_eq!(folder_entries(&directory), ["hard.apl", "p.apl", "symbolic.apl"]);
+}
+
+#[test]
+fn an_output_that_cannot_be_written_is_a_usage_error() {
+    let directory = test_directory("unwritable_output");
+    std::fs::write(directory.join("p.apl"), PROGRAM).unwrap();
+    std::fs::create_dir(directory.join("folder")).unwrap();
+    let cases = [
+        ("missing/prog", "the folder missing does not exist"),
+        ("folder", "it is a directory"),
+    ];
+    for (output, message) in cases {
+        let result = aplc_in(&directory, &["build", "p.apl", "-o", output]);
+        assert_eq!(result.status.code(), Some(EXIT_USAGE_ERROR), "-o {output}");
+        assert!(
+            text(&result.stderr).contains(message),
+            "-o {output}: {}",
+            text(&result.stderr)
+        );
+    }
+    // A folder without write permission (root may write anywhere, so only checked for other users).
+    if unsafe { libc::geteuid() } != 0 {
+        use std::os::unix::fs::PermissionsExt;
+        let read_only = directory.join("read_only");
+        std::fs::create_dir(&read_only).unwrap();
+        std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o555)).unwrap();
+        let result = aplc_in(&directory, &["build", "p.apl", "-o", "read_only/prog"]);
+        assert_eq!(result.status.code(), Some(EXIT_USAGE_ERROR));
+        assert!(
+            text(&result.stderr).contains("permission denied"),
+            "{}",
+            text(&result.stderr)
+        );
+    }
+    assert_eq!(folder_entries(&directory.join("folder")), Vec::<String>::new());
+}
+
+#[test]
+fn building_leaves_a_users_files_beside_the_output_alone() {
+    let directory = test_directory("users_files");
+    std::fs::write(directory.join("p.apl"), PROGRAM).unwrap();
+    std::fs::write(directory.join("prog.o"), "the user's object file").unwrap();
+    let result = aplc_in(&directory, &["build", "p.apl", "-o", "prog"]);
+    assert_eq!(result.status.code(), Some(0), "{}", text(&result.stderr));
+    assert_eq!(
+        std::fs::read_to_string(directory.join("prog.o")).unwrap(),
+        "the user's object file"
+    );
+    assert_eq!(folder_entries(&directory), ["p.apl", "prog", "prog.o"]);
+}
+
+#[test]
+fn help_explains_one_command() {
+    let directory = test_directory("help");
+    let help = aplc_in(&directory, &["help", "build"]);
+    assert_eq!(help.status.code(), Some(0));
+    let usage = text(&help.stdout);
+    assert!(usage.contains("Usage: aplc build"), "{usage}");
+    assert!(usage.contains("--output <OUTPUT>"), "{usage}");
+    assert!(usage.contains("--target-cpu"), "{usage}");
+    // The same text as `aplc build --help`.
+    assert_eq!(usage, text(&aplc_in(&directory, &["build", "--help"]).stdout));
+    let unknown = aplc_in(&directory, &["help", "nosuch"]);
+    assert_eq!(unknown.status.code(), Some(EXIT_USAGE_ERROR));
+    assert!(text(&unknown.stderr).contains("nosuch"), "{}", text(&unknown.stderr));
+}
+
+#[test]
+fn a_program_comes_from_standard_input_or_the_command_line() {
+    let directory = test_directory("program_sources");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_aplc"))
+        .args(["run", "-"])
+        .current_dir(&directory)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(PROGRAM.as_bytes()).unwrap();
+    let from_input = child.wait_with_output().unwrap();
+    assert_eq!(
+        (text(&from_input.stdout), from_input.status.code()),
+        (PROGRAM_OUTPUT.to_string(), Some(0))
+    );
+    // 2×⍳3 is 2 4 6.
+    let expression = aplc_in(&directory, &["run", "-e", "2×⍳3"]);
+    assert_eq!(
+        (text(&expression.stdout), expression.status.code()),
+        ("2 4 6\n".to_string(), Some(0))
+    );
+    // A file and -e together are a usage error.
+    let both = aplc_in(&directory, &["run", "p.apl", "-e", "1"]);
+    assert_eq!(both.status.code(), Some(EXIT_USAGE_ERROR));
+}
+
+#[test]
+fn the_version_names_llvm_and_the_target() {
+    let version = aplc_in(Path::new("."), &["--version"]);
+    assert_eq!(version.status.code(), Some(0));
+    let line = text(&version.stdout);
+    assert!(
+        line.starts_with(&format!("aplc {} (LLVM 19.", env!("CARGO_PKG_VERSION"))),
+        "{line}"
+    );
+    assert!(line.contains(", target "), "{line}");
+}
+
+/// `aplc run --backend aot` on a program that runs for minutes, with a temporary folder of its own.
+struct LongAotRun {
+    aplc: std::process::Child,
+    temporary: PathBuf,
+    deadline: std::time::Instant,
+}
+
+impl LongAotRun {
+    fn start(test_name: &str) -> LongAotRun {
+        let temporary = test_directory(test_name);
+        // ÷⍳1e12 summed: 10^12 divisions and additions, minutes of work, in constant memory (the reduction is fused).
+        let aplc = Command::new(env!("CARGO_BIN_EXE_aplc"))
+            .args(["run", "--backend", "aot", "-e", "+/÷⍳1e12"])
+            .env("TMPDIR", &temporary)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        LongAotRun {
+            aplc,
+            temporary,
+            deadline,
+        }
+    }
+
+    /// Waits until the build's private folder exists, and with `running` until the program runs from it; returns
+    /// the program's process id when `running`.
+    fn wait_until(&mut self, running: bool) -> Option<i32> {
+        loop {
+            assert!(std::time::Instant::now() < self.deadline, "the program never started");
+            assert!(
+                self.aplc.try_wait().unwrap().is_none(),
+                "aplc ended before it was signalled"
+            );
+            if let [folder] = folder_entries(&self.temporary).as_slice() {
+                if !running {
+                    return None;
+                }
+                // /proc names the executable by its path with symbolic links resolved.
+                let program = std::fs::canonicalize(self.temporary.join(folder).join("program"));
+                if let Some(process) = program.ok().and_then(|program| process_running(&program)) {
+                    return Some(process);
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    /// Waits for aplc to end; returns how it ended, its standard error and what is left in its temporary folder.
+    fn end(mut self) -> (std::process::ExitStatus, String, Vec<String>) {
+        let status = loop {
+            if let Some(status) = self.aplc.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > self.deadline {
+                let _ = self.aplc.kill();
+                panic!("aplc did not end");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        };
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut self.aplc.stderr.take().unwrap(), &mut stderr).unwrap();
+        (status, stderr, folder_entries(&self.temporary))
+    }
+}
+
+/// The process whose executable is `path` (found in /proc), if one runs.
+fn process_running(path: &Path) -> Option<i32> {
+    std::fs::read_dir("/proc").ok()?.find_map(|entry| {
+        let entry = entry.ok()?;
+        let process = entry.file_name().to_str()?.parse::<i32>().ok()?;
+        (std::fs::read_link(entry.path().join("exe")).ok()? == path).then_some(process)
+    })
+}
+
+fn send_signal(process: i32, signal: i32) {
+    // SAFETY: a signal to a process this test started (or its child).
+    unsafe {
+        libc::kill(process, signal);
+    }
+}
+
+#[test]
+fn an_interrupt_removes_the_temporary_executable_and_ends_aplc_by_it() {
+    use std::os::unix::process::ExitStatusExt;
+    // While the program runs (the interrupt is passed on to it), and while it is being built.
+    for (test_name, running) in [("interrupted_run", true), ("interrupted_build", false)] {
+        let mut run = LongAotRun::start(test_name);
+        let program = run.wait_until(running);
+        send_signal(run.aplc.id() as i32, libc::SIGINT);
+        let (status, stderr, left) = run.end();
+        assert_eq!(status.signal(), Some(libc::SIGINT), "{test_name}: {status:?}");
+        assert_eq!(stderr, "", "{test_name}");
+        assert_eq!(left, Vec::<String>::new(), "{test_name}");
+        if let Some(program) = program {
+            // The program ended with aplc: /proc keeps no entry of a reaped process.
+            assert!(!Path::new(&format!("/proc/{program}")).exists(), "{test_name}");
+        }
+    }
+}
+
+#[test]
+fn a_program_killed_by_a_signal_is_named_and_its_executable_removed() {
+    let mut run = LongAotRun::start("killed_program");
+    let program = run.wait_until(true).unwrap();
+    send_signal(program, libc::SIGKILL);
+    let (status, stderr, left) = run.end();
+    assert_eq!(status.code(), Some(1));
+    assert_eq!(stderr, "aplc: the program was killed by SIGKILL\n");
+    assert_eq!(left, Vec::<String>::new());
+}
+
+#[test]
+fn a_long_line_is_never_echoed_whole_under_a_diagnostic() {
+    let directory = test_directory("long_lines");
+    // A 10,000-character line (a number and spaces: valid), then a line with a NUL character (an error). The long
+    // line would be the error's context line; and a 10,000-character unterminated string on its own line.
+    let cases = [
+        format!("1{}\n1 \0 2\n", " ".repeat(10_000)),
+        format!("1\n'{}\n2\n", "a".repeat(10_000)),
+    ];
+    for (number, source) in cases.iter().enumerate() {
+        std::fs::write(directory.join("p.apl"), source).unwrap();
+        let result = aplc_in(&directory, &["run", "p.apl"]);
+        let stderr = text(&result.stderr);
+        assert_eq!(result.status.code(), Some(1), "case {number}: {stderr}");
+        assert!(stderr.contains("SYNTAX ERROR"), "case {number}: {stderr}");
+        let longest = stderr.lines().map(|line| line.chars().count()).max().unwrap_or(0);
+        assert!(longest < 400, "case {number}: a line of {longest} characters");
+    }
+}
