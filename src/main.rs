@@ -146,31 +146,36 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_USAGE_ERROR);
         }
     };
-    let outcome = match cli.command {
-        Command::Run {
-            backend, target_cpu, ..
-        } => {
-            match driver::run_to_stdout(&source, backend.into(), &CodegenOptions { target_cpu }) {
-                // The program's own failure, already reported by the run-time library.
-                Ok(status) if status != 0 => return ExitCode::from(EXIT_PROGRAM_ERROR),
-                outcome => outcome.map(|_| ()),
-            }
-        }
-        Command::Build { output, target_cpu, .. } => {
-            driver::build_executable(&source, &CodegenOptions { target_cpu }, &output)
-        }
-        Command::Tail { .. } => driver::typed_tail_text(&source).map(|text| write_text_to_stdout(&text)),
-        Command::Check { .. } => driver::check(&source).map(|summary| write_text_to_stdout(&summary)),
-        Command::Dump { stage, .. } => driver::dump(&source, stage.into()).map(|text| write_text_to_stdout(&text)),
-        Command::Repl { .. } => unreachable!("the session returned above"),
-    };
+    let outcome = driver::on_pipeline_stack(|| run_command(cli.command, &source));
     match outcome {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(None) => ExitCode::SUCCESS,
+        // The program's own failure, already reported by the run-time library.
+        Ok(Some(status)) => ExitCode::from(status),
         Err(error) => {
             eprintln!("{:?}", miette::Report::new(error));
             ExitCode::from(EXIT_PROGRAM_ERROR)
         }
     }
+}
+
+/// Runs one command on a source file: `Some(status)` when a program run asks for a non-zero exit status.
+fn run_command(command: Command, source: &aplc::source::SourceFile) -> Result<Option<u8>, driver::ProgramError> {
+    let outcome = match command {
+        Command::Run {
+            backend, target_cpu, ..
+        } => match driver::run_to_stdout(source, backend.into(), &CodegenOptions { target_cpu }) {
+            Ok(status) if status != 0 => return Ok(Some(EXIT_PROGRAM_ERROR)),
+            outcome => outcome.map(|_| ()),
+        },
+        Command::Build { output, target_cpu, .. } => {
+            driver::build_executable(source, &CodegenOptions { target_cpu }, &output)
+        }
+        Command::Tail { .. } => driver::typed_tail_text(source).map(|text| write_text_to_stdout(&text)),
+        Command::Check { .. } => driver::check(source).map(|summary| write_text_to_stdout(&summary)),
+        Command::Dump { stage, .. } => driver::dump(source, stage.into()).map(|text| write_text_to_stdout(&text)),
+        Command::Repl { .. } => unreachable!("the session returned above"),
+    };
+    outcome.map(|()| None)
 }
 
 /// Writes a dump or report and a newline to standard output. A reader that stops early (`aplc dump ... | head`)

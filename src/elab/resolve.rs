@@ -253,88 +253,93 @@ impl<'e> Resolver<'e> {
         if items.is_empty() && trailing.is_none() {
             return Err(ElabError::syntax(span, "empty expression"));
         }
+        // Each item is classified once: classifying a parenthesised item resolves its contents, so classifying it
+        // again (as a lone item, then as an operand) would double the work at every level of redundant parentheses.
+        let classes = items
+            .iter()
+            .map(|item| self.class_of(item))
+            .collect::<ElabResult<Vec<Class>>>()?;
         // A lone operator (`twice←{⍺⍺ ⍺⍺ ⍵}`, `(⍣)`) denotes the operator itself.
-        if let ([item], None) = (items, &trailing) {
-            let class = self.class_of(item)?;
+        if let ([item], [class], None) = (items, classes.as_slice(), &trailing) {
             if matches!(class, Class::MonadicOperator | Class::DyadicOperator) {
-                return Ok(Node::Atom(item, class));
+                return Ok(Node::Atom(item, *class));
             }
         }
-        let mut atoms = self.bind_operators(items)?;
+        let mut atoms = bind_operators(items, &classes)?;
         if let Some((value, value_span)) = trailing {
             atoms.push(Node::Given(Box::new(value), value_span));
         }
         let grouped = group_strands(atoms);
         build_applications(grouped, span)
     }
+}
 
-    /// Classify the items and bind operators to their operands, left to right. The result contains only array and
-    /// function nodes.
-    fn bind_operators<'a>(&self, items: &'a [Item]) -> ElabResult<Vec<Node<'a>>> {
-        let mut nodes: Vec<Node<'a>> = Vec::new();
-        let mut position = 0;
-        while position < items.len() {
-            let item = &items[position];
-            let class = self.class_of(item)?;
-            position += 1;
-            match class {
-                Class::Array | Class::Function => nodes.push(Node::Atom(item, class)),
-                Class::MonadicOperator if matches!(item, Item::Primitive(Primitive::OuterProduct, _)) => {
-                    let Some(operand_item) = items.get(position) else {
-                        return Err(ElabError::syntax(item.span(), "∘. needs a function to its right"));
-                    };
-                    let operand_class = self.class_of(operand_item)?;
-                    if operand_class != Class::Function {
-                        return Err(ElabError::syntax(item.span(), "∘. needs a function to its right"));
-                    }
-                    position += 1;
-                    let span = item.span().join(operand_item.span());
-                    nodes.push(Node::Derived {
-                        operator: item,
-                        left: Box::new(Node::Atom(operand_item, operand_class)),
-                        right: None,
-                        span,
-                    });
+/// Bind operators to their operands, left to right (`classes` holds each item's class). The result contains only
+/// array and function nodes.
+fn bind_operators<'a>(items: &'a [Item], classes: &[Class]) -> ElabResult<Vec<Node<'a>>> {
+    let mut nodes: Vec<Node<'a>> = Vec::new();
+    let mut position = 0;
+    while position < items.len() {
+        let item = &items[position];
+        let class = classes[position];
+        position += 1;
+        match class {
+            Class::Array | Class::Function => nodes.push(Node::Atom(item, class)),
+            Class::MonadicOperator if matches!(item, Item::Primitive(Primitive::OuterProduct, _)) => {
+                let Some(operand_item) = items.get(position) else {
+                    return Err(ElabError::syntax(item.span(), "∘. needs a function to its right"));
+                };
+                let operand_class = classes[position];
+                if operand_class != Class::Function {
+                    return Err(ElabError::syntax(item.span(), "∘. needs a function to its right"));
                 }
-                Class::MonadicOperator => {
-                    let Some(operand) = nodes.pop() else {
-                        return Err(ElabError::syntax(item.span(), "operator without a left operand"));
-                    };
-                    let span = operand.span().join(item.span());
-                    nodes.push(Node::Derived {
-                        operator: item,
-                        left: Box::new(operand),
-                        right: None,
-                        span,
-                    });
+                position += 1;
+                let span = item.span().join(operand_item.span());
+                nodes.push(Node::Derived {
+                    operator: item,
+                    left: Box::new(Node::Atom(operand_item, operand_class)),
+                    right: None,
+                    span,
+                });
+            }
+            Class::MonadicOperator => {
+                let Some(operand) = nodes.pop() else {
+                    return Err(ElabError::syntax(item.span(), "operator without a left operand"));
+                };
+                let span = operand.span().join(item.span());
+                nodes.push(Node::Derived {
+                    operator: item,
+                    left: Box::new(operand),
+                    right: None,
+                    span,
+                });
+            }
+            Class::DyadicOperator => {
+                let Some(left) = nodes.pop() else {
+                    return Err(ElabError::syntax(item.span(), "operator without a left operand"));
+                };
+                let Some(right_item) = items.get(position) else {
+                    return Err(ElabError::syntax(
+                        item.span(),
+                        "dyadic operator without a right operand",
+                    ));
+                };
+                let right_class = classes[position];
+                if !matches!(right_class, Class::Array | Class::Function) {
+                    return Err(ElabError::syntax(right_item.span(), "an operator cannot be an operand"));
                 }
-                Class::DyadicOperator => {
-                    let Some(left) = nodes.pop() else {
-                        return Err(ElabError::syntax(item.span(), "operator without a left operand"));
-                    };
-                    let Some(right_item) = items.get(position) else {
-                        return Err(ElabError::syntax(
-                            item.span(),
-                            "dyadic operator without a right operand",
-                        ));
-                    };
-                    let right_class = self.class_of(right_item)?;
-                    if !matches!(right_class, Class::Array | Class::Function) {
-                        return Err(ElabError::syntax(right_item.span(), "an operator cannot be an operand"));
-                    }
-                    position += 1;
-                    let span = left.span().join(right_item.span());
-                    nodes.push(Node::Derived {
-                        operator: item,
-                        left: Box::new(left),
-                        right: Some(Box::new(Node::Atom(right_item, right_class))),
-                        span,
-                    });
-                }
+                position += 1;
+                let span = left.span().join(right_item.span());
+                nodes.push(Node::Derived {
+                    operator: item,
+                    left: Box::new(left),
+                    right: Some(Box::new(Node::Atom(right_item, right_class))),
+                    span,
+                });
             }
         }
-        Ok(nodes)
     }
+    Ok(nodes)
 }
 
 pub fn special_key(special: SpecialName) -> &'static str {
