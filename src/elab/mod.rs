@@ -501,33 +501,44 @@ impl Elaborator {
             ast::AssignTarget::Alpha(span) => {
                 Err(ElabError::syntax(*span, "⍺← must be a statement of its own in a dfn"))
             }
+            // The value of an assignment is its right argument, whatever the target (Dyalog): `y←x[1]←9` sets y to 9,
+            // `x[1]←x[2]←5` sets both elements, and in `x+←x+←1` the outer `+←` adds 1, not the inner new x.
             ast::AssignTarget::Name(name) => {
-                let value = if !assignment.modifier.is_empty() {
-                    self.modified_assignment(name, &assignment.modifier, value, assignment.span)?
-                } else if let Some(indices) = &assignment.indices {
-                    self.indexed_assignment(name, indices, value, assignment.span)?
-                } else {
-                    value
-                };
+                if assignment.modifier.is_empty() && assignment.indices.is_none() {
+                    return self.bind_name(name, value, assignment.span);
+                }
                 let value = self.bind_value(value);
-                let value = self.apply_pending_annotation(&name.text, value, assignment.span)?;
-                self.env = self.env.bind(&name.text, value.clone());
+                let Some(current) = self.env.lookup(&name.text).cloned() else {
+                    return Err(ElabError::value(name.span, format!("undefined name {}", name.text)));
+                };
+                let modifier = self.modifier_function(&assignment.modifier, assignment.span)?;
+                let updated = match (&assignment.indices, modifier) {
+                    (Some(indices), modifier) => {
+                        self.indexed_assignment(current, name.span, indices, modifier, value.clone(), assignment.span)?
+                    }
+                    // `x f← v` is `x ← x f v`.
+                    (None, Some(function)) => self.apply_dyadic(&function, current, value.clone(), assignment.span)?,
+                    (None, None) => unreachable!("a plain assignment is bound above"),
+                };
+                self.bind_name(name, updated, assignment.span)?;
                 Ok(value)
             }
         }
     }
 
-    /// `x f← v` is `x ← x f v`.
-    fn modified_assignment(
-        &mut self,
-        name: &ast::Name,
-        modifier: &[ast::Item],
-        value: Val,
-        span: Span,
-    ) -> ElabResult<Val> {
-        let Some(current) = self.env.lookup(&name.text).cloned() else {
-            return Err(ElabError::value(name.span, format!("undefined name {}", name.text)));
-        };
+    /// Binds `name` to `value` (let-bound, checked against a pending type annotation) and returns the bound value.
+    fn bind_name(&mut self, name: &ast::Name, value: Val, span: Span) -> ElabResult<Val> {
+        let value = self.bind_value(value);
+        let value = self.apply_pending_annotation(&name.text, value, span)?;
+        self.env = self.env.bind(&name.text, value.clone());
+        Ok(value)
+    }
+
+    /// The function `f` of a modified assignment `x f← v` or `x[i] f← v`; `None` when there is none.
+    fn modifier_function(&mut self, modifier: &[ast::Item], span: Span) -> ElabResult<Option<Rc<Fun>>> {
+        if modifier.is_empty() {
+            return Ok(None);
+        }
         let env = self.env.clone();
         let node = Resolver { env: &env }.resolve(modifier, span)?;
         if node.is_array() {
@@ -536,8 +547,7 @@ impl Elaborator {
                 "the modifier of a modified assignment must be a function",
             ));
         }
-        let function = self.function_node(&node)?;
-        self.apply_dyadic(&function, current, value, span)
+        self.function_node(&node).map(Some)
     }
 
     // ----- resolved trees -----
