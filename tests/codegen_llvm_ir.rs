@@ -159,24 +159,36 @@ fn a_variable_used_before_its_definition_is_an_internal_error() {
 #[test]
 fn nan_checks_implied_by_their_uses_are_left_out() {
     // 2×x+1 summed: the product is an argument of the sum, the sum only feeds the reduction, whose final accumulator
-    // is checked once after the loop: one NaN test in all, and none on the arguments.
+    // is checked once after the loop: one not-finite test (`|x| ueq ∞`: NaN or ∞) in all, and none (`|x| one ∞`) on
+    // the arguments.
     let sum = typed_loop_program(
         "nan_sum.tail",
         "reduce(addd, 0.0, each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10)))",
     );
     let sum_ir = unoptimised_ir(&sum);
-    assert_eq!(sum_ir.matches("fcmp uno").count(), 1, "{sum_ir}");
-    assert_eq!(sum_ir.matches("fcmp ord").count(), 0, "{sum_ir}");
+    assert_eq!(sum_ir.matches("fcmp ueq").count(), 1, "{sum_ir}");
+    assert_eq!(sum_ir.matches("fcmp one").count(), 0, "{sum_ir}");
     // Stored, the outer sum keeps its check; ⌈/ (maxnum drops NaN) keeps the check of each element it reads.
-    let stored = typed_loop_program(
-        "nan_stored.tail",
-        "each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10))",
+    let not_finite_tests = |text: &str| {
+        unoptimised_ir(&typed_loop_program("checks.tail", text))
+            .matches("fcmp ueq")
+            .count()
+    };
+    assert_eq!(
+        not_finite_tests("each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10))"),
+        1
     );
-    assert_eq!(unoptimised_ir(&stored).matches("fcmp uno").count(), 1);
-    let max = typed_loop_program(
-        "nan_max.tail",
-        "reduce(maxd, ~1.0, each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10)))",
+    assert_eq!(
+        not_finite_tests("reduce(maxd, ~1.0, each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10)))"),
+        1
     );
-    let max_ir = unoptimised_ir(&max);
-    assert_eq!(max_ir.matches("fcmp uno").count(), 1, "{max_ir}");
+    // A dividend's ∞ makes the quotient ∞, so its check is implied; but x÷∞ is 0, so a divisor keeps its own check.
+    assert_eq!(
+        not_finite_tests("each(fn x => divd(muld(i2d(x), 2.0), 3.0), iota(10))"),
+        1
+    );
+    assert_eq!(
+        not_finite_tests("each(fn x => divd(3.0, muld(i2d(x), 2.0)), iota(10))"),
+        2
+    );
 }

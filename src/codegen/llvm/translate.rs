@@ -13,8 +13,8 @@
 //!
 //! Two things exist for the vectoriser, which refuses loops with calls or early exits and reductions whose
 //! accumulator has other uses:
-//! - Deferred domain checks. A double operation whose result is not a real number (`÷0`, `¯1*0.5`, `∞-∞`) is a DOMAIN
-//!   ERROR. Inside a `for` loop whose body has no observable effect (no print, no explicit error, no while loop), such
+//! - Deferred domain checks. A double operation whose result is not a finite real number (`÷0`, `¯1*0.5`, `1e308×10`)
+//!   is a DOMAIN ERROR. Inside a `for` loop whose body has no observable effect (no print, no explicit error, no while loop), such
 //!   checks do not branch: each failure is or-ed into a flag, and the flags are tested once after the outermost such
 //!   loop. The program then stops with the same error kind after the same output; only the values it stored in the
 //!   meantime (invisible, since it stops) differ. Checks whose result may become an index (int operations, floor)
@@ -725,22 +725,49 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         Ok(())
     }
 
-    /// The deferred not-a-real-number check of a reduction, on its final accumulator.
+    /// The deferred not-a-finite-number check of a reduction, on its final accumulator.
     fn check_reduction_result(&self, accumulator: &Var, op: Op) -> Result<(), CodegenError> {
         if !matches!(op, Op::AddD | Op::MulD) {
-            // max and min never make NaN from numbers.
+            // max and min never make NaN or ∞ from finite numbers.
             return Ok(());
         }
         let value = self.read_variable(accumulator)?.into_float_value();
-        let is_nan = self.is_nan(value)?;
-        self.check_double_domain(is_nan, format!("{}: result is not a real number", op.name()))
+        let not_finite = self.is_not_finite(value)?;
+        self.check_double_domain(not_finite, not_a_finite_real_number(op))
     }
 
-    pub(super) fn is_nan(&self, value: FloatValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+    /// Whether a double is NaN or infinite: `|x| = ∞` or unordered (`fcmp ueq`).
+    pub(super) fn is_not_finite(&self, value: FloatValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        self.compare_magnitude_with_infinity(inkwell::FloatPredicate::UEQ, value, "is_not_finite")
+    }
+
+    /// Whether a double is a finite number: `|x| ≠ ∞` and ordered (`fcmp one`).
+    pub(super) fn is_finite(&self, value: FloatValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        self.compare_magnitude_with_infinity(inkwell::FloatPredicate::ONE, value, "is_finite")
+    }
+
+    fn compare_magnitude_with_infinity(
+        &self,
+        predicate: inkwell::FloatPredicate,
+        value: FloatValue<'ctx>,
+        name: &str,
+    ) -> Result<IntValue<'ctx>, CodegenError> {
+        // A constant is decided now, so that a check of a constant that passes leaves no code (as a folded `fcmp`).
+        if let Some((constant, _)) = value.get_constant() {
+            let finite = constant.is_finite();
+            let holds = if predicate == inkwell::FloatPredicate::ONE {
+                finite
+            } else {
+                !finite
+            };
+            return Ok(self.emitter.context.bool_type().const_int(u64::from(holds), false));
+        }
+        let magnitude = self.emitter.emit_double_intrinsic("llvm.fabs", &[value], "magnitude")?;
+        let infinity = self.emitter.context.f64_type().const_float(f64::INFINITY);
         Ok(self
             .emitter
             .builder
-            .build_float_compare(inkwell::FloatPredicate::UNO, value, value, "is_nan")?)
+            .build_float_compare(predicate, magnitude, infinity, name)?)
     }
 
     // ---- Types ----
@@ -755,6 +782,11 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             ScalarType::Complex => self.emitter.element_type(ElementKind::Complex),
         }
     }
+}
+
+/// The message of the DOMAIN ERROR of a double result that is NaN or infinite, as the interpreter words it.
+pub(super) fn not_a_finite_real_number(op: Op) -> String {
+    format!("{}: {}", op.name(), crate::tail::scalar_ops::NOT_A_FINITE_REAL_NUMBER)
 }
 
 /// The run-time library's element kind of a block's elements.
