@@ -237,13 +237,36 @@ impl Elaborator {
             self.check_statement_annotation(annotation, expr)?;
         }
         self.inline_budget = INLINE_BUDGET;
-        let value = self.expr(expr)?;
+        let value = self.expr(expr).map_err(|error| self.hint_self_reference(error))?;
         let is_assignment = expr.assignment.is_some() && expr.items.is_empty();
         if !is_assignment {
             self.print_value(&value)?;
         }
         self.globals = self.env.clone();
         Ok(())
+    }
+
+    /// A VALUE ERROR for a name, inside the body of the dfn the program bound to that name: the dfn refers to itself
+    /// by name, which it cannot do yet (its name is bound after it); `∇` can.
+    fn hint_self_reference(&self, error: ElabError) -> ElabError {
+        let ElabError::Value { message, span, .. } = &error else {
+            return error;
+        };
+        let Some(name) = message.strip_prefix("undefined name ") else {
+            return error;
+        };
+        let inside_its_dfn = match self.globals.lookup(name) {
+            Some(Val::Function(function)) => match &**function {
+                Fun::Dfn(_, dfn_span) => dfn_span.start <= span.start && span.end <= dfn_span.end,
+                _ => false,
+            },
+            _ => false,
+        };
+        if !inside_its_dfn {
+            return error;
+        }
+        let hint = format!("a dfn cannot call itself by its name {name} yet: write ∇ for the dfn itself");
+        error.with_hint(hint)
     }
 
     /// Print an array (or each component of a tuple) with the current print precision.

@@ -95,9 +95,7 @@ impl Elaborator {
         if right.rank > 1 || left.rank > 1 {
             return Err(ElabError::nonce(span, "⊥ on arrays of rank 2 or more"));
         }
-        if left.base > Base::Int || right.base > Base::Int {
-            return Err(ElabError::nonce(span, "⊥ on floating-point numbers"));
-        }
+        integer_arguments("⊥", left.base, right.base, span)?;
         let left = self.convert(left, Base::Int, span)?;
         let right = self.convert(right, Base::Int, span)?;
         let left = self.ravel(left);
@@ -126,13 +124,26 @@ impl Elaborator {
                 "⊤ other than a vector radix and a scalar or vector",
             ));
         }
-        if left.base > Base::Int || right.base > Base::Int {
-            return Err(ElabError::nonce(span, "⊤ on floating-point numbers"));
-        }
+        integer_arguments("⊤", left.base, right.base, span)?;
         let left = self.convert(left, Base::Int, span)?;
         let right = self.convert(right, Base::Int, span)?;
         let left = self.ravel(left);
         let extents = left.extents.clone();
         Ok(Arr::dynamic(Expr::op("encode", vec![left.expr, right.expr]), Base::Int, 1).with_extents(extents))
+    }
+}
+
+/// `⊥` and `⊤` compute on integers: characters are a DOMAIN ERROR (as in Dyalog), floating-point and complex numbers
+/// not supported yet.
+fn integer_arguments(glyph: &str, left: Base, right: Base, span: Span) -> ElabResult<()> {
+    let widest = left.max(right);
+    match widest {
+        Base::Bool | Base::Int => Ok(()),
+        Base::Char => Err(ElabError::domain(
+            span,
+            format!("{glyph} on characters: it needs numbers"),
+        )),
+        Base::Double => Err(ElabError::nonce(span, format!("{glyph} on floating-point numbers"))),
+        Base::Complex => Err(ElabError::nonce(span, format!("{glyph} on complex numbers"))),
     }
 }
