@@ -192,3 +192,25 @@ fn nan_checks_implied_by_their_uses_are_left_out() {
         2
     );
 }
+
+#[test]
+fn long_literal_vectors_are_copied_from_constant_arrays() {
+    // 20 numbers: one private constant array copied into the block, not 20 stores (a 20,000-number strand took
+    // seconds to compile store by store); 15 numbers stay stores.
+    let program_with_literal = |count: i64| {
+        let numbers: Vec<String> = (1..=count).rev().map(|n| n.to_string()).collect();
+        let program = typed_loop_program("literal.apl", &format!("x←{}\n+/x[⍋x]", numbers.join(" ")));
+        unoptimised_ir(&program)
+    };
+    let long = program_with_literal(20);
+    assert_eq!(
+        long.matches("private unnamed_addr constant [20 x i64]").count(),
+        1,
+        "{long}"
+    );
+    assert!(long.contains("call void @llvm.memcpy"), "{long}");
+    assert!(!long.contains("store i64 20,"), "{long}");
+    let short = program_with_literal(15);
+    assert!(!short.contains("constant [15 x i64]"), "{short}");
+    assert!(short.contains("store i64 15,"), "{short}");
+}
