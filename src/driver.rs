@@ -313,6 +313,34 @@ fn tail_error(error: TailError, file: &SourceFile) -> ProgramError {
     ProgramError::Tail(Box::new(WithSource::new(error, file)))
 }
 
+/// The stack of the thread that compiles and runs a program (address space only; pages are touched as recursion
+/// nests). Every stage walks terms recursively, and a long script is one deep term (each statement is a `let` around
+/// the rest): 10,000 statements, or a strand of 10,000 vectors, need far more than a main thread's 8 MB.
+const PIPELINE_STACK_BYTES: usize = 1 << 30;
+
+/// Runs `work` (a whole compilation, and the run of the program) on a thread with [`PIPELINE_STACK_BYTES`] of stack.
+/// Runs it on this thread when no thread can be started; a panic in `work` is a bug and goes on unwinding here.
+pub fn on_pipeline_stack<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+    // The work is shared with the thread (a failed spawn drops its closure, and then the work runs here).
+    let work = std::sync::Mutex::new(Some(work));
+    let take_work = || {
+        work.lock()
+            .ok()
+            .and_then(|mut slot| slot.take())
+            .expect("the work runs once")
+    };
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("aplc-pipeline".to_string())
+            .stack_size(PIPELINE_STACK_BYTES)
+            .spawn_scoped(scope, || take_work()());
+        match spawned {
+            Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => take_work()(),
+        }
+    })
+}
+
 /// Parses and elaborates an APL script, or parses a TAIL program: TAIL as the front end produced it, not yet typed.
 pub fn untyped_tail(file: &SourceFile) -> Result<tail::Program, ProgramError> {
     if is_tail_file(file) {
@@ -512,7 +540,7 @@ pub fn run_source_capturing(file: &SourceFile, backend: Backend) -> RunReport {
         backend.name()
     );
     let mut host = ProcessHost { output: Vec::new() };
-    let outcome = run_with_host(file, backend, &mut host);
+    let outcome = on_pipeline_stack(|| run_with_host(file, backend, &mut host));
     RunReport {
         stdout: String::from_utf8_lossy(&host.output).into_owned(),
         error: outcome.err().map(|error| ReportedError {

@@ -201,36 +201,11 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_USAGE_ERROR);
         }
     };
-    let outcome = match cli.command {
-        Command::Run {
-            backend,
-            target_cpu,
-            threads,
-            ..
-        } => {
-            let options = codegen_options(target_cpu, threads);
-            match driver::run_to_stdout(&source, backend.into(), &options) {
-                // The program's own failure, already reported by the run-time library.
-                Ok(status) if status != 0 => return ExitCode::from(EXIT_PROGRAM_ERROR),
-                outcome => outcome.map(|_| ()),
-            }
-        }
-        Command::Build {
-            output,
-            target_cpu,
-            threads,
-            ..
-        } => {
-            let options = codegen_options(target_cpu, threads);
-            driver::build_executable(&source, &options, &output)
-        }
-        Command::Tail { .. } => driver::typed_tail_text(&source).map(|text| write_text_to_stdout(&text)),
-        Command::Check { .. } => driver::check(&source).map(|summary| write_text_to_stdout(&summary)),
-        Command::Dump { stage, .. } => driver::dump(&source, stage.into()).map(|text| write_text_to_stdout(&text)),
-        Command::Repl { .. } | Command::Completions { .. } => unreachable!("handled above"),
-    };
+    let outcome = driver::on_pipeline_stack(|| run_command(cli.command, &source));
     match outcome {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(None) => ExitCode::SUCCESS,
+        // The program's own failure, already reported by the run-time library.
+        Ok(Some(status)) => ExitCode::from(status),
         Err(error) => {
             eprint!(
                 "{}",
@@ -260,6 +235,7 @@ fn check_arguments(command: &Command) -> Result<(), String> {
             file,
             output,
             target_cpu,
+            ..
         } => {
             if let Some(name) = target_cpu {
                 check_target_cpu_name(name)?;
@@ -279,6 +255,32 @@ fn terminal_theme() -> miette::GraphicalTheme {
     } else {
         miette::GraphicalTheme::unicode_nocolor()
     }
+}
+
+/// Runs one command on a source file: `Some(status)` when a program run asks for a non-zero exit status.
+fn run_command(command: Command, source: &aplc::source::SourceFile) -> Result<Option<u8>, driver::ProgramError> {
+    let outcome = match command {
+        Command::Run {
+            backend,
+            target_cpu,
+            threads,
+            ..
+        } => match driver::run_to_stdout(source, backend.into(), &codegen_options(target_cpu, threads)) {
+            Ok(status) if status != 0 => return Ok(Some(EXIT_PROGRAM_ERROR)),
+            outcome => outcome.map(|_| ()),
+        },
+        Command::Build {
+            output,
+            target_cpu,
+            threads,
+            ..
+        } => driver::build_executable(source, &codegen_options(target_cpu, threads), &output),
+        Command::Tail { .. } => driver::typed_tail_text(source).map(|text| write_text_to_stdout(&text)),
+        Command::Check { .. } => driver::check(source).map(|summary| write_text_to_stdout(&summary)),
+        Command::Dump { stage, .. } => driver::dump(source, stage.into()).map(|text| write_text_to_stdout(&text)),
+        Command::Repl { .. } | Command::Completions { .. } => unreachable!("handled above"),
+    };
+    outcome.map(|()| None)
 }
 
 /// Writes a dump or report and a newline to standard output. A reader that stops early (`aplc dump ... | head`)

@@ -181,30 +181,63 @@ fn a_variable_used_before_its_definition_is_an_internal_error() {
 #[test]
 fn nan_checks_implied_by_their_uses_are_left_out() {
     // 2×x+1 summed: the product is an argument of the sum, the sum only feeds the reduction, whose accumulators are
-    // checked after their loops: one NaN test of each chunk's partial sum (in the parallel body), one of the total,
-    // and none on the arguments.
+    // checked after their loops: one not-finite test (`|x| ueq ∞`: NaN or ∞) of each chunk's partial sum (in the
+    // parallel body), one of the total, and none (`|x| one ∞`) on the arguments.
     let sum = typed_loop_program(
         "nan_sum.tail",
         "reduce(addd, 0.0, each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10)))",
     );
     let sum_ir = unoptimised_ir(&sum);
-    assert_eq!(sum_ir.matches("fcmp uno").count(), 2, "{sum_ir}");
+    assert_eq!(sum_ir.matches("fcmp ueq").count(), 2, "{sum_ir}");
     assert_eq!(
-        function_text(&sum_ir, "aplc_parallel_k2").matches("fcmp uno").count(),
+        function_text(&sum_ir, "aplc_parallel_k2").matches("fcmp ueq").count(),
         1,
         "{sum_ir}"
     );
-    assert_eq!(sum_ir.matches("fcmp ord").count(), 0, "{sum_ir}");
+    assert_eq!(sum_ir.matches("fcmp one").count(), 0, "{sum_ir}");
     // Stored, the outer sum keeps its check; ⌈/ (maxnum drops NaN) keeps the check of each element it reads.
-    let stored = typed_loop_program(
-        "nan_stored.tail",
-        "each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10))",
+    let not_finite_tests = |text: &str| {
+        unoptimised_ir(&typed_loop_program("checks.tail", text))
+            .matches("fcmp ueq")
+            .count()
+    };
+    assert_eq!(
+        not_finite_tests("each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10))"),
+        1
     );
-    assert_eq!(unoptimised_ir(&stored).matches("fcmp uno").count(), 1);
-    let max = typed_loop_program(
-        "nan_max.tail",
-        "reduce(maxd, ~1.0, each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10)))",
+    assert_eq!(
+        not_finite_tests("reduce(maxd, ~1.0, each(fn x => addd(muld(i2d(x), 2.0), 1.0), iota(10)))"),
+        1
     );
-    let max_ir = unoptimised_ir(&max);
-    assert_eq!(max_ir.matches("fcmp uno").count(), 1, "{max_ir}");
+    // A dividend's ∞ makes the quotient ∞, so its check is implied; but x÷∞ is 0, so a divisor keeps its own check.
+    assert_eq!(
+        not_finite_tests("each(fn x => divd(muld(i2d(x), 2.0), 3.0), iota(10))"),
+        1
+    );
+    assert_eq!(
+        not_finite_tests("each(fn x => divd(3.0, muld(i2d(x), 2.0)), iota(10))"),
+        2
+    );
+}
+
+#[test]
+fn long_literal_vectors_are_copied_from_constant_arrays() {
+    // 20 numbers: one private constant array copied into the block, not 20 stores (a 20,000-number strand took
+    // seconds to compile store by store); 15 numbers stay stores.
+    let program_with_literal = |count: i64| {
+        let numbers: Vec<String> = (1..=count).rev().map(|n| n.to_string()).collect();
+        let program = typed_loop_program("literal.apl", &format!("x←{}\n+/x[⍋x]", numbers.join(" ")));
+        unoptimised_ir(&program)
+    };
+    let long = program_with_literal(20);
+    assert_eq!(
+        long.matches("private unnamed_addr constant [20 x i64]").count(),
+        1,
+        "{long}"
+    );
+    assert!(long.contains("call void @llvm.memcpy"), "{long}");
+    assert!(!long.contains("store i64 20,"), "{long}");
+    let short = program_with_literal(15);
+    assert!(!short.contains("constant [15 x i64]"), "{short}");
+    assert!(short.contains("store i64 15,"), "{short}");
 }

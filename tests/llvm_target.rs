@@ -164,18 +164,7 @@ fn the_table_has_one_entry_per_id_and_unique_names() {
 
 #[test]
 fn compiler_error_kinds_map_to_run_time_kinds_with_the_same_names() {
-    let kinds = [
-        AplErrorKind::Domain,
-        AplErrorKind::Length,
-        AplErrorKind::Rank,
-        AplErrorKind::Index,
-        AplErrorKind::Value,
-        AplErrorKind::Syntax,
-        AplErrorKind::Limit,
-        AplErrorKind::FileIo,
-        AplErrorKind::Nonce,
-    ];
-    for (position, kind) in kinds.into_iter().enumerate() {
+    for (position, kind) in AplErrorKind::ALL.into_iter().enumerate() {
         let runtime_kind = runtime_error_kind_of(kind);
         assert_eq!(runtime_kind.apl_name(), kind.apl_name());
         // The codes follow the order of the compiler's enum.

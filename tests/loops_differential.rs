@@ -283,19 +283,29 @@ fn lets_prints_tuples_and_conditionals() {
 }
 
 #[test]
-fn plus_reduction_keeps_negative_zero_and_empty_rows_give_the_neutral_element() {
-    // The right fold of the single element ¯0.0 is that element (the neutral 0.0 is not added), and x*¯1 shows the
-    // sign of a zero: ¯0.0 gives ¯∞, 0.0 gives ∞.
-    assert_eq!(ok_lines("powd(reduce(addd, 0.0, [negd(0.0)]), ~1.0)"), vec!["¯∞"]);
-    assert_eq!(ok_lines("powd(reduce(addd, 0.0, drop(1, [1.0])), ~1.0)"), vec!["∞"]);
+fn plus_reduction_of_empty_rows_gives_the_neutral_element_and_zero_to_a_negative_power_fails() {
+    // An empty row gives the neutral element 0.0; the right fold of a single element is that element. Zero (of
+    // either sign) to the power ¯1 overflows to ∞, a DOMAIN ERROR on both sides (Dyalog's `0*¯1`).
+    assert_eq!(ok_lines("reduce(addd, 0.0, drop(1, [1.0]))"), vec!["0"]);
+    assert_eq!(ok_lines("reduce(addd, 0.0, [2.5])"), vec!["2.5"]);
+    assert_eq!(error_kind("powd(reduce(addd, 0.0, [negd(0.0)]), ~1.0)"), "DOMAIN ERROR");
+    assert_eq!(
+        error_kind("powd(reduce(addd, 0.0, drop(1, [1.0])), ~1.0)"),
+        "DOMAIN ERROR"
+    );
     let n_is_zero = "let n = reduce(addi, 0, iota(0)) in ";
     assert_eq!(
-        ok_lines(&format!(
-            "{n_is_zero}powd(reduce(addd, 0.0, reshape([n], [1.0])), ~1.0)"
-        )),
-        vec!["∞"]
+        ok_lines(&format!("{n_is_zero}reduce(addd, 0.0, reshape([n], [1.0]))")),
+        vec!["0"]
     );
-    ok_lines("each(fn x => powd(x, ~1.0), reduce(addd, 0.0, reshape([2,0], [1.0])))");
+    assert_eq!(
+        error_kind("each(fn x => powd(x, ~1.0), reduce(addd, 0.0, reshape([2,0], [1.0])))"),
+        "DOMAIN ERROR"
+    );
+    assert_eq!(
+        ok_lines("each(fn x => addd(x, 1.5), reduce(addd, 0.0, reshape([2,0], [1.0])))"),
+        vec!["1.5 1.5"]
+    );
 }
 
 #[test]

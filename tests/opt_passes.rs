@@ -256,6 +256,15 @@ fn peephole_does_not_fuse_two_functions_that_can_fail_or_print() {
         outcome_of("each(fn a:[int]0 => print(10,a),each(fn b:[int]0 => addi(b,1),[1,2]))"),
         ["2", "3", "2 3"]
     );
+    // Two functions that can fail only with double arithmetic's DOMAIN ERROR (1e308×50 overflows, ÷0) fuse: the error
+    // is the same whichever element fails first.
+    let text = "each(fn a:[double]0 => muld(a,50.0),each(fn b:[double]0 => divd(1.0,b),[1.0,0.5]))";
+    let fused = run(opt::simplify_peepholes, text);
+    assert_eq!(fused.matches("each(").count(), 1, "{fused}");
+    assert_eq!(outcome_of(text), ["50 100"]);
+    let failing = "each(fn a:[double]0 => muld(a,1.0E308),each(fn b:[double]0 => divd(1.0,b),[1.0,0.5]))";
+    assert_eq!(run(opt::simplify_peepholes, failing).matches("each(").count(), 1);
+    assert_eq!(outcome_of(failing), ["error: DOMAIN ERROR"]);
     // A failing function is not moved after zipWith's length check.
     let text = "zipWith(addi,each(fn b:[int]0 => divi(1,b),[0]),[1,2])";
     assert_eq!(run(opt::simplify_peepholes, text), text);

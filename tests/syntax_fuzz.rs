@@ -170,6 +170,13 @@ fn check_spans_of_expression(text: &str, expression: &Expr) {
             }
             AssignTarget::QuadOutput(span) => assert_eq!(slice_of(text, *span), "⎕"),
             AssignTarget::Alpha(span) => assert_eq!(slice_of(text, *span), "⍺"),
+            AssignTarget::Names(names, span) => {
+                let list = slice_of(text, *span);
+                assert!(list.starts_with('(') && list.ends_with(')'), "name list {list:?}");
+                for name in names {
+                    assert_eq!(slice_of(text, name.span), name.text);
+                }
+            }
         }
         assignment
             .modifier

@@ -57,8 +57,8 @@ pub const INTERNAL_ERROR_EXIT_STATUS: i32 = 2;
 /// run and on every backend (the interpreters can use the same generator through [`RollGenerator`]).
 pub const ROLL_SEED: u64 = 0x5EED_0000_0000_0A91;
 
-/// The error classes a compiled program can raise, numbered for the ABI. The order of the first nine mirrors the
-/// compiler's `AplErrorKind`; `WorkspaceFull` is the run-time library's own (allocation failure).
+/// The error classes a compiled program can raise, numbered for the ABI, in the order of the compiler's `AplErrorKind`
+/// (`WorkspaceFull`, an allocation that fails, is `WS FULL` on every backend).
 #[repr(i32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RuntimeErrorKind {

@@ -7,6 +7,7 @@
 use super::ir::{Base, Expr, Type};
 use crate::source::Span;
 use crate::syntax::ast::{Dfn, Primitive};
+use crate::tail::value::Scalar as TailScalar;
 use std::rc::Rc;
 
 /// One scalar value known at compile time.
@@ -61,6 +62,15 @@ impl Scalar {
         }
     }
 
+    /// Whether the scalar is not a NaN or infinite number (those have no literal).
+    pub fn is_finite(self) -> bool {
+        match self {
+            Scalar::Double(value) => value.is_finite(),
+            Scalar::Complex(re, im) => re.is_finite() && im.is_finite(),
+            _ => true,
+        }
+    }
+
     /// The TAIL literal for this scalar.
     pub fn literal(self) -> Expr {
         match self {
@@ -69,6 +79,30 @@ impl Scalar {
             Scalar::Double(value) => Expr::Double(value),
             Scalar::Complex(re, im) => Expr::Complex(re, im),
             Scalar::Char(value) => Expr::Char(value),
+        }
+    }
+}
+
+impl From<Scalar> for TailScalar {
+    fn from(scalar: Scalar) -> TailScalar {
+        match scalar {
+            Scalar::Bool(x) => TailScalar::Bool(x),
+            Scalar::Int(x) => TailScalar::Int(x),
+            Scalar::Double(x) => TailScalar::Double(x),
+            Scalar::Complex(re, im) => TailScalar::Complex(re, im),
+            Scalar::Char(x) => TailScalar::Char(x),
+        }
+    }
+}
+
+impl From<TailScalar> for Scalar {
+    fn from(scalar: TailScalar) -> Scalar {
+        match scalar {
+            TailScalar::Bool(x) => Scalar::Bool(x),
+            TailScalar::Int(x) => Scalar::Int(x),
+            TailScalar::Double(x) => Scalar::Double(x),
+            TailScalar::Complex(re, im) => Scalar::Complex(re, im),
+            TailScalar::Char(x) => Scalar::Char(x),
         }
     }
 }

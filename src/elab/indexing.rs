@@ -14,7 +14,22 @@ use std::rc::Rc;
 
 impl Elaborator {
     pub fn index(&mut self, base: Val, indices: &[Option<ast::Expr>], span: Span) -> ElabResult<Val> {
-        // Indices are evaluated right to left, like everything else.
+        let evaluated = self.evaluate_indices(indices)?;
+        match base {
+            Val::Tuple(components) => {
+                let [Some(index)] = evaluated.as_slice() else {
+                    return Err(ElabError::rank(span, "a tuple takes one index"));
+                };
+                select_component(&components, index, span)
+            }
+            Val::Array(array) => self.index_array(array, evaluated, span).map(Val::Array),
+            _ => Err(ElabError::syntax(span, "indexing a function")),
+        }
+    }
+
+    /// The indices of `A[i;j]` as integer arrays (`None` for an elided axis), evaluated right to left like
+    /// everything else.
+    fn evaluate_indices(&mut self, indices: &[Option<ast::Expr>]) -> ElabResult<Vec<Option<Arr>>> {
         let mut evaluated: Vec<Option<Arr>> = Vec::with_capacity(indices.len());
         for index in indices.iter().rev() {
             evaluated.push(match index {
@@ -27,16 +42,7 @@ impl Elaborator {
             });
         }
         evaluated.reverse();
-        match base {
-            Val::Tuple(components) => {
-                let [Some(index)] = evaluated.as_slice() else {
-                    return Err(ElabError::rank(span, "a tuple takes one index"));
-                };
-                select_component(&components, index, span)
-            }
-            Val::Array(array) => self.index_array(array, evaluated, span).map(Val::Array),
-            _ => Err(ElabError::syntax(span, "indexing a function")),
-        }
+        Ok(evaluated)
     }
 
     pub fn index_array(&mut self, array: Arr, indices: Vec<Option<Arr>>, span: Span) -> ElabResult<Arr> {
@@ -321,37 +327,39 @@ impl Elaborator {
         Ok(Val::Function(Rc::new(replacement)))
     }
 
-    /// `x[i]←v` (and `x[i;j]←v`), with scalar indices or a vector index on a vector: a new array.
+    /// `x[i]←v` (and `x[i;j]←v`), with scalar indices or a vector index on a vector: a new array. With a modifier,
+    /// `x[i] f← v` is `x[i] ← x[i] f v` (the indices evaluated once).
     pub fn indexed_assignment(
         &mut self,
-        name: &ast::Name,
+        current: Val,
+        name_span: Span,
         indices: &[Option<ast::Expr>],
+        modifier: Option<Rc<Fun>>,
         value: Val,
         span: Span,
     ) -> ElabResult<Val> {
-        let Some(current) = self.env.lookup(&name.text).cloned() else {
-            return Err(ElabError::value(name.span, format!("undefined name {}", name.text)));
-        };
-        let current = self.expect_array(current, name.span)?;
-        let value = self.expect_array(value, span)?;
+        let current = self.expect_array(current, name_span)?;
         if indices.len() != current.rank {
             return Err(ElabError::rank(
                 span,
                 format!("{} indices for an array of rank {}", indices.len(), current.rank),
             ));
         }
-        let mut evaluated_options = Vec::new();
-        for index in indices.iter().rev() {
-            evaluated_options.push(match index {
-                Some(expr) => {
-                    let index = self.expr(expr)?;
-                    let index = self.expect_array(index, expr.span)?;
-                    Some(self.integer_argument(index, expr.span)?)
-                }
-                None => None,
-            });
-        }
-        evaluated_options.reverse();
+        let mut evaluated_options = self.evaluate_indices(indices)?;
+        let current = self.bind(current);
+        let value = match modifier {
+            Some(function) => {
+                // The indices are used twice (to select and to update): bound, they are computed once.
+                evaluated_options = evaluated_options
+                    .into_iter()
+                    .map(|index| index.map(|i| self.bind(i)))
+                    .collect();
+                let selected = self.index_array(current.clone(), evaluated_options.clone(), span)?;
+                self.apply_dyadic(&function, Val::Array(selected), value, span)?
+            }
+            None => value,
+        };
+        let value = self.expect_array(value, span)?;
         let elided = evaluated_options.iter().any(|index| index.is_none());
         let evaluated: Vec<Arr> = evaluated_options.iter().flatten().cloned().collect();
         let Some(base) = current.base.join(value.base) else {

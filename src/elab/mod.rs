@@ -237,13 +237,36 @@ impl Elaborator {
             self.check_statement_annotation(annotation, expr)?;
         }
         self.inline_budget = INLINE_BUDGET;
-        let value = self.expr(expr)?;
+        let value = self.expr(expr).map_err(|error| self.hint_self_reference(error))?;
         let is_assignment = expr.assignment.is_some() && expr.items.is_empty();
         if !is_assignment {
             self.print_value(&value)?;
         }
         self.globals = self.env.clone();
         Ok(())
+    }
+
+    /// A VALUE ERROR for a name, inside the body of the dfn the program bound to that name: the dfn refers to itself
+    /// by name, which it cannot do yet (its name is bound after it); `∇` can.
+    fn hint_self_reference(&self, error: ElabError) -> ElabError {
+        let ElabError::Value { message, span, .. } = &error else {
+            return error;
+        };
+        let Some(name) = message.strip_prefix("undefined name ") else {
+            return error;
+        };
+        let inside_its_dfn = match self.globals.lookup(name) {
+            Some(Val::Function(function)) => match &**function {
+                Fun::Dfn(_, dfn_span) => dfn_span.start <= span.start && span.end <= dfn_span.end,
+                _ => false,
+            },
+            _ => false,
+        };
+        if !inside_its_dfn {
+            return error;
+        }
+        let hint = format!("a dfn cannot call itself by its name {name} yet: write ∇ for the dfn itself");
+        error.with_hint(hint)
     }
 
     /// Print an array (or each component of a tuple) with the current print precision.
@@ -502,17 +525,26 @@ impl Elaborator {
                 Err(ElabError::syntax(*span, "⍺← must be a statement of its own in a dfn"))
             }
             ast::AssignTarget::Names(names, span) => self.destructuring_assignment(names, value, *span),
+            // The value of an assignment is its right argument, whatever the target (Dyalog): `y←x[1]←9` sets y to 9,
+            // `x[1]←x[2]←5` sets both elements, and in `x+←x+←1` the outer `+←` adds 1, not the inner new x.
             ast::AssignTarget::Name(name) => {
-                let value = if !assignment.modifier.is_empty() {
-                    self.modified_assignment(name, &assignment.modifier, value, assignment.span)?
-                } else if let Some(indices) = &assignment.indices {
-                    self.indexed_assignment(name, indices, value, assignment.span)?
-                } else {
-                    value
-                };
+                if assignment.modifier.is_empty() && assignment.indices.is_none() {
+                    return self.bind_name(name, value, assignment.span);
+                }
                 let value = self.bind_value(value);
-                let value = self.apply_pending_annotation(&name.text, value, assignment.span)?;
-                self.env = self.env.bind(&name.text, value.clone());
+                let Some(current) = self.env.lookup(&name.text).cloned() else {
+                    return Err(ElabError::value(name.span, format!("undefined name {}", name.text)));
+                };
+                let modifier = self.modifier_function(&assignment.modifier, assignment.span)?;
+                let updated = match (&assignment.indices, modifier) {
+                    (Some(indices), modifier) => {
+                        self.indexed_assignment(current, name.span, indices, modifier, value.clone(), assignment.span)?
+                    }
+                    // `x f← v` is `x ← x f v`.
+                    (None, Some(function)) => self.apply_dyadic(&function, current, value.clone(), assignment.span)?,
+                    (None, None) => unreachable!("a plain assignment is bound above"),
+                };
+                self.bind_name(name, updated, assignment.span)?;
                 Ok(value)
             }
         }
@@ -561,17 +593,19 @@ impl Elaborator {
         Ok(value)
     }
 
-    /// `x f← v` is `x ← x f v`.
-    fn modified_assignment(
-        &mut self,
-        name: &ast::Name,
-        modifier: &[ast::Item],
-        value: Val,
-        span: Span,
-    ) -> ElabResult<Val> {
-        let Some(current) = self.env.lookup(&name.text).cloned() else {
-            return Err(ElabError::value(name.span, format!("undefined name {}", name.text)));
-        };
+    /// Binds `name` to `value` (let-bound, checked against a pending type annotation) and returns the bound value.
+    fn bind_name(&mut self, name: &ast::Name, value: Val, span: Span) -> ElabResult<Val> {
+        let value = self.bind_value(value);
+        let value = self.apply_pending_annotation(&name.text, value, span)?;
+        self.env = self.env.bind(&name.text, value.clone());
+        Ok(value)
+    }
+
+    /// The function `f` of a modified assignment `x f← v` or `x[i] f← v`; `None` when there is none.
+    fn modifier_function(&mut self, modifier: &[ast::Item], span: Span) -> ElabResult<Option<Rc<Fun>>> {
+        if modifier.is_empty() {
+            return Ok(None);
+        }
         let env = self.env.clone();
         let node = Resolver::new(&env).resolve(modifier, span)?;
         if node.is_array() {
@@ -580,8 +614,7 @@ impl Elaborator {
                 "the modifier of a modified assignment must be a function",
             ));
         }
-        let function = self.function_node(&node)?;
-        self.apply_dyadic(&function, current, value, span)
+        self.function_node(&node).map(Some)
     }
 
     // ----- resolved trees -----

@@ -265,14 +265,16 @@ impl<'e> Resolver<'e> {
         if items.is_empty() && trailing.is_none() {
             return Err(ElabError::syntax(span, "empty expression"));
         }
+        // Each item is classified once: classifying a parenthesised item resolves its contents, so classifying it
+        // again (as a lone item, then as an operand) would double the work at every level of redundant parentheses.
+        let classes = self.classes_in_sequence(items)?;
         // A lone operator (`twice←{⍺⍺ ⍺⍺ ⍵}`, `(⍣)`) denotes the operator itself.
-        if let ([item], None) = (items, &trailing) {
-            let class = self.class_of(item)?;
+        if let ([item], [class], None) = (items, classes.as_slice(), &trailing) {
             if matches!(class, Class::MonadicOperator | Class::DyadicOperator) {
-                return Ok(Node::Atom(item, class));
+                return Ok(Node::Atom(item, *class));
             }
         }
-        let mut atoms = self.bind_operators(items)?;
+        let mut atoms = bind_operators(items, &classes)?;
         if let Some((value, value_span)) = trailing {
             atoms.push(Node::Given(Box::new(value), value_span));
         }
@@ -280,89 +282,94 @@ impl<'e> Resolver<'e> {
         build_applications(grouped, span)
     }
 
-    /// Classify the items and bind operators to their operands, left to right. The result contains only array and
-    /// function nodes.
-    fn bind_operators<'a>(&self, items: &'a [Item]) -> ElabResult<Vec<Node<'a>>> {
-        let mut nodes: Vec<Node<'a>> = Vec::new();
-        let mut position = 0;
-        while position < items.len() {
-            let item = &items[position];
-            let class = self.class_in_sequence(items, position)?;
-            position += 1;
-            match class {
-                Class::Array | Class::Function => nodes.push(Node::Atom(item, class)),
-                Class::MonadicOperator if matches!(item, Item::Primitive(Primitive::OuterProduct, _)) => {
-                    let Some(operand_item) = items.get(position) else {
-                        return Err(ElabError::syntax(item.span(), "∘. needs a function to its right"));
-                    };
-                    let operand_class = self.class_in_sequence(items, position)?;
-                    if operand_class != Class::Function {
-                        return Err(ElabError::syntax(item.span(), "∘. needs a function to its right"));
-                    }
-                    position += 1;
-                    let span = item.span().join(operand_item.span());
-                    nodes.push(Node::Derived {
-                        operator: item,
-                        left: Box::new(Node::Atom(operand_item, operand_class)),
-                        right: None,
-                        span,
-                    });
-                }
-                Class::MonadicOperator => {
-                    let Some(operand) = nodes.pop() else {
-                        return Err(ElabError::syntax(item.span(), "operator without a left operand"));
-                    };
-                    let span = operand.span().join(item.span());
-                    nodes.push(Node::Derived {
-                        operator: item,
-                        left: Box::new(operand),
-                        right: None,
-                        span,
-                    });
-                }
-                Class::DyadicOperator => {
-                    let Some(left) = nodes.pop() else {
-                        return Err(ElabError::syntax(item.span(), "operator without a left operand"));
-                    };
-                    let Some(right_item) = items.get(position) else {
-                        return Err(ElabError::syntax(
-                            item.span(),
-                            "dyadic operator without a right operand",
-                        ));
-                    };
-                    let right_class = self.class_in_sequence(items, position)?;
-                    if !matches!(right_class, Class::Array | Class::Function) {
-                        return Err(ElabError::syntax(right_item.span(), "an operator cannot be an operand"));
-                    }
-                    position += 1;
-                    let span = left.span().join(right_item.span());
-                    nodes.push(Node::Derived {
-                        operator: item,
-                        left: Box::new(left),
-                        right: Some(Box::new(Node::Atom(right_item, right_class))),
-                        span,
-                    });
-                }
-            }
-        }
-        Ok(nodes)
-    }
-
-    /// The class of `items[position]`, knowing the names that assignments embedded to its right define.
-    fn class_in_sequence(&self, items: &[Item], position: usize) -> ElabResult<Class> {
+    /// Each item's class, knowing the names that assignments embedded to its right define. The items are walked
+    /// right to left so that each is scanned for assignments once; the first error from the left is reported.
+    fn classes_in_sequence(&self, items: &[Item]) -> ElabResult<Vec<Class>> {
         let mut assigned_to_the_right = self.assigned_to_the_right.clone();
-        for item in &items[position + 1..] {
+        let mut classes = Vec::with_capacity(items.len());
+        for item in items.iter().rev() {
+            let class = if assigned_to_the_right.len() == self.assigned_to_the_right.len() {
+                self.class_of(item)
+            } else {
+                Resolver {
+                    env: self.env,
+                    assigned_to_the_right: assigned_to_the_right.clone(),
+                }
+                .class_of(item)
+            };
+            classes.push(class);
             names_assigned_inside_item(item, &mut assigned_to_the_right);
         }
-        if assigned_to_the_right.len() == self.assigned_to_the_right.len() {
-            return self.class_of(&items[position]);
-        }
-        Resolver {
-            env: self.env,
-            assigned_to_the_right,
-        }
-        .class_of(&items[position])
+        classes.into_iter().rev().collect()
     }
+}
+
+/// Bind operators to their operands, left to right (`classes` holds each item's class). The result contains only
+/// array and function nodes.
+fn bind_operators<'a>(items: &'a [Item], classes: &[Class]) -> ElabResult<Vec<Node<'a>>> {
+    let mut nodes: Vec<Node<'a>> = Vec::new();
+    let mut position = 0;
+    while position < items.len() {
+        let item = &items[position];
+        let class = classes[position];
+        position += 1;
+        match class {
+            Class::Array | Class::Function => nodes.push(Node::Atom(item, class)),
+            Class::MonadicOperator if matches!(item, Item::Primitive(Primitive::OuterProduct, _)) => {
+                let Some(operand_item) = items.get(position) else {
+                    return Err(ElabError::syntax(item.span(), "∘. needs a function to its right"));
+                };
+                let operand_class = classes[position];
+                if operand_class != Class::Function {
+                    return Err(ElabError::syntax(item.span(), "∘. needs a function to its right"));
+                }
+                position += 1;
+                let span = item.span().join(operand_item.span());
+                nodes.push(Node::Derived {
+                    operator: item,
+                    left: Box::new(Node::Atom(operand_item, operand_class)),
+                    right: None,
+                    span,
+                });
+            }
+            Class::MonadicOperator => {
+                let Some(operand) = nodes.pop() else {
+                    return Err(ElabError::syntax(item.span(), "operator without a left operand"));
+                };
+                let span = operand.span().join(item.span());
+                nodes.push(Node::Derived {
+                    operator: item,
+                    left: Box::new(operand),
+                    right: None,
+                    span,
+                });
+            }
+            Class::DyadicOperator => {
+                let Some(left) = nodes.pop() else {
+                    return Err(ElabError::syntax(item.span(), "operator without a left operand"));
+                };
+                let Some(right_item) = items.get(position) else {
+                    return Err(ElabError::syntax(
+                        item.span(),
+                        "dyadic operator without a right operand",
+                    ));
+                };
+                let right_class = classes[position];
+                if !matches!(right_class, Class::Array | Class::Function) {
+                    return Err(ElabError::syntax(right_item.span(), "an operator cannot be an operand"));
+                }
+                position += 1;
+                let span = left.span().join(right_item.span());
+                nodes.push(Node::Derived {
+                    operator: item,
+                    left: Box::new(left),
+                    right: Some(Box::new(Node::Atom(right_item, right_class))),
+                    span,
+                });
+            }
+        }
+    }
+    Ok(nodes)
 }
 
 /// The names assigned by the assignments embedded in an item (inside its parentheses and brackets, at any depth, but

@@ -11,6 +11,9 @@ use super::ir::{Base, Expr};
 use super::Elaborator;
 use crate::source::Span;
 use crate::syntax::ast::Primitive;
+use crate::tail::ast::Op;
+use crate::tail::scalar_ops::{apply_scalar_op, is_scalar_op};
+use crate::tail::value::Scalar as TailScalar;
 use std::rc::Rc;
 
 /// The scalar primitives (those that apply element by element with scalar extension).
@@ -194,7 +197,7 @@ impl Elaborator {
     }
 
     pub fn scalar_dyadic(&mut self, primitive: Primitive, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
-        if let Some(folded) = fold_dyadic_arrays(primitive, &left, &right) {
+        if let Some(folded) = self.fold_dyadic_arrays(primitive, &left, &right, span) {
             return Ok(folded);
         }
         if primitive == Primitive::Circle && left.rank == 1 && right.rank == 0 && left.constant.is_some() {
@@ -253,8 +256,13 @@ impl Elaborator {
             if let Some(message) = values.iter().find_map(|value| monadic_domain_error(primitive, *value)) {
                 return Err(ElabError::domain(span, message));
             }
-            if values.len() <= 4096 {
-                let folded: Option<Vec<Scalar>> = values.iter().map(|v| fold_monadic(primitive, *v)).collect();
+            if values.len() <= MAX_FOLDED_LENGTH {
+                let folded: Option<Vec<Scalar>> = values
+                    .iter()
+                    .map(|v| {
+                        self.fold_element(|this| this.scalar_monadic_element(primitive, Arr::scalar_constant(*v), span))
+                    })
+                    .collect();
                 if let Some(folded) = folded {
                     if let Some(array) = constant_like(folded, &argument) {
                         return Ok(array);
@@ -267,7 +275,8 @@ impl Elaborator {
         })
     }
 
-    /// One dyadic scalar primitive on two scalars (trivial expressions: variables or literals).
+    /// One dyadic scalar primitive on two scalars (trivial expressions: variables or literals), folded to a constant
+    /// when its arguments are constants (by [`evaluate_constant`], the interpreter's scalar functions).
     pub fn scalar_dyadic_element(
         &mut self,
         primitive: Primitive,
@@ -275,12 +284,11 @@ impl Elaborator {
         right: Arr,
         span: Span,
     ) -> ElabResult<Arr> {
+        self.dyadic_element_unfolded(primitive, left, right, span).map(folded)
+    }
+
+    fn dyadic_element_unfolded(&mut self, primitive: Primitive, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
         use Primitive::*;
-        if let (Some(a), Some(b)) = (left.constant_scalar(), right.constant_scalar()) {
-            if let Some(value) = fold_dyadic(primitive, a, b) {
-                return Ok(Arr::scalar_constant(value));
-            }
-        }
         let joined = left.base.join(right.base);
         let char_operands = left.base == Base::Char || right.base == Base::Char;
         if char_operands
@@ -454,12 +462,51 @@ impl Elaborator {
         ))
     }
 
-    /// One monadic scalar primitive on a scalar (a trivial expression).
+    /// One monadic scalar primitive on a scalar (a trivial expression), folded as [`Self::scalar_dyadic_element`].
     pub fn scalar_monadic_element(&mut self, primitive: Primitive, argument: Arr, span: Span) -> ElabResult<Arr> {
-        use Primitive::*;
-        if let Some(value) = argument.constant_scalar().and_then(|v| fold_monadic(primitive, v)) {
-            return Ok(Arr::scalar_constant(value));
+        self.monadic_element_unfolded(primitive, argument, span).map(folded)
+    }
+
+    /// The constant value of one scalar application on constants, or `None` when it does not elaborate or fails (it
+    /// then fails at run time, after the output before it, as it would without folding).
+    fn fold_element(&mut self, element: impl FnOnce(&mut Self) -> ElabResult<Arr>) -> Option<Scalar> {
+        element(self).ok()?.constant_scalar()
+    }
+
+    /// Fold a dyadic scalar primitive over two constant arrays (with scalar extension).
+    fn fold_dyadic_arrays(&mut self, primitive: Primitive, left: &Arr, right: &Arr, span: Span) -> Option<Arr> {
+        let (left_values, right_values) = (left.constant.clone()?, right.constant.clone()?);
+        if left_values.len().max(right_values.len()) > MAX_FOLDED_LENGTH {
+            return None;
         }
+        let (like, count) = if left.rank == 0 {
+            (right, right_values.len())
+        } else if right.rank == 0 || (left.extents == right.extents && left_values.len() == right_values.len()) {
+            (left, left_values.len())
+        } else {
+            return None;
+        };
+        // A scalar is extended; otherwise the two have the same shape.
+        let value_at = |values: &[Scalar], rank: usize, k: usize| if rank == 0 { values[0] } else { values[k] };
+        let values = (0..count)
+            .map(|k| {
+                let (l, r) = (
+                    value_at(&left_values, left.rank, k),
+                    value_at(&right_values, right.rank, k),
+                );
+                self.fold_element(|this| {
+                    this.scalar_dyadic_element(primitive, Arr::scalar_constant(l), Arr::scalar_constant(r), span)
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        if values.is_empty() {
+            return None;
+        }
+        constant_like(values, like)
+    }
+
+    fn monadic_element_unfolded(&mut self, primitive: Primitive, argument: Arr, span: Span) -> ElabResult<Arr> {
+        use Primitive::*;
         let base = argument.base;
         if base == Base::Char {
             return Err(ElabError::domain(
@@ -659,128 +706,6 @@ fn constant_like(values: Vec<Scalar>, like: &Arr) -> Option<Arr> {
     Some(constant_array(values, base, like.extents.clone(), like.expr.clone()))
 }
 
-/// Fold a dyadic scalar primitive over two constant arrays (with scalar extension).
-fn fold_dyadic_arrays(primitive: Primitive, left: &Arr, right: &Arr) -> Option<Arr> {
-    let (left_values, right_values) = (left.constant.as_ref()?, right.constant.as_ref()?);
-    if left_values.len().max(right_values.len()) > 4096 {
-        return None;
-    }
-    let (values, like) = if left.rank == 0 {
-        (
-            right_values
-                .iter()
-                .map(|r| fold_dyadic(primitive, left_values[0], *r))
-                .collect::<Option<Vec<_>>>()?,
-            right,
-        )
-    } else if right.rank == 0 {
-        (
-            left_values
-                .iter()
-                .map(|l| fold_dyadic(primitive, *l, right_values[0]))
-                .collect::<Option<Vec<_>>>()?,
-            left,
-        )
-    } else if left.extents == right.extents {
-        let values = left_values
-            .iter()
-            .zip(right_values.iter())
-            .map(|(l, r)| fold_dyadic(primitive, *l, *r))
-            .collect::<Option<Vec<_>>>()?;
-        (values, left)
-    } else {
-        return None;
-    };
-    if values.is_empty() {
-        return None;
-    }
-    constant_like(values, like)
-}
-
-fn boolean(value: bool) -> Scalar {
-    Scalar::Bool(value)
-}
-
-/// Integers stay integers; results that are 0 or 1 are not narrowed to bool (the type follows the operation).
-pub fn fold_dyadic(primitive: Primitive, left: Scalar, right: Scalar) -> Option<Scalar> {
-    use Primitive::*;
-    if matches!(left, Scalar::Complex(..) | Scalar::Char(_)) || matches!(right, Scalar::Complex(..) | Scalar::Char(_)) {
-        return match (primitive, left, right) {
-            (Equal, Scalar::Char(a), Scalar::Char(b)) => Some(boolean(a == b)),
-            (NotEqual, Scalar::Char(a), Scalar::Char(b)) => Some(boolean(a != b)),
-            _ => None,
-        };
-    }
-    let both_bool = matches!((left, right), (Scalar::Bool(_), Scalar::Bool(_)));
-    let integers = match (left, right) {
-        (Scalar::Double(_), _) | (_, Scalar::Double(_)) => None,
-        _ => Some((left.as_int()?, right.as_int()?)),
-    };
-    let (a, b) = (left.as_double()?, right.as_double()?);
-    Some(match primitive {
-        Plus => match integers {
-            Some((x, y)) => Scalar::Int(x.checked_add(y)?),
-            None => Scalar::Double(a + b),
-        },
-        Minus => match integers {
-            Some((x, y)) => Scalar::Int(x.checked_sub(y)?),
-            None => Scalar::Double(a - b),
-        },
-        Times => match integers {
-            Some((x, y)) => Scalar::Int(x.checked_mul(y)?),
-            None => Scalar::Double(a * b),
-        },
-        Divide => {
-            if b == 0.0 {
-                return if a == 0.0 { Some(Scalar::Double(1.0)) } else { None };
-            }
-            Scalar::Double(a / b)
-        }
-        Ceiling if both_bool => boolean(a.max(b) != 0.0),
-        Floor if both_bool => boolean(a.min(b) != 0.0),
-        Ceiling => match integers {
-            Some((x, y)) => Scalar::Int(x.max(y)),
-            None => Scalar::Double(a.max(b)),
-        },
-        Floor => match integers {
-            Some((x, y)) => Scalar::Int(x.min(y)),
-            None => Scalar::Double(a.min(b)),
-        },
-        Stile => match integers {
-            Some((0, y)) => Scalar::Int(y),
-            Some((x, y)) => {
-                let remainder = y.rem_euclid(x.checked_abs()?);
-                Scalar::Int(if x < 0 && remainder != 0 {
-                    remainder + x
-                } else {
-                    remainder
-                })
-            }
-            None => return None,
-        },
-        Star => match integers {
-            Some((x, y)) if (0..=62).contains(&y) => Scalar::Int(x.checked_pow(y as u32)?),
-            _ => Scalar::Double(a.powf(b)),
-        },
-        Less => boolean(a < b),
-        LessEqual => boolean(a <= b),
-        Equal => boolean(a == b),
-        GreaterEqual => boolean(a >= b),
-        Greater => boolean(a > b),
-        NotEqual => boolean(a != b),
-        And | Or | Nand | Nor if both_bool => {
-            let (x, y) = (a != 0.0, b != 0.0);
-            boolean(match primitive {
-                And => x && y,
-                Or => x || y,
-                Nand => !(x && y),
-                _ => !(x || y),
-            })
-        }
-        _ => return None,
-    })
-}
-
 /// A DOMAIN ERROR that a monadic scalar function raises on a constant, found at compile time.
 fn monadic_domain_error(primitive: Primitive, value: Scalar) -> Option<String> {
     match (primitive, value) {
@@ -793,22 +718,41 @@ fn monadic_domain_error(primitive: Primitive, value: Scalar) -> Option<String> {
     }
 }
 
-pub fn fold_monadic(primitive: Primitive, value: Scalar) -> Option<Scalar> {
-    use Primitive::*;
-    Some(match (primitive, value) {
-        (Minus, Scalar::Bool(x)) => Scalar::Int(-(x as i64)),
-        (Minus, Scalar::Int(x)) => Scalar::Int(x.checked_neg()?),
-        (Minus, Scalar::Double(x)) => Scalar::Double(-x),
-        (Plus, Scalar::Bool(_) | Scalar::Int(_) | Scalar::Double(_)) => value,
-        (Tilde, Scalar::Bool(x)) => Scalar::Bool(!x),
-        (Times, Scalar::Int(x)) => Scalar::Int(x.signum()),
-        (Stile, Scalar::Int(x)) => Scalar::Int(x.checked_abs()?),
-        (Stile, Scalar::Double(x)) => Scalar::Double(x.abs()),
-        (Factorial, Scalar::Bool(_)) => Scalar::Int(1),
-        (Floor, Scalar::Double(x)) if x.abs() < 9.0e15 => Scalar::Int((x + 1e-13 * x.abs().max(1.0)).floor() as i64),
-        (Ceiling, Scalar::Double(x)) if x.abs() < 9.0e15 => Scalar::Int((x - 1e-13 * x.abs().max(1.0)).ceil() as i64),
-        (Floor | Ceiling, Scalar::Int(_) | Scalar::Bool(_)) => value,
-        (Factorial, Scalar::Int(x)) if (0..=20).contains(&x) => Scalar::Int((1..=x).product()),
+/// The most elements of a constant array that are folded at compile time.
+const MAX_FOLDED_LENGTH: usize = 4096;
+
+/// An element whose expression is a scalar operation on literals, replaced by its constant value.
+fn folded(element: Arr) -> Arr {
+    if element.constant.is_some() {
+        return element;
+    }
+    match evaluate_constant(&element.expr) {
+        Some(value) => Arr::scalar_constant(value),
+        None => element,
+    }
+}
+
+/// The value of a scalar expression made of literals and scalar ops, computed by the interpreter's scalar functions
+/// ([`apply_scalar_op`]), so that a folded constant is exactly what the program would compute at run time: one
+/// implementation of each scalar function. `None` when the expression is not such a one, when the operation fails
+/// (a DOMAIN ERROR stays in the program, to be raised at run time), or when the result is not a finite number (it has
+/// no literal).
+fn evaluate_constant(expr: &Expr) -> Option<Scalar> {
+    let value = match expr {
+        Expr::Bool(x) => TailScalar::Bool(*x),
+        Expr::Int(x) => TailScalar::Int(*x),
+        Expr::Double(x) => TailScalar::Double(*x),
+        Expr::Char(x) => TailScalar::Char(*x),
+        Expr::Complex(re, im) => TailScalar::Complex(*re, *im),
+        Expr::Op(name, arguments) => {
+            let op = Op::from_name(name).filter(|op| is_scalar_op(*op))?;
+            let arguments = arguments
+                .iter()
+                .map(|argument| evaluate_constant(argument).map(TailScalar::from))
+                .collect::<Option<Vec<_>>>()?;
+            apply_scalar_op(op, &arguments).ok()?
+        }
         _ => return None,
-    })
+    };
+    Some(value.into()).filter(|value: &Scalar| value.is_finite())
 }

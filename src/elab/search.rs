@@ -93,7 +93,7 @@ impl Elaborator {
     /// `R⊥V`: the TAIL op for integer vectors, the prelude's inner products for arrays of any rank and for doubles.
     pub fn decode(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
         if left.base == Base::Char || right.base == Base::Char {
-            return Err(ElabError::domain(span, "⊥ on characters"));
+            return Err(ElabError::domain(span, "⊥ on characters: it needs numbers"));
         }
         if left.base == Base::Complex || right.base == Base::Complex {
             return Err(ElabError::nonce(span, "⊥ on complex numbers"));
@@ -150,13 +150,26 @@ impl Elaborator {
                 "⊤ with a radix that is not a vector (a scalar radix, or one of rank 2 or more)",
             ));
         }
-        if left.base > Base::Int || right.base > Base::Int {
-            return Err(ElabError::nonce(span, "⊤ on floating-point numbers"));
-        }
+        integer_arguments("⊤", left.base, right.base, span)?;
         let left = self.convert(left, Base::Int, span)?;
         let right = self.convert(right, Base::Int, span)?;
         let left = self.ravel(left);
         let extents = left.extents.clone();
         Ok(Arr::dynamic(Expr::op("encode", vec![left.expr, right.expr]), Base::Int, 1).with_extents(extents))
+    }
+}
+
+/// `⊥` and `⊤` compute on integers: characters are a DOMAIN ERROR (as in Dyalog), floating-point and complex numbers
+/// not supported yet.
+fn integer_arguments(glyph: &str, left: Base, right: Base, span: Span) -> ElabResult<()> {
+    let widest = left.max(right);
+    match widest {
+        Base::Bool | Base::Int => Ok(()),
+        Base::Char => Err(ElabError::domain(
+            span,
+            format!("{glyph} on characters: it needs numbers"),
+        )),
+        Base::Double => Err(ElabError::nonce(span, format!("{glyph} on floating-point numbers"))),
+        Base::Complex => Err(ElabError::nonce(span, format!("{glyph} on complex numbers"))),
     }
 }

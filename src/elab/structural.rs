@@ -15,6 +15,13 @@ use std::rc::Rc;
 impl Elaborator {
     pub fn primitive_monadic(&mut self, primitive: Primitive, argument: Val, span: Span) -> ElabResult<Val> {
         use Primitive::*;
+        if !has_monadic_form(primitive) {
+            // Not a missing feature: the function does not exist (Dyalog: SYNTAX ERROR, VALENCE ERROR since 19.0).
+            return Err(ElabError::syntax(
+                span,
+                format!("{} has no monadic form: it needs a left argument", primitive.glyph()),
+            ));
+        }
         if matches!(primitive, RightTack | LeftTack) {
             return Ok(argument);
         }
@@ -795,4 +802,13 @@ fn rotated_constant(count: &Arr, vector: &Arr) -> Option<Rc<Vec<Scalar>>> {
     Some(Rc::new(
         values[shift..].iter().chain(&values[..shift]).copied().collect(),
     ))
+}
+
+/// Whether APL defines the primitive function with one argument: `∧ ∨ ⍲ ⍱ < ≤ = ≥ > ⊥ ⊤ ∩` are dyadic only.
+fn has_monadic_form(primitive: Primitive) -> bool {
+    use Primitive::*;
+    !matches!(
+        primitive,
+        And | Or | Nand | Nor | Less | LessEqual | Equal | GreaterEqual | Greater | UpTack | DownTack | Intersection
+    )
 }

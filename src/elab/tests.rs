@@ -786,3 +786,43 @@ fn a_session_keeps_names_across_pieces() {
     }
     assert_eq!(outputs, ["", "10 20 30", "6", "VALUE ERROR", "12"]);
 }
+
+#[test]
+fn messages_name_the_real_problem() {
+    // The first error of a script, with its help line.
+    let first_error = |text: &str| {
+        let file = SourceFile::new("test.apl", text);
+        let errors = elaborate_program(&parse_program(&file).unwrap(), &file).unwrap_err();
+        let error = &errors.errors[0];
+        let hint = miette::Diagnostic::help(error)
+            .map(|help| help.to_string())
+            .unwrap_or_default();
+        (error.to_string(), hint)
+    };
+    // ⊥ and ⊤ on characters are a DOMAIN ERROR about characters, not a missing floating-point feature.
+    let (decode, _) = first_error("2⊥'ab'");
+    assert!(
+        decode.starts_with("DOMAIN ERROR") && decode.contains("characters"),
+        "{decode}"
+    );
+    let (encode, _) = first_error("2 2⊤'a'");
+    assert!(
+        encode.starts_with("DOMAIN ERROR") && encode.contains("characters"),
+        "{encode}"
+    );
+    // Monadic < does not exist: a SYNTAX ERROR (Dyalog: SYNTAX or VALENCE ERROR), not a NONCE ERROR.
+    for glyph in ["<", "≤", "=", "≥", ">", "∧", "∨", "⍲", "⍱", "⊥", "⊤", "∩"] {
+        let (message, _) = first_error(&format!("{glyph}1"));
+        assert!(
+            message.starts_with("SYNTAX ERROR") && message.contains("no monadic form"),
+            "{glyph}: {message}"
+        );
+    }
+    // A dfn that calls itself by the name it is being bound to gets a hint at ∇; another undefined name does not.
+    let (message, hint) = first_error("f←{⍵=0:1 ⋄ ⍵×f ⍵-1}\nf 5");
+    assert!(message.starts_with("VALUE ERROR"), "{message}");
+    assert!(hint.contains('∇'), "no hint: {hint}");
+    let (_, hint) = first_error("f←{⍵×g ⍵}\nf 5");
+    assert!(!hint.contains('∇'), "{hint}");
+    check("f←{⍵=0:1 ⋄ ⍵×∇ ⍵-1}\nf 5", &["120"]);
+}

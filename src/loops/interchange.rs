@@ -10,7 +10,7 @@
 //! bit for bit the same, rounding included; only elements of different rows are interleaved.
 //!
 //! The rewrite applies only when the reduction body is pure: `let`s of operations that cannot fail except by a
-//! double result that is not a real number (a DOMAIN ERROR whichever element fails first — the order in which
+//! double result that is not a finite real number (a DOMAIN ERROR whichever element fails first — the order in which
 //! elements are tried changes, as with the deferred checks of code generation), then the accumulating assignment.
 //! It is chosen by counting loads whose stride along the innermost loop is neither 0 nor ±1, before and after.
 
@@ -152,7 +152,7 @@ fn is_legal(found: &RowOfReductions) -> bool {
     lets_are_pure && step_is_pure && initial_is_constant && depth_is_invariant
 }
 
-/// Operations that cannot fail, or only with a DOMAIN ERROR for a double result that is not a real number; and no
+/// Operations that cannot fail, or only with a DOMAIN ERROR for a double result that is not a finite real number; and no
 /// load of `out` (when given), which the interchanged loops write while the reductions run.
 pub(super) fn cannot_fail_but_by_nan(expr: &Expr, out: Option<Block>) -> bool {
     match expr {

@@ -3,11 +3,11 @@
 //! [`Host`] with a [`Value`] rebuilt from block and shape, so the output is formatted identically.
 //!
 //! A failed bounds check, an undefined variable or a use after free is a [`RunError::Internal`] (a compiler bug);
-//! APL errors come only from `error` statements and scalar operators ([`RunError::Apl`]).
+//! APL errors come only from `error` statements, scalar operators and allocations that fail (`WS FULL`) ([`RunError::Apl`]).
 
 use super::error::RunError;
 use super::ir::{ArrayRef, Block, Expr, Program, Reduction, ResultValue, ScalarType, Stmt, Var, REDUCTION_CHUNK};
-use crate::runtime::error::AplError;
+use crate::runtime::error::{AplError, AplErrorKind};
 use crate::tail::ast::Op;
 use crate::tail::interp::{numbers_in_file, Host};
 use crate::tail::scalar_ops::apply_scalar_op;
@@ -105,7 +105,16 @@ impl Machine<'_> {
                 let size = usize::try_from(size).map_err(|_| internal(format!("negative allocation size {size}")))?;
                 // The fill is a constant (for complex numbers `mkx` of two constants), so evaluating it cannot fail.
                 let fill = self.eval(&block.element.fill())?;
-                if self.blocks.insert(block.id, vec![fill; size]).is_some() {
+                let mut buffer = Vec::new();
+                // An allocation that fails would abort the process: report `WS FULL` as native code does.
+                buffer.try_reserve_exact(size).map_err(|_| {
+                    RunError::Apl(AplError::new(
+                        AplErrorKind::WorkspaceFull,
+                        format!("cannot allocate {} of {size} elements", block.name()),
+                    ))
+                })?;
+                buffer.resize(size, fill);
+                if self.blocks.insert(block.id, buffer).is_some() {
                     return Err(internal(format!("{} allocated twice", block.name())));
                 }
             }

@@ -95,10 +95,7 @@ fn split_name(name: &str) -> Option<(&str, u32)> {
 }
 
 fn error_kind(name: &str) -> Option<AplErrorKind> {
-    use AplErrorKind::*;
-    [Domain, Length, Rank, Index, Value, Syntax, Limit, FileIo, Nonce]
-        .into_iter()
-        .find(|kind| kind.apl_name() == name)
+    AplErrorKind::ALL.into_iter().find(|kind| kind.apl_name() == name)
 }
 
 impl<'t> Parser<'t> {

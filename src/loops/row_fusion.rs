@@ -16,7 +16,7 @@
 //!
 //! Legal when `e` and `f` are provably in `0..w` (so each iteration touches only its own row), the writer stores only
 //! into `B`, the reader does not store into `B` nor into anything the writer reads, `B` has no other use after the
-//! reader than its `free`, and neither body can fail otherwise than with a double result that is not a real number
+//! reader than its `free`, and neither body can fail otherwise than with a double result that is not a finite real number
 //! (then the program stops with a DOMAIN ERROR whichever row fails first) and has no other effect.
 
 use super::index_simplify::{offset_within_row, RowShape};

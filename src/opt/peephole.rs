@@ -18,7 +18,7 @@
 //! safe. The transposition rules only fire on literal axis vectors that are permutations, so no DOMAIN or LENGTH
 //! error is dropped (well-typed programs have as many axes as the rank).
 
-use super::safety::{function_is_safe, is_permutation};
+use super::safety::{function_fails_only_by_double_domain, function_is_safe, is_permutation};
 use super::shapes::{shape_of, shape_of_type, ShapeEnvironment};
 use super::traverse::{int_vector_literal, literal_ints, make_binders_unique, op_call, substitute, NameSupply};
 use crate::tail::ast::{Expr, ExprKind, Op, Program, Type};
@@ -339,7 +339,7 @@ impl Rewriter {
             return None;
         };
         parameter_types(f, 1)?;
-        if !(function_is_safe(f) || function_is_safe(&args[0])) {
+        if !composable(f, &args[0]) {
             return None;
         }
         match (outer_op, inner_op) {
@@ -360,7 +360,8 @@ impl Rewriter {
         }
     }
 
-    /// `zipWith(f, each(g, a), b)` → `zipWith(fn x => fn y => f(g(x), y), a, b)` and the mirror image, when g is safe.
+    /// `zipWith(f, each(g, a), b)` → `zipWith(fn x => fn y => f(g(x), y), a, b)` and the mirror image, when g is safe
+    /// (a failing g is not moved after zipWith's length check).
     fn fuse_into_zip(&mut self, f: &Expr, left: &Expr, right: &Expr) -> Option<Expr> {
         let f_types = parameter_types(f, 2)?;
         let each_function = |side: &Expr| match &side.kind {
@@ -387,4 +388,12 @@ impl Rewriter {
         }
         None
     }
+}
+
+/// Whether `f` may be applied right after `g` element by element instead of after all of `g`'s applications: one of
+/// them cannot fail, or both can fail only with the DOMAIN ERROR of double arithmetic (the same error either way).
+fn composable(f: &Expr, g: &Expr) -> bool {
+    function_is_safe(f)
+        || function_is_safe(g)
+        || (function_fails_only_by_double_domain(f) && function_fails_only_by_double_domain(g))
 }

@@ -7,13 +7,13 @@
 //!
 //! The rule is deliberately conservative: an operator is safe only if it is in the list below, where each entry was
 //! checked against the reference interpreter (`src/tail/interp.rs`, `array_ops.rs`, `scalar_ops.rs`). Everything
-//! else may fail; for example double `addd` may fail because `inf + ~inf` is NaN, which the interpreter reports as a
-//! DOMAIN ERROR, and `zipWith` may fail because its arguments can have different shapes (LENGTH ERROR).
+//! else may fail; for example double `addd` may fail because `1e308 + 1e308` overflows to ∞, which the interpreter
+//! reports as a DOMAIN ERROR, and `zipWith` may fail because its arguments can have different shapes (LENGTH ERROR).
 //!
 //! Some operators are safe only for some arguments: `iota` of a non-negative literal, `reshape` to a literal shape
 //! of non-negative extents, `transp2` with a literal permutation, `index` at a literal axis and position inside a
 //! statically known shape ([`is_safe_in`], given the shapes of the variables in scope), double arithmetic with a
-//! suitable finite literal operand, and higher-order operators whose functions are safe.
+//! literal operand small enough that it cannot overflow, and higher-order operators whose functions are safe.
 //!
 //! Effectful operators (never safe): `print`, `readFile`, `readIntVecFile`, `readDoubleVecFile` (host I/O), `nowi`
 //! (reads the clock), `bench` (reports a time) and `roll` (advances the random generator, so dropping or reordering one changes later values).
@@ -91,6 +91,38 @@ fn function_is_safe_in(function: &Expr, shapes: &mut ShapeEnvironment) -> bool {
     }
 }
 
+/// Whether applying the function value `function` has no effect and can fail at most with the DOMAIN ERROR of double
+/// arithmetic (a result that is not a finite real number, or a division by zero). Two such functions may be composed,
+/// interleaving their failures: only the error's kind is observable, and it is the same (code generation's deferred
+/// checks rely on this as well).
+pub fn function_fails_only_by_double_domain(function: &Expr) -> bool {
+    match &function.kind {
+        ExprKind::OpRef(op) => op_fails_only_by_double_domain(*op),
+        ExprKind::Lambda { body, .. } => match &body.kind {
+            ExprKind::Lambda { .. } => function_fails_only_by_double_domain(body),
+            _ => fails_only_by_double_domain(body),
+        },
+        _ => false,
+    }
+}
+
+fn fails_only_by_double_domain(expr: &Expr) -> bool {
+    match &expr.kind {
+        ExprKind::Let { value, body, .. } => fails_only_by_double_domain(value) && fails_only_by_double_domain(body),
+        ExprKind::Op { op, args } => {
+            args.len() == op.arity()
+                && op_fails_only_by_double_domain(*op)
+                && args.iter().all(fails_only_by_double_domain)
+        }
+        _ => is_safe(expr),
+    }
+}
+
+fn op_fails_only_by_double_domain(op: Op) -> bool {
+    (op_is_safe_for_any_arguments(op) && !matches!(op, Op::Mem))
+        || matches!(op, Op::AddD | Op::SubD | Op::MulD | Op::DivD | Op::PowD | Op::ExpD)
+}
+
 /// Whether `op(args)` is safe once its (safe) arguments are values.
 fn op_application_is_safe(op: Op, args: &[Expr], shapes: &mut ShapeEnvironment) -> bool {
     if args.len() != op.arity() {
@@ -118,16 +150,17 @@ fn op_application_is_safe(op: Op, args: &[Expr], shapes: &mut ShapeEnvironment) 
             }),
             _ => false,
         },
-        // Double arithmetic with a finite literal operand cannot turn non-NaN values into NaN, except that
-        // `inf × 0` is NaN, so a multiplication needs a non-zero literal and a division a non-zero divisor.
-        Op::AddD | Op::SubD => has_finite_double_literal(args, |_| true),
-        Op::MulD => has_finite_double_literal(args, |x| x != 0.0),
-        Op::DivD => matches!(args[1].kind, ExprKind::Double(y) if y.is_finite() && y != 0.0),
+        // Double arithmetic on finite numbers with a literal operand that cannot make the result overflow to ∞ (no value
+        // is NaN or ∞): adding less than half a unit in the last place of the largest double (2^970) rounds back to
+        // it at most, multiplying by at most 1 and dividing by at least 1 do not grow the magnitude.
+        Op::AddD | Op::SubD => has_double_literal(args, |x| x.abs() < 2f64.powi(970)),
+        Op::MulD => has_double_literal(args, |x| x != 0.0 && x.abs() <= 1.0),
+        Op::DivD => matches!(args[1].kind, ExprKind::Double(y) if y.abs() >= 1.0 && y.is_finite()),
         _ => false,
     }
 }
 
-fn has_finite_double_literal(args: &[Expr], also: impl Fn(f64) -> bool) -> bool {
+fn has_double_literal(args: &[Expr], also: impl Fn(f64) -> bool) -> bool {
     args.iter()
         .any(|arg| matches!(arg.kind, ExprKind::Double(x) if x.is_finite() && also(x)))
 }
@@ -152,7 +185,7 @@ fn op_is_safe_for_any_arguments(op: Op) -> bool {
         // Int arithmetic wraps on overflow; residue by 0 is defined (`0|y` is y).
         AddI | SubI | MulI | ResI | MinI | MaxI | AndI | OrI | XorI
             | NegI | AbsI | SignI | NotI
-            // Doubles: these cannot produce NaN from non-NaN arguments (and no value is NaN).
+            // Doubles: these cannot produce NaN or ∞ from finite arguments (and no value is NaN or ∞).
             | MinD | MaxD | NegD | AbsD | SignD
             | AddX | SubX | NegX | ConjX | RealX | ImagX | MakeX | MagnitudeX
             // Comparisons and booleans.
@@ -188,7 +221,9 @@ mod tests {
         assert!(safe("[1,2,3]"));
         assert!(safe("shape(reshape([3,2], iotaV(5)))"));
         assert!(safe("each(fn v:[int]0 => addi(v,1), x)"));
-        assert!(safe("muld(50.0, v)"));
+        assert!(safe("muld(0.5, v)"));
+        assert!(safe("addd(v, 1.0E10)"));
+        assert!(safe("divd(v, ~3.0)"));
         assert!(safe("transp2([2,1,3], x)"));
         assert!(safe("index(1, 3, [1,2,3])"));
         assert!(safe("let m = reshape([2,3], x) in index(2, 3, m)"));
@@ -207,6 +242,10 @@ mod tests {
         assert!(!safe("roll(6)"));
         assert!(!safe("addd(x, y)"));
         assert!(!safe("muld(0.0, x)"));
+        // These can overflow to ∞ (a DOMAIN ERROR): 1e308×50, 1e308+1e308, 1e308÷0.5.
+        assert!(!safe("muld(50.0, v)"));
+        assert!(!safe("addd(v, 1.0E308)"));
+        assert!(!safe("divd(v, 0.5)"));
         assert!(!safe("each(fn v:[int]0 => divi(1,v), x)"));
         assert!(!safe("cat(x, y)"));
         assert!(!safe("index(1, 4, x)"));

@@ -144,18 +144,7 @@ unsafe fn encode_outputs(compiled: &CompiledLine<'_>, words: &[u64]) -> Vec<u8> 
 /// the child's own words when it is not one.
 fn error_from_child(stderr: &str, status: i32) -> BackendError {
     let line = stderr.lines().find(|line| !line.trim().is_empty()).unwrap_or("").trim();
-    let kinds = [
-        AplErrorKind::Domain,
-        AplErrorKind::Length,
-        AplErrorKind::Rank,
-        AplErrorKind::Index,
-        AplErrorKind::Value,
-        AplErrorKind::Syntax,
-        AplErrorKind::Limit,
-        AplErrorKind::FileIo,
-        AplErrorKind::Nonce,
-    ];
-    for kind in kinds {
+    for kind in AplErrorKind::ALL {
         let name = kind.apl_name();
         if line == name {
             return BackendError::Runtime(AplError::new(kind, ""));

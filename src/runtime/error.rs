@@ -18,9 +18,25 @@ pub enum AplErrorKind {
     Limit,
     FileIo,
     Nonce,
+    /// Memory ran out (Dyalog's `WS FULL`): an array too large to allocate.
+    WorkspaceFull,
 }
 
 impl AplErrorKind {
+    /// Every kind, in declaration order (the order of the run-time library's error codes).
+    pub const ALL: [AplErrorKind; 10] = [
+        AplErrorKind::Domain,
+        AplErrorKind::Length,
+        AplErrorKind::Rank,
+        AplErrorKind::Index,
+        AplErrorKind::Value,
+        AplErrorKind::Syntax,
+        AplErrorKind::Limit,
+        AplErrorKind::FileIo,
+        AplErrorKind::Nonce,
+        AplErrorKind::WorkspaceFull,
+    ];
+
     /// The name Dyalog prints for this class.
     pub fn apl_name(self) -> &'static str {
         match self {
@@ -33,6 +49,7 @@ impl AplErrorKind {
             AplErrorKind::Limit => "LIMIT ERROR",
             AplErrorKind::FileIo => "FILE I/O ERROR",
             AplErrorKind::Nonce => "NONCE ERROR",
+            AplErrorKind::WorkspaceFull => "WS FULL",
         }
     }
 }

@@ -48,7 +48,7 @@ pub enum SyntaxErrorKind {
     EmptyParentheses,
     #[error("index brackets [...] with nothing to index on their left")]
     IndexWithoutValue,
-    #[error("parentheses, brackets and dfns nest more than {0} deep")]
+    #[error("parentheses, brackets, dfns and assignments nest more than {0} deep")]
     TooDeeplyNested(usize),
     #[error("unexpected {0}")]
     UnexpectedToken(String),

@@ -164,8 +164,9 @@ fn not_here<'t, T>(input: Tokens<'t>) -> ParseResult<'t, T> {
     Err(nom::Err::Error(ParseFailure::from_error_kind(input, ErrorKind::Alt)))
 }
 
-/// How deeply parentheses, brackets and dfns may nest. The parser is recursive; the limit turns a pathological input
-/// into a syntax error instead of a stack overflow, far above what any real program needs.
+/// How deeply parentheses, brackets, dfns and assignments may nest (each of them is one recursion of the parser, and
+/// of the stages after it). The limit turns a pathological input (`(((…)))`, `a←a←…←1`) into a syntax error instead of
+/// a stack overflow, far above what any real program needs.
 const MAXIMUM_NESTING_DEPTH: usize = 100;
 
 /// Counts one level of nesting while it lives.
@@ -204,7 +205,7 @@ struct Parser<'s> {
     errors: RefCell<Vec<SyntaxError>>,
     /// Indices into `comments` already taken as a dfn's annotation (so they are not also a statement's).
     claimed_annotations: RefCell<HashSet<usize>>,
-    /// Parentheses, brackets and dfns currently open.
+    /// Parentheses, brackets, dfns and assignment values currently open.
     nesting_depth: Cell<usize>,
 }
 
@@ -223,7 +224,7 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// Enters a parenthesis, bracket or dfn opened at `open_span`; the level ends when the result is dropped.
+    /// Enters a parenthesis, bracket, dfn or assignment value opened at `open_span`; the level ends when the result is dropped.
     fn enter_nesting(&self, open_span: Span) -> Result<NestingLevel<'_>, nom::Err<ParseFailure>> {
         if self.nesting_depth.get() >= MAXIMUM_NESTING_DEPTH {
             let error = SyntaxError::new(SyntaxErrorKind::TooDeeplyNested(MAXIMUM_NESTING_DEPTH), open_span);
@@ -388,6 +389,8 @@ impl<'s> Parser<'s> {
         arrow_span: Span,
         after_arrow: Tokens<'t>,
     ) -> ParseResult<'t, Expr> {
+        // The value is parsed by a recursive call: a chain `a←b←…` nests as deeply as it is long.
+        let _level = self.enter_nesting(arrow_span)?;
         let split = match quad_target {
             Some(quad_span) => AssignmentSplit {
                 prefix: items,
@@ -1014,6 +1017,21 @@ mod tests {
         assert_eq!(error_kinds(&deep), vec![SyntaxErrorKind::TooDeeplyNested(100)]);
         let deep_dfns = format!("{}⍵{}", "{".repeat(5000), "}".repeat(5000));
         assert_eq!(error_kinds(&deep_dfns), vec![SyntaxErrorKind::TooDeeplyNested(100)]);
+    }
+
+    #[test]
+    fn long_assignment_chains_count_as_nesting() {
+        let names = format!("{}1", "a←".repeat(8000));
+        assert_eq!(error_kinds(&names), vec![SyntaxErrorKind::TooDeeplyNested(100)]);
+        let quads = format!("{}1", "⎕←".repeat(10_000));
+        assert_eq!(error_kinds(&quads), vec![SyntaxErrorKind::TooDeeplyNested(100)]);
+        let inside_parentheses = format!("{}{}1{}", "(".repeat(60), "x←".repeat(60), ")".repeat(60));
+        assert_eq!(
+            error_kinds(&inside_parentheses),
+            vec![SyntaxErrorKind::TooDeeplyNested(100)]
+        );
+        let hundred = format!("{}1", "a←".repeat(100));
+        assert!(parse_program(&SourceFile::new("test.apl", hundred)).is_ok());
     }
 
     #[test]

@@ -43,18 +43,35 @@ pub fn bools(array: &ArrayValue, what: &str) -> Result<Vec<bool>, AplError> {
     }
 }
 
-/// The most elements one array may have (2^34); a bigger result is a LIMIT ERROR rather than an allocation
-/// failure.
+/// The most elements one array may have (2^34); a bigger result is `WS FULL` rather than an allocation failure.
 pub const MAXIMUM_ELEMENTS: u64 = 1 << 34;
 
-/// The number of elements of a shape, or LIMIT ERROR when it exceeds [`MAXIMUM_ELEMENTS`].
+/// The number of elements of a shape, or `WS FULL` when it exceeds [`MAXIMUM_ELEMENTS`] or when memory for that many
+/// elements cannot be had: a failed allocation would abort the process, so the interpreter asks first, as native
+/// code's `aplrt_alloc` reports `WS FULL` (the same name on every backend).
 fn checked_count(shape: &[usize]) -> Result<usize, AplError> {
-    shape
+    let workspace_full = || {
+        AplError::new(
+            AplErrorKind::WorkspaceFull,
+            format!("an array of shape {shape:?} does not fit in memory"),
+        )
+    };
+    let count = shape
         .iter()
         .try_fold(1u64, |count, &extent| count.checked_mul(extent as u64))
         .filter(|&count| count <= MAXIMUM_ELEMENTS)
-        .map(|count| count as usize)
-        .ok_or_else(|| AplError::new(AplErrorKind::Limit, format!("an array of shape {shape:?} is too large")))
+        .ok_or_else(workspace_full)? as usize;
+    if !can_allocate_elements(count) {
+        return Err(workspace_full());
+    }
+    Ok(count)
+}
+
+/// Whether `count` elements of the widest kind the interpreter builds an array from (8 bytes: an integer, a float, an
+/// index) can be allocated now. The trial reservation is only address space: it is released untouched.
+pub fn can_allocate_elements(count: usize) -> bool {
+    let mut trial: Vec<u64> = Vec::new();
+    trial.try_reserve_exact(count).is_ok()
 }
 
 /// `⍳n`.

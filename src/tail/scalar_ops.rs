@@ -1,8 +1,9 @@
 //! Semantics of the scalar operators (those whose scheme mentions only scalar types): arithmetic, comparisons,
 //! booleans, conversions and elementary functions, with APL's domain rules.
 //!
-//! A double result that is NaN although no argument was NaN (`ln ¯1`, `¯8*0.5`, `asin 2`) is a DOMAIN ERROR, as in
-//! APL without complex results.
+//! A double result that is not a finite real number although every argument was one is a DOMAIN ERROR, as in Dyalog
+//! APL: NaN (`¯8*0.5`, `asin 2`, without complex results) and overflow to ∞ (`1e308×10`, `*1000`, `0*¯1`). No value of
+//! a running program is then ∞ or NaN (from numbers it computes).
 
 use super::ast::Op;
 use super::value::Scalar;
@@ -189,14 +190,17 @@ fn int_binary(op: Op, x: i64, y: i64) -> Result<Scalar, AplError> {
     Ok(Scalar::Int(result))
 }
 
-/// A double result, or DOMAIN ERROR when it is NaN from non-NaN arguments.
+/// A double result, or DOMAIN ERROR when it is NaN or infinite from finite arguments.
 fn checked_double(op: Op, result: f64, args: &[f64]) -> Result<Scalar, AplError> {
-    if result.is_nan() && !args.iter().any(|x| x.is_nan()) {
-        Err(domain(op, "result is not a real number"))
+    if !result.is_finite() && args.iter().all(|x| x.is_finite()) {
+        Err(domain(op, NOT_A_FINITE_REAL_NUMBER))
     } else {
         Ok(Scalar::Double(result))
     }
 }
+
+/// The message of the DOMAIN ERROR of a double result that is NaN or infinite (the same words on every backend).
+pub const NOT_A_FINITE_REAL_NUMBER: &str = "result is not a finite real number";
 
 fn double_to_int(op: Op, x: f64) -> Result<Scalar, AplError> {
     if x.is_finite() && x >= i64::MIN as f64 && x < i64::MAX as f64 {

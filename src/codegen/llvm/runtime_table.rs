@@ -293,5 +293,6 @@ pub fn runtime_error_kind_of(kind: AplErrorKind) -> RuntimeErrorKind {
         AplErrorKind::Limit => RuntimeErrorKind::Limit,
         AplErrorKind::FileIo => RuntimeErrorKind::FileIo,
         AplErrorKind::Nonce => RuntimeErrorKind::Nonce,
+        AplErrorKind::WorkspaceFull => RuntimeErrorKind::WorkspaceFull,
     }
 }

@@ -13,8 +13,8 @@
 //!
 //! Two things exist for the vectoriser, which refuses loops with calls or early exits and reductions whose
 //! accumulator has other uses:
-//! - Deferred domain checks. A double operation whose result is not a real number (`÷0`, `¯1*0.5`, `∞-∞`) is a DOMAIN
-//!   ERROR. Inside a `for` loop whose body has no observable effect (no print, no explicit error, no while loop), such
+//! - Deferred domain checks. A double operation whose result is not a finite real number (`÷0`, `¯1*0.5`, `1e308×10`)
+//!   is a DOMAIN ERROR. Inside a `for` loop whose body has no observable effect (no print, no explicit error, no while loop), such
 //!   checks do not branch: each failure is or-ed into a flag, and the flags are tested once after the outermost such
 //!   loop. The program then stops with the same error kind after the same output; only the values it stored in the
 //!   meantime (invisible, since it stops) differ. Checks whose result may become an index (int operations, floor)
@@ -145,9 +145,98 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     }
 
     fn translate_statements(&self, statements: &[Stmt]) -> Result<(), CodegenError> {
-        statements
-            .iter()
-            .try_for_each(|statement| self.translate_statement(statement))
+        let mut rest = statements;
+        while let Some(statement) = rest.first() {
+            let run = constant_store_run(rest);
+            if run.len() >= MIN_CONSTANT_STORE_RUN {
+                self.translate_constant_stores(run)?;
+                rest = &rest[run.len()..];
+            } else {
+                self.translate_statement(statement)?;
+                rest = &rest[1..];
+            }
+        }
+        Ok(())
+    }
+
+    /// A run of stores of literals to consecutive positions of one block (the fill of a literal vector, from
+    /// [`constant_store_run`]) as one copy from a constant global array: one store per element would make LLVM's
+    /// work, and the compile time, grow with the literal (a 20,000-number strand took seconds).
+    fn translate_constant_stores(&self, run: &[Stmt]) -> Result<(), CodegenError> {
+        let Some(Stmt::Store { block, index, .. }) = run.first() else {
+            return Err(internal_error("an empty run of constant stores".to_string()));
+        };
+        let first = self.translate_int(index)?;
+        let context = self.emitter.context;
+        let values = run.iter().filter_map(|statement| match statement {
+            Stmt::Store { value, .. } => Some(value),
+            _ => None,
+        });
+        let (array_type, initializer) = match block.element {
+            ScalarType::Int => {
+                let constants: Vec<IntValue<'ctx>> = values
+                    .filter_map(Expr::as_int)
+                    .map(|value| context.i64_type().const_int(value as u64, true))
+                    .collect();
+                (
+                    context.i64_type().array_type(constants.len() as u32),
+                    context.i64_type().const_array(&constants),
+                )
+            }
+            ScalarType::Double => {
+                let constants: Vec<FloatValue<'ctx>> = values
+                    .filter_map(|value| match value {
+                        Expr::Double(value) => Some(context.f64_type().const_float(*value)),
+                        _ => None,
+                    })
+                    .collect();
+                (
+                    context.f64_type().array_type(constants.len() as u32),
+                    context.f64_type().const_array(&constants),
+                )
+            }
+            ScalarType::Bool | ScalarType::Char => {
+                let integer_type = match block.element {
+                    ScalarType::Bool => context.i8_type(),
+                    _ => context.i32_type(),
+                };
+                let constants: Vec<IntValue<'ctx>> = values
+                    .filter_map(|value| match value {
+                        Expr::Bool(value) => Some(u64::from(*value)),
+                        Expr::Char(value) => Some(u64::from(*value)),
+                        _ => None,
+                    })
+                    .map(|value| integer_type.const_int(value, false))
+                    .collect();
+                (
+                    integer_type.array_type(constants.len() as u32),
+                    integer_type.const_array(&constants),
+                )
+            }
+            ScalarType::Complex => return Err(internal_error("a run of complex constant stores".to_string())),
+        };
+        if array_type.len() as usize != run.len() {
+            return Err(internal_error(
+                "a constant store of another type than its block".to_string(),
+            ));
+        }
+        let global = self.emitter.module.add_global(array_type, None, "literal");
+        global.set_initializer(&initializer);
+        global.set_constant(true);
+        global.set_unnamed_addr(true);
+        global.set_linkage(inkwell::module::Linkage::Private);
+        let kind = element_kind_of(block.element);
+        let destination = self
+            .emitter
+            .emit_element_pointer(kind, self.block_pointer(*block)?, first)?;
+        let bytes = self
+            .emitter
+            .emit_byte_count(kind, self.emitter.int_constant(run.len() as i64))?;
+        self.emitter
+            .builder
+            .build_memcpy(destination, 1, global.as_pointer_value(), 1, bytes)
+            .map_err(|error| internal_error(error.to_string()))?;
+        Ok(())
     }
 
     fn translate_statement(&self, statement: &Stmt) -> Result<(), CodegenError> {
@@ -752,22 +841,49 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         Ok(())
     }
 
-    /// The deferred not-a-real-number check of a reduction, on its final accumulator.
+    /// The deferred not-a-finite-number check of a reduction, on its final accumulator.
     fn check_reduction_result(&self, accumulator: &Var, op: Op) -> Result<(), CodegenError> {
         if !matches!(op, Op::AddD | Op::MulD) {
-            // max and min never make NaN from numbers.
+            // max and min never make NaN or ∞ from finite numbers.
             return Ok(());
         }
         let value = self.read_variable(accumulator)?.into_float_value();
-        let is_nan = self.is_nan(value)?;
-        self.check_double_domain(is_nan, format!("{}: result is not a real number", op.name()))
+        let not_finite = self.is_not_finite(value)?;
+        self.check_double_domain(not_finite, not_a_finite_real_number(op))
     }
 
-    pub(super) fn is_nan(&self, value: FloatValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+    /// Whether a double is NaN or infinite: `|x| = ∞` or unordered (`fcmp ueq`).
+    pub(super) fn is_not_finite(&self, value: FloatValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        self.compare_magnitude_with_infinity(inkwell::FloatPredicate::UEQ, value, "is_not_finite")
+    }
+
+    /// Whether a double is a finite number: `|x| ≠ ∞` and ordered (`fcmp one`).
+    pub(super) fn is_finite(&self, value: FloatValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        self.compare_magnitude_with_infinity(inkwell::FloatPredicate::ONE, value, "is_finite")
+    }
+
+    fn compare_magnitude_with_infinity(
+        &self,
+        predicate: inkwell::FloatPredicate,
+        value: FloatValue<'ctx>,
+        name: &str,
+    ) -> Result<IntValue<'ctx>, CodegenError> {
+        // A constant is decided now, so that a check of a constant that passes leaves no code (as a folded `fcmp`).
+        if let Some((constant, _)) = value.get_constant() {
+            let finite = constant.is_finite();
+            let holds = if predicate == inkwell::FloatPredicate::ONE {
+                finite
+            } else {
+                !finite
+            };
+            return Ok(self.emitter.context.bool_type().const_int(u64::from(holds), false));
+        }
+        let magnitude = self.emitter.emit_double_intrinsic("llvm.fabs", &[value], "magnitude")?;
+        let infinity = self.emitter.context.f64_type().const_float(f64::INFINITY);
         Ok(self
             .emitter
             .builder
-            .build_float_compare(inkwell::FloatPredicate::UNO, value, value, "is_nan")?)
+            .build_float_compare(predicate, magnitude, infinity, name)?)
     }
 
     // ---- Types ----
@@ -782,6 +898,45 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             ScalarType::Complex => self.emitter.element_type(ElementKind::Complex),
         }
     }
+}
+
+/// The message of the DOMAIN ERROR of a double result that is NaN or infinite, as the interpreter words it.
+pub(super) fn not_a_finite_real_number(op: Op) -> String {
+    format!("{}: {}", op.name(), crate::tail::scalar_ops::NOT_A_FINITE_REAL_NUMBER)
+}
+
+/// The shortest run of constant stores that is copied from a constant array rather than stored one by one.
+const MIN_CONSTANT_STORE_RUN: usize = 16;
+
+/// The longest prefix of `statements` that stores literals of the block's element type to consecutive literal
+/// positions of one block (`store b[k] = c; store b[k+1] = d; ...`), as the fill of a literal vector is lowered.
+fn constant_store_run(statements: &[Stmt]) -> &[Stmt] {
+    let store = |statement: &Stmt| match statement {
+        Stmt::Store {
+            block,
+            index: Expr::Int(position),
+            value,
+        } => {
+            let literal = matches!(
+                (block.element, value),
+                (ScalarType::Int, Expr::Int(_))
+                    | (ScalarType::Double, Expr::Double(_))
+                    | (ScalarType::Bool, Expr::Bool(_))
+                    | (ScalarType::Char, Expr::Char(_))
+            );
+            literal.then_some((*block, *position))
+        }
+        _ => None,
+    };
+    let Some((block, first)) = statements.first().and_then(store) else {
+        return &statements[..0];
+    };
+    let length = statements
+        .iter()
+        .enumerate()
+        .take_while(|(offset, statement)| store(statement) == Some((block, first + *offset as i64)))
+        .count();
+    &statements[..length]
 }
 
 /// The run-time library's element kind of a block's elements.

@@ -1,16 +1,16 @@
-//! Fewer not-a-real-number checks inside loops with deferred checks (see the module documentation of `translate.rs`).
+//! Fewer not-a-finite-number checks inside loops with deferred checks (see the module documentation of `translate.rs`).
 //!
-//! No value of a running program is NaN: every operation that makes one from numbers stops the program. Inside a
-//! loop nest whose checks are deferred, the failures are or-ed into flags tested after the nest, so only whether some
-//! check failed matters, not which one or when. The operations below give NaN whenever an argument is NaN (or fail a
-//! check of their own), so the check of a value whose every use is an argument of one of them is implied by the
-//! checks of those uses, and is left out:
+//! No value of a running program is NaN or ∞: every operation that makes one from finite numbers stops the program.
+//! Inside a loop nest whose checks are deferred, the failures are or-ed into flags tested after the nest, so only
+//! whether some check failed matters, not which one or when. The operations below give NaN or ∞ whenever the argument
+//! in a propagating position is NaN or ∞ (or fail a check of their own), so the check of a value whose every use is
+//! such an argument is implied by the checks of those uses, and is left out:
 //! - a nested argument (`addd(subd(x, y), z)`: only the `addd` is checked);
 //! - a `let` whose every use in the loop nest is such an argument (the reduction step `acc := addd(x, acc)` counts:
 //!   its check is the one on the final accumulator).
 //!
-//! With checks left out, an argument may be an unchecked NaN, so inside such loops a check looks at the result only
-//! (`isnan(result)`, not "NaN from numbers"): by the invariant, a NaN argument there is always one whose check was
+//! With checks left out, an argument may be an unchecked NaN or ∞, so inside such loops a check looks at the result
+//! only (not "NaN or ∞ from finite numbers"): by the invariant, such an argument there is always one whose check was
 //! left out.
 
 use std::collections::{HashMap, HashSet};
@@ -18,14 +18,20 @@ use std::collections::{HashMap, HashSet};
 use crate::loops::ir::{Expr, Stmt};
 use crate::tail::ast::Op;
 
-/// Operations whose result is NaN when an argument is (or that fail a check of their own then) and whose result is
-/// checked. `negd`, `absd` and `expd` propagate NaN too but are never checked themselves (they cannot make a NaN
-/// from numbers), so their arguments keep their checks.
-pub(super) fn propagates_nan(op: Op) -> bool {
-    matches!(op, Op::AddD | Op::SubD | Op::MulD | Op::DivD | Op::Sqrt | Op::Ln)
+/// Whether the result of `op` is NaN or ∞ when its argument at `position` is (or `op` fails a check of its own then),
+/// and the result is checked. `∞+x`, `∞-x`, `∞×x` (NaN for x = 0), `√∞` and `ln ∞` are ∞ or NaN, and so is `∞÷x`,
+/// but `x÷∞` is 0: a divisor keeps its check. `negd` and `absd` propagate too but are never checked themselves
+/// (they cannot make a NaN or ∞ from finite numbers), so their arguments keep their checks.
+pub(super) fn propagates_non_finite(op: Op, position: usize) -> bool {
+    match op {
+        Op::AddD | Op::SubD | Op::MulD | Op::Sqrt | Op::Ln => true,
+        Op::DivD => position == 0,
+        _ => false,
+    }
 }
 
-/// The `let`-bound variables of a loop nest used at least once and only as arguments of NaN-propagating operations.
+/// The `let`-bound variables of a loop nest used at least once and only as propagating arguments
+/// ([`propagates_non_finite`]).
 pub(super) fn lets_checked_by_their_uses(body: &[Stmt]) -> HashSet<u32> {
     let mut uses = UseCounts::default();
     let mut defined = Vec::new();
@@ -41,7 +47,7 @@ pub(super) fn lets_checked_by_their_uses(body: &[Stmt]) -> HashSet<u32> {
 
 #[derive(Default)]
 struct UseCounts {
-    /// Uses as a direct argument of a NaN-propagating operation.
+    /// Uses as a direct propagating argument.
     propagating: HashMap<u32, usize>,
     /// Variables with any other use.
     other: HashSet<u32>,
@@ -104,11 +110,10 @@ fn count_expression_uses(expr: &Expr, as_propagating_argument: bool, uses: &mut 
         Expr::Var(var) => {
             uses.other.insert(var.id);
         }
-        Expr::Prim(op, args) => {
-            let propagating = propagates_nan(*op);
-            args.iter()
-                .for_each(|arg| count_expression_uses(arg, propagating, uses));
-        }
+        Expr::Prim(op, args) => args
+            .iter()
+            .enumerate()
+            .for_each(|(position, arg)| count_expression_uses(arg, propagates_non_finite(*op, position), uses)),
         Expr::Load { index, .. } => count_expression_uses(index, false, uses),
         Expr::Select(condition, then, otherwise) => {
             count_expression_uses(condition, false, uses);

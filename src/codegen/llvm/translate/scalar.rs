@@ -1,6 +1,6 @@
 //! Scalar expressions: constants, variables, loads, `select`, and every scalar operator of TAIL with exactly the
 //! semantics of `crate::tail::scalar_ops` (wrapping int arithmetic, floor division, APL residue, tolerant double
-//! comparison and floor, `0÷0 = 1`, DOMAIN ERROR for results that are not real numbers).
+//! comparison and floor, `0÷0 = 1`, DOMAIN ERROR for results that are not finite real numbers: NaN or overflow to ∞).
 
 use inkwell::intrinsics::Intrinsic;
 use inkwell::module::Linkage;
@@ -12,7 +12,7 @@ use aplc_runtime::abi::RuntimeErrorKind;
 
 mod complex;
 
-use super::{internal_error, nan_checks, special_functions, ProgramTranslator};
+use super::{internal_error, nan_checks, not_a_finite_real_number, special_functions, ProgramTranslator};
 use crate::codegen::llvm::error::CodegenError;
 use crate::codegen::llvm::runtime_table::{declare_runtime_function, RuntimeFunctionId};
 use crate::loops::ir::{Expr, Var};
@@ -24,7 +24,7 @@ use crate::tail::scalar_ops::COMPARISON_TOLERANCE;
 enum FailureClass {
     /// Never an APL error.
     Never,
-    /// A double result that is not a real number: deferrable.
+    /// A double result that is not a finite real number: deferrable.
     DoubleDomain,
     /// An error that must stop the program before the result is used (int results may become indices).
     Immediate,
@@ -43,6 +43,8 @@ fn failure_class(op: Op, arguments: &[Expr]) -> FailureClass {
     match op {
         Op::AddD | Op::SubD | Op::MulD | Op::DivD | Op::ResD | Op::PowD | Op::LogD => DoubleDomain,
         Op::Ln | Op::Sin | Op::Cos | Op::Tan | Op::Asin | Op::Acos | Op::Acosh | Op::Atanh | Op::Sqrt => DoubleDomain,
+        // These overflow to ∞.
+        Op::ExpD | Op::Sinh | Op::Cosh => DoubleDomain,
         Op::Gamma | Op::BinomialD | Op::DivX => DoubleDomain,
         Op::DivI => match arguments.get(1).and_then(Expr::as_int) {
             Some(divisor) if divisor != 0 => Never,
@@ -223,15 +225,17 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
 
     fn translate_operator_application(&self, op: Op, arguments: &[Expr]) -> Result<BasicValueEnum<'ctx>, CodegenError> {
         let elided = self.elide_next_nan_check.replace(false);
-        // Inside a deferring loop nest, an operation argument of a NaN-propagating operation needs no check of its own.
+        // Inside a deferring loop nest, an operation argument that the operation propagates a NaN or ∞ of needs no
+        // check of its own.
         let deferring = self.deferred_checks.borrow().is_some();
-        let arguments_implied = deferring && nan_checks::propagates_nan(op);
         let compares_ints = matches!(op, Op::EqI | Op::NeqI | Op::LtI | Op::LteI | Op::GtI | Op::GteI);
         let values = arguments
             .iter()
-            .map(|argument| {
+            .enumerate()
+            .map(|(position, argument)| {
+                let implied = deferring && nan_checks::propagates_non_finite(op, position);
                 self.elide_next_nan_check
-                    .set(arguments_implied && matches!(argument, Expr::Prim(..)));
+                    .set(implied && matches!(argument, Expr::Prim(..)));
                 match compares_ints && deferring {
                     true => self.translate_compared_rounding(argument),
                     false => self.translate_expression(argument),
@@ -288,8 +292,9 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             Op::NegD => return Ok(builder.build_float_neg(x, name)?),
             Op::AbsD => return self.double_intrinsic("llvm.fabs", &[x], name),
             Op::SignD => return self.double_sign(x),
-            Op::ExpD => return self.double_intrinsic("llvm.exp", &[x], name),
-            Op::Atan | Op::Sinh | Op::Cosh | Op::Tanh | Op::Asinh => return self.call_libm(op, x),
+            Op::ExpD => self.double_intrinsic("llvm.exp", &[x], name)?,
+            Op::Atan | Op::Tanh | Op::Asinh => return self.call_libm(op, x),
+            Op::Sinh | Op::Cosh => self.call_libm(op, x)?,
             Op::Ln => {
                 let not_positive = self.double_compare(FloatPredicate::OLE, x, self.double_constant(0.0))?;
                 let message = "ln: logarithm of zero or a negative number".to_string();
@@ -406,7 +411,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
 
     // ---- Helpers: checks ----
 
-    /// DOMAIN ERROR when the result is NaN but no argument is.
+    /// DOMAIN ERROR when the result is NaN or infinite but every argument is finite.
     fn check_real_result(
         &self,
         op: Op,
@@ -417,18 +422,19 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             return Ok(());
         }
         let builder = &self.emitter.builder;
-        let mut failed = self.is_nan(result)?;
-        // Where checks may be left out (`nan_checks.rs`), a NaN argument is one whose check was left out.
+        let mut failed = self.is_not_finite(result)?;
+        // Where checks may be left out (`nan_checks.rs`), an argument that is not finite is one whose check was left
+        // out.
         let arguments = if self.deferred_checks.borrow().is_some() {
             &[]
         } else {
             arguments
         };
         for &argument in arguments {
-            let argument_is_number = self.double_compare(FloatPredicate::ORD, argument, argument)?;
-            failed = builder.build_and(failed, argument_is_number, "not_real")?;
+            let argument_is_finite = self.is_finite(argument)?;
+            failed = builder.build_and(failed, argument_is_finite, "not_real")?;
         }
-        self.check_double_domain(failed, format!("{}: result is not a real number", op.name()))
+        self.check_double_domain(failed, not_a_finite_real_number(op))
     }
 
     // ---- Helpers: ints ----
@@ -763,7 +769,8 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             .ok_or_else(|| internal_error(format!("{name} returned no value")))
     }
 
-    /// Whether a factorial of the interpreter fails: a negative integer, or a result that is not a real number.
+    /// Whether a factorial of the interpreter fails: a negative integer, or a result that is not a finite real number
+    /// from a finite argument.
     fn double_factorial_failed(
         &self,
         argument: FloatValue<'ctx>,
@@ -771,9 +778,9 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         negative_integer: IntValue<'ctx>,
     ) -> Result<IntValue<'ctx>, CodegenError> {
         let builder = &self.emitter.builder;
-        let value_is_nan = self.is_nan(value)?;
-        let argument_is_number = self.double_compare(FloatPredicate::ORD, argument, argument)?;
-        let not_real = builder.build_and(value_is_nan, argument_is_number, "not_real")?;
+        let value_is_not_finite = self.is_not_finite(value)?;
+        let argument_is_finite = self.is_finite(argument)?;
+        let not_real = builder.build_and(value_is_not_finite, argument_is_finite, "not_real")?;
         Ok(builder.build_or(negative_integer, not_real, "factorial_failed")?)
     }
 
