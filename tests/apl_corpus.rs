@@ -1,8 +1,9 @@
 //! The apl-tests corpus harness: runs every `.apl` file under apl-tests/ (except the parser snapshots in syntax/) on
 //! every backend the driver offers and compares with the expectations in the file's header lines (apl-tests/README.md):
 //! `⍝> line` expected output, `⍝! NAME` expected APL error, `⍝? skip BACKEND reason`. The native backends (jit,
-//! aot) run every file twice: on one thread, and on two threads with every parallel construct forced onto the thread
-//! pool (`APLC_PARAM_threshold=0`); both must print the expected output.
+//! aot) run every file twice: on one thread, and on two threads with every threshold 0
+//! (`APLC_PARAM_threshold=0`), so that each parallel construct whose work is not known at compile time to be small
+//! runs on the thread pool; both must print the expected output.
 //!
 //! All files run, and every mismatch is reported together at the end, so one run shows the whole state of the corpus.
 //!
@@ -93,8 +94,8 @@ const APL_ERROR_NAMES: &[&str] = &[
     "WS FULL",
 ];
 
-/// How a native program's parallel constructs run: on one thread, or on two with every threshold 0 so that even the
-/// corpus's small arrays go through the thread pool (the printed results must not change).
+/// How a native program's parallel constructs run: on one thread, or on two with every threshold 0 so that small
+/// arrays of sizes known only at run time go through the thread pool too (the printed results must not change).
 #[derive(Clone, Copy, Debug)]
 enum Threads {
     One,

@@ -571,6 +571,26 @@ pub fn largest_id(statements: &[Stmt]) -> u32 {
     largest
 }
 
+/// Appends the variables `expr` reads to `variables` (with repeats) and the blocks it loads from to `blocks` (once each).
+pub fn collect_reads(expr: &Expr, variables: &mut Vec<Var>, blocks: &mut Vec<Block>) {
+    match expr {
+        Expr::Var(var) => variables.push(var.clone()),
+        Expr::Load { block, index } => {
+            if !blocks.contains(block) {
+                blocks.push(*block);
+            }
+            collect_reads(index, variables, blocks);
+        }
+        Expr::Prim(_, args) => args.iter().for_each(|arg| collect_reads(arg, variables, blocks)),
+        Expr::Select(c, a, b) => {
+            collect_reads(c, variables, blocks);
+            collect_reads(a, variables, blocks);
+            collect_reads(b, variables, blocks);
+        }
+        Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => {}
+    }
+}
+
 /// The expressions a statement evaluates itself (not those of the statements nested in it).
 pub fn statement_expressions(statement: &Stmt) -> Vec<&Expr> {
     match statement {

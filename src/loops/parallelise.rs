@@ -20,6 +20,7 @@
 //! Only outermost loops are made parallel: a loop inside a parallel body runs sequentially anyway.
 
 use super::ir::{Block, Expr, Program, Stmt, Var};
+use super::parameters::is_always_sequential;
 use super::printer::print_expr;
 use crate::mem::term::{Term, VariableBounds};
 use crate::tail::ast::Op;
@@ -69,7 +70,7 @@ fn parallel_version(
     let Stmt::For { index, count, body } = &statements[position] else {
         return None;
     };
-    if contains_parallel_construct(body) || body_has_forbidden_effect(body) {
+    if contains_parallel_construct_worth_running(body) || body_has_forbidden_effect(body) {
         return None;
     }
     let outer_mutables = mutables_assigned_outside_declaration(body);
@@ -160,6 +161,17 @@ fn contains_parallel_construct(body: &[Stmt]) -> bool {
     found
 }
 
+/// Whether the body holds a parallel construct that may run in parallel: one whose work is known at compile time to
+/// be too small (`parameters::is_always_sequential`, a map over a row of 26 elements) does not count, so the loop
+/// around it is the one made parallel (where it runs sequentially, as every construct in a parallel body does).
+fn contains_parallel_construct_worth_running(body: &[Stmt]) -> bool {
+    let mut found = false;
+    super::ir::for_each_statement(body, &mut |statement| {
+        found |= statement.is_parallel() && !is_always_sequential(statement)
+    });
+    found
+}
+
 fn body_has_forbidden_effect(body: &[Stmt]) -> bool {
     let mut found = false;
     super::ir::for_each_statement(body, &mut |statement| {
@@ -227,11 +239,12 @@ struct CursorSubstitution {
     after: Vec<Stmt>,
 }
 
-/// Replaces a cursor `p` (declared before the loop, advanced by `p := p + 1` as the last statement of the innermost
-/// of a perfect chain of counted loops inside the body, and read only in that innermost body) by its closed form:
-/// `let p0 = p` before the loop, `let q = p0 + i·T + Σ j_k·T_k` at the top of the innermost body (where `T_k` is the
-/// number of increments per iteration of loop k), and `p := p0 + max(n, 0)·T` after the loop. `None` when the
-/// cursor does not have that form.
+/// Replaces a cursor `p` (declared before the loop, advanced by `p := p + c` in the innermost of a perfect chain of
+/// counted loops inside the body, after every other statement of that list that mentions `p`, with a step `c` the
+/// loop does not change, and read only in that innermost body) by its closed form: `let p0 = p` before the loop,
+/// `let q = p0 + i·T + Σ j_k·T_k` at the top of the innermost body (where `T_k` is `c` times the number of increments
+/// per iteration of loop k), and `p := p0 + max(n, 0)·T` after the loop. The chain may be empty: `p := p + 26` in
+/// the body itself (a row cursor). `None` when the cursor does not have that form.
 fn substitute_cursor(
     cursor: &Var,
     index: &Var,
@@ -239,7 +252,10 @@ fn substitute_cursor(
     body: &mut Vec<Stmt>,
     next_id: &mut u32,
 ) -> Option<CursorSubstitution> {
-    let (chain, path) = loop_chain_to_increment(cursor, body)?;
+    let (chain, path, step, increment_position) = loop_chain_to_increment(cursor, body)?;
+    if !step_is_invariant(&step, index, body) {
+        return None;
+    }
     let mut fresh = |hint: &str| {
         *next_id += 1;
         Var {
@@ -250,8 +266,9 @@ fn substitute_cursor(
     };
     let start = fresh("p0_");
     let closed_form = fresh("q");
-    // Increments per iteration of the loop at each level, innermost last: T_k = n_{k+1} × … × n_last.
-    let counts: Vec<Expr> = chain.iter().map(|(_, count)| count.clone()).collect();
+    // Advance per iteration of the loop at each level, innermost last: T_k = n_{k+1} × … × n_last × c.
+    let mut counts: Vec<Expr> = chain.iter().map(|(_, count)| count.clone()).collect();
+    counts.push(step);
     let per_iteration = Expr::product(&counts);
     let mut position = Expr::add_int(
         Expr::var(&start),
@@ -262,7 +279,7 @@ fn substitute_cursor(
         position = Expr::add_int(position, Expr::mul_int(Expr::var(loop_index), stride));
     }
     let innermost = innermost_body_mut(body, &path)?;
-    innermost.pop();
+    innermost.remove(increment_position);
     let replacement = Expr::var(&closed_form);
     super::rewrite::rewrite_exprs(innermost, &mut |expr| {
         if matches!(expr, Expr::Var(var) if var == cursor) {
@@ -289,21 +306,29 @@ fn substitute_cursor(
     })
 }
 
-/// The chain of loops (index, count) from the body down to the list whose last statement is `p := p + 1`, with the
-/// positions of those loops in their lists; the cursor must occur nowhere but in that list, and the counts must not
-/// depend on the chain's own indices.
+/// The chain of loops (index, count) from the body down to the list whose last statement mentioning the cursor is
+/// `p := p + c`, with the positions of those loops in their lists, the step `c` and the increment's position in its
+/// list; the cursor must occur nowhere but in that list, and the counts must not depend on the chain's own indices.
 #[allow(clippy::type_complexity)]
-fn loop_chain_to_increment(cursor: &Var, body: &[Stmt]) -> Option<(Vec<(Var, Expr)>, Vec<usize>)> {
+fn loop_chain_to_increment(cursor: &Var, body: &[Stmt]) -> Option<(Vec<(Var, Expr)>, Vec<usize>, Expr, usize)> {
     let mut chain: Vec<(Var, Expr)> = Vec::new();
     let mut path = Vec::new();
     let mut list = body;
     loop {
-        if is_increment_of(list.last()?, cursor) {
+        let last_mention = list
+            .iter()
+            .rposition(|statement| statement_mentions_var(statement, cursor))?;
+        if let Some(step) = increment_step(&list[last_mention], cursor) {
             // Reads before the increment see the closed form; another assignment would break it.
-            let assigned_elsewhere = list[..list.len() - 1]
+            let assigned_elsewhere = list[..last_mention]
                 .iter()
                 .any(|statement| statement_assigns(statement, cursor));
-            return if assigned_elsewhere { None } else { Some((chain, path)) };
+            let step_reads_chain = chain.iter().any(|(index, _)| expr_mentions_var(&step, index));
+            return if assigned_elsewhere || step_reads_chain {
+                None
+            } else {
+                Some((chain, path, step, last_mention))
+            };
         }
         // Otherwise exactly one statement of the list mentions the cursor, and it is a counted loop.
         let mut mentioning = list
@@ -333,12 +358,31 @@ fn innermost_body_mut<'b>(body: &'b mut Vec<Stmt>, path: &[usize]) -> Option<&'b
     }
 }
 
-fn is_increment_of(statement: &Stmt, cursor: &Var) -> bool {
-    matches!(statement, Stmt::Assign { var, value } if var == cursor && is_plus_one(value, var))
+/// `c` when the statement is `p := p + c` (or `c + p`) for the cursor `p`, with a `c` that does not read `p`.
+fn increment_step(statement: &Stmt, cursor: &Var) -> Option<Expr> {
+    let Stmt::Assign { var, value } = statement else {
+        return None;
+    };
+    let Expr::Prim(Op::AddI, args) = value else {
+        return None;
+    };
+    let step = match args.as_slice() {
+        [Expr::Var(v), step] | [step, Expr::Var(v)] if v == cursor => step,
+        _ => return None,
+    };
+    (var == cursor && !expr_mentions_var(step, cursor)).then(|| step.clone())
 }
 
-fn is_plus_one(value: &Expr, var: &Var) -> bool {
-    matches!(value, Expr::Prim(Op::AddI, args) if matches!(args.as_slice(), [Expr::Var(v), Expr::Int(1)] | [Expr::Int(1), Expr::Var(v)] if v == var))
+/// Whether the step of a cursor reads only values fixed before the loop: not its index nor anything the body defines.
+fn step_is_invariant(step: &Expr, index: &Var, body: &[Stmt]) -> bool {
+    let mut defined = vec![index.id];
+    super::ir::for_each_statement(body, &mut |statement| {
+        defined.extend(super::ir::defined_variables_of(statement).iter().map(|var| var.id))
+    });
+    let mut variables = Vec::new();
+    let mut blocks = Vec::new();
+    super::ir::collect_reads(step, &mut variables, &mut blocks);
+    blocks.is_empty() && variables.iter().all(|var| !defined.contains(&var.id))
 }
 
 fn statement_assigns(statement: &Stmt, var: &Var) -> bool {

@@ -122,8 +122,9 @@ pub(super) struct ProgramTranslator<'module, 'ctx> {
     next_synthetic_id: Cell<u32>,
     /// The `let`s of element positions that the parallel translation makes up (`start + t`, `chunk × C + k`): sums
     /// and products of non-negative values that cannot overflow, translated with `nsw`/`nuw` so that LLVM knows the
-    /// positions are non-negative (`parallel.rs`).
-    position_lets: RefCell<HashSet<u32>>,
+    /// positions are non-negative (`parallel.rs`). An element index maps to the count it is below (`index < n`),
+    /// which the translation states with `llvm.assume` so that LLVM knows the index's range inside a chunk.
+    position_lets: RefCell<HashMap<u32, Option<Var>>>,
 }
 
 impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
@@ -140,7 +141,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             nan_check_elided: Cell::new(false),
             inside_parallel_body: false,
             next_synthetic_id: Cell::new(first_synthetic_id),
-            position_lets: RefCell::new(HashSet::new()),
+            position_lets: RefCell::new(HashMap::new()),
         }
     }
 
@@ -285,7 +286,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
 
     /// The value takes the variable's name, unless it is another variable's (or a constant, which has no name).
     fn translate_let(&self, var: &Var, value: &Expr) -> Result<(), CodegenError> {
-        if self.position_lets.borrow().contains(&var.id) {
+        if self.position_lets.borrow().contains_key(&var.id) {
             return self.translate_position_let(var, value);
         }
         let is_fresh_computation = !matches!(value, Expr::Var(_));

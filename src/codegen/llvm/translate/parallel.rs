@@ -14,9 +14,7 @@
 //! Inside a parallel body, constructs run sequentially (a `parfor` as a `for`, a `reduce` as the same chunked fold
 //! inline): one level of parallelism is what a CPU of a few cores can use.
 //!
-//! The work estimate is the iteration count times the cost of one iteration: each statement costs 1, and a loop in
-//! the body costs its count times its body when the count is known before the construct starts (16 times its body
-//! when not).
+//! The work estimate and the constructs too small ever to run in parallel are `crate::loops::parameters`'s.
 
 use std::collections::HashSet;
 
@@ -30,7 +28,9 @@ use crate::codegen::llvm::emit::FunctionEmitter;
 use crate::codegen::llvm::error::CodegenError;
 use crate::codegen::llvm::runtime_table::{declare_runtime_function, RuntimeFunctionId};
 use crate::loops::ir::{self, Block, Expr, Reduction, ScalarType, Stmt, Var, REDUCTION_CHUNK};
-use crate::loops::parameters::{threshold_name, DEFAULT_PARALLEL_THRESHOLD};
+use crate::loops::parameters::{
+    is_below_default_threshold, parallel_for_work, reduce_work, threshold_name, DEFAULT_PARALLEL_THRESHOLD,
+};
 use crate::tail::ast::Op;
 
 /// Marks an integer instruction `nuw` (inkwell builds `nsw` forms but has no `nuw` builder for them).
@@ -39,9 +39,6 @@ fn set_no_unsigned_wrap(value: IntValue<'_>) {
         let _ = instruction.set_no_unsigned_wrap_flag(true);
     }
 }
-
-/// How many times its body an inner loop of unknown count is assumed to run, for the work estimate.
-const UNKNOWN_LOOP_TRIPS: i64 = 16;
 
 /// Partial results of a reduction up to this many chunks live on the stack; more go to the heap.
 const PARTIALS_ON_STACK: i64 = 64;
@@ -55,7 +52,7 @@ struct Captures {
 impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     /// `parfor index < count { body }`.
     pub(super) fn translate_parallel_for(&self, index: &Var, count: &Expr, body: &[Stmt]) -> Result<(), CodegenError> {
-        if self.inside_parallel_body {
+        if self.inside_parallel_body || is_below_default_threshold(&parallel_for_work(count, body)) {
             return self.translate_for_loop(index, count, body);
         }
         let count_var = self.synthetic_var(ScalarType::Int, "n");
@@ -65,7 +62,9 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             self.synthetic_var(ScalarType::Int, "end"),
         );
         let offset = self.synthetic_var(ScalarType::Int, "t");
-        self.position_lets.borrow_mut().insert(index.id);
+        self.position_lets
+            .borrow_mut()
+            .insert(index.id, Some(count_var.clone()));
         let mut task_body = vec![Stmt::Let {
             var: index.clone(),
             value: Expr::add_int(Expr::var(&start), Expr::var(&offset)),
@@ -76,9 +75,13 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             count: Expr::sub_int(Expr::var(&end), Expr::var(&start)),
             body: task_body,
         }];
-        let captures = captures_of(&tasks, &[&start, &end]);
+        let mut captures = captures_of(&tasks, &[&start, &end]);
+        // The count bounds the index (see `translate_position_let`), although no statement of the tasks reads it.
+        if !captures.variables.contains(&count_var) {
+            captures.variables.push(count_var.clone());
+        }
         let function = self.outline(&index.name(), &captures, &start, &end, &tasks)?;
-        let work = Expr::mul_int(Expr::var(&count_var), work_of(body));
+        let work = parallel_for_work(&Expr::var(&count_var), body);
         self.call_parallel_for(function, &captures, &Expr::var(&count_var), &work, &index.name())
     }
 
@@ -102,7 +105,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 Expr::Int(REDUCTION_CHUNK),
             ),
         )?;
-        if self.inside_parallel_body {
+        if self.inside_parallel_body || is_below_default_threshold(&reduce_work(count, body)) {
             return self.translate_sequential_reduce(result, reduction, index, &count_var, &chunks, body, element);
         }
         let partials = self.synthetic_block(result.ty);
@@ -127,7 +130,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         let captures = captures_of(&chunk_tasks, &[&start, &end]);
         let function = self.outline(&index.name(), &captures, &start, &end, &chunk_tasks)?;
         self.bind_partials_buffer(partials, &chunks)?;
-        let work = Expr::mul_int(Expr::var(&count_var), Expr::add_int(work_of(body), Expr::Int(1)));
+        let work = reduce_work(&Expr::var(&count_var), body);
         self.call_parallel_for(function, &captures, &Expr::var(&chunks), &work, &index.name())?;
         // The partials, folded in chunk order into the result (a mutable of the same name).
         let total = result;
@@ -200,7 +203,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         partials: Block,
     ) -> Vec<Stmt> {
         let chunk_var = self.synthetic_var(ScalarType::Int, "chunk");
-        self.position_lets.borrow_mut().insert(chunk_var.id);
+        self.position_lets.borrow_mut().insert(chunk_var.id, None);
         let part = self.synthetic_var(partials.element, "part");
         let mut statements = vec![Stmt::Let {
             var: chunk_var.clone(),
@@ -229,7 +232,9 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     ) -> Vec<Stmt> {
         let first = self.synthetic_var(ScalarType::Int, "first");
         let offset = self.synthetic_var(ScalarType::Int, "k");
-        self.position_lets.borrow_mut().extend([first.id, index.id]);
+        self.position_lets
+            .borrow_mut()
+            .extend([(first.id, None), (index.id, Some(count.clone()))]);
         let mut step = vec![Stmt::Let {
             var: index.clone(),
             value: Expr::add_int(Expr::var(&first), Expr::var(&offset)),
@@ -281,6 +286,14 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             }
             _ => return Err(internal_error(format!("{name} is not a sum or product of positions"))),
         };
+        let bound = self.position_lets.borrow().get(&var.id).cloned().flatten();
+        if let Some(count) = bound {
+            // `index <u n`: the chunk arithmetic hides that every index is below the construct's count, and without
+            // that range LLVM keeps overflow tests of `index + k` (the wrap of a rotation) and cannot simplify them.
+            let count = self.translate_int(&Expr::var(&count))?;
+            let below = builder.build_int_compare(inkwell::IntPredicate::ULT, position, count, "index_below_count")?;
+            self.assume(below)?;
+        }
         self.bind_variable(var, VariableStorage::Value(position.into()));
         Ok(())
     }
@@ -290,10 +303,16 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         let builder = &self.emitter.builder;
         let zero = value.get_type().const_zero();
         let non_negative = builder.build_int_compare(inkwell::IntPredicate::SGE, value, zero, "first_task_is_valid")?;
+        self.assume(non_negative)
+    }
+
+    /// `llvm.assume(condition)`.
+    fn assume(&self, condition: IntValue<'ctx>) -> Result<(), CodegenError> {
+        let builder = &self.emitter.builder;
         let assume = inkwell::intrinsics::Intrinsic::find("llvm.assume")
             .and_then(|intrinsic| intrinsic.get_declaration(self.emitter.module, &[]))
             .ok_or_else(|| internal_error("llvm.assume is missing".to_string()))?;
-        builder.build_call(assume, &[non_negative.into()], "")?;
+        builder.build_call(assume, &[condition.into()], "")?;
         Ok(())
     }
 
@@ -356,10 +375,12 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         };
         let context_pointer = parameter(0)?.into_pointer_value();
         translator.assume_non_negative(parameter(1)?.into_int_value())?;
-        translator
-            .position_lets
-            .borrow_mut()
-            .extend(self.position_lets.borrow().iter().copied());
+        translator.position_lets.borrow_mut().extend(
+            self.position_lets
+                .borrow()
+                .iter()
+                .map(|(id, bound)| (*id, bound.clone())),
+        );
         translator.bind_variable(start, VariableStorage::Value(parameter(1)?));
         translator.bind_variable(end, VariableStorage::Value(parameter(2)?));
         let struct_type = self.context_struct_type(captures);
@@ -569,7 +590,7 @@ fn captures_of(statements: &[Stmt], bound: &[&Var]) -> Captures {
             _ => {}
         }
         for expr in ir::statement_expressions(statement) {
-            collect_reads(expr, &mut used, &mut blocks);
+            ir::collect_reads(expr, &mut used, &mut blocks);
         }
     });
     let mut seen = HashSet::new();
@@ -583,66 +604,4 @@ fn captures_of(statements: &[Stmt], bound: &[&Var]) -> Captures {
             .filter(|block| !allocated.contains(&block.id))
             .collect(),
     }
-}
-
-fn collect_reads(expr: &Expr, variables: &mut Vec<Var>, blocks: &mut Vec<Block>) {
-    match expr {
-        Expr::Var(var) => variables.push(var.clone()),
-        Expr::Load { block, index } => {
-            if !blocks.contains(block) {
-                blocks.push(*block);
-            }
-            collect_reads(index, variables, blocks);
-        }
-        Expr::Prim(_, args) => args.iter().for_each(|arg| collect_reads(arg, variables, blocks)),
-        Expr::Select(c, a, b) => {
-            collect_reads(c, variables, blocks);
-            collect_reads(a, variables, blocks);
-            collect_reads(b, variables, blocks);
-        }
-        Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => {}
-    }
-}
-
-/// The estimated cost of one run of the statements (see the module documentation), as an expression over values
-/// known before them.
-fn work_of(statements: &[Stmt]) -> Expr {
-    let mut defined = HashSet::new();
-    ir::for_each_statement(statements, &mut |statement| {
-        for var in ir::defined_variables_of(statement) {
-            defined.insert(var.id);
-        }
-    });
-    work_with(statements, &defined)
-}
-
-fn work_with(statements: &[Stmt], defined: &HashSet<u32>) -> Expr {
-    statements.iter().fold(Expr::Int(0), |total, statement| {
-        let cost = match statement {
-            Stmt::For { count, body, .. }
-            | Stmt::ParallelFor { count, body, .. }
-            | Stmt::ParallelReduce { count, body, .. } => {
-                let trips = if reads_only_outside(count, defined) {
-                    count.clone()
-                } else {
-                    Expr::Int(UNKNOWN_LOOP_TRIPS)
-                };
-                Expr::mul_int(
-                    Expr::max(trips, Expr::Int(0)),
-                    Expr::add_int(work_with(body, defined), Expr::Int(1)),
-                )
-            }
-            Stmt::While { body, .. } => Expr::mul_int(Expr::Int(UNKNOWN_LOOP_TRIPS), work_with(body, defined)),
-            Stmt::If { then, otherwise, .. } => Expr::add_int(work_with(then, defined), work_with(otherwise, defined)),
-            _ => Expr::Int(1),
-        };
-        Expr::add_int(total, cost)
-    })
-}
-
-fn reads_only_outside(expr: &Expr, defined: &HashSet<u32>) -> bool {
-    let mut variables = Vec::new();
-    let mut blocks = Vec::new();
-    collect_reads(expr, &mut variables, &mut blocks);
-    blocks.is_empty() && variables.iter().all(|var| !defined.contains(&var.id))
 }
