@@ -148,6 +148,51 @@ fn the_aot_executables_of_the_programs_have_no_invalid_access_and_no_leak() {
     );
 }
 
+/// The error corpus's programs that compile (the others are refused before any code exists) stop on their APL error
+/// with status 1: under memcheck they must stop the same way, print the same message, and lose no block (a program
+/// that stops on an error keeps its arrays reachable until it exits; the run-time library records them).
+#[test]
+fn the_aot_executables_that_stop_on_an_apl_error_lose_no_block() {
+    require_valgrind();
+    let directory = scratch_directory("errors");
+    let mut programs: Vec<PathBuf> = std::fs::read_dir(repository_root().join("apl-tests/errors"))
+        .expect("apl-tests/errors exists")
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|extension| extension == "apl"))
+        .collect();
+    programs.sort();
+    let mut checked_count = 0;
+    let mut failures = Vec::new();
+    for program in &programs {
+        let Ok(executable) = build(program, &directory) else {
+            continue;
+        };
+        checked_count += 1;
+        let native = Command::new(&executable)
+            .current_dir(repository_root())
+            .output()
+            .expect("the executable runs");
+        let checked = run_under_memcheck(&executable);
+        if native.status.code() != Some(1) || checked.status.code() != Some(1) || checked.stderr != native.stderr {
+            failures.push(format!(
+                "{}: exit status {:?} natively, {:?} under valgrind; standard error under valgrind:\n{}",
+                program.display(),
+                native.status.code(),
+                checked.status.code(),
+                String::from_utf8_lossy(&checked.stderr)
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&directory);
+    assert!(checked_count >= 20, "only {checked_count} error programs compiled");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked_count} error programs fail the memory checks:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
 /// The memcheck options catch what they must: a C program that loses a block exits with status 99 under them.
 #[test]
 fn the_memcheck_options_report_a_lost_block() {

@@ -169,7 +169,12 @@ impl ElementKind {
 #[no_mangle]
 pub extern "C" fn aplrt_alloc(bytes: i64) -> *mut u8 {
     match allocate_aligned_block(bytes) {
-        Ok(pointer) => pointer,
+        Ok(pointer) => {
+            if bytes > 0 {
+                live_blocks().insert(pointer as usize);
+            }
+            pointer
+        }
         Err(AllocationFailure::NegativeSize) => {
             exit_with_internal_error(&format!("aplrt_alloc called with a negative size ({bytes} bytes)"))
         }
@@ -190,11 +195,26 @@ pub unsafe extern "C" fn aplrt_free(pointer: *mut u8, bytes: i64) {
     if pointer.is_null() || bytes <= 0 {
         return;
     }
+    live_blocks().remove(&(pointer as usize));
     match allocation_layout(bytes) {
         // SAFETY: the caller guarantees the pointer came from `alloc` with this same layout.
         Ok(layout) => unsafe { dealloc(pointer, layout) },
         Err(_) => exit_with_internal_error(&format!("aplrt_free called with an impossible size ({bytes} bytes)")),
     }
+}
+
+/// The blocks of [`aplrt_alloc`] not freed yet. A program that stops on an APL error exits at once, from whichever
+/// thread found it, while other threads may still be reading its arrays, so its blocks cannot be freed then; this set
+/// keeps every one of them reachable until the process ends (memory checkers count it as memory in use at exit, not
+/// as a leak), and a program that ends normally has freed them all. A B-tree rather than a hash table: memcheck
+/// finds a B-tree's nodes by pointers to their starts, while a hash table is pointed to in its middle ("possibly
+/// lost" at exit).
+fn live_blocks() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<usize>> {
+    static LIVE_BLOCKS: OnceLock<Mutex<std::collections::BTreeSet<usize>>> = OnceLock::new();
+    LIVE_BLOCKS
+        .get_or_init(|| Mutex::new(std::collections::BTreeSet::new()))
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Why [`allocate_aligned_block`] gave no memory.
