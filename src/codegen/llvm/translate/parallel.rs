@@ -20,7 +20,7 @@ use std::collections::HashSet;
 
 use inkwell::module::Linkage;
 use inkwell::types::{BasicType, BasicTypeEnum};
-use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
+use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::AddressSpace;
 
 use super::{internal_error, ProgramTranslator, VariableStorage};
@@ -345,7 +345,61 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
 
     /// The function `void aplc_parallel_<name>(ptr context, i64 start, i64 end)` running `tasks` (statements that
     /// read `start` and `end`) with the captured values loaded from the context.
+    ///
+    /// It loads the captured values and calls `aplc_parallel_<name>_body(start, end, blocks…, values…)`, which runs
+    /// the tasks and is always inlined: its block parameters are `noalias` (distinct blocks are distinct
+    /// allocations), which the inliner turns into alias scopes, so that the loops of the body vectorise without
+    /// run-time overlap tests, as they do where the blocks were allocated in the same function.
     fn outline(
+        &self,
+        name: &str,
+        captures: &Captures,
+        start: &Var,
+        end: &Var,
+        tasks: &[Stmt],
+    ) -> Result<inkwell::values::FunctionValue<'ctx>, CodegenError> {
+        let body = self.outline_body(name, captures, start, end, tasks)?;
+        let context = self.emitter.context;
+        let i64_type = context.i64_type();
+        let pointer_type = context.ptr_type(AddressSpace::default());
+        let function_type = context
+            .void_type()
+            .fn_type(&[pointer_type.into(), i64_type.into(), i64_type.into()], false);
+        let module = self.emitter.module;
+        let function = module.add_function(&format!("aplc_parallel_{name}"), function_type, Some(Linkage::Internal));
+        let entry = FunctionEmitter::for_function(module, function);
+        let parameter = |position: u32| {
+            function
+                .get_nth_param(position)
+                .ok_or_else(|| internal_error("the parallel body has three parameters".to_string()))
+        };
+        let context_pointer = parameter(0)?.into_pointer_value();
+        let struct_type = self.context_struct_type(captures);
+        let load_field =
+            |field: usize, field_type: BasicTypeEnum<'ctx>| -> Result<BasicValueEnum<'ctx>, CodegenError> {
+                let pointer = entry
+                    .builder
+                    .build_struct_gep(struct_type, context_pointer, field as u32, "captured")?;
+                Ok(entry.builder.build_load(field_type, pointer, "captured")?)
+            };
+        let mut arguments: Vec<inkwell::values::BasicMetadataValueEnum<'ctx>> =
+            vec![parameter(1)?.into(), parameter(2)?.into()];
+        for position in 0..captures.blocks.len() {
+            arguments.push(load_field(captures.variables.len() + position, pointer_type.into())?.into());
+        }
+        for (field, var) in captures.variables.iter().enumerate() {
+            if self.constant_value_of(var).is_none() {
+                arguments.push(load_field(field, self.register_type(var.ty))?.into());
+            }
+        }
+        entry.builder.build_call(body, &arguments, "")?;
+        entry.builder.build_return(None)?;
+        Ok(function)
+    }
+
+    /// `aplc_parallel_<name>_body(i64 start, i64 end, ptr noalias block…, value…)`: the tasks, with the blocks and the
+    /// captured values that are not compile-time constants as parameters (see [`Self::outline`]).
+    fn outline_body(
         &self,
         name: &str,
         captures: &Captures,
@@ -356,11 +410,44 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         let context = self.emitter.context;
         let i64_type = context.i64_type();
         let pointer_type = context.ptr_type(AddressSpace::default());
-        let function_type = context
-            .void_type()
-            .fn_type(&[pointer_type.into(), i64_type.into(), i64_type.into()], false);
+        let variable_parameters: Vec<&Var> = captures
+            .variables
+            .iter()
+            .filter(|var| self.constant_value_of(var).is_none())
+            .collect();
+        let mut parameter_types: Vec<inkwell::types::BasicMetadataTypeEnum<'ctx>> =
+            vec![i64_type.into(), i64_type.into()];
+        parameter_types.extend(
+            captures
+                .blocks
+                .iter()
+                .map(|_| inkwell::types::BasicMetadataTypeEnum::from(pointer_type)),
+        );
+        parameter_types.extend(
+            variable_parameters
+                .iter()
+                .map(|var| inkwell::types::BasicMetadataTypeEnum::from(self.register_type(var.ty))),
+        );
+        let function_type = context.void_type().fn_type(&parameter_types, false);
         let module = self.emitter.module;
-        let function = module.add_function(&format!("aplc_parallel_{name}"), function_type, Some(Linkage::Internal));
+        let function = module.add_function(
+            &format!("aplc_parallel_{name}_body"),
+            function_type,
+            Some(Linkage::Internal),
+        );
+        let attribute = |attribute_name: &str| {
+            context.create_enum_attribute(
+                inkwell::attributes::Attribute::get_named_enum_kind_id(attribute_name),
+                0,
+            )
+        };
+        function.add_attribute(inkwell::attributes::AttributeLoc::Function, attribute("alwaysinline"));
+        for position in 0..captures.blocks.len() {
+            function.add_attribute(
+                inkwell::attributes::AttributeLoc::Param(2 + position as u32),
+                attribute("noalias"),
+            );
+        }
         let translator = ProgramTranslator {
             inside_parallel_body: true,
             ..ProgramTranslator::new(
@@ -368,36 +455,34 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 self.next_synthetic_id.get(),
             )
         };
-        let parameter = |position: u32| {
+        let parameter = |position: usize| {
             function
-                .get_nth_param(position)
-                .ok_or_else(|| internal_error("the parallel body has three parameters".to_string()))
+                .get_nth_param(position as u32)
+                .ok_or_else(|| internal_error(format!("the parallel body has no parameter {position}")))
         };
-        let context_pointer = parameter(0)?.into_pointer_value();
-        translator.assume_non_negative(parameter(1)?.into_int_value())?;
+        translator.assume_non_negative(parameter(0)?.into_int_value())?;
         translator.position_lets.borrow_mut().extend(
             self.position_lets
                 .borrow()
                 .iter()
                 .map(|(id, bound)| (*id, bound.clone())),
         );
-        translator.bind_variable(start, VariableStorage::Value(parameter(1)?));
-        translator.bind_variable(end, VariableStorage::Value(parameter(2)?));
-        let struct_type = self.context_struct_type(captures);
-        for (field, var) in captures.variables.iter().enumerate() {
+        translator.bind_variable(start, VariableStorage::Value(parameter(0)?));
+        translator.bind_variable(end, VariableStorage::Value(parameter(1)?));
+        for (position, block) in captures.blocks.iter().enumerate() {
+            translator.set_block(*block, parameter(2 + position)?, i64_type.const_zero())?;
+        }
+        let mut next_parameter = 2 + captures.blocks.len();
+        for var in &captures.variables {
             // A constant (a count known at compile time) is used as such, so that LLVM sees trip counts and ranges.
             let value = match self.constant_value_of(var) {
                 Some(constant) => constant,
                 None => {
-                    translator.load_context_field(context_pointer, struct_type, field, self.register_type(var.ty))?
+                    next_parameter += 1;
+                    parameter(next_parameter - 1)?
                 }
             };
             translator.bind_variable(var, VariableStorage::Value(value));
-        }
-        for (position, block) in captures.blocks.iter().enumerate() {
-            let field = captures.variables.len() + position;
-            let pointer = translator.load_context_field(context_pointer, struct_type, field, pointer_type.into())?;
-            translator.set_block(*block, pointer, i64_type.const_zero())?;
         }
         translator.translate_statements(tasks)?;
         translator.emitter.builder.build_return(None)?;
@@ -423,18 +508,6 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             .chain(captures.blocks.iter().map(|_| pointer_type.as_basic_type_enum()))
             .collect();
         self.emitter.context.struct_type(&fields, false)
-    }
-
-    fn load_context_field(
-        &self,
-        context_pointer: PointerValue<'ctx>,
-        struct_type: inkwell::types::StructType<'ctx>,
-        field: usize,
-        field_type: BasicTypeEnum<'ctx>,
-    ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
-        let builder = &self.emitter.builder;
-        let pointer = builder.build_struct_gep(struct_type, context_pointer, field as u32, "captured")?;
-        Ok(builder.build_load(field_type, pointer, "captured")?)
     }
 
     /// Fills a context struct with the captured values and calls `aplrt_parallel_for`.
