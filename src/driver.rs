@@ -377,7 +377,7 @@ pub fn optimised_tail(file: &SourceFile) -> Result<tail::Program, ProgramError> 
 /// The loop IR of the optimised program, as lowering produced it (before the memory passes).
 pub fn lowered_loop_program(file: &SourceFile) -> Result<crate::loops::ir::Program, ProgramError> {
     let program = optimised_tail(file)?;
-    crate::loops::lower_program(&program).map_err(|error| lowering_error(LoweringError::Loops(error), file))
+    crate::lower::lower_program(&program).map_err(|error| lowering_error(LoweringError::Loops(error), file))
 }
 
 /// The loop IR of the optimised program after the memory passes: what the `mem`, `jit` and `aot` backends run.

@@ -10,6 +10,7 @@ pub mod diagnostics;
 pub mod driver;
 pub mod elab;
 pub mod loops;
+pub mod lower;
 pub mod mem;
 pub mod opt;
 pub mod pass;

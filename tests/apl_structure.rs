@@ -13,8 +13,8 @@
 mod corpus_support;
 
 use aplc::loops::ir::Program;
-use aplc::loops::memory_passes::memory_pipeline;
 use aplc::loops::memory_printer::print_memory_program;
+use aplc::loops::passes::memory_passes::memory_pipeline;
 use aplc::loops::structure::{structure_counts, COUNTER_NAMES};
 use aplc::source::SourceFile;
 use aplc::tail::interp::MemoryHost;

@@ -5,8 +5,8 @@
 use aplc::codegen::llvm::line::compile_line;
 use aplc::codegen::llvm::target::CodegenOptions;
 use aplc::codegen::llvm::translate::line::OutputSlot;
-use aplc::loops::input::lower_line_program;
 use aplc::loops::ir::ScalarType;
+use aplc::lower::input::lower_line_program;
 use aplc::source::SourceFile;
 use inkwell::context::Context;
 

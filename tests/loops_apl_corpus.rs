@@ -35,7 +35,7 @@ fn apl_corpus_programs_behave_the_same_through_the_loop_ir() {
             .chain(optimised.map(|optimised| (format!("{name} (optimised)"), optimised)))
         {
             let outcome = catch_unwind(AssertUnwindSafe(|| {
-                let lowered = aplc::loops::lower_program(&program)?;
+                let lowered = aplc::lower::lower_program(&program)?;
                 if let Err(error) = aplc::loops::check::check_program(&lowered) {
                     panic!("{error}");
                 }

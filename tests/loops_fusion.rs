@@ -1,4 +1,4 @@
-//! The materialisation rules of `src/loops/fusion.rs` and the loop shapes of reductions and rotations: which shared
+//! The materialisation rules of `src/lower/fusion.rs` and the loop shapes of reductions and rotations: which shared
 //! arrays are recomputed, which are read once per element through memoised reads, which are still materialised, the
 //! direction of fold loops and rotations without divisions. Every program is also run through the loop interpreter
 //! and compared with the TAIL interpreter and with a value worked out by hand.

@@ -1,6 +1,6 @@
 //! The two loop-IR rewrites that run after lowering: residues and floor quotients of affine index arithmetic dropped
-//! by the ranges of loop indices (src/loops/index_simplify.rs), and the i-k-j interchange of rows of reductions
-//! (src/loops/interchange.rs). Each test checks the structure of the lowered IR and that the loop interpreter still
+//! by the ranges of loop indices (src/loops/passes/index_simplify.rs), and the i-k-j interchange of rows of reductions
+//! (src/loops/passes/interchange.rs). Each test checks the structure of the lowered IR and that the loop interpreter still
 //! prints what the TAIL interpreter prints, with expected values worked out by hand.
 
 mod loops_common;

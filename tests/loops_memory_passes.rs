@@ -25,9 +25,9 @@ fn unchanged(pass: fn(Program) -> Program, text: &str) {
     assert_eq!(apply(pass, text), text);
 }
 
-const REUSE: fn(Program) -> Program = aplc::loops::in_place::reuse_dying_blocks;
-const HOIST: fn(Program) -> Program = aplc::loops::hoist::hoist_allocations;
-const RECOMPUTE: fn(Program) -> Program = aplc::loops::rematerialise::recompute_cheap_blocks;
+const REUSE: fn(Program) -> Program = aplc::loops::passes::in_place::reuse_dying_blocks;
+const HOIST: fn(Program) -> Program = aplc::loops::passes::hoist::hoist_allocations;
+const RECOMPUTE: fn(Program) -> Program = aplc::loops::passes::rematerialise::recompute_cheap_blocks;
 
 /// An int vector 1 2 3 4 in mem1, with one element changed so that it is not a formula of its index.
 const FOUR: &str = "alloc mem1 : int[4]\nfor i2 < 4 {\n  store mem1[i2] = (i2 + 1)\n}\nstore mem1[3] = 9\n";

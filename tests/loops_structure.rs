@@ -117,7 +117,7 @@ fn shape_changing_power_loop_allocates_per_iteration_and_frees() {
 
 #[test]
 fn let_bound_arrays_used_twice_are_materialised_once_used_once_are_fused() {
-    // a costs a division per element (too dear to recompute, see loops/fusion.rs) and is read at two indices.
+    // a costs a division per element (too dear to recompute, see lower/fusion.rs) and is read at two indices.
     let twice = counts("let a = each(fn x => divd(1.0, i2d(x)), iota(4)) in zipWith(addd, a, rotate(1, a))");
     // a's block and the result block.
     assert_eq!(twice.allocations, 2);

@@ -1,5 +1,5 @@
 ⍝ +/ signal ⍳N is one loop with no intermediate allocation: a parallel reduction, no sequential loop. diff uses 0,⍵ twice; its elements (0 or the index)
-⍝ are cheap, so lowering recomputes them at the two loads (loops/fusion.rs) instead of materialising a block (the
+⍝ are cheap, so lowering recomputes them at the two loads (lower/fusion.rs) instead of materialising a block (the
 ⍝ memory passes would remove such a block too).
 ⍝ ⍳20: index vectors of up to 16 items carry their values and would fold to a constant; this one is computed.
 ⍝ diff 0,⍳20 is twenty ones, so signal ⍳20 is 50÷0.01+⍳20 (all below the 50 clamp); the sum is

@@ -227,7 +227,7 @@ impl Checker {
                 if index.ty != ScalarType::Int {
                     return Err(error(format!("loop index {} is not an int", index.name())));
                 }
-                if !super::parallelise::stores_are_disjoint_across_iterations(index, body) {
+                if !super::passes::parallelise::stores_are_disjoint_across_iterations(index, body) {
                     return Err(error(format!(
                         "parfor {}: iterations may store to the same position",
                         index.name()

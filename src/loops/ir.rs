@@ -491,6 +491,21 @@ pub struct Program {
     pub result: ResultValue,
 }
 
+/// A lowered REPL line: the loop program and the blocks its inputs must be bound to.
+#[derive(Clone, Debug)]
+pub struct LineProgram {
+    pub program: Program,
+    /// `(input number, block)`, one entry per input the program reads, in order of first use.
+    pub inputs: Vec<InputBlock>,
+}
+
+/// The block an input is read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputBlock {
+    pub index: usize,
+    pub block: Block,
+}
+
 impl Stmt {
     /// The statement lists nested directly in this statement (loop bodies, branches), in order. Walks that only need
     /// to reach every statement use this, so that a new kind of statement with a body is handled in one place.

@@ -2,7 +2,7 @@
 //! (mutably), renaming a block, substituting for variables and loads, and deciding which expressions are safe to
 //! evaluate anywhere (no APL error, no memory access).
 
-use super::ir::{ArrayRef, Block, Expr, ResultValue, Stmt};
+use super::ir::{for_each_statement, ArrayRef, Block, Expr, ResultValue, Stmt};
 use crate::tail::ast::Op;
 use std::collections::HashSet;
 
@@ -154,6 +154,44 @@ pub fn result_mentions_block(result: &ResultValue, id: u32) -> bool {
         ResultValue::Array(array) => array.block.id == id,
         ResultValue::Tuple(components) => components.iter().any(|c| result_mentions_block(c, id)),
     }
+}
+
+/// Whether the statement, or a statement nested in it, mentions the block: allocates, stores to, loads from, frees,
+/// swaps, prints, views, formats into or reads a file into it.
+pub fn mentions_block(statement: &Stmt, id: u32) -> bool {
+    let mut found = false;
+    for_each_statement(std::slice::from_ref(statement), &mut |s| {
+        let direct = match s {
+            Stmt::Alloc { block, size } => block.id == id || expr_loads_block(size, id),
+            Stmt::Store { block, index, value } => {
+                block.id == id || expr_loads_block(index, id) || expr_loads_block(value, id)
+            }
+            Stmt::Free { block } => block.id == id,
+            Stmt::Swap { first, second } => first.id == id || second.id == id,
+            Stmt::PrintArray { array, .. } => array.block.id == id,
+            Stmt::Let { value, .. } | Stmt::Mutable { value, .. } | Stmt::Assign { value, .. } => {
+                expr_loads_block(value, id)
+            }
+            Stmt::PrintScalar { value, .. } => expr_loads_block(value, id),
+            Stmt::For { count, .. } | Stmt::ParallelFor { count, .. } => expr_loads_block(count, id),
+            Stmt::ParallelReduce {
+                reduction,
+                count,
+                element,
+                ..
+            } => [&reduction.neutral, count, element]
+                .into_iter()
+                .any(|expr| expr_loads_block(expr, id)),
+            Stmt::While { condition, .. } | Stmt::If { condition, .. } => expr_loads_block(condition, id),
+            Stmt::Error { .. } | Stmt::ReadClock { .. } => false,
+            Stmt::ReportBench { iterations, start } => expr_loads_block(iterations, id) || expr_loads_block(start, id),
+            Stmt::View { block, .. } => block.id == id,
+            Stmt::Format { source, result, .. } => source.block.id == id || result.id == id,
+            Stmt::ReadFile { path, result, .. } => path.block.id == id || result.id == id,
+        };
+        found |= direct;
+    });
+    found
 }
 
 /// Whether an expression loads from the block.

@@ -1,5 +1,5 @@
 //! The native line backend: each line is type-checked, optimised, lowered to the loop IR with its inputs as blocks
-//! passed in ([`crate::loops::input`]), compiled by LLVM's JIT in the session's process, and run in a forked child
+//! passed in ([`crate::lower::input`]), compiled by LLVM's JIT in the session's process, and run in a forked child
 //! process ([`super::child`]) that sends the line's outputs back through a pipe.
 
 use super::child::{run_in_child, ChildOutcome, InterruptGuard};
@@ -65,7 +65,7 @@ impl JitBackend {
         })
         .map_err(|error| BackendError::Lowering(LoweringError::Pass(error)))?;
         let lowered = timed(&mut phases, "lower", || {
-            crate::loops::input::lower_line_program(&optimised)
+            crate::lower::input::lower_line_program(&optimised)
         })
         .map_err(|error| BackendError::Lowering(LoweringError::Loops(error)))?;
         let context = Context::create();

@@ -19,7 +19,8 @@ use aplc::codegen::llvm::{build_executable, run_loop_program_in_jit};
 use aplc::loops::check::check_program;
 use aplc::loops::interp::run_program;
 use aplc::loops::ir::{self, ArrayRef, Expr, ResultValue, Stmt};
-use aplc::loops::{lower_program, print_program, LowerError, RunError};
+use aplc::loops::{print_program, LowerError, RunError};
+use aplc::lower::lower_program;
 use aplc::source::SourceFile;
 use aplc::tail::interp::{display_lines, eval_program, MemoryHost};
 

@@ -15,7 +15,7 @@ use super::jit::map_runtime_functions;
 use super::target::{create_target_machine, optimise_module, prepare_module_for_target, CodegenOptions};
 use super::translate::line::{output_slots, translate_line_program, OutputSlot, LINE_ENTRY_FUNCTION_NAME};
 use super::verify_module;
-use crate::loops::input::LineProgram;
+use crate::loops::ir::LineProgram;
 
 /// The C type of a line's entry: input data pointers, output words, the status as result.
 pub type LineEntryFunction = unsafe extern "C" fn(*const *const u8, *mut u64) -> i32;

@@ -18,7 +18,7 @@ use super::{internal_error, ProgramTranslator, PROGRAM_MODULE_NAME};
 use crate::codegen::llvm::emit::FunctionEmitter;
 use crate::codegen::llvm::error::CodegenError;
 use crate::codegen::llvm::verify_module;
-use crate::loops::input::LineProgram;
+use crate::loops::ir::LineProgram;
 use crate::loops::ir::{ResultValue, ScalarType};
 
 /// The name of a line's entry function.

@@ -8,9 +8,9 @@
 //! operations will. Vector literals stay [`Arr::Literal`] (their elements known) until used as data, so shape and axis
 //! arguments cost nothing.
 
-use super::error::LowerError;
-use super::ir::{Block, Expr, Layout, ScalarType, Stmt};
 use super::lower::{LowerResult, Lowerer};
+use crate::loops::error::LowerError;
+use crate::loops::ir::{Block, Expr, Layout, ScalarType, Stmt};
 use std::rc::Rc;
 
 /// Reads the element at a row-major position.

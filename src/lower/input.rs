@@ -3,27 +3,12 @@
 //! the entry function of the line (`crate::codegen::llvm::translate::line`) binds it to the k-th input pointer.
 //! The lowering records which block holds which input in [`LineProgram::inputs`].
 
-use super::ir::{self, Block, Expr, Layout, ScalarType};
 use super::lower::{collect_result_blocks, insert_frees, Env, LowerResult, Lowered, Lowerer};
 use super::pull::{Arr, Materialised};
-use super::LowerError;
+use crate::loops::ir::{self, Expr, InputBlock, Layout, LineProgram, ScalarType};
+use crate::loops::LowerError;
 use crate::tail::ast::{self as tail, Op};
 use std::collections::HashSet;
-
-/// A lowered REPL line: the loop program and the blocks its inputs must be bound to.
-#[derive(Clone, Debug)]
-pub struct LineProgram {
-    pub program: ir::Program,
-    /// `(input number, block)`, one entry per input the program reads, in order of first use.
-    pub inputs: Vec<InputBlock>,
-}
-
-/// The block an input is read from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct InputBlock {
-    pub index: usize,
-    pub block: Block,
-}
 
 /// Lowers a typed TAIL program that may read inputs (and return several values in a tuple, the line's outputs).
 /// Blocks holding the result are not freed: the caller reads them after the program ran.
@@ -43,7 +28,7 @@ pub fn lower_line_program(program: &tail::Program) -> LowerResult<LineProgram> {
         .collect();
     // The memory passes are not run on a line (they could reuse an input's block, which the session owns); the
     // recognition of parallel maps only changes how loops run.
-    let program = super::parallelise::parallelise_maps(ir::Program { body, result });
+    let program = crate::loops::passes::parallelise::parallelise_maps(ir::Program { body, result });
     Ok(LineProgram { program, inputs })
 }
 

@@ -24,8 +24,8 @@
 //! formats, swaps or returns the block. A correct program loads only elements `0 ≤ e < n`, where `f(e)` is exactly
 //! what the fill stored.
 
-use super::ir::{for_each_statement, Block, Expr, Program, Stmt};
-use super::rewrite::{
+use crate::loops::ir::{for_each_statement, Block, Expr, Program, Stmt};
+use crate::loops::rewrite::{
     is_safe_pure, nested_lists_mut, result_mentions_block, rewrite_exprs, size_of, substitute_variable, variables_of,
 };
 use crate::tail::ast::Op;

@@ -2,10 +2,10 @@
 //! compress / replicate / expand (count, allocate, fill), and power (a loop over a materialised array, double
 //! buffered when the shape does not change).
 
-use super::error::LowerError;
-use super::ir::{Expr, Layout, Reduction, ScalarType, Stmt, Var};
 use super::lower::{Function, LowerResult, Lowered, Lowerer};
 use super::pull::{Arr, Materialised, Pull};
+use crate::loops::error::LowerError;
+use crate::loops::ir::{Expr, Layout, Reduction, ScalarType, Stmt, Var};
 use crate::runtime::error::AplErrorKind;
 use crate::tail::ast::Op;
 use crate::tail::scalar_ops::is_associative;
@@ -144,7 +144,7 @@ impl Lowerer {
             let x = element(lowerer, Expr::var(&index))?;
             Ok(lowerer.bind(x, "x"))
         })?;
-        if !super::parallelise::may_be_parallel_body(&body, &x) {
+        if !crate::loops::passes::parallelise::may_be_parallel_body(&body, &x) {
             self.restore_probe_state(probe);
             return Ok(None);
         }
@@ -796,7 +796,7 @@ struct Columns {
 
 /// Where compress-like operations write: a block, the running write position, and the fill element.
 struct Output {
-    block: super::ir::Block,
+    block: crate::loops::ir::Block,
     write: Var,
     fill: Expr,
 }

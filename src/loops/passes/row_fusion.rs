@@ -21,7 +21,7 @@
 
 use super::index_simplify::{offset_within_row, RowShape};
 use super::interchange::cannot_fail_but_by_nan;
-use super::ir::{Block, Expr, Stmt, Var};
+use crate::loops::ir::{Block, Expr, Stmt, Var};
 use crate::tail::ast::Op;
 use std::collections::{HashMap, HashSet};
 
@@ -156,7 +156,7 @@ fn fused_body(
 /// The ids of the blocks a statement list stores into.
 fn stored_blocks(statements: &[Stmt]) -> HashSet<u32> {
     let mut blocks = HashSet::new();
-    super::ir::for_each_statement(statements, &mut |statement| {
+    crate::loops::ir::for_each_statement(statements, &mut |statement| {
         if let Stmt::Store { block, .. } = statement {
             blocks.insert(block.id);
         }
@@ -179,7 +179,7 @@ fn is_quiet(statements: &[Stmt]) -> bool {
 /// Whether `block` appears in `statements` only in `free block`.
 fn only_freed_after(statements: &[Stmt], block: Block) -> bool {
     let mut used = false;
-    super::ir::for_each_statement(statements, &mut |statement| {
+    crate::loops::ir::for_each_statement(statements, &mut |statement| {
         used |= match statement {
             Stmt::Free { .. } => false,
             Stmt::Alloc { block: other, .. } | Stmt::Store { block: other, .. } | Stmt::View { block: other, .. } => {
@@ -213,7 +213,9 @@ fn loads_from(expr: &Expr, block: Block) -> bool {
 
 /// The expressions directly in one statement (not in nested statement lists).
 fn for_each_expression(statement: &Stmt, visit: &mut dyn FnMut(&Expr)) {
-    super::ir::statement_expressions(statement).into_iter().for_each(visit);
+    crate::loops::ir::statement_expressions(statement)
+        .into_iter()
+        .for_each(visit);
 }
 
 /// `statements` with every access to `block` at `coefficient × base + e` (e in `0..width`) moved to `e`; None when
@@ -279,7 +281,7 @@ fn readdress_list(
             _ => return None,
         };
         if let Stmt::Let { var, value } = &rewritten {
-            if var.ty == super::ir::ScalarType::Int {
+            if var.ty == crate::loops::ir::ScalarType::Int {
                 definitions.insert(var.id, value.clone());
             }
         }

@@ -14,7 +14,7 @@
 //! Only values that cannot change between a `let` and its use are looked through: loop indices and let-bound
 //! variables. A mutable variable (a position counter) or a load stays an opaque term.
 
-use super::ir::{Expr, Stmt, Var};
+use crate::loops::ir::{Expr, Stmt, Var};
 use crate::tail::ast::Op;
 use std::collections::{HashMap, HashSet};
 
@@ -38,7 +38,7 @@ struct Facts {
 }
 
 fn collect_mutables(statements: &[Stmt], mutables: &mut HashSet<u32>) {
-    super::ir::for_each_statement(statements, &mut |statement| {
+    crate::loops::ir::for_each_statement(statements, &mut |statement| {
         if let Stmt::Mutable { var, .. } = statement {
             mutables.insert(var.id);
         }
@@ -55,7 +55,7 @@ fn simplify_statement(statement: &mut Stmt, facts: &mut Facts) {
     match statement {
         Stmt::Let { var, value } => {
             simplify_expr(value, facts);
-            if var.ty == super::ir::ScalarType::Int {
+            if var.ty == crate::loops::ir::ScalarType::Int {
                 facts.definitions.insert(var.id, value.clone());
             }
         }

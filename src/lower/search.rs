@@ -2,10 +2,10 @@
 //! per element), where (count, allocate, fill), gradeUp/gradeDown (a stable insertion sort of the positions: O(n²), a
 //! reference lowering rather than a fast one), decode and encode.
 
-use super::error::LowerError;
-use super::ir::{Expr, Layout, ScalarType, Stmt};
 use super::lower::{LowerResult, Lowered, Lowerer};
 use super::pull::{Arr, Materialised, Pull};
+use crate::loops::error::LowerError;
+use crate::loops::ir::{Expr, Layout, ScalarType, Stmt};
 use crate::runtime::error::AplErrorKind;
 use crate::tail::ast::Op;
 

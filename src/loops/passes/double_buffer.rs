@@ -25,8 +25,8 @@
 //! state shape is written (`let d6 = mini(1, s3); let n7 = (s3 - d6); let n13 = (1 + n7); ... s3 := n13`, which is
 //! `s3` again when `s3` starts at 2).
 
-use super::ir::{for_each_statement, Block, Expr, Stmt};
-use super::lower::mentions_block;
+use crate::loops::ir::{for_each_statement, Block, Expr, Stmt};
+use crate::loops::rewrite::mentions_block;
 use crate::tail::ast::Op;
 use std::collections::{HashMap, HashSet};
 

@@ -1,13 +1,13 @@
 //! The memory passes: loop-IR-to-loop-IR rewrites of where arrays live, run after lowering (the driver's
 //! `loop_program`, so every backend gets them). [`memory_pipeline`] lists them in order; each keeps the program's
-//! meaning, output and errors included, and keeps it well formed for [`super::check::check_program`] (the tests run the
+//! meaning, output and errors included, and keeps it well formed for [`crate::loops::check::check_program`] (the tests run the
 //! checker after every pass, and compare runs before and after).
 //!
 //! Order: recomputing cheap blocks first (fewer blocks for the others to consider), then in-place updates (which
 //! remove copies, and with them allocations that hoisting would otherwise have to move), then hoisting, and last the
 //! recognition of parallel maps, which must see where the other passes left each block.
 
-use super::ir::Program;
+use crate::loops::ir::Program;
 
 /// One loop-IR pass.
 #[derive(Clone, Copy)]

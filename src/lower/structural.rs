@@ -2,10 +2,10 @@
 //! zipWith, reshape, ravel, transpositions, take/drop, reversals, rotations, catenations, first and index. On a
 //! materialised array, transpositions, drop, reversal and index only change the layout (no allocation).
 
-use super::error::LowerError;
-use super::ir::{Expr, Layout, ScalarType, Stmt};
 use super::lower::{Function, LowerResult, Lowered, Lowerer};
 use super::pull::{Arr, Materialised, Pull};
+use crate::loops::error::LowerError;
+use crate::loops::ir::{Expr, Layout, ScalarType, Stmt};
 use crate::runtime::error::AplErrorKind;
 use crate::tail::ast::Op;
 

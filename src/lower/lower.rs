@@ -16,10 +16,11 @@
 //! After lowering, [`insert_frees`] frees every block after the last statement that mentions it (at the nesting level
 //! of its allocation), except the blocks the program returns.
 
-use super::error::LowerError;
 use super::fusion::{is_cheap_to_duplicate, memoised, used_element_wise_once};
-use super::ir::{self, ArrayRef, Block, Expr, Layout, ResultValue, ScalarType, Stmt, Var};
 use super::pull::{Arr, Materialised, Pull};
+use crate::loops::error::LowerError;
+use crate::loops::ir::{self, ArrayRef, Block, Expr, Layout, ResultValue, ScalarType, Stmt, Var};
+use crate::loops::rewrite::mentions_block;
 use crate::runtime::error::AplErrorKind;
 use crate::tail::ast::{self as tail, ExprKind, Op};
 use crate::tail::scalar_ops::is_scalar_op;
@@ -98,9 +99,9 @@ pub fn lower_program(program: &tail::Program) -> LowerResult<ir::Program> {
     let mut keep = HashSet::new();
     collect_result_blocks(&result, &mut keep);
     insert_frees(&mut body, &keep);
-    super::index_simplify::simplify_statements(&mut body);
-    super::interchange::interchange_statements(&mut body, &mut lowerer.next_id);
-    super::row_fusion::fuse_rows(&mut body);
+    crate::loops::passes::index_simplify::simplify_statements(&mut body);
+    crate::loops::passes::interchange::interchange_statements(&mut body, &mut lowerer.next_id);
+    crate::loops::passes::row_fusion::fuse_rows(&mut body);
     Ok(ir::Program { body, result })
 }
 
@@ -1014,50 +1015,5 @@ pub fn insert_frees(statements: &mut Vec<Stmt>, keep: &HashSet<u32>) {
     insertions.sort_by_key(|(position, block)| (std::cmp::Reverse(*position), std::cmp::Reverse(block.id)));
     for (position, block) in insertions {
         statements.insert(position, Stmt::Free { block });
-    }
-}
-
-pub(super) fn mentions_block(statement: &Stmt, id: u32) -> bool {
-    let mut found = false;
-    ir::for_each_statement(std::slice::from_ref(statement), &mut |s| {
-        let direct = match s {
-            Stmt::Alloc { block, size } => block.id == id || expr_mentions(size, id),
-            Stmt::Store { block, index, value } => {
-                block.id == id || expr_mentions(index, id) || expr_mentions(value, id)
-            }
-            Stmt::Free { block } => block.id == id,
-            Stmt::Swap { first, second } => first.id == id || second.id == id,
-            Stmt::PrintArray { array, .. } => array.block.id == id,
-            Stmt::Let { value, .. } | Stmt::Mutable { value, .. } | Stmt::Assign { value, .. } => {
-                expr_mentions(value, id)
-            }
-            Stmt::PrintScalar { value, .. } => expr_mentions(value, id),
-            Stmt::For { count, .. } | Stmt::ParallelFor { count, .. } => expr_mentions(count, id),
-            Stmt::ParallelReduce {
-                reduction,
-                count,
-                element,
-                ..
-            } => [&reduction.neutral, count, element]
-                .into_iter()
-                .any(|expr| expr_mentions(expr, id)),
-            Stmt::While { condition, .. } | Stmt::If { condition, .. } => expr_mentions(condition, id),
-            Stmt::Error { .. } | Stmt::ReadClock { .. } => false,
-            Stmt::ReportBench { iterations, start } => expr_mentions(iterations, id) || expr_mentions(start, id),
-            Stmt::View { block, .. } => block.id == id,
-            Stmt::Format { source, result, .. } => source.block.id == id || result.id == id,
-            Stmt::ReadFile { path, result, .. } => path.block.id == id || result.id == id,
-        };
-        found |= direct;
-    });
-    found
-}
-
-fn expr_mentions(expr: &Expr, id: u32) -> bool {
-    match expr {
-        Expr::Load { block, index } => block.id == id || expr_mentions(index, id),
-        Expr::Prim(_, args) => args.iter().any(|a| expr_mentions(a, id)),
-        Expr::Select(c, a, b) => expr_mentions(c, id) || expr_mentions(a, id) || expr_mentions(b, id),
-        _ => false,
     }
 }

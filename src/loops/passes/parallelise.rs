@@ -19,9 +19,9 @@
 //!
 //! Only outermost loops are made parallel: a loop inside a parallel body runs sequentially anyway.
 
-use super::ir::{Block, Expr, Program, Stmt, Var};
-use super::parameters::is_always_sequential;
-use super::printer::print_expr;
+use crate::loops::ir::{Block, Expr, Program, Stmt, Var};
+use crate::loops::parameters::is_always_sequential;
+use crate::loops::printer::print_expr;
 use crate::mem::term::{Term, VariableBounds};
 use crate::tail::ast::Op;
 use std::collections::{HashMap, HashSet};
@@ -32,7 +32,7 @@ const DEFINITION_DEPTH: usize = 12;
 /// Makes every eligible outermost `for` loop of the program a `parfor`.
 pub fn parallelise_maps(mut program: Program) -> Program {
     let mut definitions = HashMap::new();
-    let mut next_id = super::ir::largest_id(&program.body);
+    let mut next_id = crate::loops::ir::largest_id(&program.body);
     parallelise_list(&mut program.body, &mut definitions, &mut next_id);
     program
 }
@@ -140,7 +140,7 @@ pub fn may_be_parallel_body(body: &[Stmt], element: &Expr) -> bool {
     let stores_outside = {
         let private = blocks_allocated_in(body);
         let mut found = false;
-        super::ir::for_each_statement(body, &mut |statement| {
+        crate::loops::ir::for_each_statement(body, &mut |statement| {
             found |= matches!(statement, Stmt::Store { block, .. } if !private.contains(&block.id));
         });
         found
@@ -157,7 +157,7 @@ pub fn may_be_parallel_body(body: &[Stmt], element: &Expr) -> bool {
 
 fn contains_parallel_construct(body: &[Stmt]) -> bool {
     let mut found = false;
-    super::ir::for_each_statement(body, &mut |statement| found |= statement.is_parallel());
+    crate::loops::ir::for_each_statement(body, &mut |statement| found |= statement.is_parallel());
     found
 }
 
@@ -166,7 +166,7 @@ fn contains_parallel_construct(body: &[Stmt]) -> bool {
 /// around it is the one made parallel (where it runs sequentially, as every construct in a parallel body does).
 fn contains_parallel_construct_worth_running(body: &[Stmt]) -> bool {
     let mut found = false;
-    super::ir::for_each_statement(body, &mut |statement| {
+    crate::loops::ir::for_each_statement(body, &mut |statement| {
         found |= statement.is_parallel() && !is_always_sequential(statement)
     });
     found
@@ -174,7 +174,7 @@ fn contains_parallel_construct_worth_running(body: &[Stmt]) -> bool {
 
 fn body_has_forbidden_effect(body: &[Stmt]) -> bool {
     let mut found = false;
-    super::ir::for_each_statement(body, &mut |statement| {
+    crate::loops::ir::for_each_statement(body, &mut |statement| {
         found |= matches!(
             statement,
             Stmt::PrintArray { .. }
@@ -184,7 +184,7 @@ fn body_has_forbidden_effect(body: &[Stmt]) -> bool {
                 | Stmt::ReportBench { .. }
                 | Stmt::Format { .. }
                 | Stmt::Swap { .. }
-        ) || super::ir::statement_expressions(statement)
+        ) || crate::loops::ir::statement_expressions(statement)
             .iter()
             .any(|expr| expr.draws_random_numbers());
     });
@@ -195,7 +195,7 @@ fn body_has_forbidden_effect(body: &[Stmt]) -> bool {
 fn mutables_assigned_outside_declaration(body: &[Stmt]) -> Vec<Var> {
     let mut declared = HashSet::new();
     let mut assigned: Vec<Var> = Vec::new();
-    super::ir::for_each_statement(body, &mut |statement| match statement {
+    crate::loops::ir::for_each_statement(body, &mut |statement| match statement {
         Stmt::Mutable { var, .. } => {
             declared.insert(var.id);
         }
@@ -208,7 +208,7 @@ fn mutables_assigned_outside_declaration(body: &[Stmt]) -> Vec<Var> {
 
 fn blocks_allocated_in(body: &[Stmt]) -> HashSet<u32> {
     let mut blocks = HashSet::new();
-    super::ir::for_each_statement(body, &mut |statement| {
+    crate::loops::ir::for_each_statement(body, &mut |statement| {
         if let Stmt::Alloc { block, .. } = statement {
             blocks.insert(block.id);
         }
@@ -220,7 +220,7 @@ fn blocks_allocated_in(body: &[Stmt]) -> HashSet<u32> {
 fn frees_only_its_own_blocks(body: &[Stmt]) -> bool {
     let mut allocated = HashSet::new();
     let mut freed = HashSet::new();
-    super::ir::for_each_statement(body, &mut |statement| match statement {
+    crate::loops::ir::for_each_statement(body, &mut |statement| match statement {
         Stmt::Alloc { block, .. } => {
             allocated.insert(block.id);
         }
@@ -281,7 +281,7 @@ fn substitute_cursor(
     let innermost = innermost_body_mut(body, &path)?;
     innermost.remove(increment_position);
     let replacement = Expr::var(&closed_form);
-    super::rewrite::rewrite_exprs(innermost, &mut |expr| {
+    crate::loops::rewrite::rewrite_exprs(innermost, &mut |expr| {
         if matches!(expr, Expr::Var(var) if var == cursor) {
             *expr = replacement.clone();
         }
@@ -376,18 +376,22 @@ fn increment_step(statement: &Stmt, cursor: &Var) -> Option<Expr> {
 /// Whether the step of a cursor reads only values fixed before the loop: not its index nor anything the body defines.
 fn step_is_invariant(step: &Expr, index: &Var, body: &[Stmt]) -> bool {
     let mut defined = vec![index.id];
-    super::ir::for_each_statement(body, &mut |statement| {
-        defined.extend(super::ir::defined_variables_of(statement).iter().map(|var| var.id))
+    crate::loops::ir::for_each_statement(body, &mut |statement| {
+        defined.extend(
+            crate::loops::ir::defined_variables_of(statement)
+                .iter()
+                .map(|var| var.id),
+        )
     });
     let mut variables = Vec::new();
     let mut blocks = Vec::new();
-    super::ir::collect_reads(step, &mut variables, &mut blocks);
+    crate::loops::ir::collect_reads(step, &mut variables, &mut blocks);
     blocks.is_empty() && variables.iter().all(|var| !defined.contains(&var.id))
 }
 
 fn statement_assigns(statement: &Stmt, var: &Var) -> bool {
     let mut found = false;
-    super::ir::for_each_statement(std::slice::from_ref(statement), &mut |s| {
+    crate::loops::ir::for_each_statement(std::slice::from_ref(statement), &mut |s| {
         found |= matches!(s, Stmt::Assign { var: assigned, .. } if assigned == var);
     });
     found
@@ -400,8 +404,8 @@ fn statement_mentions_var(statement: &Stmt, var: &Var) -> bool {
 /// Whether any expression of the statement or of the statements nested in it reads the variable.
 fn nested_mentions_var(statement: &Stmt, var: &Var) -> bool {
     let mut found = false;
-    super::ir::for_each_statement(std::slice::from_ref(statement), &mut |s| {
-        found |= super::ir::statement_expressions(s)
+    crate::loops::ir::for_each_statement(std::slice::from_ref(statement), &mut |s| {
+        found |= crate::loops::ir::statement_expressions(s)
             .iter()
             .any(|expr| expr_mentions_var(expr, var));
     });
@@ -416,7 +420,7 @@ fn expr_mentions_var(expr: &Expr, var: &Var) -> bool {
 
 /// Every `let` of the statements, nested ones included (variable ids are unique in a program).
 fn collect_definitions(statements: &[Stmt], definitions: &mut HashMap<u32, Expr>) {
-    super::ir::for_each_statement(statements, &mut |statement| {
+    crate::loops::ir::for_each_statement(statements, &mut |statement| {
         if let Stmt::Let { var, value } = statement {
             definitions.insert(var.id, value.clone());
         }
@@ -426,7 +430,7 @@ fn collect_definitions(statements: &[Stmt], definitions: &mut HashMap<u32, Expr>
 /// The indices and counts of the loops inside a body, by index id.
 fn inner_loops(body: &[Stmt]) -> HashMap<u32, (Var, Expr)> {
     let mut loops = HashMap::new();
-    super::ir::for_each_statement(body, &mut |statement| match statement {
+    crate::loops::ir::for_each_statement(body, &mut |statement| match statement {
         Stmt::For { index, count, .. }
         | Stmt::ParallelFor { index, count, .. }
         | Stmt::ParallelReduce { index, count, .. } => {
@@ -462,7 +466,7 @@ fn for_each_access<'a>(body: &'a [Stmt], visit: &mut dyn FnMut(Access<'a>)) {
         if let Stmt::Store { block, index, .. } = statement {
             visit(Access::Store(*block, index));
         }
-        for expr in super::ir::statement_expressions(statement) {
+        for expr in crate::loops::ir::statement_expressions(statement) {
             loads_in(expr, visit);
         }
         for list in statement.nested_lists() {

@@ -6,9 +6,9 @@
 //!   row-major, which is the order the TAIL interpreter draws in; a pull array would draw when (and as often as)
 //!   its consumer reads it.
 
-use super::ir::{for_each_statement, statement_expressions, Expr, ScalarType};
 use super::lower::{Function, LowerResult, Lowerer};
 use super::pull::Arr;
+use crate::loops::ir::{for_each_statement, statement_expressions, Expr, ScalarType};
 use crate::runtime::error::AplErrorKind;
 use crate::tail::ast::Op;
 

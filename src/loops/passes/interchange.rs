@@ -15,7 +15,7 @@
 //! It is chosen by counting loads whose stride along the innermost loop is neither 0 nor ±1, before and after.
 
 use super::index_simplify::{coefficient_of, mentions};
-use super::ir::{Block, Expr, Stmt, Var};
+use crate::loops::ir::{Block, Expr, Stmt, Var};
 use crate::tail::ast::Op;
 use std::collections::HashMap;
 
@@ -50,7 +50,7 @@ fn interchange_list(statements: &mut Vec<Stmt>, definitions: &mut HashMap<u32, E
 
 fn remember_definition(statement: &Stmt, definitions: &mut HashMap<u32, Expr>) {
     if let Stmt::Let { var, value } = statement {
-        if var.ty == super::ir::ScalarType::Int {
+        if var.ty == crate::loops::ir::ScalarType::Int {
             definitions.insert(var.id, value.clone());
         }
     }
@@ -223,7 +223,7 @@ fn is_profitable(found: &RowOfReductions, outer: &HashMap<u32, Expr>) -> bool {
     for statement in found.lets {
         if let Stmt::Let { var, value } = statement {
             collect_load_indices(value, &mut loads);
-            if var.ty == super::ir::ScalarType::Int {
+            if var.ty == crate::loops::ir::ScalarType::Int {
                 definitions.insert(var.id, value.clone());
             }
         }
@@ -263,7 +263,7 @@ fn rewrite(found: &RowOfReductions, next_id: &mut u32) -> Vec<Stmt> {
         *next_id += 1;
         Var {
             id: *next_id,
-            ty: super::ir::ScalarType::Int,
+            ty: crate::loops::ir::ScalarType::Int,
             hint: hint.into(),
         }
     };

@@ -16,9 +16,9 @@
 //!   reuse it. Chains of element-wise arrays each used several times (easter, blackscholes) become one loop with
 //!   let-bound scalars instead of one loop and one block per array.
 
-use super::ir::{Expr, ScalarType, Stmt};
 use super::lower::{LowerResult, Lowerer};
 use super::pull::{Index, Pull};
+use crate::loops::ir::{Expr, ScalarType, Stmt};
 use crate::tail::ast::{self as tail, ExprKind, Op};
 use std::cell::RefCell;
 use std::rc::Rc;

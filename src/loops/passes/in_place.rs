@@ -21,9 +21,9 @@
 //! value is read after the copy, and the copy (same element type, identity index, as many elements as the new block
 //! holds) leaves the new block equal to the old one on every element a correct program reads.
 
-use super::ir::{Block, Expr, Program, ResultValue, Stmt};
-use super::lower::mentions_block;
-use super::rewrite::{nested_lists_mut, rename_block, rename_block_in_result};
+use crate::loops::ir::{Block, Expr, Program, ResultValue, Stmt};
+use crate::loops::rewrite::mentions_block;
+use crate::loops::rewrite::{nested_lists_mut, rename_block, rename_block_in_result};
 
 /// The pass: every copy whose source dies at it becomes a reuse of the source block.
 pub fn reuse_dying_blocks(mut program: Program) -> Program {

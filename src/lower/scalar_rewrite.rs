@@ -8,8 +8,8 @@
 //!   q+1 when 1÷c ≤ 1E¯14×|x÷c|, i.e. |x| ≥ 1E14 > 2^46. So the floor is q, which `divi` computes with a multiply
 //!   and shifts instead of a conversion, a double division and the tolerant floor's compares and range check.
 
-use super::ir::Expr;
 use super::lower::Lowerer;
+use crate::loops::ir::Expr;
 use crate::tail::ast::Op;
 
 /// Below this magnitude an int's `⌊x÷c` equals its floor division by c (see the module documentation).

@@ -24,12 +24,12 @@
 //!   changes nothing).
 
 use super::double_buffer::{keeps_buffer_across_iterations, ProgramFacts};
-use super::ir::{Block, Expr, Stmt};
-use super::rewrite::{is_safe_pure, nested_lists_mut, variables_of};
+use crate::loops::ir::{Block, Expr, Stmt};
+use crate::loops::rewrite::{is_safe_pure, nested_lists_mut, variables_of};
 use std::collections::{HashMap, HashSet};
 
 /// The pass.
-pub fn hoist_allocations(mut program: super::ir::Program) -> super::ir::Program {
+pub fn hoist_allocations(mut program: crate::loops::ir::Program) -> crate::loops::ir::Program {
     let facts = ProgramFacts::of(&program.body);
     hoist_in_list(&mut program.body, &facts);
     program
@@ -135,7 +135,7 @@ fn invariant_top_level_lets(body: &[Stmt], variant: &HashSet<u32>) -> HashMap<u3
 fn variables_set_in(body: &[Stmt], loop_index: Option<u32>) -> HashSet<u32> {
     let mut variant = variables_defined_in(body);
     variant.extend(loop_index);
-    super::ir::for_each_statement(body, &mut |statement| {
+    crate::loops::ir::for_each_statement(body, &mut |statement| {
         if let Stmt::Assign { var, .. } = statement {
             variant.insert(var.id);
         }
@@ -149,7 +149,7 @@ fn variables_set_in(body: &[Stmt], loop_index: Option<u32>) -> HashSet<u32> {
 /// the state keeps its shape; the variable then has the same value in every iteration.
 fn self_assigned_variables(body: &[Stmt]) -> HashSet<u32> {
     let mut assignments: HashMap<u32, usize> = HashMap::new();
-    super::ir::for_each_statement(body, &mut |statement| {
+    crate::loops::ir::for_each_statement(body, &mut |statement| {
         if let Stmt::Assign { var, .. } = statement {
             *assignments.entry(var.id).or_default() += 1;
         }
@@ -179,15 +179,19 @@ fn self_assigned_variables(body: &[Stmt]) -> HashSet<u32> {
 /// The variables the body defines (at any depth), the loop's own index excluded.
 fn variables_defined_in(body: &[Stmt]) -> HashSet<u32> {
     let mut defined = HashSet::new();
-    super::ir::for_each_statement(body, &mut |statement| {
-        defined.extend(super::ir::defined_variables_of(statement).iter().map(|var| var.id));
+    crate::loops::ir::for_each_statement(body, &mut |statement| {
+        defined.extend(
+            crate::loops::ir::defined_variables_of(statement)
+                .iter()
+                .map(|var| var.id),
+        );
     });
     defined
 }
 
 fn swapped_blocks(body: &[Stmt]) -> HashSet<u32> {
     let mut swapped = HashSet::new();
-    super::ir::for_each_statement(body, &mut |statement| {
+    crate::loops::ir::for_each_statement(body, &mut |statement| {
         if let Stmt::Swap { first, second } = statement {
             swapped.insert(first.id);
             swapped.insert(second.id);

@@ -1,0 +1,20 @@
+//! The rewrites of the loop IR after lowering. Each takes a well-formed program (one that
+//! [`check_program`](crate::loops::check::check_program) accepts) and returns one that means the same, output and
+//! errors included; they read and write only the loop IR (`crate::loops`), never TAIL lowering or LLVM.
+//!
+//! - Run by lowering at its end (`crate::lower::lower_program`): `index_simplify` drops residues and floor quotients
+//!   of affine index arithmetic that the ranges of the loop indices make redundant, `interchange` puts rows of
+//!   reductions in i-k-j order when the innermost loop then reads contiguously, and `row_fusion` fuses a loop that
+//!   writes an array row by row with the loop that reads it row by row, contracting the array to one row.
+//! - [`memory_passes`]: the passes over blocks after lowering ([`rematerialise`], [`in_place`], [`hoist`] with
+//!   [`double_buffer`], then [`parallelise`]), run by the driver's `loop_program` so that every backend gets them.
+
+pub mod double_buffer;
+pub mod hoist;
+pub mod in_place;
+pub(crate) mod index_simplify;
+pub(crate) mod interchange;
+pub mod memory_passes;
+pub mod parallelise;
+pub mod rematerialise;
+pub(crate) mod row_fusion;
