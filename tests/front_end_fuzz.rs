@@ -28,6 +28,40 @@ fn random_program() -> impl Strategy<Value = String> {
     prop::collection::vec(prop::sample::select(TOKENS), 1..30).prop_map(|tokens| tokens.concat())
 }
 
+/// How long one random program may take through the front end before the test stops and shows it: a program of 30
+/// tokens that takes longer is a hang (every stage is meant to be near-linear in the program's size).
+const SECONDS_PER_PROGRAM: u64 = 20;
+
+/// Stops the whole test process, printing the program, when one program runs longer than [`SECONDS_PER_PROGRAM`]
+/// (a hang would otherwise keep the test running with no sign of which input caused it).
+struct Watchdog {
+    current: std::sync::Arc<std::sync::Mutex<(String, std::time::Instant)>>,
+}
+
+impl Watchdog {
+    fn start() -> Watchdog {
+        let current = std::sync::Arc::new(std::sync::Mutex::new((String::new(), std::time::Instant::now())));
+        let watched = current.clone();
+        std::thread::spawn(move || loop {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            let Ok((text, started)) = watched.lock().map(|guard| guard.clone()) else {
+                return;
+            };
+            if started.elapsed().as_secs() > SECONDS_PER_PROGRAM {
+                eprintln!("this program took more than {SECONDS_PER_PROGRAM} s in the front end:\n{text:?}");
+                std::process::abort();
+            }
+        });
+        Watchdog { current }
+    }
+
+    fn watch(&self, text: &str) {
+        if let Ok(mut current) = self.current.lock() {
+            *current = (text.to_string(), std::time::Instant::now());
+        }
+    }
+}
+
 fn fuzz_cases() -> u32 {
     std::env::var("APLC_FUZZ_CASES")
         .ok()
@@ -51,9 +85,11 @@ fn the_front_end_never_panics_on_random_programs() {
         failure_persistence: None,
         ..Config::default()
     });
+    let watchdog = Watchdog::start();
     let compiled = std::cell::Cell::new(0_u32);
     let refused = std::cell::Cell::new(0_u32);
     let outcome = runner.run(&random_program(), |text| {
+        watchdog.watch(&text);
         match through_the_front_end(&text) {
             Ok(()) => compiled.set(compiled.get() + 1),
             Err(report) => {
