@@ -506,3 +506,16 @@ fn fold_does_not_build_huge_arrays_at_compile_time() {
     // Small counts still fold.
     assert_eq!(run(opt::fold_constants, "iotaV(3)"), "[1,2,3]");
 }
+
+#[test]
+fn fold_does_not_run_unbounded_loops_at_compile_time() {
+    // !⍣>1: 1! is 1, never greater than 1, so the loop never ends (at run time, as in Dyalog); folding it hung the
+    // compiler (found by tests/front_end_fuzz.rs). A huge ⍣ count would take as long.
+    for text in ["powerUntil(facti,gti,1)", "power(negi,1000000000000,1)"] {
+        let program = parse_and_infer(text);
+        let folded = opt::fold_constants(program);
+        assert_eq!(print_program(&folded), text);
+    }
+    // A small count still folds: (3!)! is 720.
+    assert_eq!(run(opt::fold_constants, "power(facti,2,3)"), "720");
+}

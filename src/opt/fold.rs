@@ -236,6 +236,7 @@ fn evaluate_on_literals(op: Op, args: &[Expr]) -> Option<Expr> {
         || op == Op::Mem
         || !args.iter().all(is_constant_argument)
         || could_build_a_large_array(op, args)
+        || could_run_long(op, args)
     {
         return None;
     }
@@ -267,6 +268,20 @@ fn could_build_a_large_array(op: Op, args: &[Expr]) -> bool {
             .iter()
             .flat_map(int_literals_in)
             .any(|n| n.abs() > MAX_FOLDED_COUNT)
+}
+
+/// Whether evaluating `op` now could take unbounded time: `powerUntil` runs until its predicate holds, which may be
+/// never (`!⍣>1` loops forever, at run time as in Dyalog, but the compiler must not), and `power` runs its count of
+/// iterations, which may be huge.
+fn could_run_long(op: Op, args: &[Expr]) -> bool {
+    match op {
+        Op::PowerUntil => true,
+        Op::Power => args
+            .iter()
+            .flat_map(int_literals_in)
+            .any(|n| n.abs() > MAX_FOLDED_COUNT),
+        _ => false,
+    }
 }
 
 /// The int literals of a scalar literal or a literal vector.
