@@ -586,6 +586,24 @@ pub fn largest_id(statements: &[Stmt]) -> u32 {
     largest
 }
 
+/// The ids of the variables the statements define (at any depth).
+pub fn variables_defined_in(statements: &[Stmt]) -> std::collections::HashSet<u32> {
+    let mut defined = std::collections::HashSet::new();
+    for_each_statement(statements, &mut |statement| {
+        defined.extend(defined_variables_of(statement).iter().map(|var| var.id));
+    });
+    defined
+}
+
+/// Whether `expr` loads from no block and reads none of the `defined` variables: its value is fixed before the
+/// statements that define them.
+pub fn reads_only_outside(expr: &Expr, defined: &std::collections::HashSet<u32>) -> bool {
+    let mut variables = Vec::new();
+    let mut blocks = Vec::new();
+    collect_reads(expr, &mut variables, &mut blocks);
+    blocks.is_empty() && variables.iter().all(|var| !defined.contains(&var.id))
+}
+
 /// Appends the variables `expr` reads to `variables` (with repeats) and the blocks it loads from to `blocks` (once each).
 pub fn collect_reads(expr: &Expr, variables: &mut Vec<Var>, blocks: &mut Vec<Block>) {
     match expr {

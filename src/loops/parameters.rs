@@ -115,13 +115,7 @@ const UNKNOWN_LOOP_TRIPS: i64 = 16;
 /// The estimated cost of one run of the statements (see the module documentation), as an expression over values
 /// known before them.
 pub fn work_of(statements: &[Stmt]) -> Expr {
-    let mut defined = HashSet::new();
-    ir::for_each_statement(statements, &mut |statement| {
-        for var in ir::defined_variables_of(statement) {
-            defined.insert(var.id);
-        }
-    });
-    work_with(statements, &defined)
+    work_with(statements, &ir::variables_defined_in(statements))
 }
 
 fn work_with(statements: &[Stmt], defined: &HashSet<u32>) -> Expr {
@@ -130,7 +124,7 @@ fn work_with(statements: &[Stmt], defined: &HashSet<u32>) -> Expr {
             Stmt::For { count, body, .. }
             | Stmt::ParallelFor { count, body, .. }
             | Stmt::ParallelReduce { count, body, .. } => {
-                let trips = if reads_only_outside(count, defined) {
+                let trips = if ir::reads_only_outside(count, defined) {
                     count.clone()
                 } else {
                     Expr::Int(UNKNOWN_LOOP_TRIPS)
@@ -146,11 +140,4 @@ fn work_with(statements: &[Stmt], defined: &HashSet<u32>) -> Expr {
         };
         Expr::add_int(total, cost)
     })
-}
-
-fn reads_only_outside(expr: &Expr, defined: &HashSet<u32>) -> bool {
-    let mut variables = Vec::new();
-    let mut blocks = Vec::new();
-    ir::collect_reads(expr, &mut variables, &mut blocks);
-    blocks.is_empty() && variables.iter().all(|var| !defined.contains(&var.id))
 }

@@ -375,18 +375,9 @@ fn increment_step(statement: &Stmt, cursor: &Var) -> Option<Expr> {
 
 /// Whether the step of a cursor reads only values fixed before the loop: not its index nor anything the body defines.
 fn step_is_invariant(step: &Expr, index: &Var, body: &[Stmt]) -> bool {
-    let mut defined = vec![index.id];
-    crate::loops::ir::for_each_statement(body, &mut |statement| {
-        defined.extend(
-            crate::loops::ir::defined_variables_of(statement)
-                .iter()
-                .map(|var| var.id),
-        )
-    });
-    let mut variables = Vec::new();
-    let mut blocks = Vec::new();
-    crate::loops::ir::collect_reads(step, &mut variables, &mut blocks);
-    blocks.is_empty() && variables.iter().all(|var| !defined.contains(&var.id))
+    let mut defined = crate::loops::ir::variables_defined_in(body);
+    defined.insert(index.id);
+    crate::loops::ir::reads_only_outside(step, &defined)
 }
 
 fn statement_assigns(statement: &Stmt, var: &Var) -> bool {
