@@ -5,6 +5,7 @@
 use aplc::source::SourceFile;
 use aplc::source::Span;
 use aplc::syntax::ast::{AssignTarget, Expr, Item, Program, Statement, StatementKind};
+use aplc::syntax::lexer::canonical_glyph;
 use aplc::syntax::{parse_program, print_program, print_program_as_apl, render_errors_plain};
 use proptest::prelude::*;
 
@@ -139,7 +140,16 @@ fn check_spans_of_statements(text: &str, statements: &[Statement]) {
     }
 }
 
-fn slice_of(text: &str, span: Span) -> &str {
+/// The text under `span` with each glyph variant the lexer accepts (`^` for `∧`, `α` for `⍺`, ...) replaced by the
+/// Dyalog glyph it stands for, so that spans can be compared with the glyphs of the nodes they belong to.
+fn slice_of(text: &str, span: Span) -> String {
+    raw_slice_of(text, span)
+        .chars()
+        .map(|character| canonical_glyph(character.encode_utf8(&mut [0; 4])).to_string())
+        .collect()
+}
+
+fn raw_slice_of(text: &str, span: Span) -> &str {
     assert!(
         span.start <= span.end && span.end <= text.len(),
         "{span:?} outside {text:?}"
@@ -197,7 +207,7 @@ fn check_spans_of_item(text: &str, item: &Item) {
         Item::String(..) => assert!(slice.starts_with('\'') && slice.ends_with('\'') && slice.len() >= 2),
         Item::Zilde(_) => assert_eq!(slice, "⍬"),
         Item::Name(name) | Item::SystemName(name) => assert_eq!(slice, name.text),
-        Item::Special(..) => assert!(["⍺", "⍵", "⍺⍺", "⍵⍵", "∇", "∇∇"].contains(&slice)),
+        Item::Special(..) => assert!(["⍺", "⍵", "⍺⍺", "⍵⍵", "∇", "∇∇"].contains(&slice.as_str())),
         Item::Primitive(primitive, _) => assert_eq!(slice, primitive.glyph()),
         Item::Parenthesised(inner, _) => {
             assert!(slice.starts_with('(') && slice.ends_with(')'));

@@ -63,7 +63,7 @@ const GLYPH_VARIANTS: &[(&str, &str)] = &[
 const LOOKALIKE_GLYPHS: &[(&str, &str)] = &[("’", "'"), ("‘", "'")];
 
 /// The Dyalog glyph a grapheme stands for: itself, or the glyph of which it is a variant.
-fn canonical_glyph(grapheme: &str) -> &str {
+pub fn canonical_glyph(grapheme: &str) -> &str {
     GLYPH_VARIANTS
         .iter()
         .find(|(variant, _)| *variant == grapheme)
@@ -121,9 +121,30 @@ const CONTROL_KEYWORDS: &[&str] = &[
     "require",
 ];
 
+/// The grapheme clusters of `text`, except that a quote is always a grapheme of its own. Unicode joins a combining
+/// mark to the character before it, so `'` followed by a mark would be one cluster and the lexer would not see the
+/// quote that ends a string; APL reads strings code point by code point, so the mark belongs to what follows.
+fn graphemes_with_quotes_apart(text: &str) -> Vec<(usize, &str)> {
+    let mut graphemes = Vec::new();
+    for (offset, grapheme) in text.grapheme_indices(true) {
+        match grapheme.strip_prefix('\'') {
+            Some(rest) if !rest.is_empty() => {
+                graphemes.push((offset, "'"));
+                graphemes.extend(
+                    graphemes_with_quotes_apart(rest)
+                        .into_iter()
+                        .map(|(inner, piece)| (offset + 1 + inner, piece)),
+                );
+            }
+            _ => graphemes.push((offset, grapheme)),
+        }
+    }
+    graphemes
+}
+
 pub fn lex(text: &str) -> LexedProgram {
     let mut lexer = Lexer {
-        graphemes: text.grapheme_indices(true).collect(),
+        graphemes: graphemes_with_quotes_apart(text),
         position: 0,
         text_length: text.len(),
     };
@@ -792,6 +813,17 @@ mod tests {
                 TokenKind::Colon,
                 TokenKind::Name("x".to_string())
             ]
+        );
+    }
+
+    #[test]
+    fn a_combining_mark_after_a_quote_does_not_hide_the_quote() {
+        // U+0301 (combining acute) joins the character before it into one grapheme cluster; a quote must still end
+        // (or, doubled, continue) the string, as in an APL system that reads code points.
+        assert_eq!(kinds("'a\u{301}'''"), vec![TokenKind::String("a\u{301}'".to_string())]);
+        assert_eq!(
+            error_kinds("'a'\u{301}'b'"),
+            vec![SyntaxErrorKind::UnknownCharacter("\u{301}".to_string())]
         );
     }
 }

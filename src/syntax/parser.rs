@@ -571,20 +571,19 @@ impl<'s> Parser<'s> {
 
     // ----- Annotations ------------------------------------------------------------------------------------------
 
-    /// The `⍝:` comment right after a dfn's `{` (on the same line, or alone on the lines before the first statement).
+    /// The first `⍝:` comment after a dfn's `{` (on the same line, or on the lines before the first statement).
     fn dfn_annotation(&self, open_span: Span, body_start: Tokens<'_>) -> Option<Comment> {
         let first_statement_start = skip_newlines(body_start).position();
-        // Comments are in source order: the first one after the brace, if it comes before the first statement.
-        let index = self
+        // Comments are in source order: the first annotation among those between the brace and the first statement
+        // (plain comments may come before it).
+        let first_after_brace = self
             .comments
             .partition_point(|comment| comment.span.start < open_span.end);
-        let comment = self
-            .comments
-            .get(index)
-            .filter(|comment| comment.span.start < first_statement_start)?;
-        comment.annotation_text()?;
+        let index = (first_after_brace..self.comments.len())
+            .take_while(|&index| self.comments[index].span.start < first_statement_start)
+            .find(|&index| self.comments[index].annotation_text().is_some())?;
         self.claimed_annotations.borrow_mut().insert(index);
-        Some(comment.clone())
+        Some(self.comments[index].clone())
     }
 
     /// The `⍝:` comment alone on the line directly above a statement that starts its own line.
@@ -969,6 +968,16 @@ mod tests {
             printed("⍝: x : int\nx←{⍝: int → int\n⍵}"),
             "(annotated \" x : int\" (assign x (seq (dfn (type \" int → int\")\n  (seq (special ⍵))))))\n\
              (comment \": x : int\")\n(comment \": int → int\")\n"
+        );
+    }
+
+    #[test]
+    fn a_plain_comment_before_a_dfn_annotation_does_not_hide_it() {
+        // The annotation is the dfn's (as it is without the plain comment), not the first statement's, so that the
+        // program reprinted without its plain comments means the same.
+        assert_eq!(
+            printed("{ ⍝ c\n ⍝: int\n 1 }"),
+            "(seq (dfn (type \" int\")\n  (seq (num 1))))\n(comment \" c\")\n(comment \": int\")\n"
         );
     }
 
