@@ -451,18 +451,34 @@ pub fn run_with_host(file: &SourceFile, backend: Backend, host: &mut dyn Host) -
 /// `aplc run`: prints to standard output as the program runs. Returns the exit status the program asks for (native
 /// code reports its own APL errors and returns 1).
 pub fn run_to_stdout(file: &SourceFile, backend: Backend, options: &CodegenOptions) -> Result<i32, ProgramError> {
+    let options = options_with_pragmas(file, options)?;
     if !backend.runs_in_process() {
-        return run_native(file, backend, options);
+        return run_native(file, backend, &options);
     }
     let mut host = ProcessHost {
         output: std::io::stdout().lock(),
+        float_mode: options.float_mode(),
     };
     run_with_host(file, backend, &mut host).map(|()| 0)
+}
+
+/// The options of a run or build: those of the command line, and where it says nothing, those of the script's
+/// pragmas (`⍝ aplc: float ieee`). A `.tail` program has no pragmas.
+pub fn options_with_pragmas(file: &SourceFile, options: &CodegenOptions) -> Result<CodegenOptions, ProgramError> {
+    if is_tail_file(file) {
+        return Ok(options.clone());
+    }
+    let pragmas = syntax::pragma::read_pragmas(file)?;
+    Ok(CodegenOptions {
+        float_mode: options.float_mode.or(pragmas.float_mode),
+        ..options.clone()
+    })
 }
 
 /// `aplc build`: a standalone native executable at `output`. An interrupt while the intermediates exist ends aplc
 /// only once they are removed.
 pub fn build_executable(file: &SourceFile, options: &CodegenOptions, output: &Path) -> Result<(), ProgramError> {
+    let options = &options_with_pragmas(file, options)?;
     let program = loop_program(file)?;
     let deferral = crate::process::InterruptDeferral::install();
     let built = crate::codegen::llvm::build_executable(&program, options, output)
@@ -539,7 +555,22 @@ pub fn run_source_capturing(file: &SourceFile, backend: Backend) -> RunReport {
         "{} output cannot be captured in-process",
         backend.name()
     );
-    let mut host = ProcessHost { output: Vec::new() };
+    let float_mode = match options_with_pragmas(file, &CodegenOptions::default()) {
+        Ok(options) => options.float_mode(),
+        Err(error) => {
+            return RunReport {
+                stdout: String::new(),
+                error: Some(ReportedError {
+                    apl_name: error.apl_name(),
+                    rendered: error.render_plain(),
+                }),
+            }
+        }
+    };
+    let mut host = ProcessHost {
+        output: Vec::new(),
+        float_mode,
+    };
     let outcome = on_pipeline_stack(|| run_with_host(file, backend, &mut host));
     RunReport {
         stdout: String::from_utf8_lossy(&host.output).into_owned(),
@@ -554,9 +585,14 @@ pub fn run_source_capturing(file: &SourceFile, backend: Backend) -> RunReport {
 /// reads the system clock.
 struct ProcessHost<W: Write> {
     output: W,
+    float_mode: crate::runtime::float_mode::FloatMode,
 }
 
 impl<W: Write> Host for ProcessHost<W> {
+    fn float_mode(&self) -> crate::runtime::float_mode::FloatMode {
+        self.float_mode
+    }
+
     fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError> {
         for line in crate::tail::interp::display_lines_with_precision(value, print_precision) {
             writeln!(self.output, "{line}")

@@ -4,6 +4,7 @@
 use aplc::codegen::llvm::target::{check_target_cpu_name, code_generator_description, CodegenOptions};
 use aplc::diagnostics::ErrorFormat;
 use aplc::driver::{self, Backend, Stage};
+use aplc::runtime::float_mode::FloatMode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -51,6 +52,11 @@ enum Command {
         /// variable APLC_THREADS overrides it when the program runs.
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
+        /// What double arithmetic does with results that are not finite real numbers: `dyalog` (DOMAIN ERROR, as
+        /// Dyalog APL) or `ieee` (∞ and NaN flow on and print as ∞, ¯∞, NaN). By default what the script's
+        /// `⍝ aplc: float NAME` pragma says, else dyalog.
+        #[arg(long, value_enum)]
+        float: Option<FloatArg>,
     },
     /// Compile a program to a standalone native executable (needs no LLVM to run).
     Build {
@@ -67,6 +73,11 @@ enum Command {
         /// environment variable APLC_THREADS overrides it when the executable runs.
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
+        /// What double arithmetic does with results that are not finite real numbers: `dyalog` (DOMAIN ERROR, as
+        /// Dyalog APL) or `ieee` (∞ and NaN flow on and print as ∞, ¯∞, NaN). By default what the script's
+        /// `⍝ aplc: float NAME` pragma says, else dyalog.
+        #[arg(long, value_enum)]
+        float: Option<FloatArg>,
     },
     /// Print the program's TAIL, with every let and lambda annotated with its inferred type.
     Tail {
@@ -96,6 +107,10 @@ enum Command {
         /// Which backend runs each line: `jit` compiles it to native code, `interp` is the TAIL interpreter.
         #[arg(long, value_enum, default_value_t = aplc::repl::ReplBackend::Jit)]
         backend: aplc::repl::ReplBackend,
+        /// What double arithmetic does with results that are not finite real numbers: `dyalog` (DOMAIN ERROR) or
+        /// `ieee` (∞ and NaN flow on).
+        #[arg(long, value_enum, default_value_t = FloatArg::Dyalog)]
+        float: FloatArg,
     },
     /// Print a completion script for a shell: `aplc completions bash > /etc/bash_completion.d/aplc`,
     /// `aplc completions zsh > ~/.zfunc/_aplc`, `aplc completions fish > ~/.config/fish/completions/aplc.fish`.
@@ -103,6 +118,23 @@ enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FloatArg {
+    /// DOMAIN ERROR when a result is ∞ or NaN, as Dyalog APL.
+    Dyalog,
+    /// IEEE 754: ∞ and NaN flow on.
+    Ieee,
+}
+
+impl From<FloatArg> for FloatMode {
+    fn from(float: FloatArg) -> FloatMode {
+        match float {
+            FloatArg::Dyalog => FloatMode::Dyalog,
+            FloatArg::Ieee => FloatMode::Ieee,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -158,10 +190,11 @@ impl From<StageArg> for Stage {
     }
 }
 
-fn codegen_options(target_cpu: Option<String>, threads: Option<u16>) -> CodegenOptions {
+fn codegen_options(target_cpu: Option<String>, threads: Option<u16>, float: Option<FloatArg>) -> CodegenOptions {
     CodegenOptions {
         target_cpu,
         threads: threads.map(usize::from),
+        float_mode: float.map(FloatMode::from),
     }
 }
 
@@ -179,7 +212,7 @@ fn main() -> ExitCode {
         return ExitCode::from(EXIT_USAGE_ERROR);
     }
     let source = match &cli.command {
-        Command::Repl { backend } => return aplc::repl::main(*backend),
+        Command::Repl { backend, float } => return aplc::repl::main(*backend, (*float).into()),
         Command::Completions { shell } => {
             clap_complete::generate(*shell, &mut Cli::command(), "aplc", &mut std::io::stdout());
             return ExitCode::SUCCESS;
@@ -264,8 +297,9 @@ fn run_command(command: Command, source: &aplc::source::SourceFile) -> Result<Op
             backend,
             target_cpu,
             threads,
+            float,
             ..
-        } => match driver::run_to_stdout(source, backend.into(), &codegen_options(target_cpu, threads)) {
+        } => match driver::run_to_stdout(source, backend.into(), &codegen_options(target_cpu, threads, float)) {
             Ok(status) if status != 0 => return Ok(Some(EXIT_PROGRAM_ERROR)),
             outcome => outcome.map(|_| ()),
         },
@@ -273,8 +307,9 @@ fn run_command(command: Command, source: &aplc::source::SourceFile) -> Result<Op
             output,
             target_cpu,
             threads,
+            float,
             ..
-        } => driver::build_executable(source, &codegen_options(target_cpu, threads), &output),
+        } => driver::build_executable(source, &codegen_options(target_cpu, threads, float), &output),
         Command::Tail { .. } => driver::typed_tail_text(source).map(|text| write_text_to_stdout(&text)),
         Command::Check { .. } => driver::check(source).map(|summary| write_text_to_stdout(&summary)),
         Command::Dump { stage, .. } => driver::dump(source, stage.into()).map(|text| write_text_to_stdout(&text)),

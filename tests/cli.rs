@@ -215,6 +215,95 @@ fn a_program_comes_from_standard_input_or_the_command_line() {
 }
 
 #[test]
+fn the_float_option_and_pragma_choose_between_domain_error_and_ieee_results() {
+    let directory = test_directory("float_mode");
+    // 1e308×10 overflows: a DOMAIN ERROR by default (Dyalog), ∞ with --float ieee; ÷0 is ∞ and ⍟0 is ¯∞ then.
+    let overflow = "⎕←1e308×10 ⋄ ⎕←÷0 ⋄ ⎕←⍟0";
+    for backend in ["interp", "mem", "jit", "aot"] {
+        let dyalog = aplc_in(&directory, &["run", "--backend", backend, "-e", overflow]);
+        assert_eq!(dyalog.status.code(), Some(1), "{backend}");
+        assert!(
+            text(&dyalog.stderr).contains("DOMAIN ERROR"),
+            "{backend}: {}",
+            text(&dyalog.stderr)
+        );
+        let ieee = aplc_in(
+            &directory,
+            &["run", "--backend", backend, "--float", "ieee", "-e", overflow],
+        );
+        assert_eq!(
+            (text(&ieee.stdout), ieee.status.code()),
+            ("∞\n∞\n¯∞\n".to_string(), Some(0)),
+            "{backend}: {}",
+            text(&ieee.stderr)
+        );
+    }
+    // The pragma says ieee; the command line wins over it.
+    let with_pragma = format!("⍝ aplc: float ieee\n{overflow}\n");
+    std::fs::write(directory.join("p.apl"), &with_pragma).unwrap();
+    let pragma = aplc_in(&directory, &["run", "p.apl"]);
+    assert_eq!(text(&pragma.stdout), "∞\n∞\n¯∞\n", "{}", text(&pragma.stderr));
+    let overridden = aplc_in(&directory, &["run", "--float", "dyalog", "p.apl"]);
+    assert_eq!(overridden.status.code(), Some(1));
+    // An executable keeps the mode it was built with.
+    let built = aplc_in(&directory, &["build", "p.apl", "-o", "p"]);
+    assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
+    let executable = Command::new(directory.join("p")).output().unwrap();
+    assert_eq!(text(&executable.stdout), "∞\n∞\n¯∞\n");
+    // A pragma that aplc does not know is a SYNTAX ERROR at its line, not a silent comment.
+    std::fs::write(directory.join("q.apl"), "⍝ aplc: float fast\n1\n").unwrap();
+    let unknown = aplc_in(&directory, &["run", "q.apl"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(
+        text(&unknown.stderr).contains("malformed pragma"),
+        "{}",
+        text(&unknown.stderr)
+    );
+}
+
+/// An APL error raised inside the body of a parallel construct that the pool runs on several threads (the threshold
+/// forced to 0): reported once, as that error, exit status 1, on jit and in a built executable.
+#[test]
+fn an_error_inside_a_parallel_body_is_reported_once() {
+    let directory = test_directory("parallel_error");
+    // (⍳100000)-50000 holds one 0, in the chunk of element 50000: ÷ fails there. The map (parfor) and the
+    // reduction (reduce) of the ÷ both run on the pool. v[i+1] reads past the end at the last i: INDEX ERROR.
+    let programs = [
+        ("⎕←+/÷(⍳100000)-50000", "DOMAIN ERROR"),
+        ("x←÷(⍳100000)-50000\n⎕←2×x", "DOMAIN ERROR"),
+        ("v←⍳100000\n⎕←+/v[1+⍳100000]", "INDEX ERROR"),
+    ];
+    for (position, (program, error)) in programs.iter().enumerate() {
+        let source = format!("p{position}.apl");
+        std::fs::write(directory.join(&source), program).unwrap();
+        let executable = format!("p{position}");
+        let built = aplc_in(&directory, &["build", &source, "-o", &executable]);
+        assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
+        let runs = [
+            Command::new(env!("CARGO_BIN_EXE_aplc"))
+                .args(["run", "--backend", "jit", &source])
+                .current_dir(&directory)
+                .env("APLC_THREADS", "2")
+                .env("APLC_PARAM_threshold", "0")
+                .output()
+                .unwrap(),
+            Command::new(directory.join(&executable))
+                .env("APLC_THREADS", "2")
+                .env("APLC_PARAM_threshold", "0")
+                .output()
+                .unwrap(),
+        ];
+        for run in runs {
+            let stderr = text(&run.stderr);
+            assert_eq!(run.status.code(), Some(1), "{program}: {stderr}");
+            assert_eq!(stderr.matches(error).count(), 1, "{program}: {stderr}");
+            assert_eq!(stderr.matches("ERROR").count(), 1, "{program}: {stderr}");
+            assert_eq!(text(&run.stdout), "", "{program}");
+        }
+    }
+}
+
+#[test]
 fn the_version_names_llvm_and_the_target() {
     let version = aplc_in(Path::new("."), &["--version"]);
     assert_eq!(version.status.code(), Some(0));

@@ -171,7 +171,7 @@ fn a_baseline_cpu_also_gets_the_vectorised_signal_loop() {
     let program = large_signal_tail();
     let options = CodegenOptions {
         target_cpu: Some("x86-64".to_string()),
-        threads: None,
+        ..CodegenOptions::default()
     };
     let ir = llvm_ir_text(&program, &options, true).expect("the program compiles");
     assert!(ir.contains("\"target-cpu\"=\"x86-64\""), "{ir}");

@@ -113,7 +113,7 @@ fn a_baseline_cpu_executable_runs_here() {
     let module = build_sum_of_first_integers_module(&context, 100);
     let options = CodegenOptions {
         target_cpu: Some("x86-64".to_string()),
-        threads: None,
+        ..CodegenOptions::default()
     };
     let (_, output) = compile_and_run(&module, "baseline_cpu", &options);
     assert_eq!(String::from_utf8_lossy(&output.stdout), "5050\n");

@@ -45,7 +45,7 @@ fn a_named_baseline_cpu_also_runs() {
     let module = build_sum_of_first_integers_module(&context, 1000);
     let options = CodegenOptions {
         target_cpu: Some("x86-64".to_string()),
-        threads: None,
+        ..CodegenOptions::default()
     };
     let (status, output) =
         capture_output_of(|| unsafe { run_module_in_jit(&module, PROGRAM_ENTRY_FUNCTION_NAME, &options) });

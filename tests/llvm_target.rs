@@ -64,7 +64,7 @@ fn prepared_functions_carry_the_target_cpu_and_features() {
 fn a_named_cpu_uses_that_cpu_and_its_default_features() {
     let options = CodegenOptions {
         target_cpu: Some("x86-64-v3".to_string()),
-        threads: None,
+        ..CodegenOptions::default()
     };
     assert_eq!(
         TargetCpu::from_options(&options),
@@ -91,7 +91,7 @@ fn native_and_host_mean_the_host_cpu() {
     for name in ["native", "host"] {
         let options = CodegenOptions {
             target_cpu: Some(name.to_string()),
-            threads: None,
+            ..CodegenOptions::default()
         };
         assert_eq!(TargetCpu::from_options(&options), host);
     }

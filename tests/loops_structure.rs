@@ -161,7 +161,16 @@ fn snapshots_of_printed_loop_ir() {
 /// Operators the lowering does not support yet: each gives a NONCE error naming the construct.
 #[test]
 fn unsupported_operators_give_a_nonce_error() {
-    let unsupported = [("condScl(fn x => x, tt, iota(3))", "condScl")];
+    let unsupported = [
+        (
+            "condScl(fn x:([int]0,[int]1) => x, tt, (1, iota(3)))",
+            "arrays inside the tuple state",
+        ),
+        (
+            "transp2(rotateV(nowi(), [1,2]), reshape([2,2], iota(4)))",
+            "transp2 with axes unknown",
+        ),
+    ];
     for (text, name) in unsupported {
         let program = typed_program(text);
         let error = lower_checked(&program)

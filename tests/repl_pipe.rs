@@ -19,8 +19,13 @@ fn run_session_in(input: &str, directory: std::path::PathBuf) -> SessionOutput {
 }
 
 fn run_session_with_bytes(input: &[u8], directory: std::path::PathBuf) -> SessionOutput {
+    run_session_with_options(input, directory, &[])
+}
+
+fn run_session_with_options(input: &[u8], directory: std::path::PathBuf, options: &[&str]) -> SessionOutput {
     let mut child = Command::new(env!("CARGO_BIN_EXE_aplc"))
         .arg("repl")
+        .args(options)
         .current_dir(directory)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -39,6 +44,21 @@ fn run_session_with_bytes(input: &[u8], directory: std::path::PathBuf) -> Sessio
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         status: output.status.code().unwrap_or(-1),
     }
+}
+
+#[test]
+fn the_float_option_lets_infinities_through_on_both_backends() {
+    // x←3 is a line of its own, so x÷0 is computed by the running line, not folded: ∞ with --float ieee.
+    for backend in ["jit", "interp"] {
+        let session = run_session_with_options(
+            "1e308×10\nx←3\nx÷0\n".as_bytes(),
+            std::env::temp_dir(),
+            &["--backend", backend, "--float", "ieee"],
+        );
+        assert_eq!(session.stdout, "∞\n∞\n", "{backend}: {}", session.stderr);
+    }
+    let strict = run_session("x←3\nx÷0\n");
+    assert!(strict.stderr.contains("DOMAIN ERROR"), "{}", strict.stderr);
 }
 
 #[test]

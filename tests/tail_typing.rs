@@ -104,6 +104,7 @@ const ARRAY_OPS: &[(&str, &str, &str)] = &[
     ("zilde()", "<int>0", "addi(zilde(),1)"),
     ("pi()", "[double]0", "addi(pi(),1)"),
     ("nowi()", "[int]0", "addd(nowi(),1.0)"),
+    ("nonEmptyRows(iota(3))", "[int]1", "nonEmptyRows(3)"),
     ("iota(3)", "[int]1", "iota([1,2])"),
     ("iotaV(3)", "<int>3", "iotaV(addi(1,2))"),
     ("shape(reshape([2,3],iota(6)))", "<int>2", "addi(shape(iota(3)),1)"),
@@ -344,4 +345,9 @@ fn loop_states_forget_known_values() {
     // Lengths and ranks are still part of the state's type: a state cannot change its length.
     assert!(infer("power(fn y => [1,2],2,[0])").is_err());
     assert!(infer("power(fn y => 1.5,2,0)").is_err());
+    // ... unless the lambda's parameter says the length is unknown: then that is the state's type (the elaborator
+    // writes `[int]1` for a guard's argument, whose branches may give vectors of any length).
+    assert_eq!(infer("condScl(fn y:[int]1 => [2,3,5],tt,[]:int)").unwrap(), "[int]1");
+    assert_eq!(infer("power(fn y:[int]1 => [1,2],2,[0])").unwrap(), "[int]1");
+    assert!(infer("condScl(fn y:[int]2 => [2,3,5],tt,[]:int)").is_err());
 }

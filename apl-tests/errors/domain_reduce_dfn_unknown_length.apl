@@ -1,5 +1,8 @@
-⍝ a dfn has no identity item, and the length of ⍳n is not known before the program runs (?1 is drawn then): the axis may be empty, so
-⍝ the reduction is rejected when compiling (APL would give DOMAIN ERROR on an empty axis), with a hint
+⍝ a dfn has no identity item, and the length of ⍳n is not known before the program runs (?1 is drawn then; it is
+⍝ always 1): the reduction of the one-element ⍳n is its element, and the reduction of the empty ⍳n-1 is a DOMAIN ERROR
+⍝ raised by the running program
+⍝> 1
 ⍝! DOMAIN ERROR
 n←?1
 {⍺+2×⍵}/⍳n
+{⍺+2×⍵}/⍳n-1

@@ -9,6 +9,7 @@ use super::env::{Arr, Fun, Scalar, Val};
 use super::error::{ElabError, ElabResult};
 use super::ir::{Base, Expr, Type};
 use super::Elaborator;
+use crate::runtime::error::REDUCING_AN_EMPTY_AXIS_WITHOUT_IDENTITY;
 use crate::source::Span;
 use crate::syntax::ast::Primitive;
 use std::rc::Rc;
@@ -288,33 +289,22 @@ impl Elaborator {
         }
         // No identity item: TAIL's reduce folds a non-empty row from its last element (the neutral element only
         // stands for an empty row), so any value of the type will do, provided the row is never empty. APL gives a
-        // DOMAIN ERROR for an empty row; rather than compiling a silent default (or a check that fires only on some
-        // inputs), the length must be known to be non-zero at compile time.
-        match length {
+        // DOMAIN ERROR for an empty row: at compile time when the length is known to be 0, otherwise the argument
+        // goes through `nonEmptyRows`, which raises it at run time.
+        let rows = match length {
             Some(0) => {
-                return Err(
-                    ElabError::domain(span, "reducing an empty axis with a function that has no identity item")
-                        .with_hint("only primitive functions have identity items; this axis is always empty"),
-                )
+                return Err(ElabError::domain(span, REDUCING_AN_EMPTY_AXIS_WITHOUT_IDENTITY)
+                    .with_hint("only primitive functions have identity items; this axis is always empty"))
             }
-            Some(_) => {}
-            None => {
-                return Err(ElabError::domain(
-                    span,
-                    "reducing with a function that has no identity item, over an axis whose length is not known",
-                )
-                .with_hint(
-                    "APL gives a DOMAIN ERROR when such an axis is empty; reduce with a primitive function (which has \
-                     an identity item), or make the axis length known to the compiler (a literal, ⍴ with constants)",
-                ))
-            }
-        }
+            Some(_) => array.expr,
+            None => Expr::op("nonEmptyRows", vec![array.expr]),
+        };
         let zero = match base {
             Base::Bool => Scalar::Bool(false),
             Base::Char => Scalar::Char(' '),
             other => Scalar::Int(0).promote(other),
         };
-        let expr = Expr::op("reduce", vec![lambda, zero.literal(), array.expr]);
+        let expr = Expr::op("reduce", vec![lambda, zero.literal(), rows]);
         Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents))
     }
 

@@ -116,18 +116,25 @@ fn reduce_with_a_dfn_folds_onto_the_last_element() {
 }
 
 #[test]
-fn reducing_with_a_dfn_over_an_axis_of_unknown_length_is_a_compile_time_error() {
-    // `⍳n` with n computed at run time may be empty, and `{⍺+2×⍵}` has no identity item: rejected with a hint.
-    let file = SourceFile::new("test.apl", "n←0×⊃⍳1\n{⍺+2×⍵}/⍳n");
-    let errors = elaborate_program(&parse_program(&file).unwrap(), &file).unwrap_err();
-    let error = &errors.errors[0];
-    assert_eq!(error.apl_name(), "DOMAIN ERROR");
-    assert!(error.to_string().contains("no identity item"), "{error}");
-    let hint = miette::Diagnostic::help(error)
-        .map(|help| help.to_string())
-        .unwrap_or_default();
-    assert!(hint.contains("primitive"), "no hint: {error:?}");
-    // A statically known non-zero length needs no identity item: 1 f (2 f 3) with f(a,b) = a+2b is 1+2×8 = 17.
+fn reducing_with_a_dfn_over_an_axis_of_unknown_length_fails_only_when_it_is_empty_at_run_time() {
+    // `⍳n` with n computed by the program (`?1` is always 1) may be empty, and `{⍺+2×⍵}` has no identity item: a DOMAIN ERROR when the
+    // program finds the axis empty, the reduction otherwise (1 f (2 f 3) with f(a,b) = a+2b is 1+2×8 = 17).
+    let lines_and_error = |text: &str| {
+        let program = compile(text).expect("compiles");
+        let mut host = MemoryHost::default();
+        let error = eval_program(&program, &mut host).err().map(|error| error.to_string());
+        (host.printed_lines, error)
+    };
+    let (lines, error) = lines_and_error("n←¯1+?1\n⎕←{⍺+2×⍵}/⍳n+3\n{⍺+2×⍵}/⍳n");
+    assert_eq!(lines, ["17"]);
+    let error = error.expect("the empty reduction fails");
+    assert!(
+        error.starts_with("DOMAIN ERROR") && error.contains("no identity item"),
+        "{error}"
+    );
+    // Every row of a matrix is empty even when there are rows: 3 0⍴0 has no identity to give for each row.
+    let (_, error) = lines_and_error("n←¯1+?1\n{⍺+2×⍵}/3 n⍴0");
+    assert!(error.is_some_and(|error| error.starts_with("DOMAIN ERROR")));
     check("{⍺+2×⍵}/1 2 3", &["17"]);
 }
 
@@ -618,7 +625,17 @@ fn annotations_are_checked_at_calls() {
 #[test]
 fn constant_domain_errors_are_static() {
     check_error("~2", "DOMAIN ERROR");
-    check_error("⍟0", "DOMAIN ERROR");
+}
+
+#[test]
+fn division_by_zero_and_the_logarithm_of_zero_are_left_to_the_float_mode_at_run_time() {
+    // ∞ and ¯∞ in the IEEE float mode, which the elaborator does not know: compiled, and a DOMAIN ERROR only when the
+    // program runs in Dyalog's mode.
+    for text in ["⍟0", "÷0", "1÷0"] {
+        let program = compile(text).unwrap_or_else(|error| panic!("{text}: {error}"));
+        let error = eval_program(&program, &mut MemoryHost::default()).unwrap_err();
+        assert!(error.to_string().starts_with("DOMAIN ERROR"), "{text}: {error}");
+    }
 }
 
 mod fuzz {

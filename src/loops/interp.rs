@@ -10,7 +10,7 @@ use super::ir::{ArrayRef, Block, Expr, Program, Reduction, ResultValue, ScalarTy
 use crate::runtime::error::{AplError, AplErrorKind};
 use crate::tail::ast::Op;
 use crate::tail::interp::{numbers_in_file, Host};
-use crate::tail::scalar_ops::apply_scalar_op;
+use crate::tail::scalar_ops::{apply_scalar_op_in, FloatMode};
 use crate::tail::value::{ArrayData, ArrayValue, Scalar, Value};
 use aplc_runtime::abi::{RollGenerator, ROLL_SEED};
 use aplc_runtime::text_input;
@@ -21,6 +21,7 @@ use std::rc::Rc;
 /// Runs a program; returns its result value (after everything it printed went to the host).
 pub fn run_program(program: &Program, host: &mut dyn Host) -> Result<Value, RunError> {
     let mut machine = Machine {
+        float_mode: host.float_mode(),
         host,
         variables: HashMap::new(),
         blocks: HashMap::new(),
@@ -32,6 +33,7 @@ pub fn run_program(program: &Program, host: &mut dyn Host) -> Result<Value, RunE
 
 struct Machine<'h> {
     host: &'h mut dyn Host,
+    float_mode: FloatMode,
     variables: HashMap<u32, Scalar>,
     /// Live blocks (a freed block is removed).
     blocks: HashMap<u32, Vec<Scalar>>,
@@ -240,9 +242,9 @@ impl Machine<'_> {
                 self.variables.insert(index.id, Scalar::Int(i));
                 self.run(body)?;
                 let x = self.eval(element)?;
-                partial = apply_scalar_op(reduction.op, &[partial, x]).map_err(RunError::Apl)?;
+                partial = apply_scalar_op_in(self.float_mode, reduction.op, &[partial, x]).map_err(RunError::Apl)?;
             }
-            total = apply_scalar_op(reduction.op, &[total, partial]).map_err(RunError::Apl)?;
+            total = apply_scalar_op_in(self.float_mode, reduction.op, &[total, partial]).map_err(RunError::Apl)?;
             chunk_start = chunk_end;
         }
         Ok(total)
@@ -267,7 +269,7 @@ impl Machine<'_> {
                 if *op == Op::Roll {
                     return self.roll(&values);
                 }
-                apply_scalar_op(*op, &values).map_err(RunError::Apl)
+                apply_scalar_op_in(self.float_mode, *op, &values).map_err(RunError::Apl)
             }
             Expr::Load { block, index } => {
                 let position = self.eval_int(index)?;

@@ -860,7 +860,7 @@ impl Lowerer {
                 let function = Self::as_function(next())?;
                 let condition = self.as_scalar(next())?;
                 match next() {
-                    Lowered::Array(arr) if arr.rank() > 0 => Err(LowerError::unsupported("condScl on arrays")),
+                    Lowered::Array(arr) if arr.rank() > 0 => self.conditional_array(function, condition, arr),
                     state => self.conditional(function, condition, state),
                 }
             }

@@ -648,6 +648,79 @@ impl Lowerer {
         self.repeat_array(function, Repeat::Until(predicate), arr)
     }
 
+    /// `condScl(f, b, x)` on an array: a copy of x in a block of its own, which the branch taken when b replaces by
+    /// a new block holding f x (whose shape may differ: a guard's result need not have its argument's shape).
+    pub(super) fn conditional_array(&mut self, function: Function, condition: Expr, arr: Arr) -> LowerResult<Lowered> {
+        let initial = self.materialise(&arr)?;
+        let shape_vars: Vec<Var> = initial
+            .shape
+            .iter()
+            .map(|extent| self.mutable(extent.clone(), "s"))
+            .collect();
+        let shape: Vec<Expr> = shape_vars.iter().map(Expr::var).collect();
+        let current = Materialised {
+            block: initial.block,
+            layout: Layout::row_major(&shape),
+            shape,
+        };
+        let (then, ()) = self.capture(|lowerer| {
+            let result = match lowerer.apply(&function, vec![Lowered::Array(Arr::Mat(current.clone()))])? {
+                Lowered::Array(result) => lowerer.indexable(result)?,
+                Lowered::Scalar(value) => Arr::Pull(Pull::scalar(value)),
+                _ => return Err(LowerError::ill_typed("condScl's function must return an array")),
+            };
+            if result.rank() != current.shape.len() {
+                return Err(LowerError::ill_typed(
+                    "condScl's function changes the rank of its argument",
+                ));
+            }
+            let (next, new_shape) = lowerer.materialise_with_fresh_shape(&result)?;
+            lowerer.emit(Stmt::Swap {
+                first: current.block,
+                second: next,
+            });
+            lowerer.assign_each(&shape_vars, new_shape);
+            Ok(())
+        })?;
+        self.emit_if(condition, then, vec![]);
+        Ok(Lowered::Array(Arr::Mat(current)))
+    }
+
+    /// `vars[k] := values[k]` for each k, in order.
+    fn assign_each(&mut self, vars: &[Var], values: Vec<Expr>) {
+        for (var, value) in vars.iter().zip(values) {
+            self.emit(Stmt::Assign {
+                var: var.clone(),
+                value,
+            });
+        }
+    }
+
+    /// A new block holding `result` row-major, and its shape bound to fresh variables (fresh even for an extent that
+    /// is already a variable, so that assigning the shape variables of the array it replaces cannot clobber it).
+    fn materialise_with_fresh_shape(&mut self, result: &Arr) -> LowerResult<(crate::loops::ir::Block, Vec<Expr>)> {
+        let new_shape: Vec<Expr> = result
+            .shape()
+            .into_iter()
+            .map(|extent| {
+                let var = self.fresh_var(ScalarType::Int, "n");
+                self.emit(Stmt::Let {
+                    var: var.clone(),
+                    value: extent,
+                });
+                Expr::Var(var)
+            })
+            .collect();
+        let size = self.size_of(&new_shape);
+        let next = self.fresh_block(result.element());
+        self.emit(Stmt::Alloc {
+            block: next,
+            size: size.clone(),
+        });
+        self.fill_block(result, next, &size)?;
+        Ok((next, new_shape))
+    }
+
     fn repeat_array(&mut self, function: Function, repeat: Repeat, arr: Arr) -> LowerResult<Lowered> {
         let initial = self.materialise(&arr)?;
         let element = arr.element();
@@ -708,29 +781,7 @@ impl Lowerer {
                     lowerer.fill_block(&result, *next, size)?;
                     (*next, shape.clone())
                 }
-                None => {
-                    let new_shape: Vec<Expr> = result
-                        .shape()
-                        .into_iter()
-                        .map(|extent| {
-                            // A fresh variable even for a variable extent: the assignments below must not clobber it.
-                            let var = lowerer.fresh_var(ScalarType::Int, "n");
-                            lowerer.emit(Stmt::Let {
-                                var: var.clone(),
-                                value: extent,
-                            });
-                            Expr::Var(var)
-                        })
-                        .collect();
-                    let size = lowerer.size_of(&new_shape);
-                    let next = lowerer.fresh_block(element);
-                    lowerer.emit(Stmt::Alloc {
-                        block: next,
-                        size: size.clone(),
-                    });
-                    lowerer.fill_block(&result, next, &size)?;
-                    (next, new_shape)
-                }
+                None => lowerer.materialise_with_fresh_shape(&result)?,
             };
             if let (Repeat::Until(predicate), Some(done)) = (&repeat, &done) {
                 let new_array = Arr::Mat(Materialised {
@@ -754,12 +805,7 @@ impl Lowerer {
                 second: next,
             });
             if hoisted.is_none() {
-                for (var, extent) in shape_vars.iter().zip(new_shape) {
-                    lowerer.emit(Stmt::Assign {
-                        var: var.clone(),
-                        value: extent,
-                    });
-                }
+                lowerer.assign_each(&shape_vars, new_shape);
             }
             Ok(())
         })?;

@@ -6,7 +6,7 @@ use super::lower::{Function, LowerResult, Lowered, Lowerer};
 use super::pull::{Arr, Materialised, Pull};
 use crate::loops::error::LowerError;
 use crate::loops::ir::{Expr, Layout, ScalarType, Stmt};
-use crate::runtime::error::AplErrorKind;
+use crate::runtime::error::{AplErrorKind, REDUCING_AN_EMPTY_AXIS_WITHOUT_IDENTITY};
 use crate::tail::ast::Op;
 
 /// Which axis a first-or-last-axis operation works on.
@@ -93,6 +93,16 @@ impl Lowerer {
                 let axes = self.as_array(next())?;
                 let arr = self.as_array(next())?;
                 self.transpose_by(axes, arr).and_then(array)
+            }
+            Op::NonEmptyRows => {
+                let arr = self.as_array(next())?;
+                let row_length = arr.shape().last().cloned().unwrap_or(Expr::Int(1));
+                self.fail_if(
+                    Expr::eq(row_length, Expr::Int(0)),
+                    AplErrorKind::Domain,
+                    REDUCING_AN_EMPTY_AXIS_WITHOUT_IDENTITY,
+                );
+                array(arr)
             }
             Op::Reverse => {
                 let arr = self.as_array(next())?;

@@ -96,7 +96,7 @@ fn shape_of_op(op: Op, args: &[Expr], environment: &mut ShapeEnvironment) -> Opt
             .filter(|extents| extents.iter().all(|e| *e >= 0))
             .map(|extents| extents.iter().map(|e| *e as u64).collect()),
         Op::Ravel => shape_of_arg(last).map(|shape| vec![shape.iter().product()]),
-        Op::Reverse | Op::VReverse | Op::VReverseV | Op::Mem | Op::Print => shape_of_arg(last),
+        Op::Reverse | Op::VReverse | Op::VReverseV | Op::Mem | Op::Print | Op::NonEmptyRows => shape_of_arg(last),
         Op::Transpose => shape_of_arg(last).map(|shape| shape.into_iter().rev().collect()),
         Op::Rotate | Op::RotateV | Op::VRotate | Op::VRotateV | Op::Each | Op::EachV | Op::Scan => shape_of_arg(last),
         Op::Transpose2 => {

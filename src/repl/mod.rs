@@ -21,7 +21,9 @@ pub mod line_reader;
 pub mod session;
 pub mod values;
 
+use crate::codegen::llvm::target::CodegenOptions;
 use crate::runtime::error::{AplError, AplErrorKind};
+use crate::runtime::float_mode::FloatMode;
 use crate::tail::interp::Host;
 use crate::tail::value::Value;
 use commands::SystemCommand;
@@ -43,11 +45,11 @@ pub enum ReplBackend {
 
 /// Runs the session on standard input until `)off` or the end of input. The exit status is 0 then; 2 when the
 /// session could not start.
-pub fn main(backend: ReplBackend) -> std::process::ExitCode {
+pub fn main(backend: ReplBackend, float_mode: FloatMode) -> std::process::ExitCode {
     let outcome = std::thread::Builder::new()
         .name("aplc-repl".to_string())
         .stack_size(SESSION_STACK_BYTES)
-        .spawn(move || run_on_standard_streams(backend))
+        .spawn(move || run_on_standard_streams(backend, float_mode))
         .map(|handle| {
             block_interrupts_on_this_thread();
             handle.join()
@@ -76,7 +78,7 @@ fn block_interrupts_on_this_thread() {
     }
 }
 
-fn run_on_standard_streams(backend: ReplBackend) -> Result<(), String> {
+fn run_on_standard_streams(backend: ReplBackend, float_mode: FloatMode) -> Result<(), String> {
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     let colour = std::io::stderr().is_terminal();
     let mut reader: Box<dyn LineReader> = if interactive {
@@ -85,9 +87,15 @@ fn run_on_standard_streams(backend: ReplBackend) -> Result<(), String> {
     } else {
         Box::new(PipeReader::new(std::io::stdin().lock()))
     };
-    let mut host = StdoutHost;
+    let mut host = StdoutHost { float_mode };
     match backend {
-        ReplBackend::Jit => Repl::new(jit::JitBackend::default(), colour).run(reader.as_mut(), &mut host),
+        ReplBackend::Jit => {
+            let options = CodegenOptions {
+                float_mode: Some(float_mode),
+                ..CodegenOptions::default()
+            };
+            Repl::new(jit::JitBackend { options }, colour).run(reader.as_mut(), &mut host)
+        }
         ReplBackend::Interp => Repl::new(InterpreterBackend, colour).run(reader.as_mut(), &mut host),
     }
     Ok(())
@@ -218,9 +226,15 @@ pub fn timing_line(phases: &[Phase]) -> String {
 
 /// The session's host: prints to standard output (flushed at once, so output interleaves with diagnostics), reads
 /// files relative to the current directory, and reads the system clock.
-struct StdoutHost;
+struct StdoutHost {
+    float_mode: FloatMode,
+}
 
 impl Host for StdoutHost {
+    fn float_mode(&self) -> FloatMode {
+        self.float_mode
+    }
+
     fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError> {
         let mut output = std::io::stdout().lock();
         for line in crate::tail::interp::display_lines_with_precision(value, print_precision) {

@@ -3,3 +3,4 @@
 //! programs link.
 
 pub mod error;
+pub mod float_mode;

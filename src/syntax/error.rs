@@ -52,6 +52,8 @@ pub enum SyntaxErrorKind {
     TooDeeplyNested(usize),
     #[error("unexpected {0}")]
     UnexpectedToken(String),
+    #[error("malformed pragma: {0}")]
+    MalformedPragma(String),
 }
 
 impl SyntaxErrorKind {
@@ -79,6 +81,7 @@ impl SyntaxErrorKind {
             SyntaxErrorKind::IndexWithoutValue => "aplc::syntax::index_without_value",
             SyntaxErrorKind::TooDeeplyNested(_) => "aplc::syntax::too_deeply_nested",
             SyntaxErrorKind::UnexpectedToken(_) => "aplc::syntax::unexpected_token",
+            SyntaxErrorKind::MalformedPragma(_) => "aplc::syntax::malformed_pragma",
         }
     }
 
@@ -105,6 +108,7 @@ impl SyntaxErrorKind {
             SyntaxErrorKind::IndexWithoutValue => "indexes nothing",
             SyntaxErrorKind::TooDeeplyNested(_) => "too deep",
             SyntaxErrorKind::UnexpectedToken(_) => "unexpected here",
+            SyntaxErrorKind::MalformedPragma(_) => "pragma",
         }
     }
 }

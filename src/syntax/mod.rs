@@ -8,6 +8,7 @@ pub mod ast;
 pub mod error;
 pub mod lexer;
 pub mod parser;
+pub mod pragma;
 pub mod printer;
 pub mod source_printer;
 pub mod token;
@@ -18,13 +19,16 @@ pub use source_printer::print_program_as_apl;
 
 use crate::source::SourceFile;
 
-/// Parses a whole file. Reports every syntax error found (the lexer's and the parser's, in source order), not only
-/// the first.
+/// Parses a whole file. Reports every syntax error found (the lexer's, the parser's and those of malformed pragmas,
+/// in source order), not only the first.
 pub fn parse_program(file: &SourceFile) -> Result<ast::Program, SyntaxErrors> {
     let lexed = lexer::lex(file.text());
     let (program, parse_errors) = parser::parse_tokens(file.text(), &lexed.tokens, lexed.comments);
     let mut errors = lexed.errors;
     errors.extend(parse_errors);
+    if let Err(pragma_errors) = pragma::read_pragmas(file) {
+        errors.extend(pragma_errors.errors);
+    }
     if errors.is_empty() {
         Ok(program)
     } else {

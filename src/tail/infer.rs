@@ -248,7 +248,18 @@ impl Inference {
                     _ => (None, None),
                 };
                 let parameter_type = match (ty, expected_parameter) {
-                    (Some(ty), _) => self.annotation(ty),
+                    (Some(ty), expected_parameter) => {
+                        let annotated = self.annotation(ty);
+                        // An annotated parameter whose expected type is still unknown (the `'t` of `power`,
+                        // `powerUntil` or `condScl`) decides that type: `condScl(fn x:[int]1 => [2,3,5], b, [])` is a
+                        // `[int]1`, whatever the lengths of the branches.
+                        if let Some(expected_parameter) = expected_parameter {
+                            if let Type::Var(_) = self.unifier.resolve(&expected_parameter) {
+                                self.require_subtype(&annotated.without_known_values(), &expected_parameter, span)?;
+                            }
+                        }
+                        annotated
+                    }
                     (None, _) if self.mode == Mode::Check => {
                         return Err(TypeError::MissingAnnotation {
                             name: parameter.clone(),

@@ -8,9 +8,9 @@
 
 use super::array_ops::{self, Axis, Direction};
 use super::ast::{BaseType, Expr, ExprKind, Op, Type};
-use super::scalar_ops::{apply_scalar_op, is_associative, is_scalar_op};
+use super::scalar_ops::{apply_scalar_op_in, is_associative, is_scalar_op, FloatMode};
 use super::value::{ArrayData, ArrayValue, Environment, Function, Scalar, Value};
-use crate::runtime::error::{AplError, AplErrorKind};
+use crate::runtime::error::{AplError, AplErrorKind, REDUCING_AN_EMPTY_AXIS_WITHOUT_IDENTITY};
 use aplc_runtime::abi::{RollGenerator, ROLL_SEED};
 use aplc_runtime::text_input;
 use std::rc::Rc;
@@ -28,6 +28,11 @@ pub trait Host {
     /// run-time library of compiled programs uses.
     fn report_bench(&mut self, iterations: i64, elapsed_millis: i64) {
         eprintln!("{}", aplc_runtime::abi::bench_report_line(iterations, elapsed_millis));
+    }
+    /// What double arithmetic does with results that are not finite real numbers (`--float`); Dyalog's DOMAIN ERROR
+    /// unless the host was asked for IEEE arithmetic.
+    fn float_mode(&self) -> FloatMode {
+        FloatMode::Dyalog
     }
 }
 
@@ -114,6 +119,7 @@ fn view(array: &ArrayValue) -> aplc_runtime::display::ArrayView<'_> {
 /// Evaluates a whole program.
 pub fn eval_program(program: &super::ast::Program, host: &mut dyn Host) -> Result<Value, AplError> {
     let mut interpreter = Interpreter {
+        float_mode: host.float_mode(),
         host,
         random: RollGenerator::with_seed(ROLL_SEED),
         lambda_bodies: std::collections::HashMap::new(),
@@ -123,6 +129,7 @@ pub fn eval_program(program: &super::ast::Program, host: &mut dyn Host) -> Resul
 
 struct Interpreter<'h> {
     host: &'h mut dyn Host,
+    float_mode: FloatMode,
     /// The generator behind `roll`: the run-time library's, with its fixed seed, so that runs are reproducible and
     /// every backend draws the same numbers.
     random: RollGenerator,
@@ -217,7 +224,7 @@ impl Interpreter<'_> {
                 for (slot, arg) in scalars.iter_mut().zip(args) {
                     *slot = as_scalar(&self.eval(arg, env)?)?;
                 }
-                apply_scalar_op(*op, &scalars[..args.len()]).map(Value::Scalar)
+                apply_scalar_op_in(self.float_mode, *op, &scalars[..args.len()]).map(Value::Scalar)
             }
             ExprKind::Op { op, args } => {
                 let mut values = Vec::with_capacity(args.len());
@@ -339,7 +346,7 @@ impl Interpreter<'_> {
         if let Value::Function(f) = function {
             if let Function::Op { op, args: given } = &**f {
                 if given.is_empty() && is_scalar_op(*op) && op.arity() == args.len() {
-                    return apply_scalar_op(*op, args);
+                    return apply_scalar_op_in(self.float_mode, *op, args);
                 }
             }
         }
@@ -374,7 +381,7 @@ impl Interpreter<'_> {
         }
         if is_scalar_op(op) {
             let scalars: Vec<Scalar> = args.iter().map(as_scalar).collect::<Result<_, _>>()?;
-            return apply_scalar_op(op, &scalars).map(Value::Scalar);
+            return apply_scalar_op_in(self.float_mode, op, &scalars).map(Value::Scalar);
         }
         match op {
             Op::Roll => {
@@ -439,6 +446,12 @@ impl Interpreter<'_> {
             Op::Each | Op::EachV => self.each(&args[0], &*as_array(&args[1])?),
             Op::ZipWith => self.zip_with(&args[0], &*as_array(&args[1])?, &*as_array(&args[2])?),
             Op::Reduce => self.reduce(&args[0], as_scalar(&args[1])?, &*as_array(&args[2])?),
+            Op::NonEmptyRows => {
+                if as_array(&args[0])?.shape.last() == Some(&0) {
+                    return Err(AplError::domain(REDUCING_AN_EMPTY_AXIS_WITHOUT_IDENTITY));
+                }
+                Ok(args[0].clone())
+            }
             Op::Scan => self.scan(&args[0], &*as_array(&args[2])?),
             Op::Compress => {
                 let mask = array_ops::bools(&*as_array(&args[0])?, "the compress mask")?;

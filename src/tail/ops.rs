@@ -293,6 +293,9 @@ operator_table! {
     /// `f/A` along the last axis, as APL's right fold `f(a0, f(a1, ... f(a(m-1), neutral)))`; an empty row gives the
     /// neutral element.
     Reduce = "reduce" : "(['a]0 -> ['a]0 -> ['a]0) -> ['a]0 -> ['a]('n+1) -> ['a]'n",
+    /// The array itself, or a DOMAIN ERROR when its last axis is empty: the argument of a reduction by a function
+    /// without identity item (APL has no value for such a reduction of an empty row; reduce would give its neutral).
+    NonEmptyRows = "nonEmptyRows" : "['a]('n+1) -> ['a]('n+1)",
     /// `scan(f, n, A)`: `f\A` along the last axis, inclusive; element k of a row is the right fold of the row's
     /// first k+1 elements (APL's definition, so `-\1 2 3` is `1 ¯1 2`). The interpreter does not use the neutral
     /// element n (APL's scan needs none); a backend that starts its accumulation from n relies on n being an

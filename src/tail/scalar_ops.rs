@@ -8,6 +8,7 @@
 use super::ast::Op;
 use super::value::Scalar;
 use crate::runtime::error::AplError;
+pub use crate::runtime::float_mode::FloatMode;
 
 /// Whether `op` is a scalar operator handled by [`apply_scalar_op`] (computed once from the op table).
 pub fn is_scalar_op(op: Op) -> bool {
@@ -45,11 +46,16 @@ fn wrong_arguments(op: Op, args: &[Scalar]) -> AplError {
     ))
 }
 
-/// Applies a scalar operator to scalar arguments (as many as its arity).
+/// Applies a scalar operator to scalar arguments (as many as its arity), in Dyalog's float mode.
 pub fn apply_scalar_op(op: Op, args: &[Scalar]) -> Result<Scalar, AplError> {
+    apply_scalar_op_in(FloatMode::Dyalog, op, args)
+}
+
+/// Applies a scalar operator to scalar arguments (as many as its arity).
+pub fn apply_scalar_op_in(mode: FloatMode, op: Op, args: &[Scalar]) -> Result<Scalar, AplError> {
     match args {
         [Scalar::Int(x)] => int_unary(op, *x),
-        [Scalar::Double(x)] => double_unary(op, *x),
+        [Scalar::Double(x)] => double_unary(mode, op, *x),
         [Scalar::Bool(x)] => match op {
             Op::NotB => Ok(Scalar::Bool(!x)),
             Op::B2I | Op::B2IV => Ok(Scalar::Int(*x as i64)),
@@ -61,7 +67,7 @@ pub fn apply_scalar_op(op: Op, args: &[Scalar]) -> Result<Scalar, AplError> {
         },
         [Scalar::Complex(re, im)] => complex_unary(op, *re, *im),
         [Scalar::Int(x), Scalar::Int(y)] => int_binary(op, *x, *y),
-        [Scalar::Double(x), Scalar::Double(y)] => double_binary(op, *x, *y),
+        [Scalar::Double(x), Scalar::Double(y)] => double_binary(mode, op, *x, *y),
         [Scalar::Bool(x), Scalar::Bool(y)] => bool_binary(op, *x, *y),
         [Scalar::Char(x), Scalar::Char(y)] => char_binary(op, *x, *y),
         [Scalar::Complex(a, b), Scalar::Complex(c, d)] => complex_binary(op, (*a, *b), (*c, *d)),
@@ -190,9 +196,9 @@ fn int_binary(op: Op, x: i64, y: i64) -> Result<Scalar, AplError> {
     Ok(Scalar::Int(result))
 }
 
-/// A double result, or DOMAIN ERROR when it is NaN or infinite from finite arguments.
-fn checked_double(op: Op, result: f64, args: &[f64]) -> Result<Scalar, AplError> {
-    if !result.is_finite() && args.iter().all(|x| x.is_finite()) {
+/// A double result, or (in Dyalog's mode) DOMAIN ERROR when it is NaN or infinite from finite arguments.
+fn checked_double(mode: FloatMode, op: Op, result: f64, args: &[f64]) -> Result<Scalar, AplError> {
+    if mode.checks_finite_results() && !result.is_finite() && args.iter().all(|x| x.is_finite()) {
         Err(domain(op, NOT_A_FINITE_REAL_NUMBER))
     } else {
         Ok(Scalar::Double(result))
@@ -236,7 +242,7 @@ pub fn gamma(x: f64) -> f64 {
     }
 }
 
-fn factorial_double(op: Op, x: f64) -> Result<Scalar, AplError> {
+fn factorial_double(mode: FloatMode, op: Op, x: f64) -> Result<Scalar, AplError> {
     if x < 0.0 && x == x.floor() {
         return Err(domain(op, "factorial of a negative integer"));
     }
@@ -246,10 +252,10 @@ fn factorial_double(op: Op, x: f64) -> Result<Scalar, AplError> {
             (1..=x as u64).fold(1.0, |product, k| product * k as f64),
         ));
     }
-    checked_double(op, gamma(x + 1.0), &[x])
+    checked_double(mode, op, gamma(x + 1.0), &[x])
 }
 
-fn double_unary(op: Op, x: f64) -> Result<Scalar, AplError> {
+fn double_unary(mode: FloatMode, op: Op, x: f64) -> Result<Scalar, AplError> {
     let result = match op {
         Op::NegD => -x,
         Op::AbsD => x.abs(),
@@ -264,7 +270,7 @@ fn double_unary(op: Op, x: f64) -> Result<Scalar, AplError> {
         }
         Op::ExpD => x.exp(),
         Op::Ln => {
-            if x <= 0.0 {
+            if x <= 0.0 && mode.checks_finite_results() {
                 return Err(domain(op, "logarithm of zero or a negative number"));
             }
             x.ln()
@@ -282,7 +288,7 @@ fn double_unary(op: Op, x: f64) -> Result<Scalar, AplError> {
         Op::Acosh => x.acosh(),
         Op::Atanh => x.atanh(),
         Op::Sqrt => x.sqrt(),
-        Op::Gamma => return factorial_double(op, x),
+        Op::Gamma => return factorial_double(mode, op, x),
         Op::Floor => return double_to_int(op, tolerant_floor(x)),
         Op::Ceil => return double_to_int(op, -tolerant_floor(-x)),
         Op::D2X => return Ok(Scalar::Complex(x, 0.0)),
@@ -295,15 +301,17 @@ fn double_unary(op: Op, x: f64) -> Result<Scalar, AplError> {
         }
         _ => return Err(wrong_arguments(op, &[Scalar::Double(x)])),
     };
-    checked_double(op, result, &[x])
+    checked_double(mode, op, result, &[x])
 }
 
 /// APL's default comparison tolerance `⎕CT`.
 pub const COMPARISON_TOLERANCE: f64 = 1e-14;
 
-/// `x = y` in APL: equal within ⎕CT relative to the larger magnitude (exactly equal when either is 0).
+/// `x = y` in APL: equal within ⎕CT relative to the larger magnitude (exactly equal when either is 0, or infinite in
+/// the IEEE float mode: the distance from a finite number to ∞ is not within ⎕CT × ∞).
 pub fn tolerantly_equal(x: f64, y: f64) -> bool {
-    x == y || (x - y).abs() <= COMPARISON_TOLERANCE * x.abs().max(y.abs())
+    let distance = (x - y).abs();
+    x == y || (distance <= COMPARISON_TOLERANCE * x.abs().max(y.abs()) && distance.is_finite())
 }
 
 /// APL's tolerant floor: the nearest integer when x is tolerantly equal to it, the floor otherwise.
@@ -325,12 +333,16 @@ pub fn apl_divide(x: f64, y: f64) -> Option<f64> {
     }
 }
 
-fn double_binary(op: Op, x: f64, y: f64) -> Result<Scalar, AplError> {
+fn double_binary(mode: FloatMode, op: Op, x: f64, y: f64) -> Result<Scalar, AplError> {
     let result = match op {
         Op::AddD => x + y,
         Op::SubD => x - y,
         Op::MulD => x * y,
-        Op::DivD => apl_divide(x, y).ok_or_else(|| domain(op, "division by zero"))?,
+        Op::DivD => match apl_divide(x, y) {
+            Some(quotient) => quotient,
+            None if mode.checks_finite_results() => return Err(domain(op, "division by zero")),
+            None => x / y,
+        },
         Op::ResD => {
             // Tolerant, as APL's |: when y÷x is tolerantly an integer the residue is 0.
             if x == 0.0 {
@@ -345,9 +357,9 @@ fn double_binary(op: Op, x: f64, y: f64) -> Result<Scalar, AplError> {
         Op::MaxD => x.max(y),
         Op::PowD => x.powf(y),
         Op::BinomialD => {
-            let numerator = factorial_double(op, y)?;
-            let left = factorial_double(op, x)?;
-            let rest = factorial_double(op, y - x);
+            let numerator = factorial_double(mode, op, y)?;
+            let left = factorial_double(mode, op, x)?;
+            let rest = factorial_double(mode, op, y - x);
             match (numerator, left, rest) {
                 (Scalar::Double(n), Scalar::Double(l), Ok(Scalar::Double(r))) => n / (l * r),
                 // (y-x)! at a negative integer is infinite: the binomial is 0 (as for x > y ≥ 0 on integers).
@@ -364,7 +376,7 @@ fn double_binary(op: Op, x: f64, y: f64) -> Result<Scalar, AplError> {
         Op::NeqD => return Ok(Scalar::Bool(!tolerantly_equal(x, y))),
         _ => return Err(wrong_arguments(op, &[Scalar::Double(x), Scalar::Double(y)])),
     };
-    checked_double(op, result, &[x, y])
+    checked_double(mode, op, result, &[x, y])
 }
 
 fn bool_binary(op: Op, x: bool, y: bool) -> Result<Scalar, AplError> {

@@ -54,7 +54,7 @@ pub fn compile_line<'ctx>(
     line: &LineProgram,
     options: &CodegenOptions,
 ) -> Result<CompiledLine<'ctx>, CodegenError> {
-    let module = translate_line_program(context, line)?;
+    let module = translate_line_program(context, line, options.float_mode())?;
     verify_module(&module)?;
     let target_machine = create_target_machine(options)?;
     prepare_module_for_target(&module, &target_machine);

@@ -17,6 +17,7 @@ use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, Targe
 use inkwell::OptimizationLevel;
 
 use super::error::CodegenError;
+use crate::runtime::float_mode::FloatMode;
 
 /// The LLVM pass pipeline every module goes through (the new pass manager's name for `-O3`).
 pub const OPTIMISATION_PIPELINE: &str = "default<O3>";
@@ -35,6 +36,17 @@ pub struct CodegenOptions {
     /// `--threads`: the number of threads the program's parallel constructs use unless `APLC_THREADS` says otherwise
     /// (`None`: all cores). Baked into the program's entry.
     pub threads: Option<usize>,
+    /// `--float`: whether double results that are not finite real numbers stop the program with a DOMAIN ERROR
+    /// (Dyalog) or flow on as IEEE ∞ and NaN. `None`: as the script's `⍝ aplc: float NAME` pragma says, which the
+    /// driver reads; Dyalog's mode where nothing says.
+    pub float_mode: Option<FloatMode>,
+}
+
+impl CodegenOptions {
+    /// The float mode the code is generated for.
+    pub fn float_mode(&self) -> FloatMode {
+        self.float_mode.unwrap_or_default()
+    }
 }
 
 /// A CPU name and an LLVM feature string (`+avx2,+fma,-avx512f,...`; empty means the CPU's defaults).

@@ -49,6 +49,7 @@ use super::runtime_table::{declare_runtime_function, runtime_error_kind_of, Runt
 use super::target::CodegenOptions;
 use super::verify_module;
 use crate::loops::ir::{ArrayRef, Block, Expr, Program, ScalarType, Stmt, Var};
+use crate::runtime::float_mode::FloatMode;
 use crate::tail::ast::Op;
 
 /// The name of the module a program is translated into.
@@ -56,7 +57,8 @@ pub const PROGRAM_MODULE_NAME: &str = "aplc_program";
 
 /// Translates a loop program into a verified module whose `aplc_main` runs it and returns 0 (an APL error exits
 /// with status 1 inside `aplrt_error`). The program's result value is not printed: a program shows what it prints.
-/// Of the options, the translation reads the thread count (the target is chosen when the module is compiled).
+/// Of the options, the translation reads the thread count and the float mode (the target is chosen when the module is
+/// compiled).
 pub fn translate_program<'ctx>(
     context: &'ctx Context,
     program: &Program,
@@ -65,7 +67,11 @@ pub fn translate_program<'ctx>(
     let module = context.create_module(PROGRAM_MODULE_NAME);
     {
         let first_synthetic_id = crate::loops::ir::largest_id(&program.body) + 1;
-        let translator = ProgramTranslator::new(FunctionEmitter::for_new_program_entry(&module), first_synthetic_id);
+        let translator = ProgramTranslator::new(
+            FunctionEmitter::for_new_program_entry(&module),
+            first_synthetic_id,
+            options.float_mode(),
+        );
         if let Some(threads) = options.threads {
             translator.emit_default_thread_count(threads)?;
         }
@@ -118,6 +124,8 @@ pub(super) struct ProgramTranslator<'module, 'ctx> {
     nan_check_elided: Cell<bool>,
     /// In the outlined body of a parallel construct, where nested constructs run sequentially (`parallel.rs`).
     inside_parallel_body: bool,
+    /// Whether double results that are not finite real numbers stop the program (Dyalog) or flow on (IEEE).
+    float_mode: FloatMode,
     /// The next id of a variable or block the translation makes up (above every id of the program).
     next_synthetic_id: Cell<u32>,
     /// The `let`s of element positions that the parallel translation makes up (`start + t`, `chunk × C + k`): sums
@@ -128,7 +136,7 @@ pub(super) struct ProgramTranslator<'module, 'ctx> {
 }
 
 impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
-    fn new(emitter: FunctionEmitter<'module, 'ctx>, first_synthetic_id: u32) -> Self {
+    fn new(emitter: FunctionEmitter<'module, 'ctx>, first_synthetic_id: u32, float_mode: FloatMode) -> Self {
         ProgramTranslator {
             emitter,
             variables: RefCell::new(HashMap::new()),
@@ -140,6 +148,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             elide_next_nan_check: Cell::new(false),
             nan_check_elided: Cell::new(false),
             inside_parallel_body: false,
+            float_mode,
             next_synthetic_id: Cell::new(first_synthetic_id),
             position_lets: RefCell::new(HashMap::new()),
         }
@@ -844,7 +853,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
 
     /// The deferred not-a-finite-number check of a reduction, on its final accumulator.
     fn check_reduction_result(&self, accumulator: &Var, op: Op) -> Result<(), CodegenError> {
-        if !matches!(op, Op::AddD | Op::MulD) {
+        if !matches!(op, Op::AddD | Op::MulD) || !self.float_mode.checks_finite_results() {
             // max and min never make NaN or ∞ from finite numbers.
             return Ok(());
         }

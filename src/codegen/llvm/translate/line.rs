@@ -20,6 +20,7 @@ use crate::codegen::llvm::error::CodegenError;
 use crate::codegen::llvm::verify_module;
 use crate::loops::ir::LineProgram;
 use crate::loops::ir::{ResultValue, ScalarType};
+use crate::runtime::float_mode::FloatMode;
 
 /// The name of a line's entry function.
 pub const LINE_ENTRY_FUNCTION_NAME: &str = "aplc_line";
@@ -64,7 +65,11 @@ fn collect_output_slots(result: &ResultValue, slots: &mut Vec<OutputSlot>) {
 }
 
 /// Translates a line into a verified module with the entry [`LINE_ENTRY_FUNCTION_NAME`].
-pub fn translate_line_program<'ctx>(context: &'ctx Context, line: &LineProgram) -> Result<Module<'ctx>, CodegenError> {
+pub fn translate_line_program<'ctx>(
+    context: &'ctx Context,
+    line: &LineProgram,
+    float_mode: FloatMode,
+) -> Result<Module<'ctx>, CodegenError> {
     let module = context.create_module(PROGRAM_MODULE_NAME);
     {
         let pointer_type = context.ptr_type(AddressSpace::default());
@@ -75,7 +80,11 @@ pub fn translate_line_program<'ctx>(context: &'ctx Context, line: &LineProgram) 
         // The inputs' blocks are not defined by any statement: synthetic ids go above theirs too.
         let largest_input = line.inputs.iter().map(|input| input.block.id).max().unwrap_or(0);
         let first_synthetic_id = crate::loops::ir::largest_id(&line.program.body).max(largest_input) + 1;
-        let translator = ProgramTranslator::new(FunctionEmitter::for_function(&module, function), first_synthetic_id);
+        let translator = ProgramTranslator::new(
+            FunctionEmitter::for_function(&module, function),
+            first_synthetic_id,
+            float_mode,
+        );
         let parameter = |position: u32| {
             function
                 .get_nth_param(position)

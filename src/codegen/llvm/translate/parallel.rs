@@ -453,6 +453,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             ..ProgramTranslator::new(
                 FunctionEmitter::for_function(module, function),
                 self.next_synthetic_id.get(),
+                self.float_mode,
             )
         };
         let parameter = |position: usize| {

@@ -296,9 +296,11 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             Op::Atan | Op::Tanh | Op::Asinh => return self.call_libm(op, x),
             Op::Sinh | Op::Cosh => self.call_libm(op, x)?,
             Op::Ln => {
-                let not_positive = self.double_compare(FloatPredicate::OLE, x, self.double_constant(0.0))?;
-                let message = "ln: logarithm of zero or a negative number".to_string();
-                self.check_double_domain(not_positive, message)?;
+                if self.float_mode.checks_finite_results() {
+                    let not_positive = self.double_compare(FloatPredicate::OLE, x, self.double_constant(0.0))?;
+                    let message = "ln: logarithm of zero or a negative number".to_string();
+                    self.check_double_domain(not_positive, message)?;
+                }
                 self.double_intrinsic("llvm.log", &[x], name)?
             }
             Op::Sin => self.double_intrinsic("llvm.sin", &[x], name)?,
@@ -418,7 +420,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         result: FloatValue<'ctx>,
         arguments: &[FloatValue<'ctx>],
     ) -> Result<(), CodegenError> {
-        if self.nan_check_elided.get() {
+        if self.nan_check_elided.get() || !self.float_mode.checks_finite_results() {
             return Ok(());
         }
         let builder = &self.emitter.builder;
@@ -877,16 +879,22 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         self.double_select(positive, self.double_constant(1.0), negative_or_zero, "signd")
     }
 
-    /// APL's `x÷y`: `0÷0` is 1, another division by zero a DOMAIN ERROR.
+    /// APL's `x÷y`: `0÷0` is 1, another division by zero a DOMAIN ERROR (±∞ or NaN in the IEEE float mode).
     fn double_division(&self, x: FloatValue<'ctx>, y: FloatValue<'ctx>) -> Result<FloatValue<'ctx>, CodegenError> {
         let builder = &self.emitter.builder;
         let zero = self.double_constant(0.0);
         let divisor_is_zero = self.double_compare(FloatPredicate::OEQ, y, zero)?;
-        let dividend_is_not_zero = self.double_compare(FloatPredicate::UNE, x, zero)?;
-        let by_zero = builder.build_and(divisor_is_zero, dividend_is_not_zero, "division_by_zero")?;
-        self.check_double_domain(by_zero, "divd: division by zero".to_string())?;
         let quotient = builder.build_float_div(x, y, "quotient")?;
-        self.double_select(divisor_is_zero, self.double_constant(1.0), quotient, "divd")
+        if self.float_mode.checks_finite_results() {
+            let dividend_is_not_zero = self.double_compare(FloatPredicate::UNE, x, zero)?;
+            let by_zero = builder.build_and(divisor_is_zero, dividend_is_not_zero, "division_by_zero")?;
+            self.check_double_domain(by_zero, "divd: division by zero".to_string())?;
+            // Past the check, a zero divisor means `0÷0`.
+            return self.double_select(divisor_is_zero, self.double_constant(1.0), quotient, "divd");
+        }
+        let dividend_is_zero = self.double_compare(FloatPredicate::OEQ, x, zero)?;
+        let zero_by_zero = builder.build_and(divisor_is_zero, dividend_is_zero, "zero_by_zero")?;
+        self.double_select(zero_by_zero, self.double_constant(1.0), quotient, "divd")
     }
 
     /// `x = y` within `⎕CT` relative to the larger magnitude.
@@ -903,7 +911,13 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         let y_magnitude = self.double_intrinsic("llvm.fabs", &[y], "y_magnitude")?;
         let larger = self.double_intrinsic("llvm.maxnum", &[x_magnitude, y_magnitude], "larger_magnitude")?;
         let tolerance = builder.build_float_mul(self.double_constant(COMPARISON_TOLERANCE), larger, "tolerance")?;
-        let close = self.double_compare(FloatPredicate::OLE, distance, tolerance)?;
+        let mut close = self.double_compare(FloatPredicate::OLE, distance, tolerance)?;
+        if !self.float_mode.checks_finite_results() {
+            // An infinite distance is not within ⎕CT of an infinite magnitude: ∞ equals only ∞.
+            let finite_distance =
+                self.double_compare(FloatPredicate::OLT, distance, self.double_constant(f64::INFINITY))?;
+            close = builder.build_and(close, finite_distance, "close")?;
+        }
         Ok(builder.build_or(exactly, close, "tolerantly_equal")?)
     }
 
