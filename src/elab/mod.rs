@@ -29,6 +29,7 @@ pub mod lower;
 pub mod operators;
 pub mod resolve;
 pub mod scalar;
+pub mod self_reference;
 pub mod search;
 pub mod structural;
 pub mod system;
@@ -510,7 +511,13 @@ impl Elaborator {
     }
 
     fn assignment(&mut self, assignment: &ast::Assignment) -> ElabResult<Val> {
-        let value = self.expr(&assignment.value)?;
+        let recursive_dfn = match &assignment.target {
+            ast::AssignTarget::Name(name) if assignment.modifier.is_empty() && assignment.indices.is_none() => {
+                self_reference::dfn_with_self_references_as_del(&assignment.value, &name.text)
+            }
+            _ => None,
+        };
+        let value = self.expr(recursive_dfn.as_ref().unwrap_or(&assignment.value))?;
         match &assignment.target {
             ast::AssignTarget::QuadOutput(span) => {
                 if !assignment.modifier.is_empty() || assignment.indices.is_some() {
