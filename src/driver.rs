@@ -404,8 +404,9 @@ pub fn dump(file: &SourceFile, stage: Stage) -> Result<String, ProgramError> {
             &crate::loops::parameters::program_parameters(&loop_program(file)?),
         )),
         Stage::Llvm | Stage::LlvmOpt => {
+            let options = options_with_pragmas(file, &CodegenOptions::default())?;
             let program = loop_program(file)?;
-            crate::codegen::llvm::llvm_ir_text(&program, &CodegenOptions::default(), stage == Stage::LlvmOpt)
+            crate::codegen::llvm::llvm_ir_text(&program, &options, stage == Stage::LlvmOpt)
                 .map_err(|error| lowering_error(LoweringError::Codegen(error), file))
         }
     }

@@ -29,8 +29,8 @@ pub mod lower;
 pub mod operators;
 pub mod resolve;
 pub mod scalar;
-pub mod self_reference;
 pub mod search;
+pub mod self_reference;
 pub mod structural;
 pub mod system;
 
