@@ -837,8 +837,10 @@ fn messages_name_the_real_problem() {
             "{glyph}: {message}"
         );
     }
-    // A dfn that calls itself by the name it is being bound to gets a hint at ∇; another undefined name does not.
-    let (message, hint) = first_error("f←{⍵=0:1 ⋄ ⍵×f ⍵-1}\nf 5");
+    // A dfn calls itself by the name it is being bound to (as with ∇), but a dfn nested in it cannot (its ∇ would be
+    // itself): that gets a hint at ∇; another undefined name does not.
+    check("f←{⍵=0:1 ⋄ ⍵×f ⍵-1}\nf 5", &["120"]);
+    let (message, hint) = first_error("f←{⍵=0:1 ⋄ {⍵×f ⍵-1}⍵}\nf 5");
     assert!(message.starts_with("VALUE ERROR"), "{message}");
     assert!(hint.contains('∇'), "no hint: {hint}");
     let (_, hint) = first_error("f←{⍵×g ⍵}\nf 5");
