@@ -280,6 +280,9 @@ impl Elaborator {
                 Ok(())
             }
             Val::Tuple(components) => {
+                if let Some(line) = self.nested_vector_line(components)? {
+                    return self.print_value(&Val::Array(line));
+                }
                 for component in components {
                     self.print_value(component)?;
                 }
@@ -288,6 +291,41 @@ impl Elaborator {
             // Dyalog shows a function's definition; a compiled program has nothing to show.
             Val::Function(_) | Val::Operator(_) => Ok(()),
         }
+    }
+
+    /// How Dyalog shows a vector of scalars and vectors (a strand such as `(1 2) (3 4 5)`): on one line, a scalar item
+    /// as itself, a vector item with a blank before it, the items separated by blanks: ` 1 2  3 4 5`, `1  2 3`,
+    /// ` ab  cde`. `None` for a strand with other items (matrices, strands), which is shown an item per line.
+    fn nested_vector_line(&mut self, components: &[Val]) -> ElabResult<Option<Arr>> {
+        let span = Span::default();
+        let mut line: Option<Arr> = None;
+        for component in components {
+            let Val::Array(item) = component else {
+                return Ok(None);
+            };
+            if item.rank > 1 {
+                return Ok(None);
+            }
+            let formatted = self.format(item.clone(), span)?;
+            let text = if item.rank == 0 {
+                formatted
+            } else {
+                self.catenate_last(
+                    Arr::vector_constant(vec![Scalar::Char(' ')], Base::Char),
+                    formatted,
+                    span,
+                )?
+            };
+            line = Some(match line {
+                None => text,
+                Some(line) => {
+                    let separated =
+                        self.catenate_last(line, Arr::vector_constant(vec![Scalar::Char(' ')], Base::Char), span)?;
+                    self.catenate_last(separated, text, span)?
+                }
+            });
+        }
+        Ok(line)
     }
 
     /// A function of `prelude/prelude.apl`.

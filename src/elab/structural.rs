@@ -766,7 +766,7 @@ impl Elaborator {
         Ok(Arr::dynamic(Expr::op("where", vec![argument.expr]), Base::Int, 1))
     }
 
-    fn format(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
+    pub(super) fn format(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
         if argument.rank == 2 {
             return Ok(Arr::dynamic(
                 Expr::op("formatMatrix", vec![Expr::Int(self.print_precision), argument.expr]),
