@@ -449,16 +449,22 @@ pub fn run_with_host(file: &SourceFile, backend: Backend, host: &mut dyn Host) -
     }
 }
 
-/// `aplc run`: prints to standard output as the program runs. Returns the exit status the program asks for (native
-/// code reports its own APL errors and returns 1).
-pub fn run_to_stdout(file: &SourceFile, backend: Backend, options: &CodegenOptions) -> Result<i32, ProgramError> {
+/// `aplc run`: prints to standard output as the program runs, with `arguments` as its program arguments
+/// (`⎕ArgInt`). Returns the exit status the program asks for (native code reports its own APL errors and returns 1).
+pub fn run_to_stdout(
+    file: &SourceFile,
+    backend: Backend,
+    options: &CodegenOptions,
+    arguments: &[String],
+) -> Result<i32, ProgramError> {
     let options = options_with_pragmas(file, options)?;
     if !backend.runs_in_process() {
-        return run_native(file, backend, &options);
+        return run_native(file, backend, &options, arguments);
     }
     let mut host = ProcessHost {
         output: std::io::stdout().lock(),
         float_mode: options.float_mode(),
+        arguments: arguments.to_vec(),
     };
     run_with_host(file, backend, &mut host).map(|()| 0)
 }
@@ -491,14 +497,21 @@ pub fn build_executable(file: &SourceFile, options: &CodegenOptions, output: &Pa
 /// Runs a program with native code. Returns the program's exit status: 0, or 1 after an APL error, which the run-time
 /// library has already reported on standard error. The `aot` executable is built in a private temporary folder,
 /// removed afterwards, also when aplc is interrupted (the interrupt ends aplc once the folder is gone).
-fn run_native(file: &SourceFile, backend: Backend, options: &CodegenOptions) -> Result<i32, ProgramError> {
+fn run_native(
+    file: &SourceFile,
+    backend: Backend,
+    options: &CodegenOptions,
+    arguments: &[String],
+) -> Result<i32, ProgramError> {
     let program = loop_program(file)?;
     let codegen_error = |error| lowering_error(LoweringError::Codegen(error), file);
     if backend == Backend::Jit {
+        // JIT-compiled code calls the run-time library linked into aplc, which reads the arguments from here.
+        aplc_runtime::arguments::set_process_arguments(arguments.to_vec());
         return crate::codegen::llvm::run_loop_program_in_jit(&program, options).map_err(codegen_error);
     }
     let deferral = crate::process::InterruptDeferral::install();
-    let outcome = build_and_run_in_temporary_folder(&program, options, &deferral, file);
+    let outcome = build_and_run_in_temporary_folder(&program, options, arguments, &deferral, file);
     deferral.end_if_interrupted();
     outcome
 }
@@ -507,6 +520,7 @@ fn run_native(file: &SourceFile, backend: Backend, options: &CodegenOptions) -> 
 fn build_and_run_in_temporary_folder(
     program: &crate::loops::ir::Program,
     options: &CodegenOptions,
+    arguments: &[String],
     deferral: &crate::process::InterruptDeferral,
     file: &SourceFile,
 ) -> Result<i32, ProgramError> {
@@ -519,7 +533,9 @@ fn build_and_run_in_temporary_folder(
         // Interrupted while building: the program is not started.
         return Ok(1);
     }
-    match crate::process::run_executable_forwarding_signals(&executable, deferral).map_err(executable_error)? {
+    match crate::process::run_executable_forwarding_signals(&executable, arguments, deferral)
+        .map_err(executable_error)?
+    {
         crate::process::ChildEnd::Exited(status) => Ok(status),
         // Killed by the interrupt aplc passed on: aplc ends by it too, without a word.
         crate::process::ChildEnd::KilledBy(signal) if deferral.received() == Some(signal) => Ok(1),
@@ -571,6 +587,7 @@ pub fn run_source_capturing(file: &SourceFile, backend: Backend) -> RunReport {
     let mut host = ProcessHost {
         output: Vec::new(),
         float_mode,
+        arguments: Vec::new(),
     };
     let outcome = on_pipeline_stack(|| run_with_host(file, backend, &mut host));
     RunReport {
@@ -587,11 +604,17 @@ pub fn run_source_capturing(file: &SourceFile, backend: Backend) -> RunReport {
 struct ProcessHost<W: Write> {
     output: W,
     float_mode: crate::runtime::float_mode::FloatMode,
+    /// The program's arguments (`aplc run prog.apl -- ARGS`).
+    arguments: Vec<String>,
 }
 
 impl<W: Write> Host for ProcessHost<W> {
     fn float_mode(&self) -> crate::runtime::float_mode::FloatMode {
         self.float_mode
+    }
+
+    fn program_arguments(&self) -> &[String] {
+        &self.arguments
     }
 
     fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError> {

@@ -57,6 +57,11 @@ enum Command {
         /// `⍝ aplc: float NAME` pragma says, else dyalog.
         #[arg(long, value_enum)]
         float: Option<FloatArg>,
+        /// The program's arguments, after `--` (`aplc run prog.apl -- 1000 2.5`): `d ⎕ArgInt i` reads the i-th as an
+        /// integer, `d ⎕ArgDouble i` as a number (d when there are fewer than i). A built executable takes them as
+        /// its own arguments (`./prog 1000 2.5`).
+        #[arg(last = true, value_name = "ARGS")]
+        arguments: Vec<String>,
     },
     /// Compile a program to a standalone native executable (needs no LLVM to run).
     Build {
@@ -298,8 +303,14 @@ fn run_command(command: Command, source: &aplc::source::SourceFile) -> Result<Op
             target_cpu,
             threads,
             float,
+            arguments,
             ..
-        } => match driver::run_to_stdout(source, backend.into(), &codegen_options(target_cpu, threads, float)) {
+        } => match driver::run_to_stdout(
+            source,
+            backend.into(),
+            &codegen_options(target_cpu, threads, float),
+            &arguments,
+        ) {
             Ok(status) if status != 0 => return Ok(Some(EXIT_PROGRAM_ERROR)),
             outcome => outcome.map(|_| ()),
         },

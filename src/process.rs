@@ -162,21 +162,28 @@ impl Drop for InterruptDeferral {
 /// Runs the executable with aplc's standard streams and waits for it; an interrupt of aplc is passed on to it (which
 /// is why an [`InterruptDeferral`] must be in place). The child starts with the default handling of every signal
 /// (handlers do not survive `exec`).
-pub fn run_executable_forwarding_signals(executable: &Path, deferral: &InterruptDeferral) -> Result<ChildEnd, String> {
+pub fn run_executable_forwarding_signals(
+    executable: &Path,
+    arguments: &[String],
+    deferral: &InterruptDeferral,
+) -> Result<ChildEnd, String> {
     use std::os::unix::process::ExitStatusExt;
-    let outcome = std::process::Command::new(executable).spawn().and_then(|mut child| {
-        RUNNING_CHILD.store(child.id() as i32, Ordering::SeqCst);
-        // A signal that came between the start and the line above was not passed on.
-        if let Some(signal) = deferral.received() {
-            // SAFETY: `kill` on the child this process started and has not waited for yet.
-            unsafe {
-                libc::kill(child.id() as i32, signal);
+    let outcome = std::process::Command::new(executable)
+        .args(arguments)
+        .spawn()
+        .and_then(|mut child| {
+            RUNNING_CHILD.store(child.id() as i32, Ordering::SeqCst);
+            // A signal that came between the start and the line above was not passed on.
+            if let Some(signal) = deferral.received() {
+                // SAFETY: `kill` on the child this process started and has not waited for yet.
+                unsafe {
+                    libc::kill(child.id() as i32, signal);
+                }
             }
-        }
-        let status = child.wait();
-        RUNNING_CHILD.store(0, Ordering::SeqCst);
-        status
-    });
+            let status = child.wait();
+            RUNNING_CHILD.store(0, Ordering::SeqCst);
+            status
+        });
     let status = outcome.map_err(|error| format!("cannot run {}: {error}", executable.display()))?;
     Ok(match (status.code(), status.signal()) {
         (Some(code), _) => ChildEnd::Exited(code),

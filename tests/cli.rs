@@ -261,6 +261,56 @@ fn the_float_option_and_pragma_choose_between_domain_error_and_ieee_results() {
     );
 }
 
+/// `d ⎕ArgInt i` and `d ⎕ArgDouble i` read the words after `--` (`aplc run`) or after the executable's name, on every
+/// backend; a missing one is the default, a malformed one a DOMAIN ERROR, an index below 1 an INDEX ERROR.
+#[test]
+fn program_arguments_reach_the_program_on_every_backend() {
+    let directory = test_directory("program_arguments");
+    // With 7 and ¯2.5: n is 7, +/⍳7 is 28, x is ¯2.5, x×2 is ¯5, the third argument is missing so k is 100.
+    let program = "n←5 ⎕ArgInt 1\nx←0.5 ⎕ArgDouble 2\nk←100 ⎕ArgInt 3\n+/⍳n\nx×2\nk\n";
+    std::fs::write(directory.join("p.apl"), program).unwrap();
+    for backend in ["interp", "mem", "jit", "aot"] {
+        let given = aplc_in(&directory, &["run", "--backend", backend, "p.apl", "--", "7", "¯2.5"]);
+        assert_eq!(
+            (text(&given.stdout), given.status.code()),
+            ("28\n¯5\n100\n".to_string(), Some(0)),
+            "{backend}: {}",
+            text(&given.stderr)
+        );
+        // No arguments: the defaults, 5 (+/⍳5 is 15), 0.5 (x×2 is 1) and 100.
+        let defaults = aplc_in(&directory, &["run", "--backend", backend, "p.apl"]);
+        assert_eq!(
+            text(&defaults.stdout),
+            "15\n1\n100\n",
+            "{backend}: {}",
+            text(&defaults.stderr)
+        );
+        let malformed = aplc_in(&directory, &["run", "--backend", backend, "p.apl", "--", "seven"]);
+        assert_eq!(malformed.status.code(), Some(1), "{backend}");
+        let stderr = text(&malformed.stderr);
+        assert!(
+            stderr.contains("DOMAIN ERROR") && stderr.contains("seven"),
+            "{backend}: {stderr}"
+        );
+        let below_origin = aplc_in(&directory, &["run", "--backend", backend, "-e", "1 ⎕ArgInt 0"]);
+        assert_eq!(below_origin.status.code(), Some(1), "{backend}");
+        assert!(text(&below_origin.stderr).contains("INDEX ERROR"), "{backend}");
+    }
+    let built = aplc_in(&directory, &["build", "p.apl", "-o", "p"]);
+    assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
+    let executable = Command::new(directory.join("p")).args(["3", "4"]).output().unwrap();
+    // n is 3 (+/⍳3 is 6), x is 4 (x×2 is 8).
+    assert_eq!(text(&executable.stdout), "6\n8\n100\n", "{}", text(&executable.stderr));
+    // Without its default the reader is refused at compile time, pointing at the call.
+    let monadic = aplc_in(&directory, &["run", "-e", "⎕ArgInt 1"]);
+    assert_eq!(monadic.status.code(), Some(1));
+    assert!(
+        text(&monadic.stderr).contains("needs a default on its left"),
+        "{}",
+        text(&monadic.stderr)
+    );
+}
+
 /// An APL error raised inside the body of a parallel construct that the pool runs on several threads (the threshold
 /// forced to 0): reported once, as that error, exit status 1, on jit and in a built executable.
 #[test]

@@ -106,6 +106,36 @@ fn the_signal_apl_program_vectorises_in_its_parallel_reduction() {
     assert_the_sum_vectorises_in_the_parallel_body(&optimised_ir(&program));
 }
 
+/// The sum benchmark reads its size at run time (`N←100000000 ⎕ArgInt 1`), so LLVM cannot fold `+/⍳N` into its
+/// value, as it did while N was a constant of the source: the optimised module reads the argument and keeps a
+/// vectorised loop of int additions in the outlined body of the parallel reduction.
+#[test]
+fn the_sum_benchmark_keeps_its_loop_because_its_size_is_read_at_run_time() {
+    let program = loop_program_of_file("bench/programs/sum/sum.apl");
+    let ir = optimised_ir(&program);
+    let entry = function_text(&ir, "aplc_main");
+    assert!(
+        entry.contains("call i64 @aplrt_argument_int(i64 1, i64 100000000)"),
+        "{entry}"
+    );
+    assert!(
+        !ir.contains("5000000050000000"),
+        "the sum was folded into its value:\n{ir}"
+    );
+    let body_name = ir
+        .lines()
+        .find_map(|line| line.strip_prefix("define internal void @"))
+        .and_then(|rest| rest.split('(').next())
+        .unwrap_or_else(|| panic!("no outlined parallel body:\n{ir}"));
+    let body = function_text(&ir, body_name);
+    assert!(body.contains("llvm.loop"), "no loop in the parallel body:\n{body}");
+    assert!(
+        body.lines()
+            .any(|line| line.contains("add <") && line.contains("x i64>")),
+        "the chunk's sum is not a vector of int additions:\n{body}"
+    );
+}
+
 #[test]
 fn the_translated_module_names_values_after_the_loop_ir() {
     let program = loop_program_of_file("apl-tests/tail/signal.tail");

@@ -1,5 +1,5 @@
 //! The C entry points of the run-time library: what JIT-compiled code calls in-process and what AOT executables link
-//! from `libaplc_runtime.a`. Every function here is `extern "C"` and `#[no_mangle]`, takes only integers and pointers,
+//! from `libaplc_runtime.a`. Every function here is `extern "C"` and `#[no_mangle]`, takes only integers, doubles and pointers,
 //! and never unwinds (a Rust panic inside an `extern "C"` function aborts the process), so LLVM may mark the calls
 //! `nounwind`. The compiler declares these functions from one table, `src/codegen/llvm/runtime_table.rs`, which must
 //! list the same names and signatures as the table below.
@@ -15,6 +15,9 @@
 //! | [`aplrt_now_millis`]  | `int64_t aplrt_now_millis(void)`                                                 |
 //! | [`aplrt_report_bench`] | `void aplrt_report_bench(int64_t iterations, int64_t start_millis)`             |
 //! | [`aplrt_roll`]        | `int64_t aplrt_roll(int64_t n)`                                                  |
+//! | [`aplrt_set_arguments`] | `void aplrt_set_arguments(int32_t argc, char **argv)` (from `main`)            |
+//! | [`aplrt_argument_int`] | `int64_t aplrt_argument_int(int64_t index, int64_t default_value)`              |
+//! | [`aplrt_argument_double`] | `double aplrt_argument_double(int64_t index, double default_value)`          |
 //! | [`aplrt_read_file`]   | `uint8_t *aplrt_read_file(const uint8_t *path, int64_t length, int64_t *out_length)` |
 //! | [`aplrt_read_array_file`] | `uint8_t *aplrt_read_array_file(int32_t kind, const uint32_t *path,`         |
 //! |                       | `                               int64_t path_length, int64_t *out_length)`       |
@@ -698,6 +701,49 @@ pub fn bench_report_line(iterations: i64, elapsed_millis: i64) -> String {
 }
 
 /// The state of the process-wide generator behind [`aplrt_roll`], seeded with [`ROLL_SEED`] when the program starts.
+/// `main` of a compiled program: keeps its command-line words after the program's own name, for `⎕ArgInt` and
+/// `⎕ArgDouble` ([`crate::arguments`]). A word that is not UTF-8 is read with replacement characters (and is then
+/// not a number).
+///
+/// # Safety
+/// `argv` must point to `argc` pointers to NUL-terminated strings, as C's `main` receives them (null when `argc` ≤ 0).
+#[no_mangle]
+pub unsafe extern "C" fn aplrt_set_arguments(argc: i32, argv: *const *const std::ffi::c_char) {
+    let count = usize::try_from(argc).unwrap_or(0);
+    let words = (1..count)
+        .map(|i| {
+            // SAFETY: the caller guarantees `argc` valid pointers to NUL-terminated strings.
+            unsafe { std::ffi::CStr::from_ptr(*argv.add(i)) }
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    crate::arguments::set_process_arguments(words);
+}
+
+/// `d ⎕ArgInt i`: program argument `i` as an integer, `default` when there are fewer than `i`.
+#[no_mangle]
+pub extern "C" fn aplrt_argument_int(index: i64, default: i64) -> i64 {
+    crate::arguments::int_argument(&crate::arguments::process_arguments(), index, default)
+        .unwrap_or_else(|error| exit_with_argument_error(&error))
+}
+
+/// `d ⎕ArgDouble i`: program argument `i` as a double, `default` when there are fewer than `i`.
+#[no_mangle]
+pub extern "C" fn aplrt_argument_double(index: i64, default: f64) -> f64 {
+    crate::arguments::double_argument(&crate::arguments::process_arguments(), index, default)
+        .unwrap_or_else(|error| exit_with_argument_error(&error))
+}
+
+fn exit_with_argument_error(error: &crate::arguments::ArgumentError) -> ! {
+    let kind = if error.is_index_error() {
+        RuntimeErrorKind::Index
+    } else {
+        RuntimeErrorKind::Domain
+    };
+    exit_with_apl_error(kind, &error.message())
+}
+
 /// An atomic, so that rolls from several threads never repeat a number; a single-threaded program gets the same
 /// sequence on every run.
 static ROLL_STATE: AtomicU64 = AtomicU64::new(ROLL_SEED);

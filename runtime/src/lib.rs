@@ -3,6 +3,7 @@
 //! static library, so that they need no LLVM. It knows nothing of the compiler.
 
 pub mod abi;
+pub mod arguments;
 pub mod display;
 pub mod number_format;
 pub mod parallel;

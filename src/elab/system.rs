@@ -1,5 +1,6 @@
-//! System names: `⎕IO`, `⎕PP` (read and assigned), `⎕NOW`, `⎕A`, `⎕D`, the `⎕INT32*` bitwise family and the file
-//! readers `⎕ReadFile`, `⎕ReadIntVecFile`, `⎕ReadDoubleVecFile`. The operator `⎕BENCH` (power with timing) is a
+//! System names: `⎕IO`, `⎕PP` (read and assigned), `⎕NOW`, `⎕A`, `⎕D`, the `⎕INT32*` bitwise family, the file
+//! readers `⎕ReadFile`, `⎕ReadIntVecFile`, `⎕ReadDoubleVecFile`, and the program-argument readers `d ⎕ArgInt i`,
+//! `d ⎕ArgDouble i`. The operator `⎕BENCH` (power with timing) is a
 //! derived function built in `derive` (mod.rs) and elaborated by `timed_power` (operators.rs).
 
 use super::env::{Arr, Fun, Scalar, Val};
@@ -78,6 +79,13 @@ impl Elaborator {
                     })
                     .map(Val::Array);
             }
+            "⎕ARGINT" | "⎕ARGDOUBLE" => {
+                return Err(
+                    ElabError::syntax(span, format!("{} needs a default on its left", written_name(name))).with_hint(
+                        "d ⎕ArgInt i is program argument i, or d when the program got fewer than i arguments",
+                    ),
+                )
+            }
             other => return Err(ElabError::nonce(span, format!("{other} used monadically"))),
         };
         if argument.base != Base::Char || argument.rank > 1 {
@@ -88,6 +96,9 @@ impl Elaborator {
     }
 
     pub fn system_function_dyadic(&mut self, name: &str, left: Val, right: Val, span: Span) -> ElabResult<Val> {
+        if let "⎕ARGINT" | "⎕ARGDOUBLE" = name {
+            return self.program_argument(name, left, right, span);
+        }
         let op: &'static str = match name {
             "⎕INT32AND" => "andi",
             "⎕INT32OR" => "ori",
@@ -108,6 +119,44 @@ impl Elaborator {
             Ok(Val::Array(Arr::dynamic(expr, Base::Int, 0)))
         })
         .map(Val::Array)
+    }
+}
+
+impl Elaborator {
+    /// `default ⎕ArgInt index` and `default ⎕ArgDouble index`: program argument `index` (from 1) read at run time as
+    /// an int or a double, `default` when the program got fewer arguments. Both arguments are scalars; the result is
+    /// never a compile-time constant, which is the point (benchmark sizes that the compiler cannot fold).
+    fn program_argument(&mut self, name: &str, left: Val, right: Val, span: Span) -> ElabResult<Val> {
+        let (op, base) = match name {
+            "⎕ARGINT" => ("argInt", Base::Int),
+            _ => ("argDouble", Base::Double),
+        };
+        let default = self.expect_array(left, span)?;
+        let index = self.expect_array(right, span)?;
+        if default.rank != 0 || index.rank != 0 {
+            return Err(ElabError::rank(
+                span,
+                format!(
+                    "{} takes a scalar default on its left and a scalar argument number on its right",
+                    written_name(name)
+                ),
+            ));
+        }
+        let index = self.integer_argument(index, span)?;
+        let default = match base {
+            Base::Int => self.integer_argument(default, span)?,
+            _ => self.convert(default, Base::Double, span)?,
+        };
+        let expr = Expr::op(op, vec![index.expr, default.expr]);
+        Ok(Val::Array(Arr::dynamic(expr, base, 0)))
+    }
+}
+
+/// A program-argument reader's name as the documentation writes it (system names reach here in upper case).
+fn written_name(upper: &str) -> &'static str {
+    match upper {
+        "⎕ARGINT" => "⎕ArgInt",
+        _ => "⎕ArgDouble",
     }
 }
 

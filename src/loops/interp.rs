@@ -13,6 +13,7 @@ use crate::tail::interp::{numbers_in_file, Host};
 use crate::tail::scalar_ops::{apply_scalar_op_in, FloatMode};
 use crate::tail::value::{ArrayData, ArrayValue, Scalar, Value};
 use aplc_runtime::abi::{RollGenerator, ROLL_SEED};
+use aplc_runtime::arguments::{double_argument, int_argument};
 use aplc_runtime::text_input;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -209,6 +210,21 @@ impl Machine<'_> {
         }
     }
 
+    /// `argInt(i, d)` or `argDouble(i, d)`: a program argument from the host, read as the run-time library does.
+    fn program_argument(&self, op: Op, arguments: &[Scalar]) -> Result<Scalar, RunError> {
+        let program_arguments = self.host.program_arguments();
+        let value = match (op, arguments) {
+            (Op::ArgInt, [Scalar::Int(index), Scalar::Int(default)]) => {
+                int_argument(program_arguments, *index, *default).map(Scalar::Int)
+            }
+            (Op::ArgDouble, [Scalar::Int(index), Scalar::Double(default)]) => {
+                double_argument(program_arguments, *index, *default).map(Scalar::Double)
+            }
+            _ => return Err(internal(format!("{} of {arguments:?}", op.name()))),
+        };
+        value.map_err(|error| RunError::Apl(error.into()))
+    }
+
     fn buffer(&self, block: &Block) -> Result<&Vec<Scalar>, RunError> {
         self.blocks
             .get(&block.id)
@@ -266,8 +282,10 @@ impl Machine<'_> {
                 for arg in args {
                     values.push(self.eval(arg)?);
                 }
-                if *op == Op::Roll {
-                    return self.roll(&values);
+                match op {
+                    Op::Roll => return self.roll(&values),
+                    Op::ArgInt | Op::ArgDouble => return self.program_argument(*op, &values),
+                    _ => {}
                 }
                 apply_scalar_op_in(self.float_mode, *op, &values).map_err(RunError::Apl)
             }

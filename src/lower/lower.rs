@@ -710,6 +710,13 @@ impl Lowerer {
                 let bound = self.as_scalar(next())?;
                 Ok(Lowered::Scalar(self.roll(bound)))
             }
+            Op::ArgInt | Op::ArgDouble => {
+                let index = self.as_int(next())?;
+                let default = self.as_scalar(next())?;
+                Ok(Lowered::Scalar(
+                    self.bind(Expr::Prim(op, vec![index, default]), "argument"),
+                ))
+            }
             Op::InputI | Op::InputD | Op::InputB | Op::InputC => {
                 let index = self.as_int(next())?;
                 let length = self.as_int(next())?;

@@ -16,7 +16,7 @@
 //! literal operand small enough that it cannot overflow, and higher-order operators whose functions are safe.
 //!
 //! Effectful operators (never safe): `print`, `readFile`, `readIntVecFile`, `readDoubleVecFile` (host I/O), `nowi`
-//! (reads the clock), `bench` (reports a time) and `roll` (advances the random generator, so dropping or reordering one changes later values).
+//! (reads the clock), `argInt` and `argDouble` (read the program's arguments), `bench` (reports a time) and `roll` (advances the random generator, so dropping or reordering one changes later values).
 //! `powerUntil` may not terminate, so it is never safe either.
 
 use super::shapes::{shape_of, shape_of_type, ShapeEnvironment};
@@ -27,7 +27,15 @@ use crate::tail::ast::{Expr, ExprKind, Op};
 pub fn is_effectful(op: Op) -> bool {
     matches!(
         op,
-        Op::Print | Op::ReadFile | Op::ReadIntVecFile | Op::ReadDoubleVecFile | Op::NowI | Op::Roll | Op::Bench
+        Op::Print
+            | Op::ReadFile
+            | Op::ReadIntVecFile
+            | Op::ReadDoubleVecFile
+            | Op::NowI
+            | Op::ArgInt
+            | Op::ArgDouble
+            | Op::Roll
+            | Op::Bench
     )
 }
 

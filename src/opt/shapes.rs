@@ -87,7 +87,9 @@ fn shape_of_op(op: Op, args: &[Expr], environment: &mut ShapeEnvironment) -> Opt
         return Some(vec![]);
     }
     match op {
-        Op::Roll | Op::NowI | Op::Pi | Op::Tally | Op::First | Op::FirstV | Op::Decode => Some(vec![]),
+        Op::Roll | Op::NowI | Op::ArgInt | Op::ArgDouble | Op::Pi | Op::Tally | Op::First | Op::FirstV | Op::Decode => {
+            Some(vec![])
+        }
         Op::Zilde => Some(vec![0]),
         Op::Iota | Op::IotaV => literal_count(0).filter(|n| *n >= 0).map(|n| vec![n as u64]),
         Op::Shape => shape_of_arg(last).map(|shape| vec![shape.len() as u64]),

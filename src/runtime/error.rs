@@ -98,6 +98,19 @@ impl AplError {
     }
 }
 
+/// A program argument that `⎕ArgInt`/`⎕ArgDouble` could not read, as the interpreters report it (compiled code
+/// reports the same words from the run-time library).
+impl From<aplc_runtime::arguments::ArgumentError> for AplError {
+    fn from(error: aplc_runtime::arguments::ArgumentError) -> AplError {
+        let kind = if error.is_index_error() {
+            AplErrorKind::Index
+        } else {
+            AplErrorKind::Domain
+        };
+        AplError::new(kind, error.message())
+    }
+}
+
 impl fmt::Display for AplError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.kind.apl_name(), self.message)

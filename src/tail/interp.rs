@@ -12,6 +12,7 @@ use super::scalar_ops::{apply_scalar_op_in, is_associative, is_scalar_op, FloatM
 use super::value::{ArrayData, ArrayValue, Environment, Function, Scalar, Value};
 use crate::runtime::error::{AplError, AplErrorKind, REDUCING_AN_EMPTY_AXIS_WITHOUT_IDENTITY};
 use aplc_runtime::abi::{RollGenerator, ROLL_SEED};
+use aplc_runtime::arguments::{double_argument, int_argument};
 use aplc_runtime::text_input;
 use std::rc::Rc;
 
@@ -29,6 +30,11 @@ pub trait Host {
     fn report_bench(&mut self, iterations: i64, elapsed_millis: i64) {
         eprintln!("{}", aplc_runtime::abi::bench_report_line(iterations, elapsed_millis));
     }
+    /// The words given after the program (`aplc run prog.apl 1000`), read by `argInt` and `argDouble`; none by
+    /// default.
+    fn program_arguments(&self) -> &[String] {
+        &[]
+    }
     /// What double arithmetic does with results that are not finite real numbers (`--float`); Dyalog's DOMAIN ERROR
     /// unless the host was asked for IEEE arithmetic.
     fn float_mode(&self) -> FloatMode {
@@ -44,6 +50,8 @@ pub struct MemoryHost {
     pub now: i64,
     /// The iteration counts of the `bench` loops that reported, in order.
     pub bench_reports: Vec<i64>,
+    /// The program's arguments.
+    pub arguments: Vec<String>,
 }
 
 impl Host for MemoryHost {
@@ -66,6 +74,10 @@ impl Host for MemoryHost {
 
     fn report_bench(&mut self, iterations: i64, _elapsed_millis: i64) {
         self.bench_reports.push(iterations);
+    }
+
+    fn program_arguments(&self) -> &[String] {
+        &self.arguments
     }
 }
 
@@ -394,6 +406,19 @@ impl Interpreter<'_> {
             Op::Zilde => Ok(int_vector(vec![])),
             Op::Pi => Ok(Value::Scalar(Scalar::Double(std::f64::consts::PI))),
             Op::NowI => Ok(Value::Scalar(Scalar::Int(self.host.now_millis()))),
+            Op::ArgInt => {
+                let arguments = self.host.program_arguments();
+                let value = int_argument(arguments, as_int(&args[0])?, as_int(&args[1])?)?;
+                Ok(Value::Scalar(Scalar::Int(value)))
+            }
+            Op::ArgDouble => {
+                let default = match as_scalar(&args[1])? {
+                    Scalar::Double(x) => x,
+                    _ => return Err(not_well_typed("expected a double")),
+                };
+                let value = double_argument(self.host.program_arguments(), as_int(&args[0])?, default)?;
+                Ok(Value::Scalar(Scalar::Double(value)))
+            }
             Op::Iota | Op::IotaV => Ok(array(array_ops::iota(as_int(&args[0])?)?)),
             Op::Shape | Op::ShapeV => Ok(array(array_ops::shape(&*as_array(&args[0])?))),
             Op::Reshape => {

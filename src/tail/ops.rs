@@ -218,6 +218,11 @@ operator_table! {
     Pi = "pi" : "double",
     /// The current time in milliseconds (from the host).
     NowI = "nowi" : "int",
+    /// `argInt(i, d)`: program argument i (from 1) as an int, d when the program got fewer than i arguments (`d
+    /// ⎕ArgInt i`; from the host). INDEX ERROR for i < 1, DOMAIN ERROR when the argument is not one integer.
+    ArgInt = "argInt" : "int -> int -> int",
+    /// `argDouble(i, d)`: as `argInt` for a number read as a double (`d ⎕ArgDouble i`).
+    ArgDouble = "argDouble" : "int -> double -> double",
 
     // ---- Shapes and restructuring ----
     /// `⍳n`: `[1,...,n]`; DOMAIN ERROR for n < 0.

@@ -30,8 +30,9 @@ fn has_scalar_scheme(op: Op) -> bool {
         arity += 1;
         ty = result;
     }
-    // roll and nowi have scalar types but effects (random state, the clock): the interpreter handles them.
-    arity > 0 && is_scalar_type(ty) && !matches!(op, Op::Roll | Op::NowI)
+    // roll, nowi and the argument readers have scalar types but effects (random state, the clock, the host's program
+    // arguments): the interpreter handles them.
+    arity > 0 && is_scalar_type(ty) && !matches!(op, Op::Roll | Op::NowI | Op::ArgInt | Op::ArgDouble)
 }
 
 fn domain(op: Op, message: &str) -> AplError {

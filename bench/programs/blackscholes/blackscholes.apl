@@ -2,7 +2,7 @@
 ⍝ options with spot 100, strikes 50..150, maturities 0.25..1 years, rate 2%, volatility 30%; prints the sum of prices.
 ⍝ Checked by hand: for N=1 (strike 50, maturity 0.5) d1 = 3.4207, d2 = 3.2086 and the exact-CDF price is 50.499296
 ⍝ (computed apart with erf); with the polynomial CDF, C and NumPy both print 50.49929398 for N=1.
-N←10000000
+N←10000000 ⎕ArgInt 1
 I←⍳N
 S←100
 K←50+(I-1)×100÷N

@@ -3,8 +3,8 @@
 ⍝ Checked by hand: year 1 gives a=1 b=0 c=1 d=e=f=g=0 h=4 i=0 k=1 l=6 m=0 t=124, i.e. April 1, so Y←1 R←1 prints
 ⍝ 401; the same algorithm gives 2000-04-23, 2024-03-31 and 2025-04-20, and easter.py agrees with python-dateutil's
 ⍝ easter() over 1583..3000. easter.c and easter.py print the same at all sizes.
-Y←3000
-R←300
+Y←3000 ⎕ArgInt 1
+R←300 ⎕ArgInt 2
 years←(R×Y)⍴⍳Y
 a←19|years
 b←⌊years÷100

@@ -5,8 +5,8 @@
 ⍝ Checked by hand: for N=1 S=1 the single cell has no neighbours, T = 320+0.5×(20 mod 17) = 321.5, P = 0.002,
 ⍝ Cap = 0.112, step = 0.001÷(3e6÷437.5) = 1.4583e¯7, Rz = 0.01953125, so T' = 321.5+(step÷Cap)×(0.002+(80-321.5)÷Rz)
 ⍝ = 321.5-0.0161 = 321.4839 (worked on paper), which C and NumPy print for N=1 S=1; they agree at all sizes.
-N←512
-S←360
+N←512 ⎕ArgInt 1
+S←360 ⎕ArgInt 2
 I←⍳N
 T0←320+0.5×17|(7×I)∘.+13×I
 P←0.001×1+13|I∘.×I

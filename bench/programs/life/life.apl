@@ -4,8 +4,8 @@
 ⍝ every cell neighbours the 8 others, so each live cell has 4 live neighbours and dies, each dead one has 5 and stays
 ⍝ dead: G=1 prints 0. At N=16 G=10 a plain-Python set-based Life gave the same count as life.c and life.py, which
 ⍝ agree at all sizes.
-N←1000
-G←100
+N←1000 ⎕ArgInt 1
+G←100 ⎕ArgInt 2
 I←⍳N
 B0←6>17|((7×I×I)∘.+13×I×I)+5×I∘.×I
 life←{

@@ -5,8 +5,8 @@
 ⍝ prints 3; then ¯0.75¯1.25i goes to ¯1.75+0.625i (|z|²=3.45, K=2 prints 3) and to 1.921875¯3.4375i (escapes), while
 ⍝ ¯2 sits at 2 and ¯0.75 stays small: K=3 prints 2. C and NumPy print the same count at every size (every operation
 ⍝ is the same IEEE operation in the same order).
-M←512
-K←100
+M←512 ⎕ArgInt 1
+K←100 ⎕ArgInt 2
 x←¯2+2.5×(¯1+⍳M)÷M
 y←¯1.25+2.5×(¯1+⍳M)÷M
 cr←(1,M,M)⍴x

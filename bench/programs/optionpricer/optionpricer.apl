@@ -8,7 +8,7 @@
 ⍝ Checked by hand: for N=1 the point is (1/2,...,1/2), every normal is 0 and the price is
 ⍝ 100×(*¯0.03)×1-(+/*¯0.015×0.2×⍳5)÷5 = 0.8686168624 (computed apart), which C and NumPy print; they agree at all
 ⍝ sizes, and the inverse normal agrees with Python's statistics.NormalDist to 1.15e¯9.
-N←1048576
+N←1048576 ⎕ArgInt 1
 B←30
 D←15
 I←⍳N

@@ -5,7 +5,7 @@
 ⍝ Checked by hand: the first 8 points are (1/2,1/2) (1/4,3/4) (3/4,1/4) (1/8,5/8) (5/8,1/8) (3/8,3/8) (7/8,7/8)
 ⍝ (1/16,15/16); all but the 7th are inside, so N=4 prints 4 and N=8 prints 3.5. With 26 bits every coordinate and
 ⍝ x²+y² are exact doubles, so C, NumPy and APL must print the same digits.
-N←10000000
+N←10000000 ⎕ArgInt 1
 D←26
 I←⍳N
 bits←1=2|⌊I∘.÷2*¯1+⍳D

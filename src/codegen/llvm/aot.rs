@@ -56,7 +56,7 @@ pub fn compile_module_to_executable(
     link_executable(&object_path, runtime_library, output)
 }
 
-/// Adds `int main(int argc, char **argv)` that calls the entry function, then `aplrt_finish` (flushes the output and
+/// Adds `int main(int argc, char **argv)` that hands its arguments to the run-time library, calls the entry function, then `aplrt_finish` (flushes the output and
 /// stops the worker threads), and returns the entry's status. The entry must exist; the module must not define `main` already.
 pub fn define_c_main_calling_entry(module: &Module<'_>, entry_function_name: &str) -> Result<(), CodegenError> {
     require_entry_function(module, entry_function_name)?;
@@ -84,6 +84,13 @@ pub fn define_c_main_calling_entry(module: &Module<'_>, entry_function_name: &st
         module_name: module.get_name().to_string_lossy().into_owned(),
         message: format!("building main failed: {error}"),
     };
+    // The program's arguments (`⎕ArgInt`, `⎕ArgDouble`) are main's, past the executable's own name.
+    let set_arguments_function = declare_runtime_function(module, RuntimeFunctionId::SetArguments);
+    let argc = main_function.get_nth_param(0).expect("main has argc");
+    let argv = main_function.get_nth_param(1).expect("main has argv");
+    builder
+        .build_call(set_arguments_function, &[argc.into(), argv.into()], "")
+        .map_err(build_failed)?;
     let status = builder
         .build_call(entry_function, &[], "status")
         .map_err(build_failed)?

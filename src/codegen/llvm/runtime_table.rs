@@ -21,6 +21,7 @@ use crate::runtime::error::AplErrorKind;
 pub enum AbiType {
     I32,
     I64,
+    F64,
     /// Any pointer (LLVM 19 pointers are opaque).
     Pointer,
 }
@@ -37,6 +38,9 @@ pub enum RuntimeFunctionId {
     NowMillis,
     ReportBench,
     Roll,
+    SetArguments,
+    ArgumentInt,
+    ArgumentDouble,
     ReadFile,
     ReadArrayFile,
     Format,
@@ -71,7 +75,7 @@ impl RuntimeFunction {
     }
 }
 
-use AbiType::{Pointer, I32, I64};
+use AbiType::{Pointer, F64, I32, I64};
 
 /// Every run-time library function generated code may call.
 pub const RUNTIME_FUNCTIONS: &[RuntimeFunction] = &[
@@ -155,6 +159,33 @@ pub const RUNTIME_FUNCTIONS: &[RuntimeFunction] = &[
         never_returns: false,
         returns_fresh_memory: false,
         address_in_this_process: abi::aplrt_roll as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::SetArguments,
+        name: "aplrt_set_arguments",
+        parameters: &[I32, Pointer],
+        result: None,
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: abi::aplrt_set_arguments as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::ArgumentInt,
+        name: "aplrt_argument_int",
+        parameters: &[I64, I64],
+        result: Some(I64),
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: abi::aplrt_argument_int as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::ArgumentDouble,
+        name: "aplrt_argument_double",
+        parameters: &[I64, F64],
+        result: Some(F64),
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: abi::aplrt_argument_double as *const (),
     },
     RuntimeFunction {
         id: RuntimeFunctionId::ReadFile,
@@ -259,6 +290,7 @@ fn llvm_type_of<'ctx>(context: &ContextRef<'ctx>, abi_type: AbiType) -> BasicTyp
     match abi_type {
         AbiType::I32 => context.i32_type().into(),
         AbiType::I64 => context.i64_type().into(),
+        AbiType::F64 => context.f64_type().into(),
         AbiType::Pointer => context.ptr_type(AddressSpace::default()).into(),
     }
 }

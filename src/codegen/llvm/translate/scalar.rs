@@ -56,6 +56,8 @@ fn failure_class(op: Op, arguments: &[Expr]) -> FailureClass {
         },
         // A roll advances the random generator: it must run exactly where (and as often as) the program says.
         Op::Roll => Immediate,
+        // A program argument that is not a number stops the program where it is read.
+        Op::ArgInt | Op::ArgDouble => Immediate,
         Op::PowI | Op::FactorialI | Op::I2C | Op::I2B | Op::D2I | Op::Floor | Op::Ceil | Op::BinomialI => Immediate,
         _ => Never,
     }
@@ -329,6 +331,9 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         }
         if op == Op::MakeX {
             return Ok(self.make_complex(x.into_float_value(), y.into_float_value())?.into());
+        }
+        if matches!(op, Op::ArgInt | Op::ArgDouble) {
+            return self.call_program_argument(op, x, y);
         }
         if x.is_float_value() {
             return self.translate_double_binary_operator(op, x.into_float_value(), y.into_float_value());
@@ -869,6 +874,27 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             .basic()
             .map(|value| value.into_int_value())
             .ok_or_else(|| internal_error("aplrt_roll returned no value".to_string()))
+    }
+
+    /// `aplrt_argument_int(i, d)` or `aplrt_argument_double(i, d)`: a program argument, read by the run-time library
+    /// (which stops the program with the APL error when it is malformed).
+    fn call_program_argument(
+        &self,
+        op: Op,
+        index: BasicValueEnum<'ctx>,
+        default: BasicValueEnum<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        let id = match op {
+            Op::ArgInt => RuntimeFunctionId::ArgumentInt,
+            _ => RuntimeFunctionId::ArgumentDouble,
+        };
+        let function = declare_runtime_function(self.emitter.module, id);
+        self.emitter
+            .builder
+            .build_call(function, &[index.into(), default.into()], op.name())?
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| internal_error(format!("{} returned no value", op.name())))
     }
 
     fn double_sign(&self, x: FloatValue<'ctx>) -> Result<FloatValue<'ctx>, CodegenError> {
