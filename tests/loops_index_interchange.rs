@@ -256,3 +256,73 @@ fn a_product_read_whole_is_not_contracted() {
         "{printed}"
     );
 }
+
+/// matmul.apl with its size read at run time (`M←m ⎕ArgInt 1`: m when the program gets no argument, as here), the
+/// TAIL the front end makes of it: every shape is symbolic, so the residues of the cyclic reads and the zero-size
+/// guards are dropped only by the symbolic bounds (`(i × n + k) % (n × n)` with `i, k < n`).
+fn matmul_of_run_time_size(m: usize) -> String {
+    format!(
+        "let v2:[int]1 = iota(argInt(1,{m})) in \
+         let v5:<int>1 = shape(v2) in \
+         let v4:[int]1 = each(fn x3:[int]0 => muli(2,x3),v2) in \
+         let v6:<int>1 = shape(v4) in \
+         let v11:[double]2 = zipWith(fn o3:[int]0 => fn o4:[int]0 => muld(0.1,i2d(resi(7,addi(o3,o4)))),\
+           transp(reshape(catV(v6,v5),v2)),reshape(catV(v5,v6),v4)) in \
+         let v21:<int>2 = shape(v11) in \
+         let v13:[int]1 = each(fn x12:[int]0 => muli(3,x12),v2) in \
+         let v14:<int>1 = shape(v13) in \
+         let v15:<int>1 = shape(v2) in \
+         let v20:[double]2 = zipWith(fn o7:[int]0 => fn o8:[int]0 => muld(0.01,i2d(resi(11,addi(o7,o8)))),\
+           transp(reshape(catV(v15,v14),v13)),reshape(catV(v14,v15),v2)) in \
+         let v22:<int>2 = shape(v20) in \
+         let _e1:[double]0 = print(10,reduce(addd,0.0,rav(reduce(addd,0.0,zipWith(muld,\
+           transp2([2,1,3],reshape(catV(dropV(1,v22),v21),v11)),\
+           transp2([1,3,2],reshape(catV(dropLastV(1,v21),v22),v20))))))) in 0"
+    )
+}
+
+#[test]
+fn a_matmul_of_run_time_size_reads_without_residues_and_is_interchanged() {
+    let (program, printed) = loop_ir(&matmul_of_run_time_size(4));
+    for index in load_indices(&program) {
+        assert!(
+            !contains_op(&index, Op::ResI),
+            "a residue is left in a load index:\n{printed}"
+        );
+        assert!(
+            !contains_op(&index, Op::DivI),
+            "a quotient is left in a load index:\n{printed}"
+        );
+    }
+    // The guard of a cyclic read against an empty source (`(n × n == 0) ? 0.0 : A[...]`) is gone from the loops.
+    assert!(!printed.contains("? 0.0 : mem"), "{printed}");
+    assert_eq!(in_place_accumulations(&program), 1, "{printed}");
+    // M=2: 0.228 as in matmul_prints_the_hand_computed_sum; other sizes agree with the TAIL interpreter.
+    let (tail, loops) = both_outcomes(&matmul_of_run_time_size(2));
+    assert_eq!(tail.printed, vec!["0.228".to_string()]);
+    assert_eq!(loops, tail);
+    for m in [0, 1, 3, 7] {
+        let (tail, loops) = both_outcomes(&matmul_of_run_time_size(m));
+        assert_eq!(loops, tail, "m={m}");
+    }
+}
+
+#[test]
+fn symbolic_residues_that_can_leave_their_range_are_kept() {
+    // +/,(M,M)⍴⍳M+1 with M=3: the 9 elements cycle through 1 2 3 4, so the sum is 1+2+3+4+1+2+3+4+1 = 21. The read
+    // is at k mod (M+1) with k < M×M, which does leave 0..M: the residue, and the test of M+1 against 0, stay.
+    let text = "let v1:[int]0 = argInt(1,3) in \
+                let _e1:[int]0 = print(10,reduce(addi,0,rav(reshape([v1,v1],iota(addi(v1,1)))))) in 0";
+    let (program, printed) = loop_ir(text);
+    assert!(
+        load_indices(&program).iter().any(|index| contains_op(index, Op::ResI)) || printed.contains(" % n"),
+        "the wrap was dropped:\n{printed}"
+    );
+    assert!(
+        printed.contains("== 0) ?"),
+        "the guard of an empty source was dropped:\n{printed}"
+    );
+    let (tail, loops) = both_outcomes(text);
+    assert_eq!(tail.printed, vec!["21".to_string()]);
+    assert_eq!(loops, tail);
+}
