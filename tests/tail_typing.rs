@@ -201,6 +201,9 @@ const ARRAY_OPS: &[(&str, &str, &str)] = &[
     ("readFile(['f'])", "[char]1", "readFile(iota(1))"),
     ("readIntVecFile(['f'])", "[int]1", "readIntVecFile(iota(1))"),
     ("readDoubleVecFile(['f'])", "[double]1", "readDoubleVecFile(1.5)"),
+    // Program arguments: the index is an int, the default of the argument's type.
+    ("argInt(1,100)", "[int]0", "argInt(1,2.5)"),
+    ("argDouble(2,0.5)", "[double]0", "argDouble(1.5,0.5)"),
     // A REPL line's inputs: the length is a singleton, so the vector's length is known.
     ("inputI(0,3)", "<int>3", "inputI(0,1.5)"),
     ("inputD(1,2)", "<double>2", "inputD(1.5,2)"),

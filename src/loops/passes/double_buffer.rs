@@ -16,7 +16,9 @@
 //! is exactly the one the next iteration would allocate: it may be kept, and the two blocks alternate between two
 //! buffers allocated once ([`super::hoist`] then moves the `alloc` before the loop and the `free` after it).
 //!
-//! The sizes are compared as constants: [`ProgramFacts`] knows the values of the `let`s whose values are constant,
+//! The sizes are compared as constants, or when they are not constant (read at run time) as polynomials over
+//! immutable variables (`(2 × n) × n` and `(n85 × n86) × n87` with `n85 = 2`, `n86 = n87 = n`). [`ProgramFacts`]
+//! knows the values of the `let`s whose values are constant,
 //! and of the mutable variables that keep their initial value. Those are found as a greatest fixpoint: assume every
 //! mutable variable keeps its initial value, evaluate the `let`s and every assignment under that assumption, drop the
 //! variables whose initial value is not a constant or that are assigned another value, and repeat. What remains is
@@ -36,7 +38,14 @@ pub struct ProgramFacts {
     constants: HashMap<u32, i64>,
     allocation_sizes: HashMap<u32, Expr>,
     swaps: HashMap<u32, usize>,
+    /// The definitions of the program's `let`s, and its mutable variables: for comparing sizes that are not
+    /// constants (read at run time) as polynomials over immutable values.
+    definitions: HashMap<u32, Expr>,
+    mutables: HashSet<u32>,
 }
+
+/// A polynomial over immutable int variables: `Σ coefficient × Π variables`, each product a sorted list of ids.
+type Polynomial = std::collections::BTreeMap<Vec<u32>, i64>;
 
 impl ProgramFacts {
     pub fn of(body: &[Stmt]) -> ProgramFacts {
@@ -47,6 +56,10 @@ impl ProgramFacts {
             Stmt::Assign { var, value } => assignments.push((var.id, value.clone())),
             Stmt::Mutable { var, .. } => {
                 assumed.insert(var.id);
+                facts.mutables.insert(var.id);
+            }
+            Stmt::Let { var, value } => {
+                facts.definitions.insert(var.id, value.clone());
             }
             Stmt::Alloc { block, size } => {
                 facts.allocation_sizes.insert(block.id, size.clone());
@@ -61,6 +74,7 @@ impl ProgramFacts {
         // initial value is not a constant or that are assigned another value, until nothing changes.
         loop {
             facts.constants = constants_assuming(body, &assumed);
+            // (The constants are the greatest fixpoint's; the definitions stay as collected above.)
             let before = assumed.len();
             assumed.retain(|id| facts.constants.contains_key(id));
             for (id, value) in &assignments {
@@ -94,6 +108,65 @@ impl ProgramFacts {
         }
     }
 
+    /// An int expression as a polynomial over immutable variables (let-bound ones expanded through their
+    /// definitions, a few levels deep), or None when it reads a mutable variable, a load, or anything but `+ - ×`.
+    /// Two sizes with equal polynomials are equal wherever both are evaluated: a variable defined outside a loop
+    /// keeps its value in it, and one defined inside cannot occur in the size of a block allocated outside.
+    fn polynomial(&self, expr: &Expr, depth: usize) -> Option<Polynomial> {
+        let constant = |value: i64| Polynomial::from([(Vec::new(), value)]);
+        if let Some(value) = self.constant(expr) {
+            return Some(constant(value));
+        }
+        match expr {
+            Expr::Var(var) if self.mutables.contains(&var.id) => None,
+            Expr::Var(var) => match self.definitions.get(&var.id) {
+                Some(definition) if depth > 0 => self
+                    .polynomial(definition, depth - 1)
+                    .or_else(|| Some(Polynomial::from([(vec![var.id], 1)]))),
+                _ => Some(Polynomial::from([(vec![var.id], 1)])),
+            },
+            Expr::Prim(op @ (Op::AddI | Op::SubI | Op::MulI), args) if args.len() == 2 => {
+                let (a, b) = (self.polynomial(&args[0], depth)?, self.polynomial(&args[1], depth)?);
+                let mut result = Polynomial::new();
+                let mut add = |monomial: Vec<u32>, coefficient: i64| {
+                    let sum = result.entry(monomial).or_insert(0);
+                    *sum = sum.wrapping_add(coefficient);
+                };
+                match op {
+                    Op::MulI => {
+                        for (left, left_coefficient) in &a {
+                            for (right, right_coefficient) in &b {
+                                let mut monomial: Vec<u32> = left.iter().chain(right).copied().collect();
+                                monomial.sort_unstable();
+                                add(monomial, left_coefficient.wrapping_mul(*right_coefficient));
+                            }
+                        }
+                    }
+                    _ => {
+                        let sign = if *op == Op::SubI { -1 } else { 1 };
+                        a.into_iter().for_each(|(monomial, c)| add(monomial, c));
+                        b.into_iter()
+                            .for_each(|(monomial, c)| add(monomial, c.wrapping_mul(sign)));
+                    }
+                }
+                result.retain(|_, coefficient| *coefficient != 0);
+                Some(result)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether two sizes are provably equal: the same constant, or the same polynomial over immutable variables.
+    fn same_size(&self, first: &Expr, second: &Expr) -> bool {
+        const EXPANSION_DEPTH: usize = 12;
+        match (self.constant(first), self.constant(second)) {
+            (Some(a), Some(b)) => a == b,
+            _ => self
+                .polynomial(first, EXPANSION_DEPTH)
+                .is_some_and(|a| self.polynomial(second, EXPANSION_DEPTH) == Some(a)),
+        }
+    }
+
     /// Whether the variable has the same known value wherever it is in scope.
     pub fn is_constant(&self, id: u32) -> bool {
         self.constants.contains_key(&id)
@@ -121,7 +194,8 @@ fn constants_assuming(body: &[Stmt], assumed: &HashSet<u32>) -> HashMap<u32, i64
 
 /// Whether `block`, allocated with `size` and freed at the top level of a loop body, may keep its buffer from one
 /// iteration to the next: the body swaps it exactly once, at its top level, with a block allocated outside the loop
-/// that no other statement of the program swaps and whose allocated size is the same constant as `size`; and
+/// that no other statement of the program swaps and whose allocated size is provably `size` (the same constant, or
+/// the same polynomial in sizes read at run time); and
 /// after the swap nothing but its `free` mentions it (so the buffer it then holds, the old state, is dead).
 pub fn keeps_buffer_across_iterations(body: &[Stmt], block: Block, size: &Expr, facts: &ProgramFacts) -> bool {
     let swap_position = body
@@ -142,10 +216,10 @@ pub fn keeps_buffer_across_iterations(body: &[Stmt], block: Block, size: &Expr, 
         found
     });
     let swapped_once = facts.swaps.get(&block.id) == Some(&1) && facts.swaps.get(&partner.id) == Some(&1);
-    let same_size = match (facts.allocation_sizes.get(&partner.id), facts.constant(size)) {
-        (Some(partner_size), Some(size)) => facts.constant(partner_size) == Some(size),
-        _ => false,
-    };
+    let same_size = facts
+        .allocation_sizes
+        .get(&partner.id)
+        .is_some_and(|partner_size| facts.same_size(partner_size, size));
     let dead_after_swap = body[swap_position + 1..]
         .iter()
         .find(|statement| mentions_block(statement, block.id))

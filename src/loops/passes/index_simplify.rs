@@ -13,8 +13,8 @@
 //!
 //! Sizes need not be constants. The forms are polynomials: a term is a product of atoms (loop indices, sizes read at
 //! run time, ...), so `((j × n + i) × n + k) % (n × n)` splits into the multiple `j × n²` and the rest `i × n + k`.
-//! A rest is then bounded symbolically: a loop index is at most its trip count minus one, and a trip count that is one
-//! atom is at least 1 inside its loop, so `0 ≤ i × n + k ≤ (n - 1) × n + (n - 1) = n² - 1` is proved by checking that
+//! A rest is then bounded symbolically: a loop index is at most its trip count minus one, and the atom of a trip count
+//! `c × n` is at least 1 inside its loop, so `0 ≤ i × n + k ≤ (n - 1) × n + (n - 1) = n² - 1` is proved by checking that
 //! `n² - 1 - (i × n + k)`'s upper bound leaves a polynomial with no negative coefficient. Inside such loops the guard
 //! of a cyclic read against an empty source, `(n × n == 0) ? fill : A[...]`, is also known false and dropped. This is
 //! what keeps programs whose sizes are read at run time (`⎕ArgInt`, files) as fast as those with constant sizes.
@@ -452,8 +452,8 @@ impl Facts {
 }
 
 impl Facts {
-    /// Inside the body of `for index < count`: the index ranges over `0..count`, and a count that is one atom is at
-    /// least 1 (the body does not run otherwise). Only a stable count says so: a mutable one may be assigned in the
+    /// Inside the body of `for index < count`: the index ranges over `0..count`, and a count that is one atom (times
+    /// a positive constant) makes that atom at least 1 (the body does not run otherwise). Only a stable count says so: a mutable one may be assigned in the
     /// body, after which it no longer is the trip count.
     fn enter_loop(&mut self, index: &Var, count: &Expr) {
         if let Some(trip_count) = count.as_int() {
@@ -474,11 +474,12 @@ impl Facts {
         }
     }
 
-    /// The atom an int expression is (its form is `1 × atom`), if it is one.
+    /// The atom of a trip count `c × atom` with `c ≥ 1`, if it is one: inside the loop `c × atom ≥ 1`, so the atom
+    /// (an integer) is at least 1 too.
     fn single_atom(&self, expr: &Expr) -> Option<Expr> {
         let form = self.affine(expr, EXPANSION_DEPTH)?;
         match form.as_single_term()? {
-            (monomial, 1) if monomial.len() == 1 => Some(monomial[0].clone()),
+            (monomial, coefficient) if monomial.len() == 1 && coefficient >= 1 => Some(monomial[0].clone()),
             _ => None,
         }
     }
