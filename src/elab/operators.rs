@@ -226,7 +226,9 @@ impl Elaborator {
         }
     }
 
-    /// The base type a reduction runs at: the argument's, widened until the function maps two of it to it.
+    /// The base type a reduction runs at: the argument's, widened until the function maps two of it to it. A
+    /// function that gives a narrower type (`=/` of ints gives bools) runs at the argument's type, its results
+    /// widened back ([`Elaborator::reducing_lambda`]): `=/1 2 3` is `1=(2=3)`, the bool 0 compared with the int 1.
     fn reduction_base(&mut self, function: &Fun, base: Base, span: Span) -> ElabResult<Base> {
         let mut base = base;
         for _ in 0..4 {
@@ -236,6 +238,7 @@ impl Elaborator {
             }
             match base.join(result) {
                 Some(joined) if joined > base => base = joined,
+                Some(joined) if joined == base && result.is_numeric() && base.is_numeric() => return Ok(base),
                 _ => {
                     return Err(ElabError::nonce(
                         span,
@@ -262,6 +265,19 @@ impl Elaborator {
         Ok(base)
     }
 
+    /// The TAIL lambda `fn x => fn y => f(x, y)` of a reduction or scan at `base`, its result widened to `base` when
+    /// the function gives a narrower type.
+    fn reducing_lambda(&mut self, function: &Rc<Fun>, base: Base, span: Span) -> ElabResult<Expr> {
+        let function = function.clone();
+        let (lambda, _) = self.scalar_lambda2(base, base, span, |this, x, y| {
+            match this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)? {
+                Val::Array(result) => this.convert(result, base, span).map(Val::Array),
+                other => Ok(other),
+            }
+        })?;
+        Ok(lambda)
+    }
+
     pub fn reduce(&mut self, function: &Rc<Fun>, array: Arr, axis: Axis, span: Span) -> ElabResult<Arr> {
         if array.rank == 0 {
             return Ok(array);
@@ -275,10 +291,7 @@ impl Elaborator {
         let array = self.convert(array, base, span)?;
         let mut extents = array.extents.clone();
         let length = extents.pop().expect("rank is at least 1");
-        let function_for_lambda = function.clone();
-        let (lambda, _) = self.scalar_lambda2(base, base, span, |this, x, y| {
-            this.apply_dyadic(&function_for_lambda, Val::Array(x), Val::Array(y), span)
-        })?;
+        let lambda = self.reducing_lambda(function, base, span)?;
         let result_rank = array.rank - 1;
         let identity = primitive_of(function)
             .and_then(|p| identity_item(p, base))
@@ -319,10 +332,7 @@ impl Elaborator {
         }
         let base = self.reduction_base(function, array.base, span)?;
         let array = self.convert(array, base, span)?;
-        let function_for_lambda = function.clone();
-        let (lambda, _) = self.scalar_lambda2(base, base, span, |this, x, y| {
-            this.apply_dyadic(&function_for_lambda, Val::Array(x), Val::Array(y), span)
-        })?;
+        let lambda = self.reducing_lambda(function, base, span)?;
         // The neutral element is only used by backends that start from it; user functions get the type's zero.
         let neutral = primitive_of(function)
             .and_then(|p| identity_item(p, base))

@@ -255,6 +255,34 @@ pub fn is_safe_pure(expr: &Expr) -> bool {
     }
 }
 
+/// Whether evaluating the expression can raise no APL error: as [`is_safe_pure`], except that loads count (lowering's
+/// reads are in bounds by construction; an APL index is checked by an explicit `error` statement), and so do the
+/// double operators that have no error case (comparisons, which are tolerant; minimum, maximum, negation, magnitude).
+/// Double arithmetic can fail: in Dyalog's float mode a result that is not a finite real number is a DOMAIN ERROR.
+pub fn raises_no_apl_error(expr: &Expr) -> bool {
+    match expr {
+        Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => true,
+        Expr::Load { index, .. } => raises_no_apl_error(index),
+        Expr::Select(c, a, b) => raises_no_apl_error(c) && raises_no_apl_error(a) && raises_no_apl_error(b),
+        Expr::Prim(op, args) => {
+            let total_on_doubles = matches!(
+                op,
+                Op::LtD
+                    | Op::LteD
+                    | Op::GtD
+                    | Op::GteD
+                    | Op::EqD
+                    | Op::NeqD
+                    | Op::MinD
+                    | Op::MaxD
+                    | Op::NegD
+                    | Op::AbsD
+            );
+            (total_on_doubles || operator_is_safe(*op, args)) && args.iter().all(raises_no_apl_error)
+        }
+    }
+}
+
 fn operator_is_safe(op: Op, args: &[Expr]) -> bool {
     match op {
         Op::AddI

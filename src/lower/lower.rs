@@ -129,6 +129,9 @@ pub struct Lowerer {
     next_scope_id: u64,
     /// The ids of mutable variables (`var x = e`), whose value depends on where they are read.
     mutable_ids: HashSet<u32>,
+    /// How many loops over the elements of an array enclose the statements being built (see
+    /// [`Lowerer::with_every_element_evaluated`]).
+    pub(super) element_loops: usize,
 }
 
 impl Default for Lowerer {
@@ -140,6 +143,7 @@ impl Default for Lowerer {
             scope_ids: vec![0],
             next_scope_id: 1,
             mutable_ids: HashSet::new(),
+            element_loops: 0,
         }
     }
 }
@@ -254,7 +258,10 @@ impl Lowerer {
         body: impl FnOnce(&mut Lowerer, Expr) -> LowerResult<()>,
     ) -> LowerResult<()> {
         let index = self.fresh_var(ScalarType::Int, hint);
-        let (statements, ()) = self.capture(|lowerer| body(lowerer, Expr::Var(index.clone())))?;
+        self.element_loops += 1;
+        let captured = self.capture(|lowerer| body(lowerer, Expr::Var(index.clone())));
+        self.element_loops -= 1;
+        let (statements, ()) = captured?;
         self.emit(Stmt::For {
             index,
             count,
@@ -295,12 +302,15 @@ impl Lowerer {
         }
         let extent = shape[prefix.len()].clone();
         let index = self.fresh_var(ScalarType::Int, "i");
-        let (statements, ()) = self.capture(|lowerer| {
+        self.element_loops += 1;
+        let captured = self.capture(|lowerer| {
             prefix.push(Expr::Var(index.clone()));
             let result = lowerer.nested_loops_from(shape, prefix, counter, body);
             prefix.pop();
             result
-        })?;
+        });
+        self.element_loops -= 1;
+        let (statements, ()) = captured?;
         self.emit(Stmt::For {
             index,
             count: extent,

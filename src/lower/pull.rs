@@ -236,6 +236,40 @@ impl Lowerer {
 
     /// Materialises an array into a fresh row-major block: one flat loop for flat arrays, nested loops with a
     /// running counter for shaped ones (no div/mod either way).
+    /// `arr` as a partial consumer (take, drop, first, an index) may read it: APL computes every element of an array
+    /// before such a function sees it, so an element that fails stops the program even when it is not used
+    /// (`x←÷(⍳9)-5 ⋄ x[1]` is a DOMAIN ERROR). A pull array whose elements may raise an APL error is therefore
+    /// materialised first, which evaluates each of them; one that cannot fail stays a pull array and fuses.
+    ///
+    /// Inside a loop over the elements of another array the materialisation would happen once per element, so
+    /// there the array is left as it is: such a nested partial read of a failing array is the one place where
+    /// compiled code may still compute less than the interpreter (README, known limits).
+    pub fn with_every_element_evaluated(&mut self, arr: Arr) -> LowerResult<Arr> {
+        if self.element_loops > 0 || !matches!(arr, Arr::Pull(_)) || !self.elements_may_fail(&arr)? {
+            return Ok(arr);
+        }
+        Ok(Arr::Mat(self.materialise(&arr)?))
+    }
+
+    /// Whether reading an element of `arr` may raise an APL error: one element is lowered into a scratch statement
+    /// list (thrown away, with the names it took), which is looked at for `error` statements and for operations
+    /// with an error case.
+    fn elements_may_fail(&mut self, arr: &Arr) -> LowerResult<bool> {
+        let probe = self.probe_state();
+        let position = self.fresh_var(ScalarType::Int, "probe");
+        let captured = self.capture(|lowerer| lowerer.read_flat(arr, Expr::var(&position)));
+        self.restore_probe_state(probe);
+        let (statements, value) = captured?;
+        let mut may_fail = !crate::loops::rewrite::raises_no_apl_error(&value);
+        crate::loops::ir::for_each_statement(&statements, &mut |statement| {
+            may_fail |= matches!(statement, Stmt::Error { .. })
+                || crate::loops::ir::statement_expressions(statement)
+                    .into_iter()
+                    .any(|expr| !crate::loops::rewrite::raises_no_apl_error(expr));
+        });
+        Ok(may_fail)
+    }
+
     pub fn materialise(&mut self, arr: &Arr) -> LowerResult<Materialised> {
         let arr = self.indexable(arr.clone())?;
         let shape = arr.shape();

@@ -140,10 +140,13 @@ impl Lowerer {
         };
         let probe = self.probe_state();
         let index = self.fresh_var(ScalarType::Int, "k");
-        let (body, x) = self.capture(|lowerer| {
+        self.element_loops += 1;
+        let captured = self.capture(|lowerer| {
             let x = element(lowerer, Expr::var(&index))?;
             Ok(lowerer.bind(x, "x"))
-        })?;
+        });
+        self.element_loops -= 1;
+        let (body, x) = captured?;
         if !crate::loops::passes::parallelise::may_be_parallel_body(&body, &x) {
             self.restore_probe_state(probe);
             return Ok(None);

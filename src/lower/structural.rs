@@ -148,6 +148,16 @@ impl Lowerer {
                         elements: taken,
                     });
                 }
+                // An overtake (or a take of everything) reads every element: nothing to evaluate beforehand.
+                let reads_everything = match (count.as_int(), arr.shape().first().and_then(Expr::as_int)) {
+                    (Some(k), Some(length)) => k.unsigned_abs() >= length.unsigned_abs(),
+                    _ => false,
+                };
+                let arr = if reads_everything {
+                    arr
+                } else {
+                    self.with_every_element_evaluated(arr)?
+                };
                 self.take(count, arr).and_then(array)
             }
             Op::Drop | Op::DropV | Op::DropLastV => {
@@ -170,10 +180,12 @@ impl Lowerer {
                         elements: kept,
                     });
                 }
+                let arr = self.with_every_element_evaluated(arr)?;
                 self.drop(count, arr).and_then(array)
             }
             Op::First | Op::FirstV => {
                 let arr = self.as_array(next())?;
+                let arr = self.with_every_element_evaluated(arr)?;
                 self.first(arr).map(Lowered::Scalar)
             }
             Op::Cat | Op::CatV | Op::CatFirst => {
@@ -220,6 +232,7 @@ impl Lowerer {
                 let axis = self.as_int(next())?;
                 let position = self.as_int(next())?;
                 let arr = self.as_array(next())?;
+                let arr = self.with_every_element_evaluated(arr)?;
                 self.index(axis, position, arr).and_then(array)
             }
             Op::Update => {

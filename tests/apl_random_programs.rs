@@ -1,0 +1,261 @@
+//! Random APL programs (issue #14): scripts of a few statements over integer scalars, vectors and matrices, built from
+//! the supported subset (scalar functions with scalar extension, structural functions, reductions and scans, outer
+//! and inner products, indexing, dfns, `¨`, guards), with random lengths so that LENGTH, INDEX and DOMAIN errors and
+//! empty arrays occur. Every backend must print what the TAIL interpreter (the oracle) prints and stop with the same
+//! APL error: the loop-IR interpreter on every case, the JIT (a child process) on a share of them.
+//!
+//! The number of cases is proptest's (`PROPTEST_CASES`), so a long run is `PROPTEST_CASES=10000 cargo test --release
+//! --test apl_random_programs`; CI runs the default below with the fixed seed of scripts/test.sh.
+
+use std::path::{Path, PathBuf};
+
+use aplc::driver::{run_source_capturing, Backend};
+use aplc::source::SourceFile;
+use proptest::prelude::*;
+
+/// An APL expression and the rank of its value (0, 1 or 2).
+#[derive(Clone, Debug)]
+struct Term {
+    text: String,
+    rank: usize,
+}
+
+fn term(text: String, rank: usize) -> Term {
+    Term { text, rank }
+}
+
+/// A number as APL writes it (high minus).
+fn number(value: i64) -> String {
+    value.to_string().replace('-', "¯")
+}
+
+fn leaf() -> impl Strategy<Value = Term> {
+    prop_oneof![
+        (-4i64..10).prop_map(|k| term(number(k), 0)),
+        (0i64..7).prop_map(|k| term(format!("(⍳{k})"), 1)),
+        prop::collection::vec(-4i64..10, 2..6).prop_map(|items| {
+            let items: Vec<String> = items.into_iter().map(number).collect();
+            term(format!("({})", items.join(" ")), 1)
+        }),
+        (0i64..4, 0i64..4, 1i64..8).prop_map(|(rows, columns, k)| term(format!("({rows} {columns}⍴⍳{k})"), 2)),
+        // The names every program defines first (see `program`).
+        Just(term("a".to_string(), 0)),
+        Just(term("v".to_string(), 1)),
+        Just(term("m".to_string(), 2)),
+    ]
+}
+
+const SCALAR_DYADIC: &[&str] = &["+", "-", "×", "⌈", "⌊", "|", "=", "<", "≥", "≠"];
+const SCALAR_MONADIC: &[&str] = &["-", "|", "×", "⌈", "~0<"];
+const REDUCIBLE: &[&str] = &["+", "×", "⌈", "⌊", "-", "="];
+
+fn pick(glyphs: &'static [&'static str]) -> impl Strategy<Value = &'static str> {
+    prop::sample::select(glyphs)
+}
+
+fn expression() -> impl Strategy<Value = Term> {
+    leaf().prop_recursive(3, 20, 2, |inner| {
+        let pair = (inner.clone(), inner.clone());
+        prop_oneof![
+            // Scalar functions, with scalar extension when one side is a scalar; other ranks must agree.
+            (pair.clone(), pick(SCALAR_DYADIC)).prop_map(|((x, y), f)| {
+                let rank = x.rank.max(y.rank);
+                term(format!("({} {f} {})", x.text, y.text), rank)
+            }),
+            (inner.clone(), pick(SCALAR_MONADIC)).prop_map(|(x, f)| term(format!("({f}{})", x.text), x.rank)),
+            // Reductions and scans along the last axis, and along the first.
+            (inner.clone(), pick(REDUCIBLE))
+                .prop_map(|(x, f)| term(format!("({f}/{})", x.text), x.rank.saturating_sub(1))),
+            (inner.clone(), pick(REDUCIBLE))
+                .prop_map(|(x, f)| term(format!("({f}⌿{})", x.text), x.rank.saturating_sub(1))),
+            (inner.clone(), pick(&["+", "⌈", "×"])).prop_map(|(x, f)| term(format!("({f}\\{})", x.text), x.rank)),
+            // Structure.
+            inner.clone().prop_map(|x| term(format!("(⌽{})", x.text), x.rank)),
+            inner.clone().prop_map(|x| term(format!("(⊖{})", x.text), x.rank)),
+            inner.clone().prop_map(|x| term(format!("(⍉{})", x.text), x.rank)),
+            inner.clone().prop_map(|x| term(format!("(,{})", x.text), 1)),
+            inner.clone().prop_map(|x| term(format!("(≢{})", x.text), 0)),
+            inner.clone().prop_map(|x| term(format!("(⍴{})", x.text), 1)),
+            (inner.clone(), -3i64..4).prop_map(|(x, k)| term(format!("({}↑{})", number(k), x.text), x.rank.max(1))),
+            (inner.clone(), -3i64..4).prop_map(|(x, k)| term(format!("({}↓{})", number(k), x.text), x.rank.max(1))),
+            (inner.clone(), -3i64..4).prop_map(|(x, k)| term(format!("({}⌽{})", number(k), x.text), x.rank)),
+            (inner.clone(), 0i64..4, 0i64..4).prop_map(|(x, r, c)| term(format!("({r} {c}⍴{})", x.text), 2)),
+            (inner.clone(), 0i64..7).prop_map(|(x, n)| term(format!("({n}⍴{})", x.text), 1)),
+            pair.clone()
+                .prop_map(|(x, y)| term(format!("({},{})", x.text, y.text), x.rank.max(y.rank).max(1))),
+            (inner.clone(), prop::collection::vec(0i64..2, 1..5)).prop_map(|(x, mask)| {
+                let mask: Vec<String> = mask.into_iter().map(number).collect();
+                term(format!("(({})/{})", mask.join(" "), x.text), x.rank.max(1))
+            }),
+            // Indexing a vector or a matrix (out of range is an INDEX ERROR).
+            (inner.clone(), prop::collection::vec(1i64..5, 1..3)).prop_map(|(x, indices)| {
+                let indices: Vec<String> = indices.into_iter().map(number).collect();
+                let rank = if indices.len() == 1 { 0 } else { 1 };
+                term(format!("((,{})[{}])", x.text, indices.join(" ")), rank)
+            }),
+            (inner.clone(), 1i64..4, 1i64..4).prop_map(|(x, i, j)| term(format!("((2 3⍴{})[{i};{j}])", x.text), 0)),
+            // Search and membership.
+            pair.clone()
+                .prop_map(|(x, y)| term(format!("((,{})⍳{})", x.text, y.text), y.rank)),
+            pair.clone()
+                .prop_map(|(x, y)| term(format!("({}∊{})", x.text, y.text), x.rank)),
+            // Outer and inner products.
+            (pair.clone(), pick(&["+", "×", "⌈", "="]))
+                .prop_map(|((x, y), f)| term(format!("((,{})∘.{f},{})", x.text, y.text), 2)),
+            pair.clone()
+                .prop_map(|(x, y)| term(format!("((,{})+.×,{})", x.text, y.text), 0)),
+            pair.clone()
+                .prop_map(|(x, y)| term(format!("((2 2⍴{})+.×2 2⍴{})", x.text, y.text), 2)),
+            // Dfns: applied, with each, as the operand of a reduction, with a guard.
+            inner.clone().prop_map(|x| term(format!("({{⍵+1}}{})", x.text), x.rank)),
+            pair.clone()
+                .prop_map(|(x, y)| term(format!("({} {{⍺×⍵-1}} {})", x.text, y.text), x.rank.max(y.rank))),
+            inner
+                .clone()
+                .prop_map(|x| term(format!("({{⍵×2}}¨{})", x.text), x.rank)),
+            inner
+                .clone()
+                .prop_map(|x| term(format!("({{⍺+2×⍵}}/{})", x.text), x.rank.saturating_sub(1))),
+            inner
+                .clone()
+                .prop_map(|x| term(format!("({{⍵>2:⍵-3 ⋄ -⍵}}¨{})", x.text), x.rank)),
+        ]
+    })
+}
+
+/// A program: three names defined first (a scalar, a vector, a matrix), then a few statements, each printing its
+/// value, some assigning a name that later ones read.
+fn program() -> impl Strategy<Value = String> {
+    let statement = (expression(), prop::bool::weighted(0.3));
+    (
+        -4i64..10,
+        prop::collection::vec(-4i64..10, 0..6),
+        (0i64..4, 0i64..4),
+        prop::collection::vec(statement, 1..5),
+    )
+        .prop_map(|(a, v, (rows, columns), statements)| {
+            let items: Vec<String> = v.into_iter().map(number).collect();
+            let vector = if items.is_empty() {
+                "⍬".to_string()
+            } else {
+                format!(",{}", items.join(" "))
+            };
+            let mut text = format!("a←{}\nv←{vector}\nm←{rows} {columns}⍴v,⍳6\n", number(a));
+            for (position, (term, assigned)) in statements.into_iter().enumerate() {
+                if assigned {
+                    // ⎕← prints an assigned value too, so every statement's value is compared.
+                    text.push_str(&format!("⎕←t{position}←{}\n", term.text));
+                } else {
+                    text.push_str(&format!("{}\n", term.text));
+                }
+            }
+            text
+        })
+}
+
+/// What a run printed, and the APL error it stopped with.
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    printed: String,
+    error: Option<String>,
+}
+
+fn run_in_process(text: &str, backend: Backend) -> Outcome {
+    let report = run_source_capturing(&SourceFile::new("case.apl", text.to_string()), backend);
+    Outcome {
+        printed: report.stdout,
+        error: report.error.map(|error| error.apl_name),
+    }
+}
+
+fn scratch_directory() -> PathBuf {
+    let directory = std::env::temp_dir().join(format!("aplc-random-programs-{}", std::process::id()));
+    std::fs::create_dir_all(&directory).expect("the temporary directory is writable");
+    directory
+}
+
+/// `aplc run --backend jit` as a child process: native code ends its process on an APL error.
+fn run_jit(path: &Path) -> Outcome {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_aplc"))
+        .args(["run", "--backend", "jit"])
+        .arg(path)
+        .output()
+        .expect("the aplc binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    Outcome {
+        printed: String::from_utf8_lossy(&output.stdout).into_owned(),
+        error: (!output.status.success()).then(|| error_name(&stderr)),
+    }
+}
+
+/// The name of the first APL error on standard error (`INDEX ERROR`), or the whole text when there is none.
+fn error_name(stderr: &str) -> String {
+    const NAMES: &[&str] = &[
+        "DOMAIN ERROR",
+        "LENGTH ERROR",
+        "RANK ERROR",
+        "INDEX ERROR",
+        "VALUE ERROR",
+        "SYNTAX ERROR",
+        "NONCE ERROR",
+        "LIMIT ERROR",
+        "WS FULL",
+    ];
+    NAMES
+        .iter()
+        .filter_map(|name| stderr.find(name).map(|position| (position, *name)))
+        .min()
+        .map_or_else(|| stderr.to_string(), |(_, name)| name.to_string())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+    /// The loop-IR interpreter, which runs the code every native backend compiles, against the oracle.
+    #[test]
+    fn random_programs_agree_on_interp_and_mem(text in program()) {
+        let expected = run_in_process(&text, Backend::Interp);
+        let actual = run_in_process(&text, Backend::Mem);
+        prop_assert_eq!(&actual, &expected, "mem disagrees with interp on\n{}", text);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
+
+    /// Native code compiled by the JIT, against the oracle (fewer cases: each is a child process).
+    #[test]
+    fn random_programs_agree_on_interp_and_jit(text in program()) {
+        let path = scratch_directory().join("case.apl");
+        std::fs::write(&path, &text).expect("the case is written");
+        let expected = run_in_process(&text, Backend::Interp);
+        let actual = run_jit(&path);
+        prop_assert_eq!(&actual, &expected, "jit disagrees with interp on\n{}", text);
+    }
+}
+
+#[test]
+fn generated_programs_are_mostly_accepted_and_sometimes_fail() {
+    // The generator is only useful if most programs compile (a NONCE or SYNTAX ERROR compares nothing) and some hit
+    // run-time errors: count both over a fixed sample.
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::{Config, TestRunner};
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        proptest::test_runner::TestRng::deterministic_rng(proptest::test_runner::RngAlgorithm::ChaCha),
+    );
+    let (mut refused, mut failed, total) = (0, 0, 200);
+    for _ in 0..total {
+        let text = program().new_tree(&mut runner).expect("a program").current();
+        match run_in_process(&text, Backend::Interp).error.as_deref() {
+            Some("NONCE ERROR" | "SYNTAX ERROR") => refused += 1,
+            Some(_) => failed += 1,
+            None => {}
+        }
+    }
+    assert!(
+        refused * 10 < total,
+        "{refused} of {total} generated programs were refused"
+    );
+    assert!(failed > 0, "no generated program hit a run-time error");
+}
