@@ -477,6 +477,11 @@ impl Lowerer {
             Lowered::Array(arr) => {
                 let uses = count_uses(name, body, false);
                 let shared = uses.count > 1 || uses.under_lambda;
+                if uses.count == 0 {
+                    // Never read (`≢` of it was folded to a constant, or the name is unused): APL still computed
+                    // it, so an element that fails must fail here (see `with_every_element_evaluated`).
+                    return Ok(Lowered::Array(self.with_every_element_evaluated(arr)?));
+                }
                 match arr {
                     Arr::Pull(pull) if shared && !self.is_cheap_to_recompute(&pull) => {
                         // Memoised reads need one index form; a rank ≥ 2 array read both flat and shaped would be
