@@ -190,7 +190,7 @@ const APL_ERRORS: &[&str] = &[
 /// Whether a backend's outcome agrees with the oracle's: the same output, and the same APL error or none. One
 /// difference is allowed: when a statement has two errors, which one is reported may differ, because compiled code
 /// checks the shapes of a function's arguments (LENGTH, RANK) before it computes their elements, where APL evaluates
-/// the right argument whole first (`(1 2),(0 0)[1 3]`: INDEX ERROR in Dyalog and the interpreter, LENGTH ERROR
+/// the right argument whole first (`(3 3⍴1),(0 0)[1 3]`: INDEX ERROR in Dyalog and the interpreter, LENGTH ERROR
 /// compiled). Both must still be APL errors, after the same output.
 fn agrees(actual: &Outcome, expected: &Outcome) -> bool {
     let both_apl_errors = [&actual.error, &expected.error]

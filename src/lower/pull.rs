@@ -256,8 +256,12 @@ impl Lowerer {
     /// with an error case.
     fn elements_may_fail(&mut self, arr: &Arr) -> LowerResult<bool> {
         let probe = self.probe_state();
-        let position = self.fresh_var(ScalarType::Int, "probe");
-        let captured = self.capture(|lowerer| lowerer.read_flat(arr, Expr::var(&position)));
+        // One index per axis: a flat position would be split into indices by divisions by the extents, which look
+        // like operations that may fail although they are lowering's own.
+        let indices: Vec<Expr> = (0..arr.rank())
+            .map(|_| Expr::var(&self.fresh_var(ScalarType::Int, "probe")))
+            .collect();
+        let captured = self.capture(|lowerer| lowerer.read_shaped(arr, &indices));
         self.restore_probe_state(probe);
         let (statements, value) = captured?;
         let mut may_fail = !crate::loops::rewrite::raises_no_apl_error(&value);
