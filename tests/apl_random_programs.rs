@@ -7,6 +7,8 @@
 //! The number of cases is proptest's (`PROPTEST_CASES`), so a long run is `PROPTEST_CASES=10000 cargo test --release
 //! --test apl_random_programs`; CI runs the default below with the fixed seed of scripts/test.sh.
 
+mod loops_common;
+
 use std::path::{Path, PathBuf};
 
 use aplc::driver::{run_source_capturing, Backend};
@@ -201,11 +203,7 @@ fn agrees(actual: &Outcome, expected: &Outcome) -> bool {
 
 /// `aplc run --backend jit` as a child process: native code ends its process on an APL error.
 fn run_jit(path: &Path) -> Outcome {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_aplc"))
-        .args(["run", "--backend", "jit"])
-        .arg(path)
-        .output()
-        .expect("the aplc binary runs");
+    let output = loops_common::run_aplc_child(path, "jit");
     let stderr = String::from_utf8_lossy(&output.stderr);
     Outcome {
         printed: String::from_utf8_lossy(&output.stdout).into_owned(),

@@ -83,11 +83,7 @@ fn run_in_process(text: &str, backend: Backend) -> Outcome {
 /// `aplc run --backend B file` as a child process: its standard output, and the first APL error name on its
 /// standard error when it fails.
 fn run_child(path: &Path, backend: Backend) -> Outcome {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_aplc"))
-        .args(["run", "--backend", backend.name()])
-        .arg(path)
-        .output()
-        .expect("the aplc binary runs");
+    let output = loops_common::run_aplc_child(path, backend.name());
     let stderr = String::from_utf8_lossy(&output.stderr);
     Outcome {
         printed: String::from_utf8_lossy(&output.stdout).into_owned(),

@@ -62,6 +62,16 @@ pub fn run_loops(program: &ir::Program) -> Outcome {
     }
 }
 
+/// `aplc run --backend B file` as a child process of the built `aplc` (native code ends its process on an APL error,
+/// so jit and aot cannot run in the test's own process).
+pub fn run_aplc_child(path: &std::path::Path, backend: &str) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_aplc"))
+        .args(["run", "--backend", backend])
+        .arg(path)
+        .output()
+        .expect("the aplc binary runs")
+}
+
 /// The printed IR of a program's lowering (panics when lowering fails).
 pub fn loop_ir(text: &str) -> (ir::Program, String) {
     let program = typed_program(text);
