@@ -2,7 +2,8 @@
 //! the supported subset (scalar functions with scalar extension, structural functions, reductions and scans, outer
 //! and inner products, indexing, dfns, `¨`, guards), with random lengths so that LENGTH, INDEX and DOMAIN errors and
 //! empty arrays occur. Every backend must print what the TAIL interpreter (the oracle) prints and stop with the same
-//! APL error: the loop-IR interpreter on every case, the JIT (a child process) on a share of them.
+//! APL error: the loop-IR interpreter on every case, the JIT (a child process) on a share of them, AOT executables on
+//! a few.
 //!
 //! The number of cases is proptest's (`PROPTEST_CASES`), so a long run is `PROPTEST_CASES=10000 cargo test --release
 //! --test apl_random_programs`; CI runs the default below with the fixed seed of scripts/test.sh.
@@ -121,6 +122,27 @@ fn expression() -> impl Strategy<Value = Term> {
             inner
                 .clone()
                 .prop_map(|x| term(format!("({{⍵>2:⍵-3 ⋄ -⍵}}¨{})", x.text), x.rank)),
+            // More structure: first-axis catenation, first, unique, grades, a matrix take, the power operator.
+            pair.clone()
+                .prop_map(|(x, y)| term(format!("({}⍪{})", x.text, y.text), x.rank.max(y.rank).max(2))),
+            inner.clone().prop_map(|x| term(format!("(⊃{})", x.text), 0)),
+            inner.clone().prop_map(|x| term(format!("(∪,{})", x.text), 1)),
+            inner.clone().prop_map(|x| term(format!("(⍋,{})", x.text), 1)),
+            inner.clone().prop_map(|x| term(format!("(⍒,{})", x.text), 1)),
+            (inner.clone(), -3i64..4, -3i64..4)
+                .prop_map(|(x, r, c)| term(format!("(({} {})↑2 3⍴{})", number(r), number(c), x.text), 2)),
+            (inner.clone(), 0i64..4).prop_map(|(x, k)| term(format!("(({{⍵+1}}⍣{k}){})", x.text), x.rank)),
+            // Doubles that come back to integers, and boolean reductions of comparisons.
+            pair.clone()
+                .prop_map(|(x, y)| term(format!("(⌊{}÷1+|{})", x.text, y.text), x.rank.max(y.rank))),
+            pair.clone().prop_map(|(x, y)| term(
+                format!("(∨/{}<{})", x.text, y.text),
+                x.rank.max(y.rank).saturating_sub(1)
+            )),
+            pair.clone().prop_map(|(x, y)| term(
+                format!("(∧⌿{}≥{})", x.text, y.text),
+                x.rank.max(y.rank).saturating_sub(1)
+            )),
         ]
     })
 }
@@ -201,9 +223,9 @@ fn agrees(actual: &Outcome, expected: &Outcome) -> bool {
     actual.printed == expected.printed && (actual.error == expected.error || both_apl_errors)
 }
 
-/// `aplc run --backend jit` as a child process: native code ends its process on an APL error.
-fn run_jit(path: &Path) -> Outcome {
-    let output = loops_common::run_aplc_child(path, "jit");
+/// `aplc run --backend jit` or `aot` as a child process: native code ends its process on an APL error.
+fn run_native(path: &Path, backend: &str) -> Outcome {
+    let output = loops_common::run_aplc_child(path, backend);
     let stderr = String::from_utf8_lossy(&output.stderr);
     Outcome {
         printed: String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -241,8 +263,22 @@ proptest! {
         let path = scratch_directory().join("case.apl");
         std::fs::write(&path, &text).expect("the case is written");
         let expected = run_in_process(&text, Backend::Interp);
-        let actual = run_jit(&path);
+        let actual = run_native(&path, "jit");
         prop_assert!(agrees(&actual, &expected), "jit disagrees with interp on\n{}\n{:?}\n{:?}", text, actual, expected);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, .. ProptestConfig::default() })]
+
+    /// Executables built by `aplc build` (through `--backend aot`), against the oracle (each case links one).
+    #[test]
+    fn random_programs_agree_on_interp_and_aot(text in program()) {
+        let path = scratch_directory().join("aot_case.apl");
+        std::fs::write(&path, &text).expect("the case is written");
+        let expected = run_in_process(&text, Backend::Interp);
+        let actual = run_native(&path, "aot");
+        prop_assert!(agrees(&actual, &expected), "aot disagrees with interp on\n{}\n{:?}\n{:?}", text, actual, expected);
     }
 }
 
