@@ -786,6 +786,12 @@ impl Lowerer {
             Op::Compress | Op::Replicate | Op::Expand => {
                 let counts = self.as_array(next())?;
                 let arr = self.as_array(next())?;
+                // A count of 0 skips an element that APL computed all the same (expand reads every element).
+                let arr = if op == Op::Expand {
+                    arr
+                } else {
+                    self.with_every_element_evaluated(arr)?
+                };
                 Ok(Lowered::Array(self.compress_like(op, counts, arr)?))
             }
             Op::Power => {

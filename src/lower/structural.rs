@@ -77,6 +77,17 @@ impl Lowerer {
             Op::Reshape => {
                 let shape = self.as_array(next())?;
                 let arr = self.as_array(next())?;
+                // A reshape to fewer elements reads only a prefix of its argument: unless the sizes show that every
+                // element is read, an argument whose elements may fail is evaluated whole first.
+                let target_size = match &shape {
+                    Arr::Literal { elements, .. } => elements.iter().map(Expr::as_int).product::<Option<i64>>(),
+                    _ => None,
+                };
+                let source_size = arr.shape().iter().map(Expr::as_int).product::<Option<i64>>();
+                let arr = match (target_size, source_size) {
+                    (Some(target), Some(source)) if target >= source => arr,
+                    _ => self.with_every_element_evaluated(arr)?,
+                };
                 self.reshape(shape, arr).and_then(array)
             }
             Op::Ravel => {
