@@ -234,11 +234,9 @@ impl Lowerer {
         index
     }
 
-    /// Materialises an array into a fresh row-major block: one flat loop for flat arrays, nested loops with a
-    /// running counter for shaped ones (no div/mod either way).
-    /// `arr` as a partial consumer (take, drop, first, an index) may read it: APL computes every element of an array
-    /// before such a function sees it, so an element that fails stops the program even when it is not used
-    /// (`x←÷(⍳9)-5 ⋄ x[1]` is a DOMAIN ERROR). A pull array whose elements may raise an APL error is therefore
+    /// `arr` as a partial consumer (take, drop, first, an index, compress, a shorter reshape) or nothing at all may
+    /// read it: APL computes every element of an array before such a function sees it, so an element that fails stops
+    /// the program even when it is not used (`x←÷(⍳9)-5 ⋄ x[1]` is a DOMAIN ERROR). A pull array whose elements may raise an APL error is therefore
     /// materialised first, which evaluates each of them; one that cannot fail stays a pull array and fuses.
     ///
     /// Inside a loop over the elements of another array the materialisation would happen once per element, so
@@ -274,6 +272,8 @@ impl Lowerer {
         Ok(may_fail)
     }
 
+    /// Materialises an array into a fresh row-major block: one flat loop for flat arrays, nested loops with a
+    /// running counter for shaped ones (no div/mod either way).
     pub fn materialise(&mut self, arr: &Arr) -> LowerResult<Materialised> {
         let arr = self.indexable(arr.clone())?;
         let shape = arr.shape();
