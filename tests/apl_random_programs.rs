@@ -1,4 +1,5 @@
-//! Random APL programs (issue #14): scripts of a few statements over integer scalars, vectors and matrices, built from
+//! Random APL programs (issue #14): scripts of a few statements over integer scalars, vectors and matrices (and the
+//! doubles their quotients, roots and sums give, printed with ⎕PP←6), built from
 //! the supported subset (scalar functions with scalar extension, structural functions, reductions and scans, outer
 //! and inner products, indexing, dfns, `¨`, guards), with random lengths so that LENGTH, INDEX and DOMAIN errors and
 //! empty arrays occur. Every backend must print what the TAIL interpreter (the oracle) prints and stop with the same
@@ -135,6 +136,13 @@ fn expression() -> impl Strategy<Value = Term> {
             // Doubles that come back to integers, and boolean reductions of comparisons.
             pair.clone()
                 .prop_map(|(x, y)| term(format!("(⌊{}÷1+|{})", x.text, y.text), x.rank.max(y.rank))),
+            // Doubles (printed with ⎕PP←6, so that summation order does not show): quotients, roots, sums.
+            pair.clone()
+                .prop_map(|(x, y)| term(format!("({}÷1+|{})", x.text, y.text), x.rank.max(y.rank))),
+            inner.clone().prop_map(|x| term(format!("((|{})*0.5)", x.text), x.rank)),
+            inner
+                .clone()
+                .prop_map(|x| term(format!("(+/{}÷3)", x.text), x.rank.saturating_sub(1))),
             pair.clone().prop_map(|(x, y)| term(
                 format!("(∨/{}<{})", x.text, y.text),
                 x.rank.max(y.rank).saturating_sub(1)
@@ -164,7 +172,7 @@ fn program() -> impl Strategy<Value = String> {
             } else {
                 format!(",{}", items.join(" "))
             };
-            let mut text = format!("a←{}\nv←{vector}\nm←{rows} {columns}⍴v,⍳6\n", number(a));
+            let mut text = format!("⎕PP←6\na←{}\nv←{vector}\nm←{rows} {columns}⍴v,⍳6\n", number(a));
             for (position, (term, assigned)) in statements.into_iter().enumerate() {
                 if assigned {
                     // ⎕← prints an assigned value too, so every statement's value is compared.
