@@ -64,15 +64,19 @@ fn function_text<'a>(ir: &'a str, name: &str) -> &'a str {
     &ir[start..end]
 }
 
+/// The name of the first outlined function (a parallel body) of an LLVM module.
+fn first_parallel_body_name(ir: &str) -> &str {
+    ir.lines()
+        .find_map(|line| line.strip_prefix("define internal void @"))
+        .and_then(|rest| rest.split('(').next())
+        .unwrap_or_else(|| panic!("no outlined parallel body:\n{ir}"))
+}
+
 /// `+/ signal ⍳100000` is a parallel reduction: its chunks are folded in an outlined function whose loop over the
 /// elements vectorises into a sum of vectors of doubles, whatever the host's vector width; the program's entry only
 /// combines the partial sums (one per chunk) and computes no element.
 fn assert_the_sum_vectorises_in_the_parallel_body(ir: &str) {
-    let body_name = ir
-        .lines()
-        .find_map(|line| line.strip_prefix("define internal void @"))
-        .and_then(|rest| rest.split('(').next())
-        .unwrap_or_else(|| panic!("no outlined parallel body:\n{ir}"));
+    let body_name = first_parallel_body_name(ir);
     assert!(body_name.starts_with("aplc_parallel_"), "{body_name}");
     let body = function_text(ir, body_name);
     assert!(body.contains("llvm.loop"), "no loop in the parallel body:\n{body}");
@@ -122,11 +126,7 @@ fn the_sum_benchmark_keeps_its_loop_because_its_size_is_read_at_run_time() {
         !ir.contains("5000000050000000"),
         "the sum was folded into its value:\n{ir}"
     );
-    let body_name = ir
-        .lines()
-        .find_map(|line| line.strip_prefix("define internal void @"))
-        .and_then(|rest| rest.split('(').next())
-        .unwrap_or_else(|| panic!("no outlined parallel body:\n{ir}"));
+    let body_name = first_parallel_body_name(&ir);
     let body = function_text(&ir, body_name);
     assert!(body.contains("llvm.loop"), "no loop in the parallel body:\n{body}");
     assert!(

@@ -724,14 +724,14 @@ pub unsafe extern "C" fn aplrt_set_arguments(argc: i32, argv: *const *const std:
 /// `d ⎕ArgInt i`: program argument `i` as an integer, `default` when there are fewer than `i`.
 #[no_mangle]
 pub extern "C" fn aplrt_argument_int(index: i64, default: i64) -> i64 {
-    crate::arguments::int_argument(&crate::arguments::process_arguments(), index, default)
+    crate::arguments::with_process_arguments(|arguments| crate::arguments::int_argument(arguments, index, default))
         .unwrap_or_else(|error| exit_with_argument_error(&error))
 }
 
 /// `d ⎕ArgDouble i`: program argument `i` as a double, `default` when there are fewer than `i`.
 #[no_mangle]
 pub extern "C" fn aplrt_argument_double(index: i64, default: f64) -> f64 {
-    crate::arguments::double_argument(&crate::arguments::process_arguments(), index, default)
+    crate::arguments::with_process_arguments(|arguments| crate::arguments::double_argument(arguments, index, default))
         .unwrap_or_else(|error| exit_with_argument_error(&error))
 }
 

@@ -87,12 +87,14 @@ pub fn set_process_arguments(arguments: Vec<String>) {
         .unwrap_or_else(|poisoned| poisoned.into_inner()) = arguments;
 }
 
-/// The program arguments that compiled code in this process reads.
-pub fn process_arguments() -> Vec<String> {
-    PROCESS_ARGUMENTS
-        .read()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .clone()
+/// `read` applied to the program arguments that compiled code in this process reads (under the lock, without a
+/// copy: an argument may be read inside a loop).
+pub fn with_process_arguments<T>(read: impl FnOnce(&[String]) -> T) -> T {
+    read(
+        &PROCESS_ARGUMENTS
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()),
+    )
 }
 
 #[cfg(test)]

@@ -29,6 +29,7 @@
 
 use crate::loops::ir::{for_each_statement, Block, Expr, Stmt};
 use crate::loops::rewrite::mentions_block;
+use crate::mem::term::Term;
 use crate::tail::ast::Op;
 use std::collections::{HashMap, HashSet};
 
@@ -43,9 +44,6 @@ pub struct ProgramFacts {
     definitions: HashMap<u32, Expr>,
     mutables: HashSet<u32>,
 }
-
-/// A polynomial over immutable int variables: `Σ coefficient × Π variables`, each product a sorted list of ids.
-type Polynomial = std::collections::BTreeMap<Vec<u32>, i64>;
 
 impl ProgramFacts {
     pub fn of(body: &[Stmt]) -> ProgramFacts {
@@ -108,49 +106,30 @@ impl ProgramFacts {
         }
     }
 
-    /// An int expression as a polynomial over immutable variables (let-bound ones expanded through their
-    /// definitions, a few levels deep), or None when it reads a mutable variable, a load, or anything but `+ - ×`.
-    /// Two sizes with equal polynomials are equal wherever both are evaluated: a variable defined outside a loop
-    /// keeps its value in it, and one defined inside cannot occur in the size of a block allocated outside.
-    fn polynomial(&self, expr: &Expr, depth: usize) -> Option<Polynomial> {
-        let constant = |value: i64| Polynomial::from([(Vec::new(), value)]);
+    /// An int expression as a polynomial ([`Term`], the LMAD algebra's) over immutable variables, let-bound ones
+    /// expanded through their definitions a few levels deep; None when it reads a mutable variable, a load, or
+    /// anything but `+ - ×`, or a coefficient overflows. Two sizes with equal terms are equal wherever both are
+    /// evaluated: a variable defined outside a loop keeps its value in it, and one defined inside cannot occur in the
+    /// size of a block allocated outside.
+    fn term(&self, expr: &Expr, depth: usize) -> Option<Term> {
         if let Some(value) = self.constant(expr) {
-            return Some(constant(value));
+            return Some(Term::constant(value));
         }
         match expr {
             Expr::Var(var) if self.mutables.contains(&var.id) => None,
             Expr::Var(var) => match self.definitions.get(&var.id) {
                 Some(definition) if depth > 0 => self
-                    .polynomial(definition, depth - 1)
-                    .or_else(|| Some(Polynomial::from([(vec![var.id], 1)]))),
-                _ => Some(Polynomial::from([(vec![var.id], 1)])),
+                    .term(definition, depth - 1)
+                    .or_else(|| Some(Term::variable(&var.name()))),
+                _ => Some(Term::variable(&var.name())),
             },
             Expr::Prim(op @ (Op::AddI | Op::SubI | Op::MulI), args) if args.len() == 2 => {
-                let (a, b) = (self.polynomial(&args[0], depth)?, self.polynomial(&args[1], depth)?);
-                let mut result = Polynomial::new();
-                let mut add = |monomial: Vec<u32>, coefficient: i64| {
-                    let sum = result.entry(monomial).or_insert(0);
-                    *sum = sum.wrapping_add(coefficient);
-                };
+                let (a, b) = (self.term(&args[0], depth)?, self.term(&args[1], depth)?);
                 match op {
-                    Op::MulI => {
-                        for (left, left_coefficient) in &a {
-                            for (right, right_coefficient) in &b {
-                                let mut monomial: Vec<u32> = left.iter().chain(right).copied().collect();
-                                monomial.sort_unstable();
-                                add(monomial, left_coefficient.wrapping_mul(*right_coefficient));
-                            }
-                        }
-                    }
-                    _ => {
-                        let sign = if *op == Op::SubI { -1 } else { 1 };
-                        a.into_iter().for_each(|(monomial, c)| add(monomial, c));
-                        b.into_iter()
-                            .for_each(|(monomial, c)| add(monomial, c.wrapping_mul(sign)));
-                    }
+                    Op::AddI => a.checked_add(&b),
+                    Op::SubI => a.checked_sub(&b),
+                    _ => a.checked_mul(&b),
                 }
-                result.retain(|_, coefficient| *coefficient != 0);
-                Some(result)
             }
             _ => None,
         }
@@ -162,8 +141,8 @@ impl ProgramFacts {
         match (self.constant(first), self.constant(second)) {
             (Some(a), Some(b)) => a == b,
             _ => self
-                .polynomial(first, EXPANSION_DEPTH)
-                .is_some_and(|a| self.polynomial(second, EXPANSION_DEPTH) == Some(a)),
+                .term(first, EXPANSION_DEPTH)
+                .is_some_and(|a| self.term(second, EXPANSION_DEPTH) == Some(a)),
         }
     }
 

@@ -79,9 +79,9 @@ fn simplify_statement(statement: &mut Stmt, facts: &mut Facts) {
         Stmt::Mutable { value, .. } | Stmt::Assign { value, .. } => simplify_expr(value, facts),
         Stmt::For { index, count, body } | Stmt::ParallelFor { index, count, body } => {
             simplify_expr(count, facts);
-            facts.enter_loop(index, count);
+            let positive_count = facts.enter_loop(index, count);
             simplify_list(body, facts);
-            facts.leave_loop(count);
+            facts.leave_loop(positive_count);
         }
         Stmt::ParallelReduce {
             reduction,
@@ -93,10 +93,10 @@ fn simplify_statement(statement: &mut Stmt, facts: &mut Facts) {
         } => {
             simplify_expr(&mut reduction.neutral, facts);
             simplify_expr(count, facts);
-            facts.enter_loop(index, count);
+            let positive_count = facts.enter_loop(index, count);
             simplify_list(body, facts);
             simplify_expr(element, facts);
-            facts.leave_loop(count);
+            facts.leave_loop(positive_count);
         }
         Stmt::While { condition, body } => {
             simplify_expr(condition, facts);
@@ -454,22 +454,26 @@ impl Facts {
 impl Facts {
     /// Inside the body of `for index < count`: the index ranges over `0..count`, and a count that is one atom (times
     /// a positive constant) makes that atom at least 1 (the body does not run otherwise). Only a stable count says so: a mutable one may be assigned in the
-    /// body, after which it no longer is the trip count.
-    fn enter_loop(&mut self, index: &Var, count: &Expr) {
+    /// body, after which it no longer is the trip count. Returns whether an atom was made positive, for
+    /// [`Facts::leave_loop`].
+    fn enter_loop(&mut self, index: &Var, count: &Expr) -> bool {
         if let Some(trip_count) = count.as_int() {
             self.loop_counts.insert(index.id, trip_count);
         }
         if !self.is_stable(count) {
-            return;
+            return false;
         }
         self.loop_count_expressions.insert(index.id, count.clone());
-        if let Some(atom) = self.single_atom(count) {
-            self.positive_atoms.push(atom);
-        }
+        let Some(atom) = self.single_atom(count) else {
+            return false;
+        };
+        self.positive_atoms.push(atom);
+        true
     }
 
-    fn leave_loop(&mut self, count: &Expr) {
-        if self.is_stable(count) && self.single_atom(count).is_some() {
+    /// After the loop's body: its trip count's atom is no longer known positive.
+    fn leave_loop(&mut self, made_positive: bool) {
+        if made_positive {
             self.positive_atoms.pop();
         }
     }
