@@ -28,10 +28,10 @@ const SCALAR_GROUPS: &[(&[&str], &str, &[&str])] = &[
         "int",
         &[
             "addi", "subi", "muli", "divi", "resi", "mini", "maxi", "powi", "andi", "ori", "xori", "shli", "shri",
-            "shari", "binomi",
+            "shari", "binomi", "addw", "subw", "mulw",
         ],
     ),
-    (&["int"], "int", &["negi", "absi", "signi", "noti", "facti"]),
+    (&["int"], "int", &["negi", "absi", "signi", "noti", "facti", "negw"]),
     (
         &["double", "double"],
         "double",

@@ -235,7 +235,7 @@ impl Expr {
             (Some(x), Some(y)) => Expr::Int(x.wrapping_add(y)),
             (Some(0), _) => b,
             (_, Some(0)) => a,
-            _ => Expr::Prim(Op::AddI, vec![a, b]),
+            _ => Expr::Prim(Op::AddW, vec![a, b]),
         }
     }
 
@@ -243,7 +243,7 @@ impl Expr {
         match (a.as_int(), b.as_int()) {
             (Some(x), Some(y)) => Expr::Int(x.wrapping_sub(y)),
             (_, Some(0)) => a,
-            _ => Expr::Prim(Op::SubI, vec![a, b]),
+            _ => Expr::Prim(Op::SubW, vec![a, b]),
         }
     }
 
@@ -253,7 +253,7 @@ impl Expr {
             (Some(0), _) | (_, Some(0)) => Expr::Int(0),
             (Some(1), _) => b,
             (_, Some(1)) => a,
-            _ => Expr::Prim(Op::MulI, vec![a, b]),
+            _ => Expr::Prim(Op::MulW, vec![a, b]),
         }
     }
 
@@ -276,7 +276,7 @@ impl Expr {
     pub fn neg_int(a: Expr) -> Expr {
         match a.as_int() {
             Some(n) => Expr::Int(n.wrapping_neg()),
-            None => Expr::Prim(Op::NegI, vec![a]),
+            None => Expr::Prim(Op::NegW, vec![a]),
         }
     }
 

@@ -18,9 +18,9 @@ pub fn term_of(expr: &Expr) -> Option<Term> {
         Expr::Prim(op, args) if args.len() == 2 => {
             let (a, b) = (term_of(&args[0])?, term_of(&args[1])?);
             match op {
-                Op::AddI => a.checked_add(&b),
-                Op::SubI => a.checked_sub(&b),
-                Op::MulI => a.checked_mul(&b),
+                Op::AddW => a.checked_add(&b),
+                Op::SubW => a.checked_sub(&b),
+                Op::MulW => a.checked_mul(&b),
                 _ => None,
             }
         }

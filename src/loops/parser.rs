@@ -625,9 +625,9 @@ impl Cursor<'_, '_> {
             let second = self.expr()?;
             self.expect(")")?;
             let op = match symbol.as_str() {
-                "+" => Op::AddI,
-                "-" => Op::SubI,
-                "*" => Op::MulI,
+                "+" => Op::AddW,
+                "-" => Op::SubW,
+                "*" => Op::MulW,
                 "/" => Op::DivI,
                 "<" => Op::LtI,
                 "<=" => Op::LteI,

@@ -13,8 +13,9 @@
 //! result acc2
 //! ```
 //!
-//! Index arithmetic prints infix (`+ - * / < <= == >=`, `%` for the residue `n|a` written `a % n`); every other
-//! operator prints in TAIL's functional form (`addd(x, y)`). Selects print as `(c ? a : b)`.
+//! Index arithmetic prints infix (`+ - * / < <= == >=`, `%` for the residue `n|a` written `a % n`; `+ - *` are the
+//! wrapping `addw subw mulw` of positions and sizes); every other operator prints in TAIL's functional form
+//! (`addd(x, y)`, and `addi(x, y)` for APL's overflow-checked `+` on ints). Selects print as `(c ? a : b)`.
 
 use super::ir::{ArrayRef, Expr, Program, ResultValue, Stmt};
 use crate::tail::ast::Op;
@@ -230,9 +231,9 @@ pub fn print_expr(expr: &Expr) -> String {
         ),
         Expr::Prim(op, args) => {
             let infix = match op {
-                Op::AddI => Some("+"),
-                Op::SubI => Some("-"),
-                Op::MulI => Some("*"),
+                Op::AddW => Some("+"),
+                Op::SubW => Some("-"),
+                Op::MulW => Some("*"),
                 Op::DivI => Some("/"),
                 Op::LtI => Some("<"),
                 Op::LteI => Some("<="),

@@ -285,10 +285,10 @@ pub fn raises_no_apl_error(expr: &Expr) -> bool {
 
 fn operator_is_safe(op: Op, args: &[Expr]) -> bool {
     match op {
-        Op::AddI
-        | Op::SubI
-        | Op::MulI
-        | Op::NegI
+        Op::AddW
+        | Op::SubW
+        | Op::MulW
+        | Op::NegW
         | Op::MinI
         | Op::MaxI
         | Op::LtI

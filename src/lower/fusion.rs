@@ -93,6 +93,10 @@ fn operation_cost(op: Op, args: &[Expr]) -> usize {
         Op::AddI
         | Op::SubI
         | Op::MulI
+        | Op::AddW
+        | Op::SubW
+        | Op::MulW
+        | Op::NegW
         | Op::MinI
         | Op::MaxI
         | Op::NegI

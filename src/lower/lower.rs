@@ -100,6 +100,7 @@ pub fn lower_program(program: &tail::Program) -> LowerResult<ir::Program> {
     collect_result_blocks(&result, &mut keep);
     insert_frees(&mut body, &keep);
     crate::loops::passes::invariant_mutables::make_invariant_mutables_lets(&mut body);
+    crate::loops::passes::overflow_checks::remove_overflow_checks(&mut body);
     crate::loops::passes::index_simplify::simplify_statements(&mut body);
     crate::loops::passes::interchange::interchange_statements(&mut body, &mut lowerer.next_id);
     crate::loops::passes::row_fusion::fuse_rows(&mut body);

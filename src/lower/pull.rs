@@ -261,7 +261,16 @@ impl Lowerer {
             .collect();
         let captured = self.capture(|lowerer| lowerer.read_shaped(arr, &indices));
         self.restore_probe_state(probe);
-        let (statements, value) = captured?;
+        let (mut statements, mut value) = captured?;
+        // Int arithmetic that the ranges of the indices prove cannot overflow cannot fail.
+        let mut ranges = crate::loops::passes::overflow_checks::IntRanges::default();
+        for (index, extent) in indices.iter().zip(arr.shape()) {
+            if let Expr::Var(var) = index {
+                ranges.assume_index_below(var, &extent);
+            }
+        }
+        ranges.rewrite_statements(&mut statements);
+        ranges.rewrite_expr(&mut value);
         let mut may_fail = !crate::loops::rewrite::raises_no_apl_error(&value);
         crate::loops::ir::for_each_statement(&statements, &mut |statement| {
             may_fail |= matches!(statement, Stmt::Error { .. })

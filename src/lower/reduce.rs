@@ -33,14 +33,15 @@ fn identity_start(op: Op, neutral: &Expr) -> Option<Expr> {
 }
 
 /// Operators whose reduction may run in any order (and in parallel, see `ir::Stmt::ParallelReduce`): associative and
-/// commutative on ints and booleans exactly (int
-/// arithmetic wraps), and `+`/`×` on doubles, which APL lets associate (the issue's one licence for reassociation;
-/// codegen marks those steps `reassoc` anyway). `-`, `÷` and double `⌈`/`⌊` keep the right fold's order.
+/// commutative on ints and booleans exactly, and `+`/`×` on doubles, which APL lets associate (the issue's one
+/// licence for reassociation; codegen marks those steps `reassoc` anyway). `-`, `÷` and double `⌈`/`⌊` keep the
+/// right fold's order. Int `+` is here because its reduction is the exact sum (`Op::AddI`), which every backend
+/// computes whatever the order; int `×` is not: its steps are checked for overflow one by one, and which step
+/// overflows first (or whether a later 0 comes first) depends on the order, so it keeps the right fold's.
 pub(super) fn folds_in_any_order(op: Op) -> bool {
     matches!(
         op,
         Op::AddI
-            | Op::MulI
             | Op::MaxI
             | Op::MinI
             | Op::AndI
@@ -178,6 +179,24 @@ impl Lowerer {
         Ok(Some(Expr::var(&result)))
     }
 
+    /// One row of a reduction of rank 2 or more. An int `+` row is a (nested) parallel reduction, whose value is the
+    /// exact sum (`Op::AddI`): a sequential fold would check each partial sum for overflow. Other rows fold
+    /// sequentially (a parallel construct inside the loop over the rows would run sequentially anyway).
+    fn fold_row_of_reduce(
+        &mut self,
+        function: &Function,
+        neutral: &Expr,
+        extent: &Expr,
+        element: &dyn Fn(&mut Lowerer, Expr) -> LowerResult<Expr>,
+    ) -> LowerResult<Expr> {
+        if matches!(function, Function::Op(Op::AddI)) {
+            if let Some(result) = self.parallel_fold(function, neutral, extent, element)? {
+                return Ok(result);
+            }
+        }
+        self.fold_row(function, neutral, extent, element)
+    }
+
     /// `reduce(f, neutral, A)` along the last axis: a scalar loop for a vector, a materialised result otherwise.
     pub(super) fn reduce(&mut self, function: Function, neutral: Expr, arr: Arr) -> LowerResult<Lowered> {
         let arr = self.indexable(arr)?;
@@ -205,7 +224,7 @@ impl Lowerer {
         if arr.prefers_flat() {
             self.for_loop(rows, "r", |lowerer, r| {
                 let start = lowerer.bind(Expr::mul_int(r.clone(), extent.clone()), "start");
-                let result = lowerer.fold_row(&function, &neutral, &extent, &|lowerer, j| {
+                let result = lowerer.fold_row_of_reduce(&function, &neutral, &extent, &|lowerer, j| {
                     lowerer.read_flat(&arr, Expr::add_int(start.clone(), j))
                 })?;
                 lowerer.emit(Stmt::Store {
@@ -217,7 +236,7 @@ impl Lowerer {
             })?;
         } else {
             self.nested_loops(&outer, &mut |lowerer, index, position| {
-                let result = lowerer.fold_row(&function, &neutral, &extent, &|lowerer, j| {
+                let result = lowerer.fold_row_of_reduce(&function, &neutral, &extent, &|lowerer, j| {
                     let mut full = index.to_vec();
                     full.push(j);
                     lowerer.read_shaped(&arr, &full)

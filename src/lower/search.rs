@@ -288,7 +288,8 @@ impl Lowerer {
             let d = lowerer.read_flat(&digits, at(&digit_length))?;
             lowerer.emit(Stmt::Assign {
                 var: value.clone(),
-                value: Expr::add_int(Expr::mul_int(Expr::var(&value), r), d),
+                // APL arithmetic on the program's values: an overflow is a DOMAIN ERROR.
+                value: Expr::Prim(Op::AddI, vec![Expr::Prim(Op::MulI, vec![Expr::var(&value), r]), d]),
             });
             Ok(())
         })?;

@@ -627,10 +627,13 @@ pub fn decode(radix: &[i64], digits: &[i64]) -> Result<i64, AplError> {
         return Ok(0);
     }
     let (radix, digits) = (extend(radix)?, extend(digits)?);
-    Ok(radix
-        .iter()
-        .zip(&digits)
-        .fold(0i64, |value, (r, d)| value.wrapping_mul(*r).wrapping_add(*d)))
+    // Horner's rule with APL's checked `×` and `+` (compiled code computes it with `muli` and `addi`).
+    radix.iter().zip(&digits).try_fold(0i64, |value, (r, d)| {
+        use super::scalar_ops::integer_overflow;
+        use crate::tail::ast::Op;
+        let scaled = value.checked_mul(*r).ok_or_else(|| integer_overflow(Op::MulI))?;
+        scaled.checked_add(*d).ok_or_else(|| integer_overflow(Op::AddI))
+    })
 }
 
 /// `R⊤x`: the digits of x, the last one varying fastest; a 0 radix takes all that remains.

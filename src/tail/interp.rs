@@ -8,7 +8,7 @@
 
 use super::array_ops::{self, Axis, Direction};
 use super::ast::{BaseType, Expr, ExprKind, Op, Type};
-use super::scalar_ops::{apply_scalar_op_in, is_associative, is_scalar_op, FloatMode};
+use super::scalar_ops::{apply_scalar_op_in, exact_int_sum, is_associative, is_scalar_op, FloatMode};
 use super::value::{ArrayData, ArrayValue, Environment, Function, Scalar, Value};
 use crate::runtime::error::{AplError, AplErrorKind, REDUCING_AN_EMPTY_AXIS_WITHOUT_IDENTITY};
 use aplc_runtime::abi::{RollGenerator, ROLL_SEED};
@@ -645,7 +645,18 @@ impl Interpreter<'_> {
         let result_shape = source.shape[..source.rank() - 1].to_vec();
         let rows: usize = result_shape.iter().product();
         let mut results = Vec::with_capacity(rows);
+        let exact_sum = matches!(function, Value::Function(f)
+            if matches!(&**f, Function::Op { op: Op::AddI, args } if args.is_empty()));
         for row in 0..rows {
+            if exact_sum && extent > 0 {
+                let elements = (0..extent).map(|k| source.data.get(row * extent + k));
+                let ints = elements.map(|element| match element {
+                    Scalar::Int(x) => Ok(x),
+                    _ => Err(not_well_typed("addi reduction of non-ints")),
+                });
+                results.push(Scalar::Int(exact_int_sum(ints.collect::<Result<Vec<_>, _>>()?)?));
+                continue;
+            }
             let mut accumulator = neutral;
             if extent > 0 {
                 accumulator = source.data.get(row * extent + extent - 1);

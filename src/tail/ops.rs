@@ -44,11 +44,14 @@ macro_rules! operator_table {
 
 operator_table! {
     // ---- Integer arithmetic (binary) ----
-    /// `x + y` on ints (wrapping is not checked: overflow wraps).
+    /// `x + y` on ints; a result outside the 64-bit range is a DOMAIN ERROR ("integer overflow"), never a wrapped
+    /// value. (Dyalog switches to floating point there; a typed compiler cannot change an int to a double at run
+    /// time.) A reduction `reduce(addi, 0, v)` on ints is the exact sum: a DOMAIN ERROR only when the sum itself does
+    /// not fit, whatever its partial sums do.
     AddI = "addi" : "int -> int -> int",
-    /// `x - y` on ints.
+    /// `x - y` on ints; overflow is a DOMAIN ERROR.
     SubI = "subi" : "int -> int -> int",
-    /// `x × y` on ints.
+    /// `x × y` on ints; overflow is a DOMAIN ERROR.
     MulI = "muli" : "int -> int -> int",
     /// Integer division rounding towards negative infinity; `divi(x,0)` is a DOMAIN ERROR.
     DivI = "divi" : "int -> int -> int",
@@ -58,7 +61,8 @@ operator_table! {
     MinI = "mini" : "int -> int -> int",
     /// `x ⌈ y` on ints.
     MaxI = "maxi" : "int -> int -> int",
-    /// `x * y` on ints (`y ≥ 0`; a negative exponent is a DOMAIN ERROR — the front end uses powd then).
+    /// `x * y` on ints (`y ≥ 0`; a negative exponent is a DOMAIN ERROR — the front end uses powd then); overflow is a
+    /// DOMAIN ERROR.
     PowI = "powi" : "int -> int -> int",
     /// Bitwise and (`⎕INT32AND`: on the low 32 bits in two's complement, the result sign-extended; so are all the
     /// bitwise ops).
@@ -77,10 +81,21 @@ operator_table! {
     /// negative arguments.
     BinomialI = "binomi" : "int -> int -> int",
 
+    // ---- Wrapping integer arithmetic ----
+    /// `x + y` modulo 2^64. Not APL's `+`: the compiler's own arithmetic of positions, sizes and strides, which it
+    /// generates only where the result is known to fit (the loop IR prints these infix: `a + b`, `a - b`, `a * b`).
+    AddW = "addw" : "int -> int -> int",
+    /// `x - y` modulo 2^64 (see `addw`).
+    SubW = "subw" : "int -> int -> int",
+    /// `x × y` modulo 2^64 (see `addw`).
+    MulW = "mulw" : "int -> int -> int",
+    /// `-x` modulo 2^64 (see `addw`).
+    NegW = "negw" : "int -> int",
+
     // ---- Integer unary ----
-    /// `-x`.
+    /// `-x`; `-x` of the most negative int overflows (DOMAIN ERROR).
     NegI = "negi" : "int -> int",
-    /// `|x`.
+    /// `|x`; overflows like `negi`.
     AbsI = "absi" : "int -> int",
     /// `×x`: -1, 0 or 1.
     SignI = "signi" : "int -> int",

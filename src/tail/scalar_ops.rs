@@ -39,6 +39,21 @@ fn domain(op: Op, message: &str) -> AplError {
     AplError::domain(format!("{}: {message}", op.name()))
 }
 
+/// The DOMAIN ERROR of an int operation whose exact result does not fit in 64 bits.
+pub fn integer_overflow(op: Op) -> AplError {
+    domain(op, INTEGER_OVERFLOW)
+}
+
+/// The message of [`integer_overflow`] (after the operator's name), which compiled code reports too.
+pub const INTEGER_OVERFLOW: &str = "integer overflow";
+
+/// The exact sum of ints (`reduce(addi, 0, v)`): a DOMAIN ERROR only when the sum itself does not fit in 64 bits.
+/// An `i128` holds the sum of up to 2^64 ints exactly, so no order of additions can matter.
+pub fn exact_int_sum(values: impl IntoIterator<Item = i64>) -> Result<i64, AplError> {
+    let sum: i128 = values.into_iter().map(i128::from).sum();
+    i64::try_from(sum).map_err(|_| integer_overflow(Op::AddI))
+}
+
 fn wrong_arguments(op: Op, args: &[Scalar]) -> AplError {
     AplError::domain(format!(
         "{} cannot be applied to {:?} (the program is not well typed)",
@@ -98,8 +113,9 @@ pub fn int_residue(x: i64, y: i64) -> i64 {
 
 fn int_unary(op: Op, x: i64) -> Result<Scalar, AplError> {
     let result = match op {
-        Op::NegI => x.wrapping_neg(),
-        Op::AbsI => x.wrapping_abs(),
+        Op::NegI => x.checked_neg().ok_or_else(|| integer_overflow(op))?,
+        Op::AbsI => x.checked_abs().ok_or_else(|| integer_overflow(op))?,
+        Op::NegW => x.wrapping_neg(),
         Op::SignI => x.signum(),
         Op::NotI => !(x as i32) as i64,
         Op::FactorialI => {
@@ -131,9 +147,12 @@ fn int_unary(op: Op, x: i64) -> Result<Scalar, AplError> {
 
 fn int_binary(op: Op, x: i64, y: i64) -> Result<Scalar, AplError> {
     let result = match op {
-        Op::AddI => x.wrapping_add(y),
-        Op::SubI => x.wrapping_sub(y),
-        Op::MulI => x.wrapping_mul(y),
+        Op::AddI => x.checked_add(y).ok_or_else(|| integer_overflow(op))?,
+        Op::SubI => x.checked_sub(y).ok_or_else(|| integer_overflow(op))?,
+        Op::MulI => x.checked_mul(y).ok_or_else(|| integer_overflow(op))?,
+        Op::AddW => x.wrapping_add(y),
+        Op::SubW => x.wrapping_sub(y),
+        Op::MulW => x.wrapping_mul(y),
         Op::DivI => {
             if y == 0 {
                 return Err(domain(op, "division by zero"));
@@ -151,7 +170,7 @@ fn int_binary(op: Op, x: i64, y: i64) -> Result<Scalar, AplError> {
         Op::MaxI => x.max(y),
         Op::PowI => {
             let exponent = u32::try_from(y).map_err(|_| domain(op, "negative or huge exponent"))?;
-            x.wrapping_pow(exponent)
+            x.checked_pow(exponent).ok_or_else(|| integer_overflow(op))?
         }
         // The bitwise ops are ⎕INT32AND ... on 32-bit two's complement, as in apltail; results are sign-extended.
         Op::AndI => ((x as i32) & (y as i32)) as i64,
@@ -452,6 +471,8 @@ pub fn is_associative(op: Op) -> bool {
         op,
         Op::AddI
             | Op::MulI
+            | Op::AddW
+            | Op::MulW
             | Op::MinI
             | Op::MaxI
             | Op::AndI

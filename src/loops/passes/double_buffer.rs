@@ -94,9 +94,9 @@ impl ProgramFacts {
             Expr::Prim(op, args) if args.len() == 2 => {
                 let (a, b) = (self.constant(&args[0])?, self.constant(&args[1])?);
                 match op {
-                    Op::AddI => Some(a.wrapping_add(b)),
-                    Op::SubI => Some(a.wrapping_sub(b)),
-                    Op::MulI => Some(a.wrapping_mul(b)),
+                    Op::AddW => Some(a.wrapping_add(b)),
+                    Op::SubW => Some(a.wrapping_sub(b)),
+                    Op::MulW => Some(a.wrapping_mul(b)),
                     Op::MinI => Some(a.min(b)),
                     Op::MaxI => Some(a.max(b)),
                     _ => None,
@@ -123,11 +123,11 @@ impl ProgramFacts {
                     .or_else(|| Some(Term::variable(&var.name()))),
                 _ => Some(Term::variable(&var.name())),
             },
-            Expr::Prim(op @ (Op::AddI | Op::SubI | Op::MulI), args) if args.len() == 2 => {
+            Expr::Prim(op @ (Op::AddW | Op::SubW | Op::MulW), args) if args.len() == 2 => {
                 let (a, b) = (self.term(&args[0], depth)?, self.term(&args[1], depth)?);
                 match op {
-                    Op::AddI => a.checked_add(&b),
-                    Op::SubI => a.checked_sub(&b),
+                    Op::AddW => a.checked_add(&b),
+                    Op::SubW => a.checked_sub(&b),
                     _ => a.checked_mul(&b),
                 }
             }

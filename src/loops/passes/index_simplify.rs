@@ -350,16 +350,16 @@ impl Facts {
         match expr {
             Expr::Int(value) => Some(Affine::constant(*value)),
             Expr::Var(var) => Some(self.expand_variable(var, depth)),
-            Expr::Prim(Op::AddI, arguments) => {
+            Expr::Prim(Op::AddW, arguments) => {
                 let left = self.affine(&arguments[0], depth)?;
                 left.add_scaled(&self.affine(&arguments[1], depth)?, 1)
             }
-            Expr::Prim(Op::SubI, arguments) => {
+            Expr::Prim(Op::SubW, arguments) => {
                 let left = self.affine(&arguments[0], depth)?;
                 left.add_scaled(&self.affine(&arguments[1], depth)?, -1)
             }
-            Expr::Prim(Op::NegI, arguments) => self.affine(&arguments[0], depth)?.scaled(-1),
-            Expr::Prim(Op::MulI, arguments) => match (arguments[0].as_int(), arguments[1].as_int()) {
+            Expr::Prim(Op::NegW, arguments) => self.affine(&arguments[0], depth)?.scaled(-1),
+            Expr::Prim(Op::MulW, arguments) => match (arguments[0].as_int(), arguments[1].as_int()) {
                 (Some(factor), _) => self.affine(&arguments[1], depth)?.scaled(factor),
                 (_, Some(factor)) => self.affine(&arguments[0], depth)?.scaled(factor),
                 _ => {

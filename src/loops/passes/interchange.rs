@@ -94,7 +94,7 @@ fn match_row_of_reductions(statement: &Stmt) -> Option<RowOfReductions<'_>> {
         value: Expr::Var(stored),
     }, Stmt::Assign {
         var: advanced,
-        value: Expr::Prim(Op::AddI, increment),
+        value: Expr::Prim(Op::AddW, increment),
     }] = body.as_slice()
     else {
         return None;
@@ -180,6 +180,10 @@ fn is_total_or_nan_checked(op: Op) -> bool {
         op,
         AddI | SubI
             | MulI
+            | AddW
+            | SubW
+            | MulW
+            | NegW
             | MinI
             | MaxI
             | NegI

@@ -3,7 +3,8 @@
 //! errors included; they read and write only the loop IR (`crate::loops`), never TAIL lowering or LLVM.
 //!
 //! - Run by lowering at its end (`crate::lower::lower_program`): `invariant_mutables` makes `let`s of the mutables
-//!   that never change (the shape of a `⍣` state whose step keeps it), `index_simplify` drops residues and floor quotients
+//!   that never change (the shape of a `⍣` state whose step keeps it), `overflow_checks` turns APL's checked int
+//!   arithmetic into wrapping index arithmetic where value ranges prove it cannot overflow, `index_simplify` drops residues and floor quotients
 //!   of affine index arithmetic that the ranges of the loop indices make redundant, `interchange` puts rows of
 //!   reductions in i-k-j order when the innermost loop then reads contiguously, and `row_fusion` fuses a loop that
 //!   writes an array row by row with the loop that reads it row by row, contracting the array to one row.
@@ -17,6 +18,7 @@ pub(crate) mod index_simplify;
 pub(crate) mod interchange;
 pub(crate) mod invariant_mutables;
 pub mod memory_passes;
+pub mod overflow_checks;
 pub mod parallelise;
 pub mod rematerialise;
 pub(crate) mod row_fusion;

@@ -363,7 +363,7 @@ fn increment_step(statement: &Stmt, cursor: &Var) -> Option<Expr> {
     let Stmt::Assign { var, value } = statement else {
         return None;
     };
-    let Expr::Prim(Op::AddI, args) = value else {
+    let Expr::Prim(Op::AddW, args) = value else {
         return None;
     };
     let step = match args.as_slice() {
@@ -497,16 +497,16 @@ impl AffineForm<'_> {
                     _ => Some(Term::variable(&Self::variable_name(var))),
                 }
             }
-            Expr::Prim(Op::AddI, args) => self
+            Expr::Prim(Op::AddW, args) => self
                 .term_at_depth(&args[0], depth)?
                 .checked_add(&self.term_at_depth(&args[1], depth)?),
-            Expr::Prim(Op::SubI, args) => self
+            Expr::Prim(Op::SubW, args) => self
                 .term_at_depth(&args[0], depth)?
                 .checked_sub(&self.term_at_depth(&args[1], depth)?),
-            Expr::Prim(Op::MulI, args) => self
+            Expr::Prim(Op::MulW, args) => self
                 .term_at_depth(&args[0], depth)?
                 .checked_mul(&self.term_at_depth(&args[1], depth)?),
-            Expr::Prim(Op::NegI, args) => self.term_at_depth(&args[0], depth)?.checked_scale(-1),
+            Expr::Prim(Op::NegW, args) => self.term_at_depth(&args[0], depth)?.checked_scale(-1),
             _ if self.depends_on_loop_index(expr, DEFINITION_DEPTH) => None,
             _ => Some(Term::variable(&format!("({})", print_expr(expr)))),
         }

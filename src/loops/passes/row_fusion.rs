@@ -54,7 +54,7 @@ fn match_writer(statements: &[Stmt]) -> Option<Writer> {
     let (total, rows) = (size.as_int()?, count.as_int()?);
     let Some(Stmt::Assign {
         var,
-        value: Expr::Prim(Op::AddI, increment),
+        value: Expr::Prim(Op::AddW, increment),
     }) = body.last()
     else {
         return None;

@@ -105,10 +105,21 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 Expr::Int(REDUCTION_CHUNK),
             ),
         )?;
+        let folding = ChunkFolding::of(self, reduction);
+        let loop_parts = LoopParts {
+            index,
+            count: &count_var,
+            body,
+            element,
+        };
         if self.inside_parallel_body || is_below_default_threshold(&reduce_work(count, body)) {
-            return self.translate_sequential_reduce(result, reduction, index, &count_var, &chunks, body, element);
+            return self.translate_sequential_reduce(result, &folding, &loop_parts, &chunks);
         }
-        let partials = self.synthetic_block(result.ty);
+        let partials: Vec<Block> = folding
+            .parts
+            .iter()
+            .map(|(part, _)| self.synthetic_block(part.ty))
+            .collect();
         let (start, end) = (
             self.synthetic_var(ScalarType::Int, "start"),
             self.synthetic_var(ScalarType::Int, "end"),
@@ -118,150 +129,226 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             index: chunk.clone(),
             count: Expr::sub_int(Expr::var(&end), Expr::var(&start)),
             body: self.fold_one_chunk(
-                reduction,
-                index,
-                &count_var,
+                &folding,
+                &loop_parts,
                 &Expr::add_int(Expr::var(&start), Expr::var(&chunk)),
-                body,
-                element,
-                partials,
+                &partials,
             ),
         }];
         let captures = captures_of(&chunk_tasks, &[&start, &end]);
         let function = self.outline(&index.name(), &captures, &start, &end, &chunk_tasks)?;
-        self.bind_partials_buffer(partials, &chunks)?;
+        for partial in &partials {
+            self.bind_partials_buffer(*partial, &chunks)?;
+        }
         let work = reduce_work(&Expr::var(&count_var), body);
         self.call_parallel_for(function, &captures, &Expr::var(&chunks), &work, &index.name())?;
-        // The partials, folded in chunk order into the result (a mutable of the same name).
-        let total = result;
+        // The partials, folded in chunk order into the result.
         let position = self.synthetic_var(ScalarType::Int, "c");
-        let combine = vec![
-            Stmt::Mutable {
-                var: total.clone(),
-                value: reduction.neutral.clone(),
-            },
-            Stmt::For {
-                index: position.clone(),
-                count: Expr::var(&chunks),
-                body: vec![Stmt::Assign {
-                    var: total.clone(),
-                    value: Expr::Prim(
-                        reduction.op,
-                        vec![Expr::var(total), Expr::load(partials, Expr::var(&position))],
-                    ),
-                }],
-            },
-        ];
-        self.translate_statements(&combine)?;
-        self.release_partials_buffer(partials, &chunks)
+        let loads: Vec<Expr> = partials
+            .iter()
+            .map(|partial| Expr::load(*partial, Expr::var(&position)))
+            .collect();
+        self.combine_chunks(result, &folding, &position, &chunks, &loads, Vec::new())?;
+        for partial in &partials {
+            self.release_partials_buffer(*partial, &chunks)?;
+        }
+        Ok(())
     }
 
-    /// Inside a parallel body: the chunked fold inline, `result := op(result, fold of chunk c)` for each chunk.
-    #[allow(clippy::too_many_arguments)]
+    /// Inside a parallel body: the chunked fold inline, each chunk's parts combined into the result in chunk order.
     fn translate_sequential_reduce(
         &self,
         result: &Var,
-        reduction: &Reduction,
-        index: &Var,
-        count: &Var,
+        folding: &ChunkFolding,
+        loop_parts: &LoopParts,
         chunks: &Var,
-        body: &[Stmt],
-        element: &Expr,
     ) -> Result<(), CodegenError> {
-        let total = result;
         let chunk = self.synthetic_var(ScalarType::Int, "chunk");
-        let part = self.synthetic_var(result.ty, "part");
-        let mut chunk_body = self.chunk_loop(reduction, index, count, &Expr::var(&chunk), body, element, &part);
-        chunk_body.push(Stmt::Assign {
-            var: total.clone(),
-            value: Expr::Prim(reduction.op, vec![Expr::var(total), Expr::var(&part)]),
-        });
-        let statements = vec![
-            Stmt::Mutable {
-                var: total.clone(),
-                value: reduction.neutral.clone(),
-            },
-            Stmt::For {
-                index: chunk,
-                count: Expr::var(chunks),
-                body: chunk_body,
-            },
-        ];
-        self.translate_statements(&statements)
+        let chunk_loop = self.chunk_loop(folding, loop_parts, &Expr::var(&chunk));
+        let parts: Vec<Expr> = folding.parts.iter().map(|(part, _)| Expr::var(part)).collect();
+        self.combine_chunks(result, folding, &chunk, chunks, &parts, chunk_loop)
     }
 
-    /// The statements that fold chunk `chunk` into `partials[chunk]`.
-    #[allow(clippy::too_many_arguments)]
+    /// Folds each chunk's parts (`parts`, read after the statements `prefix` that compute them, if any) into
+    /// `result` in chunk order: with the reduction's operator from its neutral element, or for an exact int sum in
+    /// 128 bits.
+    fn combine_chunks(
+        &self,
+        result: &Var,
+        folding: &ChunkFolding,
+        position: &Var,
+        chunks: &Var,
+        parts: &[Expr],
+        prefix: Vec<Stmt>,
+    ) -> Result<(), CodegenError> {
+        match &folding.kind {
+            FoldingKind::Operator(op) => {
+                let mut chunk_body = prefix;
+                chunk_body.push(Stmt::Assign {
+                    var: result.clone(),
+                    value: Expr::Prim(*op, vec![Expr::var(result), parts[0].clone()]),
+                });
+                self.translate_statements(&[
+                    Stmt::Mutable {
+                        var: result.clone(),
+                        value: folding.parts[0].1.clone(),
+                    },
+                    Stmt::For {
+                        index: position.clone(),
+                        count: Expr::var(chunks),
+                        body: chunk_body,
+                    },
+                ])
+            }
+            FoldingKind::ExactIntSum { neutral } => {
+                let wide = self.emitter.context.i128_type();
+                let start = self.translate_int(neutral)?;
+                let start = self.emitter.builder.build_int_s_extend(start, wide, "start")?;
+                let total = self
+                    .emitter
+                    .emit_mutable_variable(wide.into(), "exact_sum", start.into())?;
+                let chunk_count = self.read_variable(chunks)?.into_int_value();
+                self.emitter.emit_for_loop(chunk_count, &position.name(), |_, chunk| {
+                    self.bind_variable(position, VariableStorage::Value(chunk.into()));
+                    self.translate_statements(&prefix)?;
+                    let high = self.translate_int(&parts[0])?;
+                    let low = self.translate_int(&parts[1])?;
+                    self.add_split_sums(total, high, low)
+                })?;
+                let sum = self.narrow_exact_sum(total)?;
+                self.bind_variable(result, VariableStorage::Value(sum.into()));
+                Ok(())
+            }
+        }
+    }
+
+    /// `total += high × 2^32 + low` in 128 bits.
+    fn add_split_sums(
+        &self,
+        total: inkwell::values::PointerValue<'ctx>,
+        high: IntValue<'ctx>,
+        low: IntValue<'ctx>,
+    ) -> Result<(), CodegenError> {
+        let builder = &self.emitter.builder;
+        let wide = self.emitter.context.i128_type();
+        let high = builder.build_int_s_extend(high, wide, "high")?;
+        let low = builder.build_int_s_extend(low, wide, "low")?;
+        let shifted = builder.build_left_shift(high, wide.const_int(32, false), "high_part")?;
+        let chunk_sum = builder.build_int_add(shifted, low, "chunk_sum")?;
+        let before = builder.build_load(wide, total, "exact_sum")?.into_int_value();
+        let after = builder.build_int_add(before, chunk_sum, "exact_sum")?;
+        builder.build_store(total, after)?;
+        Ok(())
+    }
+
+    /// The 128-bit sum as an int, or APL's DOMAIN ERROR when it does not fit in 64 bits.
+    fn narrow_exact_sum(&self, total: inkwell::values::PointerValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        let builder = &self.emitter.builder;
+        let wide = self.emitter.context.i128_type();
+        let sum = builder.build_load(wide, total, "exact_sum")?.into_int_value();
+        let narrow = builder.build_int_truncate(sum, self.emitter.context.i64_type(), "sum")?;
+        let widened = builder.build_int_s_extend(narrow, wide, "widened")?;
+        let overflow = builder.build_int_compare(inkwell::IntPredicate::NE, widened, sum, "sum_overflow")?;
+        let message = format!("{}: {}", Op::AddI.name(), crate::tail::scalar_ops::INTEGER_OVERFLOW);
+        self.check_immediately(overflow, aplc_runtime::abi::RuntimeErrorKind::Domain, &message)?;
+        Ok(narrow)
+    }
+
+    /// The statements that fold chunk `chunk` and store its parts into `partials[chunk]` (one block per part).
     fn fold_one_chunk(
         &self,
-        reduction: &Reduction,
-        index: &Var,
-        count: &Var,
+        folding: &ChunkFolding,
+        loop_parts: &LoopParts,
         chunk: &Expr,
-        body: &[Stmt],
-        element: &Expr,
-        partials: Block,
+        partials: &[Block],
     ) -> Vec<Stmt> {
         let chunk_var = self.synthetic_var(ScalarType::Int, "chunk");
         self.position_lets.borrow_mut().insert(chunk_var.id, None);
-        let part = self.synthetic_var(partials.element, "part");
         let mut statements = vec![Stmt::Let {
             var: chunk_var.clone(),
             value: chunk.clone(),
         }];
-        statements.extend(self.chunk_loop(reduction, index, count, &Expr::var(&chunk_var), body, element, &part));
-        statements.push(Stmt::Store {
-            block: partials,
-            index: Expr::var(&chunk_var),
-            value: Expr::var(&part),
-        });
+        statements.extend(self.chunk_loop(folding, loop_parts, &Expr::var(&chunk_var)));
+        for ((part, _), partial) in folding.parts.iter().zip(partials) {
+            statements.push(Stmt::Store {
+                block: *partial,
+                index: Expr::var(&chunk_var),
+                value: Expr::var(part),
+            });
+        }
         statements
     }
 
-    /// `var part = neutral; for k < min(C, n - c·C) { let index = c·C + k; body; part := op(part, element) }`.
-    #[allow(clippy::too_many_arguments)]
-    fn chunk_loop(
-        &self,
-        reduction: &Reduction,
-        index: &Var,
-        count: &Var,
-        chunk: &Expr,
-        body: &[Stmt],
-        element: &Expr,
-        part: &Var,
-    ) -> Vec<Stmt> {
+    /// `var part = neutral; for k < min(C, n - c·C) { let index = c·C + k; body; part := op(part, element) }`
+    /// (for an exact int sum two parts, see [`ChunkFolding`]).
+    fn chunk_loop(&self, folding: &ChunkFolding, loop_parts: &LoopParts, chunk: &Expr) -> Vec<Stmt> {
+        let LoopParts {
+            index,
+            count,
+            body,
+            element,
+        } = *loop_parts;
         let first = self.synthetic_var(ScalarType::Int, "first");
         let offset = self.synthetic_var(ScalarType::Int, "k");
         self.position_lets
             .borrow_mut()
-            .extend([(first.id, None), (index.id, Some(count.clone()))]);
+            .extend([(first.id, None), (index.id, Some((*count).clone()))]);
         let mut step = vec![Stmt::Let {
             var: index.clone(),
             value: Expr::add_int(Expr::var(&first), Expr::var(&offset)),
         }];
         step.extend(body.iter().cloned());
-        step.push(Stmt::Assign {
+        step.extend(self.accumulation_step(folding, element));
+        let mut statements = vec![Stmt::Let {
+            var: first.clone(),
+            value: Expr::mul_int(chunk.clone(), Expr::Int(REDUCTION_CHUNK)),
+        }];
+        statements.extend(folding.parts.iter().map(|(part, neutral)| Stmt::Mutable {
             var: part.clone(),
-            value: Expr::Prim(reduction.op, vec![Expr::var(part), element.clone()]),
+            value: neutral.clone(),
+        }));
+        statements.push(Stmt::For {
+            index: offset,
+            count: Expr::min(
+                Expr::Int(REDUCTION_CHUNK),
+                Expr::sub_int(Expr::var(count), Expr::var(&first)),
+            ),
+            body: step,
         });
-        vec![
-            Stmt::Let {
-                var: first.clone(),
-                value: Expr::mul_int(chunk.clone(), Expr::Int(REDUCTION_CHUNK)),
-            },
-            Stmt::Mutable {
-                var: part.clone(),
-                value: reduction.neutral.clone(),
-            },
-            Stmt::For {
-                index: offset,
-                count: Expr::min(
-                    Expr::Int(REDUCTION_CHUNK),
-                    Expr::sub_int(Expr::var(count), Expr::var(&first)),
-                ),
-                body: step,
-            },
-        ]
+        statements
+    }
+
+    /// What one element adds to the parts of its chunk.
+    fn accumulation_step(&self, folding: &ChunkFolding, element: &Expr) -> Vec<Stmt> {
+        match &folding.kind {
+            FoldingKind::Operator(op) => {
+                let part = &folding.parts[0].0;
+                vec![Stmt::Assign {
+                    var: part.clone(),
+                    value: Expr::Prim(*op, vec![Expr::var(part), element.clone()]),
+                }]
+            }
+            FoldingKind::ExactIntSum { .. } => {
+                // x = high × 2^32 + low with low in 0 ≤ low < 2^32: a chunk's sums of each fit in 64 bits exactly.
+                let x = self.synthetic_var(ScalarType::Int, "x");
+                let (high, low) = (&folding.parts[0].0, &folding.parts[1].0);
+                let two_to_32 = Expr::Int(1 << 32);
+                vec![
+                    Stmt::Let {
+                        var: x.clone(),
+                        value: element.clone(),
+                    },
+                    Stmt::Assign {
+                        var: high.clone(),
+                        value: Expr::add_int(Expr::var(high), Expr::div_int(Expr::var(&x), two_to_32.clone())),
+                    },
+                    Stmt::Assign {
+                        var: low.clone(),
+                        value: Expr::add_int(Expr::var(low), Expr::modulo(Expr::var(&x), two_to_32)),
+                    },
+                ]
+            }
+        }
     }
 
     /// A position `let` (see `position_lets`): `a + b` or `a × b` of non-negative ints whose result is a position
@@ -272,13 +359,13 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         let builder = &self.emitter.builder;
         let name = var.name();
         let position = match value {
-            Expr::Prim(Op::AddI, arguments) if arguments.len() == 2 => {
+            Expr::Prim(Op::AddW, arguments) if arguments.len() == 2 => {
                 let (a, b) = (self.translate_int(&arguments[0])?, self.translate_int(&arguments[1])?);
                 let sum = builder.build_int_nsw_add(a, b, &name)?;
                 set_no_unsigned_wrap(sum);
                 sum
             }
-            Expr::Prim(Op::MulI, arguments) if arguments.len() == 2 => {
+            Expr::Prim(Op::MulW, arguments) if arguments.len() == 2 => {
                 let (a, b) = (self.translate_int(&arguments[0])?, self.translate_int(&arguments[1])?);
                 let product = builder.build_int_nsw_mul(a, b, &name)?;
                 set_no_unsigned_wrap(product);
@@ -642,6 +729,53 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             |emitter| emitter.emit_free(pointer, bytes),
             |_| Ok(()),
         )
+    }
+}
+
+/// The loop of a reduction: `for index < count { body; yield element }`.
+#[derive(Clone, Copy)]
+struct LoopParts<'a> {
+    index: &'a Var,
+    count: &'a Var,
+    body: &'a [Stmt],
+    element: &'a Expr,
+}
+
+/// How a chunk of a reduction is folded.
+enum FoldingKind {
+    /// `part := op(part, x)` from the neutral element.
+    Operator(Op),
+    /// APL's `+/` on ints, which is the exact sum (see `Op::AddI`): each element is split into `high × 2^32 + low`
+    /// (`low` in 0 ≤ low < 2^32), a chunk sums the highs and the lows separately, which cannot overflow for a chunk of
+    /// `REDUCTION_CHUNK` elements and vectorises as well as the plain sum, and the chunks' sums are added in 128 bits,
+    /// which holds the sum of up to 2^64 elements exactly; the neutral element is added to that sum.
+    ExactIntSum { neutral: Expr },
+}
+
+/// The parts a chunk folds into, each with its start value, and how.
+struct ChunkFolding {
+    kind: FoldingKind,
+    parts: Vec<(Var, Expr)>,
+}
+
+impl ChunkFolding {
+    fn of(translator: &ProgramTranslator<'_, '_>, reduction: &Reduction) -> ChunkFolding {
+        if reduction.op == Op::AddI {
+            return ChunkFolding {
+                kind: FoldingKind::ExactIntSum {
+                    neutral: reduction.neutral.clone(),
+                },
+                parts: vec![
+                    (translator.synthetic_var(ScalarType::Int, "high"), Expr::Int(0)),
+                    (translator.synthetic_var(ScalarType::Int, "low"), Expr::Int(0)),
+                ],
+            };
+        }
+        let ty = reduction.neutral.ty();
+        ChunkFolding {
+            kind: FoldingKind::Operator(reduction.op),
+            parts: vec![(translator.synthetic_var(ty, "part"), reduction.neutral.clone())],
+        }
     }
 }
 

@@ -58,6 +58,8 @@ fn failure_class(op: Op, arguments: &[Expr]) -> FailureClass {
         Op::Roll => Immediate,
         // A program argument that is not a number stops the program where it is read.
         Op::ArgInt | Op::ArgDouble => Immediate,
+        // An int result that does not fit in 64 bits.
+        Op::AddI | Op::SubI | Op::MulI | Op::NegI | Op::AbsI => Immediate,
         Op::PowI | Op::FactorialI | Op::I2C | Op::I2B | Op::D2I | Op::Floor | Op::Ceil | Op::BinomialI => Immediate,
         _ => Never,
     }
@@ -267,8 +269,13 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
                 .make_complex(x.into_float_value(), context.f64_type().const_zero())?
                 .into(),
             Op::Roll => self.call_roll(x.into_int_value())?.into(),
-            Op::NegI => builder.build_int_neg(x.into_int_value(), name)?.into(),
-            Op::AbsI => self.int_absolute_value(x.into_int_value())?.into(),
+            Op::NegW => builder.build_int_neg(x.into_int_value(), name)?.into(),
+            Op::NegI => self.checked_int_negation(op, x.into_int_value())?.into(),
+            Op::AbsI => {
+                let x = x.into_int_value();
+                self.checked_int_negation(op, x)?;
+                self.int_absolute_value(x)?.into()
+            }
             Op::SignI => self.int_sign(x.into_int_value())?.into(),
             Op::NotB => builder.build_not(x.into_int_value(), name)?.into(),
             Op::NotI => self.int32_not(x.into_int_value())?.into(),
@@ -358,9 +365,12 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         let builder = &self.emitter.builder;
         let name = op.name();
         Ok(match op {
-            Op::AddI => builder.build_int_add(x, y, name)?,
-            Op::SubI => builder.build_int_sub(x, y, name)?,
-            Op::MulI => builder.build_int_mul(x, y, name)?,
+            Op::AddW => builder.build_int_add(x, y, name)?,
+            Op::SubW => builder.build_int_sub(x, y, name)?,
+            Op::MulW => builder.build_int_mul(x, y, name)?,
+            Op::AddI => self.checked_int_arithmetic("llvm.sadd.with.overflow", op, x, y)?,
+            Op::SubI => self.checked_int_arithmetic("llvm.ssub.with.overflow", op, x, y)?,
+            Op::MulI => self.checked_int_arithmetic("llvm.smul.with.overflow", op, x, y)?,
             Op::DivI => self.int_floor_division(x, y)?,
             Op::ResI => self.int_residue(x, y)?,
             Op::MinI => self.int_intrinsic("llvm.smin", x, y, name)?,
@@ -500,6 +510,42 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         Intrinsic::find(intrinsic_name)
             .and_then(|intrinsic| intrinsic.get_declaration(self.emitter.module, &[overloaded_type]))
             .ok_or_else(|| internal_error(format!("{intrinsic_name} is not an LLVM intrinsic")))
+    }
+
+    /// `x op y` with one of LLVM's `*.with.overflow` intrinsics; an overflow stops the program with APL's DOMAIN
+    /// ERROR at once (an int result may become an index, so the check cannot wait).
+    fn checked_int_arithmetic(
+        &self,
+        intrinsic_name: &str,
+        op: Op,
+        x: IntValue<'ctx>,
+        y: IntValue<'ctx>,
+    ) -> Result<IntValue<'ctx>, CodegenError> {
+        let declaration = self.intrinsic_declaration(intrinsic_name, self.emitter.context.i64_type().into())?;
+        let builder = &self.emitter.builder;
+        let pair = builder
+            .build_call(declaration, &[x.into(), y.into()], "with_overflow")?
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| internal_error(format!("{intrinsic_name} returned no value")))?
+            .into_struct_value();
+        let result = builder.build_extract_value(pair, 0, op.name())?.into_int_value();
+        let overflow = builder.build_extract_value(pair, 1, "overflow")?.into_int_value();
+        self.check_integer_overflow(op, overflow)?;
+        Ok(result)
+    }
+
+    /// The DOMAIN ERROR of an int result that does not fit in 64 bits, as the interpreter words it.
+    fn check_integer_overflow(&self, op: Op, overflow: IntValue<'ctx>) -> Result<(), CodegenError> {
+        let message = format!("{}: {}", op.name(), crate::tail::scalar_ops::INTEGER_OVERFLOW);
+        self.check_immediately(overflow, RuntimeErrorKind::Domain, &message)
+    }
+
+    /// `-x`, checked: only the most negative int has no negation.
+    fn checked_int_negation(&self, op: Op, x: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        let overflow = self.int_compare(IntPredicate::EQ, x, self.int_constant(i64::MIN), "no_negation")?;
+        self.check_integer_overflow(op, overflow)?;
+        Ok(self.emitter.builder.build_int_neg(x, "negi")?)
     }
 
     fn int_absolute_value(&self, x: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
@@ -690,25 +736,38 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         let result = builder.build_phi(i64_type, "power_result")?;
         let base = builder.build_phi(i64_type, "power_base")?;
         let exponent = builder.build_phi(i64_type, "power_exponent")?;
-        let (result_value, base_value, exponent_value) = (
+        let overflow = builder.build_phi(context.bool_type(), "power_overflow")?;
+        let (result_value, base_value, exponent_value, overflow_value) = (
             result.as_basic_value().into_int_value(),
             base.as_basic_value().into_int_value(),
             exponent.as_basic_value().into_int_value(),
+            overflow.as_basic_value().into_int_value(),
         );
         let more = self.int_compare(IntPredicate::NE, exponent_value, self.int_constant(0), "more")?;
         builder.build_conditional_branch(more, body, exit)?;
         builder.position_at_end(body);
         let low_bit = builder.build_and(exponent_value, self.int_constant(1), "low_bit")?;
         let odd = self.int_compare(IntPredicate::NE, low_bit, self.int_constant(0), "odd")?;
-        let multiplied = builder.build_int_mul(result_value, base_value, "multiplied")?;
+        let (multiplied, product_overflow) =
+            special_functions::emit_multiply_with_overflow(&self.emitter, result_value, base_value)?;
         let next_result = self.int_select(odd, multiplied, result_value, "next_result")?;
-        let next_base = builder.build_int_mul(base_value, base_value, "next_base")?;
+        let (next_base, square_overflow) =
+            special_functions::emit_multiply_with_overflow(&self.emitter, base_value, base_value)?;
         let next_exponent = builder.build_right_shift(exponent_value, self.int_constant(1), false, "")?;
+        // The result overflows when a product it takes does, or when a square that a later bit of the exponent still
+        // multiplies in does (|x| ≥ 2 then, so the result is at least as large as that square).
+        let product_taken = builder.build_and(odd, product_overflow, "product_overflow")?;
+        let square_needed = self.int_compare(IntPredicate::NE, next_exponent, self.int_constant(0), "more_bits")?;
+        let square_taken = builder.build_and(square_needed, square_overflow, "square_overflow")?;
+        let step_overflow = builder.build_or(product_taken, square_taken, "step_overflow")?;
+        let next_overflow = builder.build_or(overflow_value, step_overflow, "next_overflow")?;
         builder.build_unconditional_branch(header)?;
         result.add_incoming(&[(&self.int_constant(1), preheader), (&next_result, body)]);
         base.add_incoming(&[(&x, preheader), (&next_base, body)]);
         exponent.add_incoming(&[(&y, preheader), (&next_exponent, body)]);
+        overflow.add_incoming(&[(&context.bool_type().const_zero(), preheader), (&next_overflow, body)]);
         builder.position_at_end(exit);
+        self.check_integer_overflow(Op::PowI, overflow_value)?;
         Ok(result_value)
     }
 

@@ -196,7 +196,8 @@ fn emit_gcd<'ctx>(
     Ok(emitter.builder.build_load(i64_type, left, "gcd")?.into_int_value())
 }
 
-fn emit_multiply_with_overflow<'ctx>(
+/// `a × b` wrapping, and whether the exact product overflows 64 bits.
+pub(super) fn emit_multiply_with_overflow<'ctx>(
     emitter: &FunctionEmitter<'_, 'ctx>,
     a: IntValue<'ctx>,
     b: IntValue<'ctx>,

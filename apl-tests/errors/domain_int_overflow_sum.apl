@@ -1,0 +1,12 @@
+⍝ An int +/ is the exact sum: partial sums beyond the int range do not matter (4611686018427387904 is 2*62), only
+⍝ the sum itself does. 4096 copies of 2*62 followed by as many of ¯2*62 sum to 0 (the first 4096 alone, a chunk of a
+⍝ compiled parallel reduction, sum to 2*74); three copies of 2*62 do not fit.
+⍝> 0
+⍝> 9223372036854775807
+⍝> 0 0
+⍝! DOMAIN ERROR
+p←4611686018427387904
+⎕←+/(4096⍴p),4096⍴-p
+⎕←+/p p (-p) (p-1)
+⎕←+/2 4⍴p p (-p) (-p)
++/3⍴p

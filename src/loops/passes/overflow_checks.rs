@@ -1,0 +1,368 @@
+//! Overflow checks that cannot fail go.
+//!
+//! APL's int `+ - × -x |x` (`addi subi muli negi`) stop the program with a DOMAIN ERROR when the exact result does
+//! not fit in 64 bits (see `Op::AddI`). Where the ranges of the operands prove that it fits, the operation becomes the
+//! wrapping one of index arithmetic (`addw subw mulw negw`, printed infix), which costs nothing, vectorises, and which
+//! `index_simplify` and the LMAD analyses understand. An int `+` reduction (the exact sum) whose count times its
+//! largest element magnitude fits becomes a plain wrapping reduction too: the sum of booleans, say.
+//!
+//! The ranges come from a small interval analysis in one forward walk, [`IntRanges`]: constants; loop indices
+//! (`for i < n`: 0 ≤ i ≤ n-1); `let`s (the range of their value); conversions from booleans and characters; residues
+//! (smaller in magnitude than the modulus); floor division by positive constants, also through doubles (`⌊x÷c`);
+//! min, max, sign, select; the 32-bit bitwise operators;
+//! and the arithmetic itself (a checked operation's result, when there is one, is in both its exact interval and the
+//! int range; a wrapping one whose exact interval leaves the int range may be any int). Everything else (mutables,
+//! loads, conversions from doubles) may be any int.
+//!
+//! Lowering uses the same analysis to decide whether reading one element of a pull array may fail
+//! (`crate::lower`'s `elements_may_fail`), so `1↓x+1` with `x←⍳n` still fuses.
+
+use std::collections::HashMap;
+
+use crate::loops::ir::{Expr, ScalarType, Stmt, Var};
+use crate::loops::rewrite::for_each_own_expr_mut;
+use crate::tail::ast::Op;
+
+/// Rewrites every checked int operation of the statements that cannot overflow into its wrapping form.
+pub fn remove_overflow_checks(statements: &mut [Stmt]) {
+    IntRanges::default().rewrite_statements(statements);
+}
+
+/// An inclusive interval `low..=high` of int values (held in 128 bits so that the arithmetic on bounds is exact).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntRange {
+    pub low: i128,
+    pub high: i128,
+}
+
+const INT_MIN: i128 = i64::MIN as i128;
+const INT_MAX: i128 = i64::MAX as i128;
+
+impl IntRange {
+    pub const ANY: IntRange = IntRange {
+        low: INT_MIN,
+        high: INT_MAX,
+    };
+
+    pub fn exactly(value: i64) -> IntRange {
+        IntRange::between(value.into(), value.into())
+    }
+
+    fn between(low: i128, high: i128) -> IntRange {
+        IntRange { low, high }
+    }
+
+    /// Whether every value of the interval is an int.
+    pub fn fits(self) -> bool {
+        self.low >= INT_MIN && self.high <= INT_MAX
+    }
+
+    /// The interval's ints (the values a checked operation can give).
+    fn within_ints(self) -> IntRange {
+        IntRange::between(self.low.max(INT_MIN), self.high.min(INT_MAX))
+    }
+
+    /// The values a wrapping operation gives: the interval when it fits, otherwise any int.
+    fn wrapped(self) -> IntRange {
+        if self.fits() {
+            self
+        } else {
+            IntRange::ANY
+        }
+    }
+
+    fn union(self, other: IntRange) -> IntRange {
+        IntRange::between(self.low.min(other.low), self.high.max(other.high))
+    }
+
+    fn add(self, other: IntRange) -> IntRange {
+        IntRange::between(self.low + other.low, self.high + other.high)
+    }
+
+    fn sub(self, other: IntRange) -> IntRange {
+        IntRange::between(self.low - other.high, self.high - other.low)
+    }
+
+    fn neg(self) -> IntRange {
+        IntRange::between(-self.high, -self.low)
+    }
+
+    /// The product's interval; bounds of at most 2^64 in magnitude keep every corner product within 2^128.
+    fn mul(self, other: IntRange) -> IntRange {
+        let corners = [
+            self.low * other.low,
+            self.low * other.high,
+            self.high * other.low,
+            self.high * other.high,
+        ];
+        IntRange::between(
+            *corners.iter().min().expect("four corners"),
+            *corners.iter().max().expect("four corners"),
+        )
+    }
+
+    fn abs(self) -> IntRange {
+        if self.low >= 0 {
+            self
+        } else if self.high <= 0 {
+            self.neg()
+        } else {
+            IntRange::between(0, self.high.max(-self.low))
+        }
+    }
+
+    /// The largest magnitude of a value of the interval.
+    fn magnitude(self) -> i128 {
+        self.low.abs().max(self.high.abs())
+    }
+}
+
+/// The ranges of the int variables defined so far in a forward walk.
+#[derive(Default)]
+pub struct IntRanges {
+    ranges: HashMap<u32, IntRange>,
+}
+
+impl IntRanges {
+    /// Takes `var` to be an index below `extent` (0 ≤ var ≤ extent - 1).
+    pub fn assume_index_below(&mut self, var: &Var, extent: &Expr) {
+        let range = self.index_range(extent);
+        self.ranges.insert(var.id, range);
+    }
+
+    /// Rewrites the statements in order, learning the ranges of what they define.
+    pub fn rewrite_statements(&mut self, statements: &mut [Stmt]) {
+        for statement in statements {
+            self.rewrite_statement(statement);
+        }
+    }
+
+    fn rewrite_statement(&mut self, statement: &mut Stmt) {
+        match statement {
+            Stmt::For { index, count, body } | Stmt::ParallelFor { index, count, body } => {
+                self.rewrite_expr(count);
+                let range = self.index_range(count);
+                self.ranges.insert(index.id, range);
+                self.rewrite_statements(body);
+            }
+            Stmt::ParallelReduce {
+                reduction,
+                index,
+                count,
+                body,
+                element,
+                ..
+            } => {
+                self.rewrite_expr(count);
+                self.rewrite_expr(&mut reduction.neutral);
+                let range = self.index_range(count);
+                self.ranges.insert(index.id, range);
+                self.rewrite_statements(body);
+                self.rewrite_expr(element);
+                if reduction.op == Op::AddI && self.sum_fits(count, &reduction.neutral, element) {
+                    reduction.op = Op::AddW;
+                }
+            }
+            Stmt::While { condition, body } => {
+                self.rewrite_expr(condition);
+                self.rewrite_statements(body);
+            }
+            Stmt::If {
+                condition,
+                then,
+                otherwise,
+            } => {
+                self.rewrite_expr(condition);
+                self.rewrite_statements(then);
+                self.rewrite_statements(otherwise);
+            }
+            Stmt::Let { var, value } => {
+                self.rewrite_expr(value);
+                if var.ty == ScalarType::Int {
+                    let range = self.range_of(value);
+                    self.ranges.insert(var.id, range);
+                }
+            }
+            other => for_each_own_expr_mut(other, &mut |expr| self.rewrite_expr(expr)),
+        }
+    }
+
+    /// Whether a sum of `count` elements (plus the neutral element) fits whatever the elements are.
+    fn sum_fits(&self, count: &Expr, neutral: &Expr, element: &Expr) -> bool {
+        let count = self.range_of(count).high.max(0);
+        let largest = self.range_of(element).magnitude();
+        let start = self.range_of(neutral).magnitude();
+        count
+            .checked_mul(largest)
+            .and_then(|total| total.checked_add(start))
+            .is_some_and(|total| total <= INT_MAX)
+    }
+
+    /// Rewrites the checked operations of `expr` that cannot overflow, innermost first.
+    pub fn rewrite_expr(&self, expr: &mut Expr) {
+        match expr {
+            Expr::Prim(op, args) => {
+                args.iter_mut().for_each(|arg| self.rewrite_expr(arg));
+                if let Some(wrapping) = wrapping_form(*op) {
+                    if self.exact_range(*op, args).is_some_and(IntRange::fits) {
+                        *op = wrapping;
+                    }
+                }
+            }
+            Expr::Load { index, .. } => self.rewrite_expr(index),
+            Expr::Select(condition, then, otherwise) => {
+                self.rewrite_expr(condition);
+                self.rewrite_expr(then);
+                self.rewrite_expr(otherwise);
+            }
+            Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => {}
+        }
+    }
+
+    /// The exact (unbounded) interval of `+ - × -x` applied to the arguments' ranges.
+    fn exact_range(&self, op: Op, args: &[Expr]) -> Option<IntRange> {
+        let range = |k: usize| self.range_of(&args[k]);
+        Some(match op {
+            Op::AddI | Op::AddW => range(0).add(range(1)),
+            Op::SubI | Op::SubW => range(0).sub(range(1)),
+            Op::MulI | Op::MulW => range(0).mul(range(1)),
+            Op::NegI | Op::NegW => range(0).neg(),
+            _ => return None,
+        })
+    }
+
+    /// The values an int expression may have.
+    pub fn range_of(&self, expr: &Expr) -> IntRange {
+        match expr {
+            Expr::Int(n) => IntRange::exactly(*n),
+            Expr::Var(var) => self.ranges.get(&var.id).copied().unwrap_or(IntRange::ANY),
+            Expr::Select(_, then, otherwise) => self.range_of(then).union(self.range_of(otherwise)),
+            Expr::Prim(op, args) => self.operation_range(*op, args),
+            Expr::Load { .. } | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => IntRange::ANY,
+        }
+    }
+
+    fn operation_range(&self, op: Op, args: &[Expr]) -> IntRange {
+        let range = |k: usize| self.range_of(&args[k]);
+        let int32 = IntRange::between(i32::MIN.into(), i32::MAX.into());
+        match op {
+            Op::AddI | Op::SubI | Op::MulI | Op::NegI => {
+                self.exact_range(op, args).map_or(IntRange::ANY, IntRange::within_ints)
+            }
+            Op::AddW | Op::SubW | Op::MulW | Op::NegW => {
+                self.exact_range(op, args).map_or(IntRange::ANY, IntRange::wrapped)
+            }
+            Op::AbsI => range(0).abs().within_ints(),
+            Op::B2I | Op::B2IV => IntRange::between(0, 1),
+            Op::C2I => IntRange::between(0, char::MAX as i128),
+            Op::SignI => IntRange::between(-1, 1),
+            Op::MinI => IntRange::between(range(0).low.min(range(1).low), range(0).high.min(range(1).high)),
+            Op::MaxI => IntRange::between(range(0).low.max(range(1).low), range(0).high.max(range(1).high)),
+            // resi(n, a) = a mod n, with the sign of n (and a itself when n = 0).
+            Op::ResI => {
+                let modulus = range(0);
+                if modulus.low > 0 {
+                    IntRange::between(0, modulus.high - 1)
+                } else if modulus.high < 0 {
+                    IntRange::between(modulus.low + 1, 0)
+                } else {
+                    IntRange::between((modulus.low + 1).min(0), (modulus.high - 1).max(0)).union(range(1))
+                }
+            }
+            // ⌊x÷c (lowering's floor division of large ints through doubles): within one of x÷c.
+            Op::Floor | Op::Ceil => match &args[0] {
+                Expr::Prim(Op::DivD, quotient) => match (&quotient[0], &quotient[1]) {
+                    (Expr::Prim(Op::I2D, int), Expr::Double(divisor)) if divisor.is_finite() && *divisor >= 1.0 => {
+                        let value = self.range_of(&int[0]);
+                        let low = (value.low as f64 / divisor).floor() as i128 - 1;
+                        let high = (value.high as f64 / divisor).ceil() as i128 + 1;
+                        IntRange::between(low, high).within_ints()
+                    }
+                    _ => IntRange::ANY,
+                },
+                _ => IntRange::ANY,
+            },
+            Op::DivI => match args[1].as_int() {
+                Some(divisor) if divisor > 0 => {
+                    let (value, divisor) = (range(0), i128::from(divisor));
+                    IntRange::between(value.low.div_euclid(divisor), value.high.div_euclid(divisor))
+                }
+                _ => IntRange::ANY,
+            },
+            Op::AndI | Op::OrI | Op::XorI | Op::NotI | Op::ShlI | Op::ShrI | Op::SharI => int32,
+            Op::Roll => IntRange::between(1, range(0).high.max(1)),
+            _ => IntRange::ANY,
+        }
+    }
+
+    /// The range of the index of a loop with this count: 0 ≤ i ≤ count - 1.
+    fn index_range(&self, count: &Expr) -> IntRange {
+        let count = self.range_of(count);
+        IntRange::between(0, (count.high - 1).max(0))
+    }
+}
+
+/// The wrapping operation that computes a checked one when it does not overflow.
+fn wrapping_form(op: Op) -> Option<Op> {
+    match op {
+        Op::AddI => Some(Op::AddW),
+        Op::SubI => Some(Op::SubW),
+        Op::MulI => Some(Op::MulW),
+        Op::NegI => Some(Op::NegW),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loops::parser::parse_program;
+    use crate::loops::printer::print_program;
+
+    fn rewritten(text: &str) -> String {
+        let mut program = parse_program(text).expect("parses");
+        remove_overflow_checks(&mut program.body);
+        print_program(&program)
+    }
+
+    #[test]
+    fn arithmetic_on_loop_indices_and_small_values_loses_its_checks() {
+        let text = "alloc mem1 : int[10]\nfor i2 < 10 {\n  let x3 : int = addi(i2, 1)\n  let y4 : int = muli(x3, x3)\n  store mem1[i2] = subi(y4, b2i(tt))\n}\nresult mem1 : int[10]\n";
+        let printed = rewritten(text);
+        assert!(printed.contains("let x3 : int = (i2 + 1)"), "{printed}");
+        assert!(printed.contains("let y4 : int = (x3 * x3)"), "{printed}");
+        assert!(printed.contains("store mem1[i2] = (y4 - b2i(tt))"), "{printed}");
+    }
+
+    #[test]
+    fn arithmetic_that_may_overflow_keeps_its_checks() {
+        let text = "alloc mem1 : int[10]\nfor i2 < 10 {\n  let x3 : int = mem1[i2]\n  store mem1[i2] = addi(x3, 1)\n}\nresult mem1 : int[10]\n";
+        assert!(rewritten(text).contains("addi(x3, 1)"));
+        // An index can be as large as 2^63 - 2, so doubling it may overflow; adding one cannot.
+        let text = "var n1 : int = 5\nfor i2 < n1 {\n  let x3 : int = muli(i2, 2)\n  let y4 : int = addi(i2, 1)\n  print(10) addi(x3, y4)\n}\nresult 0\n";
+        let printed = rewritten(text);
+        assert!(printed.contains("muli(i2, 2)"), "{printed}");
+        assert!(printed.contains("(i2 + 1)"), "{printed}");
+        assert!(printed.contains("addi(x3, y4)"), "{printed}");
+        assert!(rewritten("print(10) negi((-9223372036854775807 - 1))\nresult 0\n").contains("negi("));
+        assert!(rewritten("print(10) negi(-9223372036854775807)\nresult 0\n").contains("negw("));
+    }
+
+    #[test]
+    fn sums_of_small_elements_become_wrapping_reductions() {
+        let booleans = "alloc mem1 : bool[7]\nreduce acc2 : int = addi(0) commutative for k3 < 7 {\n  yield b2i(mem1[k3])\n}\nprint(10) acc2\nresult 0\n";
+        assert!(rewritten(booleans).contains("= addw(0)"));
+        let ints = "alloc mem1 : int[7]\nreduce acc2 : int = addi(0) commutative for k3 < 7 {\n  yield mem1[k3]\n}\nprint(10) acc2\nresult 0\n";
+        assert!(rewritten(ints).contains("= addi(0)"));
+    }
+
+    #[test]
+    fn interval_arithmetic_is_exact_at_the_int_limits() {
+        let max = IntRange::exactly(i64::MAX);
+        assert!(max.add(IntRange::exactly(0)).fits());
+        assert!(!max.add(IntRange::exactly(1)).fits());
+        assert!(!IntRange::exactly(i64::MIN).neg().fits());
+        assert!(IntRange::ANY.mul(IntRange::ANY).high > INT_MAX);
+        assert_eq!(IntRange::between(-3, 2).abs(), IntRange::between(0, 3));
+    }
+}
