@@ -25,8 +25,11 @@
 //! inside it.
 //!
 //! Scalar operations reuse TAIL's scalar operators ([`Op`]) with exactly their semantics (`crate::tail::scalar_ops`),
-//! so `divd` by zero is the same DOMAIN ERROR in every backend. Index arithmetic uses the int operators
-//! (`addi`, `muli`, `divi`, `resi`, `mini`, `maxi`, comparisons), which the printer writes infix where that reads better.
+//! so `divd` by zero is the same DOMAIN ERROR in every backend, and APL's int `addi subi muli negi` stop the program
+//! on overflow. Index arithmetic (positions, sizes, strides, cursors) uses the wrapping `addw subw mulw negw`, which
+//! lowering generates only where the result fits, and `divi`, `resi`, `mini`, `maxi` and the comparisons; the printer
+//! writes these infix where that reads better (`(i + 1)`, `(k % n)`). A `reduce` with `addi` on ints is the exact sum
+//! of its elements (DOMAIN ERROR only when that sum does not fit), however the chunks' partial sums fall.
 
 use crate::runtime::error::AplErrorKind;
 use crate::tail::ast::{BaseType, Op, Type};

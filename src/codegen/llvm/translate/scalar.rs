@@ -38,6 +38,12 @@ fn rounding_of(expr: &Expr) -> Option<(Op, &Expr)> {
     }
 }
 
+/// k when `value` is the constant 2^k with 0 < k < 63.
+fn power_of_two_exponent(value: IntValue<'_>) -> Option<i64> {
+    let value = value.get_sign_extended_constant()?;
+    (value > 1 && value.count_ones() == 1).then(|| i64::from(value.trailing_zeros()))
+}
+
 fn failure_class(op: Op, arguments: &[Expr]) -> FailureClass {
     use FailureClass::*;
     match op {
@@ -58,8 +64,8 @@ fn failure_class(op: Op, arguments: &[Expr]) -> FailureClass {
         Op::Roll => Immediate,
         // A program argument that is not a number stops the program where it is read.
         Op::ArgInt | Op::ArgDouble => Immediate,
-        // An int result that does not fit in 64 bits.
-        Op::AddI | Op::SubI | Op::MulI | Op::NegI | Op::AbsI => Immediate,
+        // An int result that does not fit in 64 bits: deferrable like a double's (see `translate.rs`).
+        Op::AddI | Op::SubI | Op::MulI | Op::NegI | Op::AbsI => DoubleDomain,
         Op::PowI | Op::FactorialI | Op::I2C | Op::I2B | Op::D2I | Op::Floor | Op::Ceil | Op::BinomialI => Immediate,
         _ => Never,
     }
@@ -368,11 +374,17 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             Op::AddW => builder.build_int_add(x, y, name)?,
             Op::SubW => builder.build_int_sub(x, y, name)?,
             Op::MulW => builder.build_int_mul(x, y, name)?,
-            Op::AddI => self.checked_int_arithmetic("llvm.sadd.with.overflow", op, x, y)?,
-            Op::SubI => self.checked_int_arithmetic("llvm.ssub.with.overflow", op, x, y)?,
-            Op::MulI => self.checked_int_arithmetic("llvm.smul.with.overflow", op, x, y)?,
-            Op::DivI => self.int_floor_division(x, y)?,
-            Op::ResI => self.int_residue(x, y)?,
+            Op::AddI | Op::SubI => self.checked_int_sum_or_difference(op, x, y)?,
+            Op::MulI => self.checked_int_product(x, y)?,
+            // Floor division by 2^k is an arithmetic shift, and the residue modulo 2^k a mask, for either sign of x.
+            Op::DivI => match power_of_two_exponent(y) {
+                Some(exponent) => builder.build_right_shift(x, self.int_constant(exponent), true, name)?,
+                None => self.int_floor_division(x, y)?,
+            },
+            Op::ResI => match power_of_two_exponent(x) {
+                Some(exponent) => builder.build_and(y, self.int_constant((1i64 << exponent) - 1), name)?,
+                None => self.int_residue(x, y)?,
+            },
             Op::MinI => self.int_intrinsic("llvm.smin", x, y, name)?,
             Op::MaxI => self.int_intrinsic("llvm.smax", x, y, name)?,
             Op::PowI => self.int_power(x, y)?,
@@ -512,33 +524,65 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             .ok_or_else(|| internal_error(format!("{intrinsic_name} is not an LLVM intrinsic")))
     }
 
-    /// `x op y` with one of LLVM's `*.with.overflow` intrinsics; an overflow stops the program with APL's DOMAIN
-    /// ERROR at once (an int result may become an index, so the check cannot wait).
-    fn checked_int_arithmetic(
+    /// `x + y` or `x - y`, with the overflow test of two's complement (the result's sign differs from both operands'
+    /// for a sum, from the minuend's and the subtrahend's negation for a difference): plain bit operations, which
+    /// vectorise where LLVM's `*.with.overflow` intrinsics do not.
+    fn checked_int_sum_or_difference(
         &self,
-        intrinsic_name: &str,
         op: Op,
         x: IntValue<'ctx>,
         y: IntValue<'ctx>,
     ) -> Result<IntValue<'ctx>, CodegenError> {
-        let declaration = self.intrinsic_declaration(intrinsic_name, self.emitter.context.i64_type().into())?;
         let builder = &self.emitter.builder;
-        let pair = builder
-            .build_call(declaration, &[x.into(), y.into()], "with_overflow")?
-            .try_as_basic_value()
-            .basic()
-            .ok_or_else(|| internal_error(format!("{intrinsic_name} returned no value")))?
-            .into_struct_value();
-        let result = builder.build_extract_value(pair, 0, op.name())?.into_int_value();
-        let overflow = builder.build_extract_value(pair, 1, "overflow")?.into_int_value();
+        let (result, sign_changes) = if op == Op::AddI {
+            let sum = builder.build_int_add(x, y, "addi")?;
+            let from_x = builder.build_xor(x, sum, "sign_from_x")?;
+            let from_y = builder.build_xor(y, sum, "sign_from_y")?;
+            (sum, builder.build_and(from_x, from_y, "sign_changes")?)
+        } else {
+            let difference = builder.build_int_sub(x, y, "subi")?;
+            let operands_differ = builder.build_xor(x, y, "signs_differ")?;
+            let from_x = builder.build_xor(x, difference, "sign_from_x")?;
+            (difference, builder.build_and(operands_differ, from_x, "sign_changes")?)
+        };
+        let overflow = self.int_compare(IntPredicate::SLT, sign_changes, self.int_constant(0), "overflow")?;
         self.check_integer_overflow(op, overflow)?;
         Ok(result)
     }
 
-    /// The DOMAIN ERROR of an int result that does not fit in 64 bits, as the interpreter words it.
+    /// `x × y`: by a constant, two comparisons of the other operand (which vectorise); otherwise LLVM's
+    /// `smul.with.overflow`.
+    fn checked_int_product(&self, x: IntValue<'ctx>, y: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        let constant = |value: IntValue<'ctx>| value.get_sign_extended_constant();
+        let factor_and_other = match (constant(x), constant(y)) {
+            (Some(factor), _) => Some((factor, y)),
+            (_, Some(factor)) => Some((factor, x)),
+            _ => None,
+        };
+        let (product, overflow) = match factor_and_other {
+            Some((factor, other)) if factor != 0 && factor != -1 => {
+                // other × factor fits exactly when other lies between MIN/factor and MAX/factor (rounded inwards).
+                let (low, high) = if factor > 0 {
+                    (i64::MIN / factor, i64::MAX / factor)
+                } else {
+                    (i64::MAX / factor, i64::MIN / factor)
+                };
+                let below = self.int_compare(IntPredicate::SLT, other, self.int_constant(low), "below")?;
+                let above = self.int_compare(IntPredicate::SGT, other, self.int_constant(high), "above")?;
+                let overflow = self.emitter.builder.build_or(below, above, "overflow")?;
+                (self.emitter.builder.build_int_mul(x, y, "muli")?, overflow)
+            }
+            _ => special_functions::emit_multiply_with_overflow(&self.emitter, x, y)?,
+        };
+        self.check_integer_overflow(Op::MulI, overflow)?;
+        Ok(product)
+    }
+
+    /// The DOMAIN ERROR of an int result that does not fit in 64 bits, as the interpreter words it; deferred to the
+    /// end of an effect-free loop nest like a double's (see `translate.rs`).
     fn check_integer_overflow(&self, op: Op, overflow: IntValue<'ctx>) -> Result<(), CodegenError> {
         let message = format!("{}: {}", op.name(), crate::tail::scalar_ops::INTEGER_OVERFLOW);
-        self.check_immediately(overflow, RuntimeErrorKind::Domain, &message)
+        self.check_double_domain(overflow, message)
     }
 
     /// `-x`, checked: only the most negative int has no negation.
