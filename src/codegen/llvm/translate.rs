@@ -17,8 +17,12 @@
 //!   is a DOMAIN ERROR. Inside a `for` loop whose body has no observable effect (no print, no explicit error, no while loop), such
 //!   checks do not branch: each failure is or-ed into a flag, and the flags are tested once after the outermost such
 //!   loop. The program then stops with the same error kind after the same output; only the values it stored in the
-//!   meantime (invisible, since it stops) differ. Checks whose result may become an index (int operations, floor)
-//!   always branch at once. Checks implied by the checks of their uses are left out there (`nan_checks.rs`).
+//!   meantime (invisible, since it stops) differ. Int overflow (`addi subi muli negi absi`) is deferred the same way:
+//!   a wrapped int cannot reach an APL index check before the flags are tested (a loop nest with an `error`
+//!   statement does not defer); at worst it leads to another DOMAIN ERROR (an int division by a wrapped 0) or, as
+//!   the size of an allocation inside the nest, to WS FULL first. Other checks whose result may
+//!   become an index or a count (int division, floor, conversions) always branch at once. Checks implied by the
+//!   checks of their uses are left out there (`nan_checks.rs`).
 //! - Reductions. An assignment `acc := f(x, acc)` with `f` one of `addd muld maxd mind`, the only use of `acc` in its
 //!   loop, gets the `reassoc` and `nsz` fast-math flags (APL lets `+/` on doubles associate; no other operation gets
 //!   them, so `-/` keeps its order). Its not-a-real-number check moves after the loop: no value of a running program

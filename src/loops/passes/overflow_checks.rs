@@ -9,7 +9,8 @@
 //! The ranges come from a small interval analysis in one forward walk, [`IntRanges`]: constants; loop indices
 //! (`for i < n`: 0 ≤ i ≤ n-1); `let`s (the range of their value); conversions from booleans and characters; residues
 //! (smaller in magnitude than the modulus); floor division by positive constants, also through doubles (`⌊x÷c`);
-//! min, max, sign, select; the 32-bit bitwise operators;
+//! min, max, sign; select (each arm with the ranges its condition narrows: in `(w < 1) ? 0 : w - 1`, w ≥ 1 in the
+//! second arm); the 32-bit bitwise operators;
 //! and the arithmetic itself (a checked operation's result, when there is one, is in both its exact interval and the
 //! int range; a wrapping one whose exact interval leaves the int range may be any int). Everything else (mutables,
 //! loads, conversions from doubles) may be any int.
@@ -17,6 +18,7 @@
 //! Lowering uses the same analysis to decide whether reading one element of a pull array may fail
 //! (`crate::lower`'s `elements_may_fail`), so `1↓x+1` with `x←⍳n` still fuses.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::loops::ir::{Expr, ScalarType, Stmt, Var};
@@ -121,6 +123,10 @@ impl IntRange {
 #[derive(Default)]
 pub struct IntRanges {
     ranges: HashMap<u32, IntRange>,
+    /// Narrower ranges of expressions that hold inside the arm of a `select` being looked at (`(i < 1) ? 0 : i - 1`:
+    /// i ≥ 1 in the second arm), innermost last. Expressions, not only variables: lowering repeats a wrapped index
+    /// `((r < n) ? r : r - n)` in the condition and the arm rather than naming it.
+    refinements: RefCell<Vec<(Expr, IntRange)>>,
 }
 
 impl IntRanges {
@@ -212,11 +218,60 @@ impl IntRanges {
             Expr::Load { index, .. } => self.rewrite_expr(index),
             Expr::Select(condition, then, otherwise) => {
                 self.rewrite_expr(condition);
-                self.rewrite_expr(then);
-                self.rewrite_expr(otherwise);
+                self.refined_by(condition, true, || self.rewrite_expr(then));
+                self.refined_by(condition, false, || self.rewrite_expr(otherwise));
             }
             Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => {}
         }
+    }
+
+    /// `look` with the variable ranges narrowed by what `condition` being `holds` says.
+    fn refined_by<T>(&self, condition: &Expr, holds: bool, look: impl FnOnce() -> T) -> T {
+        let narrowed = self.narrowed_ranges(condition, holds);
+        let depth = self.refinements.borrow().len();
+        self.refinements.borrow_mut().extend(narrowed);
+        let result = look();
+        self.refinements.borrow_mut().truncate(depth);
+        result
+    }
+
+    /// The variables whose range a comparison narrows: `a < b` (and `≤ > ≥`, and a conjunction when it holds, a
+    /// negation by swapping) bounds a variable on either side by the other side's range.
+    fn narrowed_ranges(&self, condition: &Expr, holds: bool) -> Vec<(Expr, IntRange)> {
+        let Expr::Prim(op, args) = condition else {
+            return Vec::new();
+        };
+        // (a, b, strict): the condition that holds is a < b (strict) or a ≤ b.
+        let (a, b, strict) = match (op, holds) {
+            (Op::LtI, true) | (Op::GteI, false) => (&args[0], &args[1], true),
+            (Op::LtI, false) | (Op::GteI, true) => (&args[1], &args[0], false),
+            (Op::LteI, true) | (Op::GtI, false) => (&args[0], &args[1], false),
+            (Op::LteI, false) | (Op::GtI, true) => (&args[1], &args[0], true),
+            (Op::AndB, true) => {
+                let mut both = self.narrowed_ranges(&args[0], true);
+                both.extend(self.narrowed_ranges(&args[1], true));
+                return both;
+            }
+            (Op::NotB, _) => return self.narrowed_ranges(&args[0], !holds),
+            _ => return Vec::new(),
+        };
+        let gap = i128::from(strict);
+        let (a_range, b_range) = (self.range_of(a), self.range_of(b));
+        let narrowable = |expr: &Expr| !matches!(expr, Expr::Int(_)) && expr.ty() == ScalarType::Int;
+        let mut narrowed = Vec::new();
+        if narrowable(a) {
+            narrowed.push((
+                a.clone(),
+                IntRange::between(a_range.low, a_range.high.min(b_range.high - gap)),
+            ));
+        }
+        if narrowable(b) {
+            narrowed.push((
+                b.clone(),
+                IntRange::between(b_range.low.max(a_range.low + gap), b_range.high),
+            ));
+        }
+        narrowed
     }
 
     /// The exact (unbounded) interval of `+ - × -x` applied to the arguments' ranges.
@@ -233,10 +288,23 @@ impl IntRanges {
 
     /// The values an int expression may have.
     pub fn range_of(&self, expr: &Expr) -> IntRange {
+        let refined = self
+            .refinements
+            .borrow()
+            .iter()
+            .rev()
+            .find(|(narrowed, _)| narrowed == expr)
+            .map(|(_, range)| *range);
+        if let Some(range) = refined {
+            return range;
+        }
         match expr {
             Expr::Int(n) => IntRange::exactly(*n),
             Expr::Var(var) => self.ranges.get(&var.id).copied().unwrap_or(IntRange::ANY),
-            Expr::Select(_, then, otherwise) => self.range_of(then).union(self.range_of(otherwise)),
+            Expr::Select(condition, then, otherwise) => {
+                let then = self.refined_by(condition, true, || self.range_of(then));
+                then.union(self.refined_by(condition, false, || self.range_of(otherwise)))
+            }
             Expr::Prim(op, args) => self.operation_range(*op, args),
             Expr::Load { .. } | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => IntRange::ANY,
         }
@@ -354,6 +422,15 @@ mod tests {
         assert!(rewritten(booleans).contains("= addw(0)"));
         let ints = "alloc mem1 : int[7]\nreduce acc2 : int = addi(0) commutative for k3 < 7 {\n  yield mem1[k3]\n}\nprint(10) acc2\nresult 0\n";
         assert!(rewritten(ints).contains("= addi(0)"));
+    }
+
+    #[test]
+    fn a_select_narrows_the_ranges_in_its_arms() {
+        // In the second arm w ≥ 1, so w - 1 cannot overflow whatever w is; in the first w < 1 and w - 1 can.
+        let text = "alloc mem1 : int[3]\nlet w2 : int = mem1[0]\nprint(10) ((w2 < 1) ? 0 : subi(w2, 1))\nprint(10) ((w2 < 1) ? subi(w2, 1) : 0)\nresult 0\n";
+        let printed = rewritten(text);
+        assert!(printed.contains("((w2 < 1) ? 0 : (w2 - 1))"), "{printed}");
+        assert!(printed.contains("((w2 < 1) ? subi(w2, 1) : 0)"), "{printed}");
     }
 
     #[test]

@@ -164,10 +164,15 @@ fn contains_parallel_construct(body: &[Stmt]) -> bool {
 /// Whether the body holds a parallel construct that may run in parallel: one whose work is known at compile time to
 /// be too small (`parameters::is_always_sequential`, a map over a row of 26 elements) does not count, so the loop
 /// around it is the one made parallel (where it runs sequentially, as every construct in a parallel body does).
+/// Neither does an int sum: lowering makes each row of an int `+/` of a matrix a parallel reduction for its exact
+/// value (`Op::AddI`), not for its parallelism, and the loop over the rows is the one to run in parallel, as for the
+/// rows of any other reduction.
 fn contains_parallel_construct_worth_running(body: &[Stmt]) -> bool {
     let mut found = false;
     crate::loops::ir::for_each_statement(body, &mut |statement| {
-        found |= statement.is_parallel() && !is_always_sequential(statement)
+        let int_sum = matches!(statement, Stmt::ParallelReduce { reduction, .. }
+            if matches!(reduction.op, Op::AddI | Op::AddW));
+        found |= statement.is_parallel() && !int_sum && !is_always_sequential(statement)
     });
     found
 }
