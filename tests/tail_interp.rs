@@ -77,6 +77,46 @@ fn integer_arithmetic() {
 }
 
 #[test]
+fn int_arithmetic_never_wraps_but_the_compilers_own_wrapping_ops_do() {
+    // 2^62 = 4611686018427387904; 2^63 - 1 = 9223372036854775807 is the largest int.
+    let overflows = [
+        "addi(9223372036854775807,1)",
+        "subi(~4611686018427387904,4611686018427387905)",
+        "muli(4611686018427387904,2)",
+        "negi(subi(~9223372036854775807,1))",
+        "absi(subi(~9223372036854775807,1))",
+        "divi(subi(~9223372036854775807,1),~1)",
+        "powi(2,63)",
+        "decode([2],reshape([64],[1]))",
+        "reduce(addi,0,[4611686018427387904,4611686018427387904])",
+        "reduce(muli,1,iota(21))",
+        "scan(addi,0,[9223372036854775807,1,~1])",
+        "encode([~1],subi(~9223372036854775807,1))",
+    ];
+    for text in overflows {
+        assert_eq!(error(text), "DOMAIN ERROR", "{text}");
+    }
+    assert_eq!(
+        value("[addi(9223372036854775806,1),muli(~4611686018427387904,2),powi(2,62),decode([2],reshape([63],[1]))]"),
+        "9223372036854775807 ¯9223372036854775808 4611686018427387904 9223372036854775807"
+    );
+    // An int sum is exact: partial sums may leave the int range, the sum may not.
+    assert_eq!(
+        value("reduce(addi,0,[4611686018427387904,4611686018427387904,~4611686018427387904,~4611686018427387904,7])"),
+        "7"
+    );
+    assert_eq!(
+        value("[addw(9223372036854775807,1),mulw(4611686018427387904,4),negw(subi(~9223372036854775807,1))]"),
+        "¯9223372036854775808 0 ¯9223372036854775808"
+    );
+    // ⊤ divides without forming a difference that could overflow: the digits of the most negative int.
+    assert_eq!(
+        value("encode([0,10],subi(~9223372036854775807,1))"),
+        "¯922337203685477581 2"
+    );
+}
+
+#[test]
 fn double_arithmetic_follows_apl_division_and_domains() {
     assert_eq!(
         value("[addd(1.5,2.0),subd(1.0,2.5),muld(1.5,4.0),mind(1.0,~2.0),maxd(1.0,~2.0)]"),

@@ -478,9 +478,10 @@ impl Lowerer {
             Lowered::Array(arr) => {
                 let uses = count_uses(name, body, false);
                 let shared = uses.count > 1 || uses.under_lambda;
-                if uses.count == 0 {
-                    // Never read (`≢` of it was folded to a constant, or the name is unused): APL still computed
-                    // it, so an element that fails must fail here (see `with_every_element_evaluated`).
+                if uses.count == 0 || first_event(name, body) == Event::Effect {
+                    // Never read (`≢` of it was folded to a constant, or the name is unused), or read only after
+                    // something the program prints: APL computed it here, so an element that fails must fail here,
+                    // before that output (see `with_every_element_evaluated`).
                     return Ok(Lowered::Array(self.with_every_element_evaluated(arr)?));
                 }
                 match arr {
@@ -1003,6 +1004,46 @@ fn count_uses(name: &str, expr: &tail::Expr, in_lambda: bool) -> Uses {
         _ => {}
     }
     uses
+}
+
+/// What comes first when `expr` is evaluated: a read of `name`, an observable effect (a print, a file read, the clock,
+/// ...), or neither. Arguments are evaluated before the operation they are given to, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Event {
+    Use,
+    Effect,
+    Neither,
+}
+
+fn first_event(name: &str, expr: &tail::Expr) -> Event {
+    let first_of = |exprs: &mut dyn Iterator<Item = &tail::Expr>| {
+        exprs
+            .map(|e| first_event(name, e))
+            .find(|event| *event != Event::Neither)
+            .unwrap_or(Event::Neither)
+    };
+    match &expr.kind {
+        ExprKind::Var(other) if other == name => Event::Use,
+        ExprKind::Vector { elements, .. } => first_of(&mut elements.iter()),
+        ExprKind::Tuple(components) => first_of(&mut components.iter()),
+        ExprKind::Project { tuple, .. } => first_event(name, tuple),
+        ExprKind::Op { op, args } => match first_of(&mut args.iter()) {
+            Event::Neither if crate::opt::safety::is_effectful(*op) => Event::Effect,
+            event => event,
+        },
+        ExprKind::Let {
+            name: bound,
+            value,
+            body,
+            ..
+        } => match first_event(name, value) {
+            Event::Neither if bound != name => first_event(name, body),
+            event => event,
+        },
+        // A lambda runs where it is applied, after the arguments before it; what it does first counts there.
+        ExprKind::Lambda { parameter, body, .. } if parameter != name => first_event(name, body),
+        _ => Event::Neither,
+    }
 }
 
 // ---- Freeing blocks ----

@@ -328,7 +328,8 @@ impl Lowerer {
                     index: j.clone(),
                     value: digit.clone(),
                 });
-                let quotient = Expr::div_int(Expr::sub_int(Expr::var(&rest), digit), r.clone());
+                // ⌊rest÷r, which is (rest - digit) ÷ r exactly without a difference that could overflow.
+                let quotient = Expr::Prim(Op::DivI, vec![Expr::var(&rest), r.clone()]);
                 lowerer.emit(Stmt::Assign {
                     var: rest.clone(),
                     value: quotient,

@@ -391,7 +391,7 @@ impl Rewriter {
 }
 
 /// Whether `f` may be applied right after `g` element by element instead of after all of `g`'s applications: one of
-/// them cannot fail, or both can fail only with the DOMAIN ERROR of double arithmetic (the same error either way).
+/// them cannot fail, or both can fail only with the DOMAIN ERROR of arithmetic (the same error either way).
 fn composable(f: &Expr, g: &Expr) -> bool {
     function_is_safe(f)
         || function_is_safe(g)

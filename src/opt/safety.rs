@@ -99,8 +99,9 @@ fn function_is_safe_in(function: &Expr, shapes: &mut ShapeEnvironment) -> bool {
     }
 }
 
-/// Whether applying the function value `function` has no effect and can fail at most with the DOMAIN ERROR of double
-/// arithmetic (a result that is not a finite real number, or a division by zero). Two such functions may be composed,
+/// Whether applying the function value `function` has no effect and can fail at most with the DOMAIN ERROR of
+/// arithmetic (a double result that is not a finite real number, a division by zero, an int result beyond 64 bits).
+/// Two such functions may be composed,
 /// interleaving their failures: only the error's kind is observable, and it is the same (code generation's deferred
 /// checks rely on this as well).
 pub fn function_fails_only_by_double_domain(function: &Expr) -> bool {
@@ -129,6 +130,8 @@ fn fails_only_by_double_domain(expr: &Expr) -> bool {
 fn op_fails_only_by_double_domain(op: Op) -> bool {
     (op_is_safe_for_any_arguments(op) && !matches!(op, Op::Mem))
         || matches!(op, Op::AddD | Op::SubD | Op::MulD | Op::DivD | Op::PowD | Op::ExpD)
+        // Int overflow and int division by zero are the same DOMAIN ERROR, decided by the values alone.
+        || matches!(op, Op::AddI | Op::SubI | Op::MulI | Op::NegI | Op::AbsI | Op::DivI)
 }
 
 /// Whether `op(args)` is safe once its (safe) arguments are values.
@@ -158,6 +161,17 @@ fn op_application_is_safe(op: Op, args: &[Expr], shapes: &mut ShapeEnvironment) 
             }),
             _ => false,
         },
+        // APL's int arithmetic on literals that does not overflow (`muli(3,4)`).
+        Op::AddI | Op::SubI | Op::MulI | Op::NegI | Op::AbsI => {
+            let literals: Option<Vec<crate::tail::value::Scalar>> = args
+                .iter()
+                .map(|arg| match arg.kind {
+                    ExprKind::Int(n) => Some(crate::tail::value::Scalar::Int(n)),
+                    _ => None,
+                })
+                .collect();
+            literals.is_some_and(|literals| crate::tail::scalar_ops::apply_scalar_op(op, &literals).is_ok())
+        }
         // Double arithmetic on finite numbers with a literal operand that cannot make the result overflow to ∞ (no value
         // is NaN or ∞): adding less than half a unit in the last place of the largest double (2^970) rounds back to
         // it at most, multiplying by at most 1 and dividing by at least 1 do not grow the magnitude.
@@ -190,9 +204,10 @@ fn op_is_safe_for_any_arguments(op: Op) -> bool {
     use Op::*;
     matches!(
         op,
-        // Int arithmetic wraps on overflow; residue by 0 is defined (`0|y` is y).
-        AddI | SubI | MulI | ResI | MinI | MaxI | AndI | OrI | XorI
-            | NegI | AbsI | SignI | NotI
+        // The compiler's wrapping arithmetic (APL's `+ - ×` on ints overflow: a DOMAIN ERROR); residue by 0 is
+        // defined (`0|y` is y).
+        AddW | SubW | MulW | NegW | ResI | MinI | MaxI | AndI | OrI | XorI
+            | SignI | NotI
             // Doubles: these cannot produce NaN or ∞ from finite arguments (and no value is NaN or ∞).
             | MinD | MaxD | NegD | AbsD | SignD
             | AddX | SubX | NegX | ConjX | RealX | ImagX | MakeX | MagnitudeX
@@ -225,10 +240,10 @@ mod tests {
 
     #[test]
     fn literals_variables_and_total_operators_are_safe() {
-        assert!(safe("addi(x, 3)"));
+        assert!(safe("addw(x, 3)"));
         assert!(safe("[1,2,3]"));
         assert!(safe("shape(reshape([3,2], iotaV(5)))"));
-        assert!(safe("each(fn v:[int]0 => addi(v,1), x)"));
+        assert!(safe("each(fn v:[int]0 => addw(v,1), x)"));
         assert!(safe("muld(0.5, v)"));
         assert!(safe("addd(v, 1.0E10)"));
         assert!(safe("divd(v, ~3.0)"));
@@ -240,6 +255,9 @@ mod tests {
     #[test]
     fn operators_that_can_raise_errors_or_have_effects_are_not_safe() {
         assert!(!safe("zipWith(addi, x, y)"));
+        // APL's int arithmetic overflows: 9223372036854775807+1 is a DOMAIN ERROR.
+        assert!(!safe("addi(x, 3)"));
+        assert!(!safe("each(fn v:[int]0 => muli(v,2), x)"));
         assert!(!safe("divi(x, 0)"));
         assert!(!safe("iota(n)"));
         assert!(!safe("iota(~1)"));

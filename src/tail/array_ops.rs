@@ -637,7 +637,7 @@ pub fn decode(radix: &[i64], digits: &[i64]) -> Result<i64, AplError> {
 }
 
 /// `R⊤x`: the digits of x, the last one varying fastest; a 0 radix takes all that remains.
-pub fn encode(radix: &[i64], mut value: i64) -> Vec<i64> {
+pub fn encode(radix: &[i64], mut value: i64) -> Result<Vec<i64>, AplError> {
     let mut digits = vec![0; radix.len()];
     for (k, &r) in radix.iter().enumerate().rev() {
         if r == 0 {
@@ -646,8 +646,10 @@ pub fn encode(radix: &[i64], mut value: i64) -> Vec<i64> {
         } else {
             let digit = super::scalar_ops::int_residue(r, value);
             digits[k] = digit;
-            value = value.wrapping_sub(digit).wrapping_div(r);
+            // (value - digit) ÷ r exactly, which is ⌊value÷r (no difference that could overflow on the way); only the
+            // most negative int divided by -1 overflows, as `divi` does.
+            value = super::scalar_ops::int_floor_division(value, r)?;
         }
     }
-    digits
+    Ok(digits)
 }

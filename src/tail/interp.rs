@@ -553,7 +553,7 @@ impl Interpreter<'_> {
             }
             Op::Encode => {
                 let radix = array_ops::ints(&*as_array(&args[0])?, "the radix")?;
-                Ok(int_vector(array_ops::encode(&radix, as_int(&args[1])?)))
+                Ok(int_vector(array_ops::encode(&radix, as_int(&args[1])?)?))
             }
             Op::Mem => Ok(args[0].clone()),
             Op::Print => {

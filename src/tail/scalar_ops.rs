@@ -98,6 +98,21 @@ pub fn apply_scalar_op_in(mode: FloatMode, op: Op, args: &[Scalar]) -> Result<Sc
     })
 }
 
+/// `⌊x÷y` on ints (`divi`): DOMAIN ERROR for y = 0, and for the one quotient that overflows (the most negative int
+/// divided by -1).
+pub fn int_floor_division(x: i64, y: i64) -> Result<i64, AplError> {
+    if y == 0 {
+        return Err(domain(Op::DivI, "division by zero"));
+    }
+    let quotient = x.checked_div(y).ok_or_else(|| integer_overflow(Op::DivI))?;
+    // Round towards negative infinity, as APL's ⌊x÷y.
+    if x % y != 0 && ((x < 0) != (y < 0)) {
+        Ok(quotient - 1)
+    } else {
+        Ok(quotient)
+    }
+}
+
 /// APL residue on ints: `x|y` is y when x = 0, otherwise y mod x with the sign of x.
 pub fn int_residue(x: i64, y: i64) -> i64 {
     if x == 0 {
@@ -153,18 +168,7 @@ fn int_binary(op: Op, x: i64, y: i64) -> Result<Scalar, AplError> {
         Op::AddW => x.wrapping_add(y),
         Op::SubW => x.wrapping_sub(y),
         Op::MulW => x.wrapping_mul(y),
-        Op::DivI => {
-            if y == 0 {
-                return Err(domain(op, "division by zero"));
-            }
-            // Round towards negative infinity, as APL's ⌊x÷y.
-            let quotient = x.wrapping_div(y);
-            if x.wrapping_rem(y) != 0 && ((x < 0) != (y < 0)) {
-                quotient - 1
-            } else {
-                quotient
-            }
-        }
+        Op::DivI => int_floor_division(x, y)?,
         Op::ResI => int_residue(x, y),
         Op::MinI => x.min(y),
         Op::MaxI => x.max(y),

@@ -53,7 +53,8 @@ fn failure_class(op: Op, arguments: &[Expr]) -> FailureClass {
         Op::ExpD | Op::Sinh | Op::Cosh => DoubleDomain,
         Op::Gamma | Op::BinomialD | Op::DivX => DoubleDomain,
         Op::DivI => match arguments.get(1).and_then(Expr::as_int) {
-            Some(divisor) if divisor != 0 => Never,
+            // Only the most negative int divided by -1 overflows.
+            Some(divisor) if divisor != 0 && divisor != -1 => Never,
             _ => Immediate,
         },
         Op::ShlI | Op::ShrI | Op::SharI => match arguments.get(1).and_then(Expr::as_int) {
@@ -672,6 +673,9 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         let divisor_is_zero = self.int_compare(IntPredicate::EQ, y, zero, "divisor_is_zero")?;
         self.check_immediately(divisor_is_zero, RuntimeErrorKind::Domain, "divi: division by zero")?;
         let divisor_is_minus_one = self.int_compare(IntPredicate::EQ, y, self.int_constant(-1), "by_minus_one")?;
+        let most_negative = self.int_compare(IntPredicate::EQ, x, self.int_constant(i64::MIN), "most_negative")?;
+        let overflow = builder.build_and(divisor_is_minus_one, most_negative, "overflow")?;
+        self.check_integer_overflow(Op::DivI, overflow)?;
         let safe_divisor = self.int_select(divisor_is_minus_one, self.int_constant(1), y, "safe_divisor")?;
         let quotient = builder.build_int_signed_div(x, safe_divisor, "quotient")?;
         let remainder = builder.build_int_signed_rem(x, safe_divisor, "remainder")?;
