@@ -1007,7 +1007,8 @@ fn count_uses(name: &str, expr: &tail::Expr, in_lambda: bool) -> Uses {
 }
 
 /// What comes first when `expr` is evaluated: a read of `name`, an observable effect (a print, a file read, the clock,
-/// ...), or neither. Arguments are evaluated before the operation they are given to, in order.
+/// ...), or neither. Arguments are evaluated before the operation they are given to, in order, and a function
+/// argument (a lambda) runs during the operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
     Use,
@@ -1027,10 +1028,17 @@ fn first_event(name: &str, expr: &tail::Expr) -> Event {
         ExprKind::Vector { elements, .. } => first_of(&mut elements.iter()),
         ExprKind::Tuple(components) => first_of(&mut components.iter()),
         ExprKind::Project { tuple, .. } => first_event(name, tuple),
-        ExprKind::Op { op, args } => match first_of(&mut args.iter()) {
-            Event::Neither if crate::opt::safety::is_effectful(*op) => Event::Effect,
-            event => event,
-        },
+        // The arguments are values before the operation runs; the functions among them run during it.
+        ExprKind::Op { op, args } => {
+            let is_function = |arg: &&tail::Expr| matches!(arg.kind, ExprKind::Lambda { .. });
+            match first_of(&mut args.iter().filter(|arg| !is_function(arg))) {
+                Event::Neither => match first_of(&mut args.iter().filter(is_function)) {
+                    Event::Neither if crate::opt::safety::is_effectful(*op) => Event::Effect,
+                    event => event,
+                },
+                event => event,
+            }
+        }
         ExprKind::Let {
             name: bound,
             value,
@@ -1040,7 +1048,6 @@ fn first_event(name: &str, expr: &tail::Expr) -> Event {
             Event::Neither if bound != name => first_event(name, body),
             event => event,
         },
-        // A lambda runs where it is applied, after the arguments before it; what it does first counts there.
         ExprKind::Lambda { parameter, body, .. } if parameter != name => first_event(name, body),
         _ => Event::Neither,
     }

@@ -130,8 +130,9 @@ fn fails_only_by_double_domain(expr: &Expr) -> bool {
 fn op_fails_only_by_double_domain(op: Op) -> bool {
     (op_is_safe_for_any_arguments(op) && !matches!(op, Op::Mem))
         || matches!(op, Op::AddD | Op::SubD | Op::MulD | Op::DivD | Op::PowD | Op::ExpD)
-        // Int overflow and int division by zero are the same DOMAIN ERROR, decided by the values alone.
-        || matches!(op, Op::AddI | Op::SubI | Op::MulI | Op::NegI | Op::AbsI | Op::DivI)
+        // Int overflow, int division by zero and a floor or ceiling beyond the int range are the same DOMAIN ERROR,
+        // decided by the values alone.
+        || matches!(op, Op::AddI | Op::SubI | Op::MulI | Op::NegI | Op::AbsI | Op::DivI | Op::Floor | Op::Ceil)
 }
 
 /// Whether `op(args)` is safe once its (safe) arguments are values.
