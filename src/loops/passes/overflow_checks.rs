@@ -257,7 +257,9 @@ impl IntRanges {
         };
         let gap = i128::from(strict);
         let (a_range, b_range) = (self.range_of(a), self.range_of(b));
-        let narrowable = |expr: &Expr| !matches!(expr, Expr::Int(_)) && expr.ty() == ScalarType::Int;
+        // A repeated `roll` is another random number: only expressions with one value can be narrowed.
+        let narrowable =
+            |expr: &Expr| !matches!(expr, Expr::Int(_)) && expr.ty() == ScalarType::Int && !expr.draws_random_numbers();
         let mut narrowed = Vec::new();
         if narrowable(a) {
             narrowed.push((
