@@ -222,17 +222,20 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         }
     }
 
-    /// `total += high × 2^32 + low` in 128 bits.
+    /// `total += high × 2^32 + low` in 128 bits, where low (the sum of the elements' low halves, 0 ≤ low < 2^64 for a
+    /// chunk) is what the wrapped sum leaves after the highs: `sum - high × 2^32` modulo 2^64.
     fn add_split_sums(
         &self,
         total: inkwell::values::PointerValue<'ctx>,
         high: IntValue<'ctx>,
-        low: IntValue<'ctx>,
+        wrapped_sum: IntValue<'ctx>,
     ) -> Result<(), CodegenError> {
         let builder = &self.emitter.builder;
         let wide = self.emitter.context.i128_type();
+        let highs_shifted = builder.build_left_shift(high, self.emitter.int_constant(32), "highs_shifted")?;
+        let low = builder.build_int_sub(wrapped_sum, highs_shifted, "low")?;
         let high = builder.build_int_s_extend(high, wide, "high")?;
-        let low = builder.build_int_s_extend(low, wide, "low")?;
+        let low = builder.build_int_z_extend(low, wide, "low")?;
         let shifted = builder.build_left_shift(high, wide.const_int(32, false), "high_part")?;
         let chunk_sum = builder.build_int_add(shifted, low, "chunk_sum")?;
         let before = builder.build_load(wide, total, "exact_sum")?.into_int_value();
@@ -329,10 +332,10 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 }]
             }
             FoldingKind::ExactIntSum { .. } => {
-                // x = high × 2^32 + low with low in 0 ≤ low < 2^32: a chunk's sums of each fit in 64 bits exactly.
+                // The sum of the highs (x ÷ 2^32 rounded down, an arithmetic shift) and the wrapped sum of the
+                // elements themselves (see `FoldingKind::ExactIntSum`).
                 let x = self.synthetic_var(ScalarType::Int, "x");
-                let (high, low) = (&folding.parts[0].0, &folding.parts[1].0);
-                let two_to_32 = Expr::Int(1 << 32);
+                let (high, sum) = (&folding.parts[0].0, &folding.parts[1].0);
                 vec![
                     Stmt::Let {
                         var: x.clone(),
@@ -340,11 +343,11 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                     },
                     Stmt::Assign {
                         var: high.clone(),
-                        value: Expr::add_int(Expr::var(high), Expr::div_int(Expr::var(&x), two_to_32.clone())),
+                        value: Expr::add_int(Expr::var(high), Expr::div_int(Expr::var(&x), Expr::Int(1 << 32))),
                     },
                     Stmt::Assign {
-                        var: low.clone(),
-                        value: Expr::add_int(Expr::var(low), Expr::modulo(Expr::var(&x), two_to_32)),
+                        var: sum.clone(),
+                        value: Expr::add_int(Expr::var(sum), Expr::var(&x)),
                     },
                 ]
             }
@@ -745,10 +748,11 @@ struct LoopParts<'a> {
 enum FoldingKind {
     /// `part := op(part, x)` from the neutral element.
     Operator(Op),
-    /// APL's `+/` on ints, which is the exact sum (see `Op::AddI`): each element is split into `high × 2^32 + low`
-    /// (`low` in 0 ≤ low < 2^32), a chunk sums the highs and the lows separately, which cannot overflow for a chunk of
-    /// `REDUCTION_CHUNK` elements and vectorises as well as the plain sum, and the chunks' sums are added in 128 bits,
-    /// which holds the sum of up to 2^64 elements exactly; the neutral element is added to that sum.
+    /// APL's `+/` on ints, which is the exact sum (see `Op::AddI`). Each element is `high × 2^32 + low` with
+    /// 0 ≤ low < 2^32. A chunk sums the highs (at most 2^43 in magnitude for `REDUCTION_CHUNK` = 4096 elements, so
+    /// exact) and the elements themselves, wrapping; the sum of the lows is below 2^44, so it is the wrapped sum minus
+    /// the highs' part modulo 2^64, exactly. Both are plain adds (and a shift) that vectorise. The chunks' exact sums
+    /// are added in 128 bits, which holds the sum of up to 2^64 elements; the neutral element is added to that sum.
     ExactIntSum { neutral: Expr },
 }
 
@@ -767,7 +771,7 @@ impl ChunkFolding {
                 },
                 parts: vec![
                     (translator.synthetic_var(ScalarType::Int, "high"), Expr::Int(0)),
-                    (translator.synthetic_var(ScalarType::Int, "low"), Expr::Int(0)),
+                    (translator.synthetic_var(ScalarType::Int, "sum"), Expr::Int(0)),
                 ],
             };
         }
