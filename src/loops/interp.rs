@@ -10,7 +10,7 @@ use super::ir::{ArrayRef, Block, Expr, Program, Reduction, ResultValue, ScalarTy
 use crate::runtime::error::{AplError, AplErrorKind};
 use crate::tail::ast::Op;
 use crate::tail::interp::{numbers_in_file, Host};
-use crate::tail::scalar_ops::{apply_scalar_op_in, integer_overflow, FloatMode};
+use crate::tail::scalar_ops::{apply_scalar_op_in, ExactIntSum, FloatMode};
 use crate::tail::value::{ArrayData, ArrayValue, Scalar, Value};
 use aplc_runtime::abi::{RollGenerator, ROLL_SEED};
 use aplc_runtime::arguments::{double_argument, int_argument};
@@ -251,14 +251,14 @@ impl Machine<'_> {
         let neutral = self.eval(&reduction.neutral)?;
         if reduction.op == Op::AddI {
             // The exact sum, whatever the partial sums (see `Op::AddI`).
-            let mut sum = i128::from(self.eval_int(&reduction.neutral)?);
+            let mut sum = ExactIntSum::default();
+            sum.add(self.eval_int(&reduction.neutral)?);
             for i in 0..count {
                 self.variables.insert(index.id, Scalar::Int(i));
                 self.run(body)?;
-                sum += i128::from(self.eval_int(element)?);
+                sum.add(self.eval_int(element)?);
             }
-            let sum = i64::try_from(sum).map_err(|_| RunError::Apl(integer_overflow(Op::AddI)))?;
-            return Ok(Scalar::Int(sum));
+            return Ok(Scalar::Int(sum.value().map_err(RunError::Apl)?));
         }
         let mut total = neutral;
         let mut chunk_start = 0;

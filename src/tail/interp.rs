@@ -8,7 +8,7 @@
 
 use super::array_ops::{self, Axis, Direction};
 use super::ast::{BaseType, Expr, ExprKind, Op, Type};
-use super::scalar_ops::{apply_scalar_op_in, exact_int_sum, is_associative, is_scalar_op, FloatMode};
+use super::scalar_ops::{apply_scalar_op_in, is_associative, is_scalar_op, ExactIntSum, FloatMode};
 use super::value::{ArrayData, ArrayValue, Environment, Function, Scalar, Value};
 use crate::runtime::error::{AplError, AplErrorKind, REDUCING_AN_EMPTY_AXIS_WITHOUT_IDENTITY};
 use aplc_runtime::abi::{RollGenerator, ROLL_SEED};
@@ -649,12 +649,14 @@ impl Interpreter<'_> {
             if matches!(&**f, Function::Op { op: Op::AddI, args } if args.is_empty()));
         for row in 0..rows {
             if exact_sum && extent > 0 {
-                let elements = (0..extent).map(|k| source.data.get(row * extent + k));
-                let ints = elements.map(|element| match element {
-                    Scalar::Int(x) => Ok(x),
-                    _ => Err(not_well_typed("addi reduction of non-ints")),
-                });
-                results.push(Scalar::Int(exact_int_sum(ints.collect::<Result<Vec<_>, _>>()?)?));
+                let mut sum = ExactIntSum::default();
+                for k in 0..extent {
+                    match source.data.get(row * extent + k) {
+                        Scalar::Int(x) => sum.add(x),
+                        _ => return Err(not_well_typed("addi reduction of non-ints")),
+                    }
+                }
+                results.push(Scalar::Int(sum.value()?));
                 continue;
             }
             let mut accumulator = neutral;

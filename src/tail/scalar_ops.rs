@@ -47,11 +47,19 @@ pub fn integer_overflow(op: Op) -> AplError {
 /// The message of [`integer_overflow`] (after the operator's name), which compiled code reports too.
 pub const INTEGER_OVERFLOW: &str = "integer overflow";
 
-/// The exact sum of ints (`reduce(addi, 0, v)`): a DOMAIN ERROR only when the sum itself does not fit in 64 bits.
-/// An `i128` holds the sum of up to 2^64 ints exactly, so no order of additions can matter.
-pub fn exact_int_sum(values: impl IntoIterator<Item = i64>) -> Result<i64, AplError> {
-    let sum: i128 = values.into_iter().map(i128::from).sum();
-    i64::try_from(sum).map_err(|_| integer_overflow(Op::AddI))
+/// The exact sum of ints (`reduce(addi, 0, v)`), added one at a time: a DOMAIN ERROR only when the sum itself does
+/// not fit in 64 bits. An `i128` holds the sum of up to 2^64 ints exactly, so no order of additions can matter.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExactIntSum(i128);
+
+impl ExactIntSum {
+    pub fn add(&mut self, value: i64) {
+        self.0 += i128::from(value);
+    }
+
+    pub fn value(self) -> Result<i64, AplError> {
+        i64::try_from(self.0).map_err(|_| integer_overflow(Op::AddI))
+    }
 }
 
 fn wrong_arguments(op: Op, args: &[Scalar]) -> AplError {

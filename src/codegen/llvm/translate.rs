@@ -761,7 +761,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
 
     /// A check whose failure stops the program with a DOMAIN ERROR: deferred inside a loop nest without effects (and
     /// then counted only when a speculated `select` arm is the chosen one), immediate elsewhere.
-    pub(super) fn check_double_domain(&self, failed: IntValue<'ctx>, message: String) -> Result<(), CodegenError> {
+    pub(super) fn check_deferrable_domain(&self, failed: IntValue<'ctx>, message: String) -> Result<(), CodegenError> {
         if self.deferred_checks.borrow().is_none() {
             return self.check_immediately(failed, RuntimeErrorKind::Domain, &message);
         }
@@ -863,7 +863,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         }
         let value = self.read_variable(accumulator)?.into_float_value();
         let not_finite = self.is_not_finite(value)?;
-        self.check_double_domain(not_finite, not_a_finite_real_number(op))
+        self.check_deferrable_domain(not_finite, not_a_finite_real_number(op))
     }
 
     /// Whether a double is NaN or infinite: `|x| = ∞` or unordered (`fcmp ueq`).

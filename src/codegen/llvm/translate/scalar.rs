@@ -277,10 +277,14 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
                 .into(),
             Op::Roll => self.call_roll(x.into_int_value())?.into(),
             Op::NegW => builder.build_int_neg(x.into_int_value(), name)?.into(),
-            Op::NegI => self.checked_int_negation(op, x.into_int_value())?.into(),
+            Op::NegI => {
+                let x = x.into_int_value();
+                self.check_has_negation(op, x)?;
+                builder.build_int_neg(x, name)?.into()
+            }
             Op::AbsI => {
                 let x = x.into_int_value();
-                self.checked_int_negation(op, x)?;
+                self.check_has_negation(op, x)?;
                 self.int_absolute_value(x)?.into()
             }
             Op::SignI => self.int_sign(x.into_int_value())?.into(),
@@ -315,7 +319,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
                 if self.float_mode.checks_finite_results() {
                     let not_positive = self.double_compare(FloatPredicate::OLE, x, self.double_constant(0.0))?;
                     let message = "ln: logarithm of zero or a negative number".to_string();
-                    self.check_double_domain(not_positive, message)?;
+                    self.check_deferrable_domain(not_positive, message)?;
                 }
                 self.double_intrinsic("llvm.log", &[x], name)?
             }
@@ -325,7 +329,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             Op::Tan | Op::Asin | Op::Acos | Op::Acosh | Op::Atanh => self.call_libm(op, x)?,
             Op::Gamma => {
                 let (value, negative_integer) = self.double_factorial(x)?;
-                self.check_double_domain(negative_integer, "factd: factorial of a negative integer".to_string())?;
+                self.check_deferrable_domain(negative_integer, "factd: factorial of a negative integer".to_string())?;
                 value
             }
             _ => return Err(unsupported_operator(op)),
@@ -464,7 +468,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             let argument_is_finite = self.is_finite(argument)?;
             failed = builder.build_and(failed, argument_is_finite, "not_real")?;
         }
-        self.check_double_domain(failed, not_a_finite_real_number(op))
+        self.check_deferrable_domain(failed, not_a_finite_real_number(op))
     }
 
     // ---- Helpers: ints ----
@@ -583,14 +587,13 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
     /// end of an effect-free loop nest like a double's (see `translate.rs`).
     fn check_integer_overflow(&self, op: Op, overflow: IntValue<'ctx>) -> Result<(), CodegenError> {
         let message = format!("{}: {}", op.name(), crate::tail::scalar_ops::INTEGER_OVERFLOW);
-        self.check_double_domain(overflow, message)
+        self.check_deferrable_domain(overflow, message)
     }
 
-    /// `-x`, checked: only the most negative int has no negation.
-    fn checked_int_negation(&self, op: Op, x: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+    /// The overflow check of `-x` and `|x`: only the most negative int has no negation.
+    fn check_has_negation(&self, op: Op, x: IntValue<'ctx>) -> Result<(), CodegenError> {
         let overflow = self.int_compare(IntPredicate::EQ, x, self.int_constant(i64::MIN), "no_negation")?;
-        self.check_integer_overflow(op, overflow)?;
-        Ok(self.emitter.builder.build_int_neg(x, "negi")?)
+        self.check_integer_overflow(op, overflow)
     }
 
     fn int_absolute_value(&self, x: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
@@ -906,7 +909,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         let (left, left_negative) = self.double_factorial(x)?;
         let left_failed = self.double_factorial_failed(x, left, left_negative)?;
         let either_failed = builder.build_or(numerator_failed, left_failed, "factorial_failed")?;
-        self.check_double_domain(either_failed, "binomd: factorial of a negative integer".to_string())?;
+        self.check_deferrable_domain(either_failed, "binomd: factorial of a negative integer".to_string())?;
         let difference = builder.build_float_sub(y, x, "difference")?;
         let (rest, rest_negative) = self.double_factorial(difference)?;
         let rest_failed = self.double_factorial_failed(difference, rest, rest_negative)?;
@@ -1021,7 +1024,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         if self.float_mode.checks_finite_results() {
             let dividend_is_not_zero = self.double_compare(FloatPredicate::UNE, x, zero)?;
             let by_zero = builder.build_and(divisor_is_zero, dividend_is_not_zero, "division_by_zero")?;
-            self.check_double_domain(by_zero, "divd: division by zero".to_string())?;
+            self.check_deferrable_domain(by_zero, "divd: division by zero".to_string())?;
             // Past the check, a zero divisor means `0÷0`.
             return self.double_select(divisor_is_zero, self.double_constant(1.0), quotient, "divd");
         }
@@ -1135,7 +1138,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         let in_range = self.double_is_in_int_range(rounded)?;
         let builder = &self.emitter.builder;
         let out_of_range = builder.build_not(in_range, "out_of_int_range")?;
-        self.check_double_domain(out_of_range, format!("{}: value out of the int range", op.name()))?;
+        self.check_deferrable_domain(out_of_range, format!("{}: value out of the int range", op.name()))?;
         let convertible = self.double_select(in_range, rounded, self.double_constant(0.0), "convertible")?;
         let value = builder.build_float_to_signed_int(convertible, self.emitter.context.i64_type(), op.name())?;
         match divisor {

@@ -139,7 +139,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         let dividend_is_zero = builder.build_and(re_zero, im_zero, "dividend_is_zero")?;
         let dividend_is_not_zero = builder.build_not(dividend_is_zero, "dividend_is_not_zero")?;
         let failed = builder.build_and(divisor_is_zero, dividend_is_not_zero, "division_by_zero")?;
-        self.check_double_domain(failed, "divx: division by zero".to_string())?;
+        self.check_deferrable_domain(failed, "divx: division by zero".to_string())?;
         let ac = builder.build_float_mul(a, c, "ac")?;
         let bd = builder.build_float_mul(b, d, "bd")?;
         let bc = builder.build_float_mul(b, c, "bc")?;
