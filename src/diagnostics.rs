@@ -7,8 +7,10 @@
 //! the collection is flattened so that each error is shown once. Knows nothing of the stages: it sees only
 //! `miette::Diagnostic`.
 
+use crate::source::SourceFile;
 use miette::Diagnostic;
 use std::fmt;
+use thiserror::Error;
 
 /// How many errors of one file are reported; the rest are only counted (a generated line of 2,000 `}` gives 2,000
 /// errors, and nobody reads past the first few).
@@ -252,5 +254,45 @@ mod tests {
             aborting_line(2000, 20),
             "aborting due to 2000 errors (the first 20 are shown)"
         );
+    }
+}
+
+/// A stage error paired with the source it points into, so that it renders with the source line. It renders as the
+/// stage error itself: message, code, labels and help are the inner error's.
+#[derive(Debug, Error)]
+#[error("{error}")]
+pub struct WithSource<E: Diagnostic + 'static> {
+    pub error: E,
+    source_code: miette::NamedSource<crate::source::SourceText>,
+}
+
+impl<E: Diagnostic + 'static> WithSource<E> {
+    pub fn new(error: E, file: &SourceFile) -> WithSource<E> {
+        WithSource {
+            error,
+            source_code: file.named_source(),
+        }
+    }
+}
+
+impl<E: Diagnostic + 'static> Diagnostic for WithSource<E> {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.error.code()
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.error.help()
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        self.error.labels()
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        self.error.related()
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source_code)
     }
 }

@@ -5,8 +5,9 @@
 //! any stage, becomes one [`ProgramError`] that renders with miette against the source text.
 
 use crate::codegen::llvm::target::CodegenOptions;
+pub use crate::diagnostics::WithSource;
 use crate::runtime::error::AplError;
-use crate::source::{SourceFile, Span};
+use crate::source::SourceFile;
 use crate::tail::interp::Host;
 use crate::tail::value::Value;
 use crate::{elab, syntax, tail};
@@ -211,46 +212,6 @@ impl ProgramError {
     }
 }
 
-/// A stage error paired with the source it points into, so that it renders with the source line. It renders as the
-/// stage error itself: message, code, labels and help are the inner error's.
-#[derive(Debug, Error)]
-#[error("{error}")]
-pub struct WithSource<E: Diagnostic + 'static> {
-    error: E,
-    source_code: miette::NamedSource<crate::source::SourceText>,
-}
-
-impl<E: Diagnostic + 'static> WithSource<E> {
-    pub fn new(error: E, file: &SourceFile) -> WithSource<E> {
-        WithSource {
-            error,
-            source_code: file.named_source(),
-        }
-    }
-}
-
-impl<E: Diagnostic + 'static> Diagnostic for WithSource<E> {
-    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.error.code()
-    }
-
-    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.error.help()
-    }
-
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        self.error.labels()
-    }
-
-    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
-        self.error.related()
-    }
-
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.source_code)
-    }
-}
-
 /// The TAIL stage's errors, for `.tail` input and for the type check after elaboration.
 #[derive(Debug, Error, Diagnostic)]
 pub enum TailError {
@@ -269,18 +230,11 @@ pub struct RuntimeError(pub AplError);
 
 impl Diagnostic for RuntimeError {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(format!(
-            "aplc::run::{}",
-            self.0.kind.apl_name().to_lowercase().replace([' ', '/'], "_")
-        )))
+        self.0.code()
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        let span: Span = self.0.span?;
-        Some(Box::new(std::iter::once(miette::LabeledSpan::new_with_span(
-            Some("here".to_string()),
-            span,
-        ))))
+        self.0.labels()
     }
 }
 
@@ -470,8 +424,13 @@ pub fn run_to_stdout(
 }
 
 /// The options of a run or build: those of the command line, and where it says nothing, those of the script's
-/// pragmas (`⍝ aplc: float ieee`). A `.tail` program has no pragmas.
+/// pragmas (`⍝ aplc: float ieee`), with the program's source (its run-time errors are reported with their line). A
+/// `.tail` program has no pragmas.
 pub fn options_with_pragmas(file: &SourceFile, options: &CodegenOptions) -> Result<CodegenOptions, ProgramError> {
+    let options = &CodegenOptions {
+        source: Some(file.clone()),
+        ..options.clone()
+    };
     if is_tail_file(file) {
         return Ok(options.clone());
     }

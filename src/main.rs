@@ -200,6 +200,8 @@ fn codegen_options(target_cpu: Option<String>, threads: Option<u16>, float: Opti
         target_cpu,
         threads: threads.map(usize::from),
         float_mode: float.map(FloatMode::from),
+        // The driver gives the program's source.
+        source: None,
     }
 }
 

@@ -39,7 +39,7 @@ impl From<Span> for miette::SourceSpan {
 }
 
 /// A named piece of program text. Cloning is cheap: diagnostics keep a handle to the text they point into.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SourceFile {
     name: Arc<str>,
     text: Arc<str>,

@@ -140,6 +140,7 @@ fn the_table_has_one_entry_per_id_and_unique_names() {
         RuntimeFunctionId::PrintArray,
         RuntimeFunctionId::Flush,
         RuntimeFunctionId::Error,
+        RuntimeFunctionId::ErrorReport,
         RuntimeFunctionId::NowMillis,
         RuntimeFunctionId::Roll,
         RuntimeFunctionId::SetArguments,

@@ -615,6 +615,22 @@ pub unsafe extern "C" fn aplrt_error(kind: i32, message: *const u8, length: i64)
     }
 }
 
+/// Stops the program with an APL error reported by a text the compiler made (the message and the source line with
+/// the failing APL text marked, as `aplc run` draws it): flushes the output, prints the text on standard error and
+/// exits with status 1. `kind` is a [`RuntimeErrorKind`] code; the report is UTF-8 of `length` bytes.
+///
+/// # Safety
+/// `report` must point to `length` readable bytes (it may be null when `length` is 0).
+#[no_mangle]
+pub unsafe extern "C" fn aplrt_error_report(kind: i32, report: *const u8, length: i64) -> ! {
+    // SAFETY: the caller guarantees the report buffer.
+    let report = unsafe { read_utf8_lossy(report, length) };
+    match RuntimeErrorKind::from_code(kind) {
+        Some(_) => exit_after_reporting(report.trim_end_matches('\n'), APL_ERROR_EXIT_STATUS),
+        None => exit_with_internal_error(&format!("aplrt_error_report called with unknown error kind {kind}")),
+    }
+}
+
 /// The line an APL error prints on standard error.
 pub fn error_line(kind: RuntimeErrorKind, message: &str) -> String {
     if message.is_empty() {

@@ -59,7 +59,13 @@ impl Elaborator {
         let scope_length = self.scope_length();
         self.active_dfns.push(key);
         self.loops.push(None);
-        let result = self.call_dfn_inlined(closure, left.clone(), right.clone(), span);
+        let result = if closure.from_prelude {
+            self.with_fixed_site(span, |this| {
+                this.call_dfn_inlined(closure, left.clone(), right.clone(), span)
+            })
+        } else {
+            self.call_dfn_inlined(closure, left.clone(), right.clone(), span)
+        };
         self.loops.pop();
         self.active_dfns.pop();
         match result {

@@ -214,6 +214,8 @@ pub struct Closure {
     pub operands: Option<(Val, Option<Val>)>,
     /// The operator value itself, for `∇∇`.
     pub operator: Option<Rc<Opr>>,
+    /// A dfn of the prelude: its run-time errors point at the user's call, not into the prelude's text.
+    pub from_prelude: bool,
 }
 
 /// A function known at compile time.

@@ -4,6 +4,7 @@
 //! functions (primitives, dfns, operators) only need the few constructors below; ops are named by their TAIL names
 //! (`addi`, `zipWith`, `reduce`, ...) and the conversion maps each name to the TAIL op it denotes.
 
+use crate::source::Span;
 use std::fmt;
 
 /// TAIL base types, ordered by APL's promotion lattice bool < int < double < complex (char stands apart).
@@ -77,6 +78,9 @@ pub enum Expr {
     If(Box<Expr>, Box<Expr>, Box<Expr>, Type),
     /// Evaluate the first expression for its effect (printing), then the second.
     Sequence(Box<Expr>, Box<Expr>),
+    /// The code of the APL text at a span (a primitive's glyph, an index's brackets): a run-time error raised inside
+    /// it points there. Transparent for everything else ([`Expr::without_site`]); printed as its inner expression.
+    At(Span, Box<Expr>),
 }
 
 impl Expr {
@@ -86,6 +90,24 @@ impl Expr {
 
     pub fn lambda(parameter: &str, parameter_type: Type, body: Expr) -> Expr {
         Expr::Lambda(parameter.to_string(), parameter_type, Box::new(body))
+    }
+
+    /// `expr` as the code of the APL text at `span`; trivial expressions (which cannot fail) and expressions that
+    /// already have a site stay as they are.
+    pub fn at(span: Span, expr: Expr) -> Expr {
+        if expr.is_trivial() || matches!(expr, Expr::At(..) | Expr::Vector(..)) || span.is_empty() {
+            expr
+        } else {
+            Expr::At(span, Box::new(expr))
+        }
+    }
+
+    /// The expression under its source sites: what the elaborator's structural tests (is this an op, a literal?) see.
+    pub fn without_site(&self) -> &Expr {
+        match self {
+            Expr::At(_, inner) => inner.without_site(),
+            other => other,
+        }
     }
 
     /// Whether the expression is cheap and pure enough to duplicate instead of let-binding it.
@@ -176,6 +198,7 @@ impl fmt::Display for Expr {
             Expr::Project(index, tuple) => write!(f, "#{index}({tuple})"),
             Expr::If(condition, then, otherwise, _) => write!(f, "if {condition} then {then} else {otherwise}"),
             Expr::Sequence(effect, rest) => write!(f, "{effect};\n{rest}"),
+            Expr::At(_, inner) => write!(f, "{inner}"),
         }
     }
 }

@@ -218,7 +218,7 @@ fn collect_variables(expr: &Expr, variables: &mut HashSet<String>) {
         Expr::Vector(elements, _) | Expr::Op(_, elements) | Expr::Tuple(elements) => elements
             .iter()
             .for_each(|element| collect_variables(element, variables)),
-        Expr::Lambda(_, _, body) | Expr::Project(_, body) => collect_variables(body, variables),
+        Expr::Lambda(_, _, body) | Expr::Project(_, body) | Expr::At(_, body) => collect_variables(body, variables),
         Expr::Let(_, _, value, body) | Expr::Sequence(value, body) => {
             collect_variables(value, variables);
             collect_variables(body, variables);

@@ -193,6 +193,13 @@ pub struct Elaborator {
     prelude: Option<Env>,
     /// Let-bound int scalars that TAIL may type as singletons (`S(int,n)`).
     singleton_variables: std::collections::HashSet<String>,
+    /// The APL text whose code is being built (the innermost primitive application or indexing): what the code's
+    /// run-time errors point at (`Expr::At`).
+    site: Option<Span>,
+    /// Inside a prelude dfn: the user's call every site of its body is replaced by.
+    fixed_site: Option<Span>,
+    /// While the prelude's definitions are elaborated (their closures are marked as the prelude's).
+    loading_prelude: bool,
 }
 
 /// How deep inlined calls may nest before elaboration gives up on a recursion it cannot unfold.
@@ -218,6 +225,9 @@ impl Elaborator {
             inline_budget: INLINE_BUDGET,
             active_dfns: Vec::new(),
             loops: Vec::new(),
+            site: None,
+            fixed_site: None,
+            loading_prelude: false,
         }
     }
 
@@ -335,6 +345,7 @@ impl Elaborator {
             let program = crate::syntax::parse_program(&file)
                 .map_err(|_| ElabError::nonce(span, "internal error: the prelude does not parse"))?;
             let saved_env = std::mem::take(&mut self.env);
+            self.loading_prelude = true;
             let mut result = Ok(());
             for statement in &program.statements {
                 if let ast::StatementKind::Expr(expr) = &statement.kind {
@@ -344,6 +355,7 @@ impl Elaborator {
                     }
                 }
             }
+            self.loading_prelude = false;
             let prelude = std::mem::replace(&mut self.env, saved_env);
             result?;
             self.prelude = Some(prelude);
@@ -384,7 +396,7 @@ impl Elaborator {
 
     /// Let-bind an array unless its expression is trivial, so that it can be used any number of times.
     pub fn bind(&mut self, array: Arr) -> Arr {
-        let short_literal = matches!(array.expr, Expr::Vector(ref elements, _)
+        let short_literal = matches!(array.expr.without_site(), Expr::Vector(ref elements, _)
             if elements.len() <= 1 || (elements.len() <= 16 && elements.iter().all(Expr::is_trivial)));
         if array.expr.is_trivial() || short_literal {
             return array;
@@ -395,9 +407,16 @@ impl Elaborator {
         if self.knows_length(&expr) {
             self.static_length_variables.insert(name.clone());
         }
-        if array.rank == 0 && array.base == Base::Int && matches!(expr, Expr::Op("tally" | "firstV" | "negi", _)) {
+        if array.rank == 0
+            && array.base == Base::Int
+            && matches!(expr.without_site(), Expr::Op("tally" | "firstV" | "negi", _))
+        {
             self.singleton_variables.insert(name.clone());
         }
+        let expr = match self.site {
+            Some(site) => Expr::at(site, expr),
+            None => expr,
+        };
         self.frames
             .last_mut()
             .expect("a frame is open")
@@ -411,7 +430,7 @@ impl Elaborator {
     /// Whether TAIL's type inference gives this expression a vector type of known length (`<κ>n`): vector literals
     /// and the V ops (and variables bound to them). The V ops (`catV`, `dropV`, ...) need such arguments.
     pub fn knows_length(&self, expr: &Expr) -> bool {
-        match expr {
+        match expr.without_site() {
             Expr::Vector(..) => true,
             Expr::Var(name) => self.static_length_variables.contains(name),
             Expr::Op(name, arguments) => match *name {
@@ -429,7 +448,7 @@ impl Elaborator {
     pub fn generalize_value(&self, value: Val) -> Val {
         match value {
             Val::Array(array) => {
-                let expr = match &array.expr {
+                let expr = match array.expr.without_site() {
                     Expr::Bool(_) => Expr::op("andb", vec![array.expr.clone(), Expr::Bool(true)]),
                     Expr::Int(_) => Expr::op("addi", vec![array.expr.clone(), Expr::Int(0)]),
                     Expr::Double(_) => Expr::op("addd", vec![array.expr.clone(), Expr::Double(0.0)]),
@@ -838,6 +857,7 @@ impl Elaborator {
                     env: self.env.clone(),
                     operands: None,
                     operator: None,
+                    from_prelude: self.loading_prelude,
                 };
                 match resolve::dfn_class(&dfn.body) {
                     Class::MonadicOperator => Ok(Val::Operator(Rc::new(Opr::Dfn {
@@ -858,7 +878,7 @@ impl Elaborator {
                 match base_value {
                     Val::Function(function) => self.function_with_axis(function, indices, *span),
                     Val::Operator(_) => Err(ElabError::nonce(*span, "an axis on an operator")),
-                    array => self.index(array, indices, *span),
+                    array => self.at_site(*span, |this| this.index(array, indices, *span)),
                 }
             }
         }
@@ -932,15 +952,21 @@ impl Elaborator {
 
     pub fn apply_monadic(&mut self, function: &Fun, argument: Val, span: Span) -> ElabResult<Val> {
         match function {
-            Fun::Primitive(primitive, primitive_span) => self.primitive_monadic(*primitive, argument, *primitive_span),
-            Fun::System(name, name_span) => self.system_function_monadic(name, argument, *name_span),
+            Fun::Primitive(primitive, primitive_span) => self.at_site(*primitive_span, |this| {
+                this.primitive_monadic(*primitive, argument, *primitive_span)
+            }),
+            Fun::System(name, name_span) => self.at_site(*name_span, |this| {
+                this.system_function_monadic(name, argument, *name_span)
+            }),
             Fun::Dfn(closure, _) => self.call_dfn(closure, None, argument, span),
             Fun::Derived {
                 operator,
                 left,
                 right,
                 span: derived_span,
-            } => self.derived_monadic(*operator, left, right.as_ref(), argument, *derived_span),
+            } => self.at_site(*derived_span, |this| {
+                this.derived_monadic(*operator, left, right.as_ref(), argument, *derived_span)
+            }),
             Fun::Fork(left, middle, right) => {
                 let argument = self.bind_value(argument);
                 let right_value = self.apply_monadic(right, argument.clone(), span)?;
@@ -969,24 +995,28 @@ impl Elaborator {
 
     pub fn apply_dyadic(&mut self, function: &Fun, left: Val, right: Val, span: Span) -> ElabResult<Val> {
         match function {
-            Fun::Primitive(primitive, primitive_span) => {
-                self.primitive_dyadic(*primitive, left, right, *primitive_span)
-            }
-            Fun::System(name, name_span) => self.system_function_dyadic(name, left, right, *name_span),
+            Fun::Primitive(primitive, primitive_span) => self.at_site(*primitive_span, |this| {
+                this.primitive_dyadic(*primitive, left, right, *primitive_span)
+            }),
+            Fun::System(name, name_span) => self.at_site(*name_span, |this| {
+                this.system_function_dyadic(name, left, right, *name_span)
+            }),
             Fun::Dfn(closure, _) => self.call_dfn(closure, Some(left), right, span),
             Fun::Derived {
                 operator,
                 left: left_operand,
                 right: right_operand,
                 span: derived_span,
-            } => self.derived_dyadic(
-                *operator,
-                left_operand,
-                right_operand.as_ref(),
-                left,
-                right,
-                *derived_span,
-            ),
+            } => self.at_site(*derived_span, |this| {
+                this.derived_dyadic(
+                    *operator,
+                    left_operand,
+                    right_operand.as_ref(),
+                    left,
+                    right,
+                    *derived_span,
+                )
+            }),
             Fun::Fork(left_tine, middle, right_tine) => {
                 let left = self.bind_value(left);
                 let right = self.bind_value(right);
@@ -1015,6 +1045,28 @@ impl Elaborator {
         }
     }
 
+    /// Elaborates the code of the APL text at `span` (a primitive's glyph, a derived function's operator, an index's
+    /// brackets): the code it builds, bindings and value, is marked with the span, so that a run-time error raised
+    /// by it points there. Inside a prelude dfn every site is the user's call of the prelude function.
+    fn at_site(&mut self, span: Span, work: impl FnOnce(&mut Self) -> ElabResult<Val>) -> ElabResult<Val> {
+        let span = self.fixed_site.unwrap_or(span);
+        let enclosing = self.site.replace(span);
+        let result = work(self);
+        self.site = enclosing;
+        Ok(value_at_site(span, result?))
+    }
+
+    /// Elaborates the body of a prelude dfn called at `span`: its run-time errors point at that call.
+    pub fn with_fixed_site<T>(&mut self, span: Span, work: impl FnOnce(&mut Self) -> T) -> T {
+        if self.fixed_site.is_some() {
+            return work(self);
+        }
+        self.fixed_site = Some(span);
+        let result = work(self);
+        self.fixed_site = None;
+        result
+    }
+
     /// The array inside a value, or a clear error for a function or a tuple where an array is needed.
     pub fn expect_array(&self, value: Val, span: Span) -> ElabResult<Arr> {
         match value {
@@ -1025,6 +1077,18 @@ impl Elaborator {
             ),
             Val::Function(_) | Val::Operator(_) => Err(ElabError::syntax(span, "a function where an array is needed")),
         }
+    }
+}
+
+/// Every array of a value marked as the code of the APL text at `span`.
+fn value_at_site(span: Span, value: Val) -> Val {
+    match value {
+        Val::Array(array) => Val::Array(Arr {
+            expr: Expr::at(span, array.expr),
+            ..array
+        }),
+        Val::Tuple(components) => Val::Tuple(components.into_iter().map(|c| value_at_site(span, c)).collect()),
+        other => other,
     }
 }
 

@@ -836,7 +836,7 @@ fn op_identity(lambda: &Expr, base: Base) -> Option<Scalar> {
     let Expr::Lambda(y, _, inner) = &**body else {
         return None;
     };
-    let Expr::Op(name, arguments) = &**inner else {
+    let Expr::Op(name, arguments) = inner.without_site() else {
         return None;
     };
     if !matches!(arguments.as_slice(), [Expr::Var(a), Expr::Var(b)] if a == x && b == y) {

@@ -743,6 +743,7 @@ fn evaluate_constant(expr: &Expr) -> Option<Scalar> {
         Expr::Double(x) => TailScalar::Double(*x),
         Expr::Char(x) => TailScalar::Char(*x),
         Expr::Complex(re, im) => TailScalar::Complex(*re, *im),
+        Expr::At(_, inner) => return evaluate_constant(inner),
         Expr::Op(name, arguments) => {
             let op = Op::from_name(name).filter(|op| is_scalar_op(*op))?;
             let arguments = arguments

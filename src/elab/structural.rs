@@ -379,7 +379,7 @@ impl Elaborator {
         };
         let extents = match left.constant_ints() {
             Some(values) => values.into_iter().map(Some).collect(),
-            None => match &left.expr {
+            None => match left.expr.without_site() {
                 Expr::Vector(elements, _) => elements
                     .iter()
                     .map(|e| match e {

@@ -178,7 +178,13 @@ impl Machine<'_> {
             Stmt::View { block, .. } => {
                 self.buffer(block)?;
             }
-            Stmt::Error { kind, message } => return Err(RunError::Apl(AplError::new(*kind, message.clone()))),
+            Stmt::Error { kind, message, site } => {
+                let error = AplError::new(*kind, message.clone());
+                return Err(RunError::Apl(match site {
+                    Some(site) => error.with_span(*site),
+                    None => error,
+                }));
+            }
             Stmt::ReadFile { path, result, length } => {
                 let elements = self.read_file(path, result.element)?;
                 self.variables.insert(length.id, Scalar::Int(elements.len() as i64));

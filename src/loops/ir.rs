@@ -32,6 +32,7 @@
 //! of its elements (DOMAIN ERROR only when that sum does not fit), however the chunks' partial sums fall.
 
 use crate::runtime::error::AplErrorKind;
+use crate::source::Span;
 use crate::tail::ast::{BaseType, Op, Type};
 use std::rc::Rc;
 
@@ -435,8 +436,13 @@ pub enum Stmt {
     PrintArray { array: ArrayRef, precision: Expr },
     /// Runtime call: print a scalar with a print precision.
     PrintScalar { value: Expr, precision: Expr },
-    /// Runtime call: raise an APL error (the explicit checks of lowering end here).
-    Error { kind: AplErrorKind, message: String },
+    /// Runtime call: raise an APL error (the explicit checks of lowering end here). `site` is the APL text whose
+    /// check this is (a span of the program's source), when the check comes from one.
+    Error {
+        kind: AplErrorKind,
+        message: String,
+        site: Option<Span>,
+    },
     /// Runtime call: `⎕ReadFile`, `⎕ReadIntVecFile`, `⎕ReadDoubleVecFile`: the runtime reads the text file named by
     /// the char vector `path` as elements of `result`'s type (chars, ints or doubles), allocates `result` and defines
     /// its length in `length`.

@@ -9,6 +9,7 @@
 
 use super::ir::{ArrayRef, Block, Expr, Layout, Program, Reduction, ResultValue, ScalarType, Stmt, Var};
 use crate::runtime::error::AplErrorKind;
+use crate::source::Span;
 use crate::tail::ast::Op;
 use miette::Diagnostic;
 use std::collections::HashMap;
@@ -305,7 +306,22 @@ impl<'t> Parser<'t> {
                 let kind = error_kind(kind).ok_or_else(|| fail("unknown APL error"))?;
                 let mut cursor = self.cursor(message, line);
                 let message = cursor.quoted_rest()?;
-                Ok(Stmt::Error { kind, message })
+                let site = match cursor.text.strip_prefix(" at ") {
+                    Some(range) => {
+                        let (start, end) = range.split_once("..").ok_or_else(|| fail("expected `at START..END`"))?;
+                        let offset = |text: &str| text.parse::<usize>().map_err(|_| fail("expected a byte offset"));
+                        let (start, end) = (offset(start)?, offset(end)?);
+                        if start > end {
+                            return Err(fail("a site ends before it starts"));
+                        }
+                        Some(Span::new(start, end))
+                    }
+                    None => {
+                        cursor.end()?;
+                        None
+                    }
+                };
+                Ok(Stmt::Error { kind, message, site })
             }
             "format" | "formatMatrix" => {
                 let (source_text, target) = text.split_once(" -> ").ok_or_else(|| fail("expected `->`"))?;

@@ -196,7 +196,12 @@ fn write_statement(out: &mut String, statement: &Stmt, depth: usize) {
             block.element.name(),
             super::memory::annotation(&block.name(), shape, layout)
         )),
-        Stmt::Error { kind, message } => out.push_str(&format!("error {} {:?}", kind.apl_name(), message)),
+        Stmt::Error { kind, message, site } => {
+            out.push_str(&format!("error {} {:?}", kind.apl_name(), message));
+            if let Some(site) = site {
+                out.push_str(&format!(" at {}..{}", site.start, site.end));
+            }
+        }
         Stmt::ReadFile { path, result, length } => out.push_str(&format!(
             "read_file {} -> {} : {}[{}]",
             print_array(path),

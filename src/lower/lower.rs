@@ -22,6 +22,7 @@ use crate::loops::error::LowerError;
 use crate::loops::ir::{self, ArrayRef, Block, Expr, Layout, ResultValue, ScalarType, Stmt, Var};
 use crate::loops::rewrite::mentions_block;
 use crate::runtime::error::AplErrorKind;
+use crate::source::Span;
 use crate::tail::ast::{self as tail, ExprKind, Op};
 use crate::tail::scalar_ops::is_scalar_op;
 use std::collections::HashSet;
@@ -42,6 +43,17 @@ pub enum Lowered {
     Array(Arr),
     Function(Function),
     Tuple(Vec<Lowered>),
+}
+
+impl Lowered {
+    /// The value with every pull array's index function run at `site` (see [`Pull::at_site`]).
+    fn at_site(self, site: Span) -> Lowered {
+        match self {
+            Lowered::Array(Arr::Pull(pull)) => Lowered::Array(Arr::Pull(pull.at_site(site))),
+            Lowered::Tuple(components) => Lowered::Tuple(components.into_iter().map(|c| c.at_site(site)).collect()),
+            other => other,
+        }
+    }
 }
 
 /// A function value: an operator name or a lambda with its environment.
@@ -133,6 +145,9 @@ pub struct Lowerer {
     /// How many loops over the elements of an array enclose the statements being built (see
     /// [`Lowerer::with_every_element_evaluated`]).
     pub(super) element_loops: usize,
+    /// The APL text whose code is being lowered (the span of the innermost TAIL node that has one): what the checks
+    /// emitted now report as their position.
+    pub(super) site: Option<Span>,
 }
 
 impl Default for Lowerer {
@@ -145,6 +160,7 @@ impl Default for Lowerer {
             next_scope_id: 1,
             mutable_ids: HashSet::new(),
             element_loops: 0,
+            site: None,
         }
     }
 }
@@ -384,6 +400,7 @@ impl Lowerer {
         let error = Stmt::Error {
             kind,
             message: message.to_string(),
+            site: self.site,
         };
         match failed {
             Expr::Bool(false) => {}
@@ -398,7 +415,19 @@ impl Lowerer {
 
     // ---- Expressions ----
 
+    /// Lowers one TAIL expression. A node with source text behind it becomes the site of the checks emitted while it
+    /// is lowered, and of those its pull arrays emit later, wherever their elements are read.
     pub fn lower(&mut self, expr: &tail::Expr, env: &Env) -> LowerResult<Lowered> {
+        if expr.span.is_empty() || matches!(expr.kind, ExprKind::Var(_)) {
+            return self.lower_at_enclosing_site(expr, env);
+        }
+        let enclosing = self.site.replace(expr.span);
+        let lowered = self.lower_at_enclosing_site(expr, env);
+        self.site = enclosing;
+        Ok(lowered?.at_site(expr.span))
+    }
+
+    fn lower_at_enclosing_site(&mut self, expr: &tail::Expr, env: &Env) -> LowerResult<Lowered> {
         match &expr.kind {
             ExprKind::Int(n) => Ok(Lowered::Scalar(Expr::Int(*n))),
             ExprKind::Double(x) => Ok(Lowered::Scalar(Expr::Double(*x))),

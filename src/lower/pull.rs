@@ -11,6 +11,7 @@
 use super::lower::{LowerResult, Lowerer};
 use crate::loops::error::LowerError;
 use crate::loops::ir::{Block, Expr, Layout, ScalarType, Stmt};
+use crate::source::Span;
 use std::rc::Rc;
 
 /// Reads the element at a row-major position.
@@ -59,6 +60,26 @@ impl Pull {
             index: Index::Shaped(Rc::new(f)),
             cheap: false,
         }
+    }
+
+    /// The same array, whose index function lowers at `site`: the checks it emits (an index out of range, say) report
+    /// the APL text that built the array, not the one that reads it.
+    pub fn at_site(self, site: Span) -> Pull {
+        let index = match self.index {
+            Index::Flat(f) => Index::Flat(Rc::new(move |lowerer: &mut Lowerer, position: Expr| {
+                let enclosing = lowerer.site.replace(site);
+                let element = f(lowerer, position);
+                lowerer.site = enclosing;
+                element
+            })),
+            Index::Shaped(f) => Index::Shaped(Rc::new(move |lowerer: &mut Lowerer, indices: &[Expr]| {
+                let enclosing = lowerer.site.replace(site);
+                let element = f(lowerer, indices);
+                lowerer.site = enclosing;
+                element
+            })),
+        };
+        Pull { index, ..self }
     }
 
     /// A rank-0 array holding a (trivial) scalar expression.

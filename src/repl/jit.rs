@@ -150,7 +150,12 @@ fn error_from_child(stderr: &str, status: i32) -> BackendError {
             return BackendError::Runtime(AplError::new(kind, ""));
         }
         if let Some(message) = line.strip_prefix(name).and_then(|rest| rest.strip_prefix(": ")) {
-            return BackendError::Runtime(AplError::new(kind, message));
+            let (message, site) = crate::codegen::llvm::translate::message_and_site(message);
+            let error = AplError::new(kind, message);
+            return BackendError::Runtime(match site {
+                Some(site) => error.with_span(site),
+                None => error,
+            });
         }
     }
     if line.is_empty() {

@@ -118,3 +118,30 @@ impl fmt::Display for AplError {
 }
 
 impl std::error::Error for AplError {}
+
+impl miette::Diagnostic for AplError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(format!(
+            "aplc::run::{}",
+            self.kind.apl_name().to_lowercase().replace([' ', '/'], "_")
+        )))
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        let span = self.span?;
+        Some(Box::new(std::iter::once(miette::LabeledSpan::new_with_span(
+            Some("here".to_string()),
+            span,
+        ))))
+    }
+}
+
+impl AplError {
+    /// The error as `aplc run` reports it for the program `file` (drawn by miette without colour: the message, and the
+    /// source line with the failing text marked when the error has a span). Compiled code prints this text, made when
+    /// the program is compiled, so that every backend reports an error alike.
+    pub fn report_against(&self, file: &crate::source::SourceFile) -> String {
+        let located = crate::diagnostics::WithSource::new(self.clone(), file);
+        crate::diagnostics::render_report_plain(&located)
+    }
+}

@@ -202,7 +202,12 @@ fn array(array: ArrayValue) -> Value {
 
 impl Interpreter<'_> {
     fn eval(&mut self, expr: &Expr, env: &Environment) -> Result<Value, AplError> {
-        self.eval_kind(expr, env).map_err(|error| error.with_span(expr.span))
+        // The innermost node with source text behind it names the error's position (elaborated code outside every
+        // APL primitive has the empty span: no position rather than a wrong one).
+        self.eval_kind(expr, env).map_err(|error| match expr.span.is_empty() {
+            true => error,
+            false => error.with_span(expr.span),
+        })
     }
 
     fn eval_kind(&mut self, expr: &Expr, env: &Environment) -> Result<Value, AplError> {

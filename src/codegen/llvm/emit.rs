@@ -421,8 +421,23 @@ impl<'module, 'ctx> FunctionEmitter<'module, 'ctx> {
 
     /// Stops the program with an APL error (`aplrt_error`), and continues emitting in a block nothing reaches.
     pub fn emit_apl_error(&self, kind: RuntimeErrorKind, message: &str) -> Result<(), CodegenError> {
+        self.emit_error_call(RuntimeFunctionId::Error, kind, message)
+    }
+
+    /// Calls `aplrt_error_report`: stops the program with an APL error reported by `report`, the text the compiler
+    /// drew (message and marked source line).
+    pub fn emit_apl_error_report(&self, kind: RuntimeErrorKind, report: &str) -> Result<(), CodegenError> {
+        self.emit_error_call(RuntimeFunctionId::ErrorReport, kind, report)
+    }
+
+    fn emit_error_call(
+        &self,
+        function: RuntimeFunctionId,
+        kind: RuntimeErrorKind,
+        message: &str,
+    ) -> Result<(), CodegenError> {
         let message_text = self.builder.build_global_string_ptr(message, "error_message")?;
-        let error_function = declare_runtime_function(self.module, RuntimeFunctionId::Error);
+        let error_function = declare_runtime_function(self.module, function);
         let arguments = [
             self.i32_constant(kind.code()).into(),
             message_text.as_pointer_value().into(),

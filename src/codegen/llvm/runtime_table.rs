@@ -35,6 +35,7 @@ pub enum RuntimeFunctionId {
     Flush,
     Finish,
     Error,
+    ErrorReport,
     NowMillis,
     ReportBench,
     Roll,
@@ -132,6 +133,15 @@ pub const RUNTIME_FUNCTIONS: &[RuntimeFunction] = &[
         never_returns: true,
         returns_fresh_memory: false,
         address_in_this_process: abi::aplrt_error as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::ErrorReport,
+        name: "aplrt_error_report",
+        parameters: &[I32, Pointer, I64],
+        result: None,
+        never_returns: true,
+        returns_fresh_memory: false,
+        address_in_this_process: abi::aplrt_error_report as *const (),
     },
     RuntimeFunction {
         id: RuntimeFunctionId::NowMillis,

@@ -40,6 +40,10 @@ pub struct CodegenOptions {
     /// (Dyalog) or flow on as IEEE ∞ and NaN. `None`: as the script's `⍝ aplc: float NAME` pragma says, which the
     /// driver reads; Dyalog's mode where nothing says.
     pub float_mode: Option<FloatMode>,
+    /// The program's source, which the sites of its run-time checks point into (`error ... at START..END` in the loop
+    /// IR): an APL error is then reported with its line and column, as `aplc run` reports it. `None`: the plain
+    /// `NAME: message` line.
+    pub source: Option<crate::source::SourceFile>,
 }
 
 impl CodegenOptions {

@@ -53,7 +53,9 @@ use super::runtime_table::{declare_runtime_function, runtime_error_kind_of, Runt
 use super::target::CodegenOptions;
 use super::verify_module;
 use crate::loops::ir::{ArrayRef, Block, Expr, Program, ScalarType, Stmt, Var};
+use crate::runtime::error::{AplError, AplErrorKind};
 use crate::runtime::float_mode::FloatMode;
+use crate::source::{SourceFile, Span};
 use crate::tail::ast::Op;
 
 /// The name of the module a program is translated into.
@@ -71,11 +73,14 @@ pub fn translate_program<'ctx>(
     let module = context.create_module(PROGRAM_MODULE_NAME);
     {
         let first_synthetic_id = crate::loops::ir::largest_id(&program.body) + 1;
-        let translator = ProgramTranslator::new(
-            FunctionEmitter::for_new_program_entry(&module),
-            first_synthetic_id,
-            options.float_mode(),
-        );
+        let translator = ProgramTranslator {
+            source: options.source.clone(),
+            ..ProgramTranslator::new(
+                FunctionEmitter::for_new_program_entry(&module),
+                first_synthetic_id,
+                options.float_mode(),
+            )
+        };
         if let Some(threads) = options.threads {
             translator.emit_default_thread_count(threads)?;
         }
@@ -137,6 +142,34 @@ pub(super) struct ProgramTranslator<'module, 'ctx> {
     /// positions are non-negative (`parallel.rs`). An element index maps to the count it is below (`index < n`),
     /// which the translation states with `llvm.assume` so that LLVM knows the index's range inside a chunk.
     position_lets: RefCell<HashMap<u32, Option<Var>>>,
+    /// The program's source, for the reports of errors whose check has a site ([`CodegenOptions::source`]).
+    source: Option<SourceFile>,
+    /// A REPL line's code, whose errors go to the session (which renders them against its transcript): a site is
+    /// written after the message as [`SITE_MARKER`]` START..END`.
+    sites_after_messages: bool,
+}
+
+/// What separates an error's message from its site in a REPL line's error line (see [`site_after_message`]).
+pub const SITE_MARKER: &str = " @site";
+
+/// `message @site START..END`: an error line that carries its site to the REPL session.
+pub fn site_after_message(message: &str, site: Span) -> String {
+    format!("{message}{SITE_MARKER} {}..{}", site.start, site.end)
+}
+
+/// The message and site of an error line written by [`site_after_message`] (the line itself and no site otherwise).
+pub fn message_and_site(line: &str) -> (&str, Option<Span>) {
+    let Some((message, range)) = line.rsplit_once(SITE_MARKER) else {
+        return (line, None);
+    };
+    let site = range.trim().split_once("..").and_then(|(start, end)| {
+        let (start, end) = (start.parse().ok()?, end.parse().ok()?);
+        (start <= end).then(|| Span::new(start, end))
+    });
+    match site {
+        Some(site) => (message, Some(site)),
+        None => (line, None),
+    }
 }
 
 impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
@@ -155,6 +188,23 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             float_mode,
             next_synthetic_id: Cell::new(first_synthetic_id),
             position_lets: RefCell::new(HashMap::new()),
+            source: None,
+            sites_after_messages: false,
+        }
+    }
+
+    /// Raises the APL error of a check: reported with the source line when the check has a site and the source is
+    /// known, as the plain `NAME: message` line otherwise.
+    fn emit_checked_error(&self, kind: AplErrorKind, message: &str, site: Option<Span>) -> Result<(), CodegenError> {
+        match (site, &self.source) {
+            (Some(site), Some(source)) => {
+                let report = AplError::new(kind, message).with_span(site).report_against(source);
+                self.emitter.emit_apl_error_report(runtime_error_kind_of(kind), &report)
+            }
+            (Some(site), None) if self.sites_after_messages => self
+                .emitter
+                .emit_apl_error(runtime_error_kind_of(kind), &site_after_message(message, site)),
+            _ => self.emitter.emit_apl_error(runtime_error_kind_of(kind), message),
         }
     }
 
@@ -280,7 +330,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             Stmt::Swap { first, second } => self.translate_swap(*first, *second),
             Stmt::PrintArray { array, precision } => self.translate_print_array(array, precision),
             Stmt::PrintScalar { value, precision } => self.translate_print_scalar(value, precision),
-            Stmt::Error { kind, message } => self.emitter.emit_apl_error(runtime_error_kind_of(*kind), message),
+            Stmt::Error { kind, message, site } => self.emit_checked_error(*kind, message, *site),
             Stmt::ReadClock { var } => self.translate_read_clock(var),
             Stmt::ReadFile { path, result, length } => self.translate_read_file(path, *result, length),
             Stmt::ReportBench { iterations, start } => self.translate_report_bench(iterations, start),

@@ -80,11 +80,14 @@ pub fn translate_line_program<'ctx>(
         // The inputs' blocks are not defined by any statement: synthetic ids go above theirs too.
         let largest_input = line.inputs.iter().map(|input| input.block.id).max().unwrap_or(0);
         let first_synthetic_id = crate::loops::ir::largest_id(&line.program.body).max(largest_input) + 1;
-        let translator = ProgramTranslator::new(
-            FunctionEmitter::for_function(&module, function),
-            first_synthetic_id,
-            float_mode,
-        );
+        let translator = ProgramTranslator {
+            sites_after_messages: true,
+            ..ProgramTranslator::new(
+                FunctionEmitter::for_function(&module, function),
+                first_synthetic_id,
+                float_mode,
+            )
+        };
         let parameter = |position: u32| {
             function
                 .get_nth_param(position)

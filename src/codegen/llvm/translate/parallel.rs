@@ -540,6 +540,8 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         }
         let translator = ProgramTranslator {
             inside_parallel_body: true,
+            source: self.source.clone(),
+            sites_after_messages: self.sites_after_messages,
             ..ProgramTranslator::new(
                 FunctionEmitter::for_function(module, function),
                 self.next_synthetic_id.get(),
