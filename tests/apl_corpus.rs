@@ -1,6 +1,7 @@
 //! The apl-tests corpus harness: runs every `.apl` file under apl-tests/ (except the parser snapshots in syntax/) on
 //! every backend the driver offers and compares with the expectations in the file's header lines (apl-tests/README.md):
-//! `⍝> line` expected output, `⍝! NAME` expected APL error, `⍝? skip BACKEND reason`. The native backends (jit,
+//! `⍝> line` expected output, `⍝! NAME` expected APL error (`⍝! NAME at LINE:COLUMN`: reported at that position of the
+//! file), `⍝? skip BACKEND reason`. The native backends (jit,
 //! aot) run every file twice: on one thread, and on two threads with every threshold 0
 //! (`APLC_PARAM_threshold=0`), so that each parallel construct whose work is not known at compile time to be small
 //! runs on the thread pool; both must print the expected output.
@@ -25,6 +26,8 @@ use std::path::Path;
 struct Expectations {
     output_lines: Vec<String>,
     error_name: Option<String>,
+    /// `LINE:COLUMN` of the APL text the error must point at.
+    error_position: Option<String>,
     skipped_backends: Vec<String>,
 }
 
@@ -45,7 +48,19 @@ fn parse_expectations(text: &str) -> Result<Expectations, String> {
             if expectations.error_name.is_some() {
                 return Err(format!("line {}: a second `⍝!` expectation", line_number + 1));
             }
-            expectations.error_name = Some(rest.trim().to_string());
+            let (name, position) = match rest.trim().split_once(" at ") {
+                Some((name, position)) => (name, Some(position.trim().to_string())),
+                None => (rest.trim(), None),
+            };
+            let well_formed = |position: &String| {
+                let parts: Vec<&str> = position.split(':').collect();
+                parts.len() == 2 && parts.iter().all(|part| part.parse::<usize>().is_ok_and(|n| n > 0))
+            };
+            if position.as_ref().is_some_and(|position| !well_formed(position)) {
+                return Err(format!("line {}: expected `⍝! NAME at LINE:COLUMN`", line_number + 1));
+            }
+            expectations.error_name = Some(name.to_string());
+            expectations.error_position = position;
         } else if let Some(rest) = line.strip_prefix("⍝?") {
             let words: Vec<&str> = rest.split_whitespace().collect();
             match words.as_slice() {
@@ -173,7 +188,13 @@ fn compare(expectations: &Expectations, report: &RunReport) -> Option<String> {
     }
     match (&expectations.error_name, &report.error) {
         (None, None) => {}
-        (Some(name), Some(error)) if error.apl_name == *name => {}
+        // miette names the position of the label as `[file:LINE:COLUMN]`.
+        (Some(name), Some(error)) if error.apl_name == *name => match &expectations.error_position {
+            Some(position) if !error.rendered.contains(&format!(":{position}]")) => {
+                problems.push(format!("expected {name} at {position}:\n{}", error.rendered))
+            }
+            _ => {}
+        },
         (Some(name), Some(error)) => {
             problems.push(format!("expected {name}, got {}:\n{}", error.apl_name, error.rendered))
         }
@@ -269,5 +290,10 @@ fn header_lines_are_read_in_order_with_blank_output_lines() {
 fn malformed_header_lines_are_rejected() {
     assert!(parse_expectations("⍝>x\n").is_err());
     assert!(parse_expectations("⍝! LENGTH ERROR\n⍝! RANK ERROR\n").is_err());
+    let located = parse_expectations("⍝! INDEX ERROR at 3:12\n").unwrap();
+    assert_eq!(located.error_name.as_deref(), Some("INDEX ERROR"));
+    assert_eq!(located.error_position.as_deref(), Some("3:12"));
+    assert!(parse_expectations("⍝! INDEX ERROR at 3\n").is_err());
+    assert!(parse_expectations("⍝! INDEX ERROR at 0:1\n").is_err());
     assert!(parse_expectations("⍝? skip\n").is_err());
 }

@@ -311,6 +311,66 @@ fn program_arguments_reach_the_program_on_every_backend() {
     );
 }
 
+/// A run-time error names the line and column of the APL text that failed, on every backend, in a built executable
+/// and in the REPL, and marks that text under the source line.
+#[test]
+fn run_time_errors_point_at_the_failing_primitive_on_every_backend() {
+    let directory = test_directory("error_positions");
+    // Line 2, column 3 is the indexed array `(⍳5)[a+4]` (index 7 of 5); line 3, column 5 is `÷` (÷0 at element 1 of
+    // ¯1+⍳n, n read at run time so that nothing is folded); line 3, column 4 is `-` (one above the most negative int,
+    // minus 4: below the int range).
+    let programs = [
+        ("a←3\nb←(⍳5)[a+4]\nb\n", "INDEX ERROR", "p0.apl:2:3", "(⍳5)[a+4]"),
+        ("n←4 ⎕ArgInt 1\nw←¯1+⍳n\n⎕←2+÷w\n", "DOMAIN ERROR", "p1.apl:3:5", "÷"),
+        (
+            "n←4 ⎕ArgInt 1\nm←¯9223372036854775807\n⎕←m-n\n",
+            "DOMAIN ERROR",
+            "p2.apl:3:4",
+            "m-n",
+        ),
+    ];
+    for (position, (program, error, location, failing)) in programs.iter().enumerate() {
+        let source = format!("p{position}.apl");
+        std::fs::write(directory.join(&source), program).unwrap();
+        let check = |what: &str, output: &Output| {
+            let stderr = text(&output.stderr);
+            assert_eq!(output.status.code(), Some(1), "{what} {source}: {stderr}");
+            assert!(stderr.contains(error), "{what} {source}: {stderr}");
+            assert!(stderr.contains(location), "{what} {source}: no {location} in {stderr}");
+            let marked = stderr.lines().find(|line| line.contains('┬') || line.contains('─'));
+            assert!(marked.is_some(), "{what} {source}: nothing marked in {stderr}");
+            assert!(stderr.contains(failing), "{what} {source}: {stderr}");
+        };
+        for backend in ["interp", "mem", "jit", "aot"] {
+            check(backend, &aplc_in(&directory, &["run", "--backend", backend, &source]));
+        }
+        let executable = format!("p{position}");
+        let built = aplc_in(&directory, &["build", &source, "-o", &executable]);
+        assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
+        check("built", &Command::new(directory.join(&executable)).output().unwrap());
+    }
+    // The REPL renders against its session: the failing line is the session's second, `(⍳5)` starts at column 3.
+    for backend in ["jit", "interp"] {
+        let mut repl = Command::new(env!("CARGO_BIN_EXE_aplc"))
+            .args(["repl", "--backend", backend])
+            .current_dir(&directory)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        repl.stdin
+            .take()
+            .unwrap()
+            .write_all("a←3\nb←(⍳5)[a+4]\n".as_bytes())
+            .unwrap();
+        let output = repl.wait_with_output().unwrap();
+        let stderr = text(&output.stderr);
+        assert!(stderr.contains("INDEX ERROR"), "repl {backend}: {stderr}");
+        assert!(stderr.contains("session:2:3"), "repl {backend}: {stderr}");
+    }
+}
+
 /// An APL error raised inside the body of a parallel construct that the pool runs on several threads (the threshold
 /// forced to 0): reported once, as that error, exit status 1, on jit and in a built executable.
 #[test]

@@ -58,6 +58,7 @@ fn visit_expressions(expr: &Expr, visit: &mut dyn FnMut(&Expr)) {
                 visit_expressions(part, visit);
             }
         }
+        Expr::At(_, inner) => visit_expressions(inner, visit),
         _ => {}
     }
 }

@@ -118,7 +118,8 @@ fn a_native_error_after_output_leaves_the_session_intact() {
     let (stdout, stderr) = run_session("jit", "q←10 20\nq←(⎕←1 2 3)÷0\nq+1\nw←q×2\nw\n");
     assert_eq!(stdout, "1 2 3\n11 21\n20 40\n");
     assert!(stderr.contains("DOMAIN ERROR"), "{stderr}");
-    assert!(stderr.contains("[session:2:1]"), "{stderr}");
+    // Column 12 of the session's second line is the ÷ that failed.
+    assert!(stderr.contains("[session:2:12]"), "{stderr}");
 }
 
 /// The process ids of the live children of a process (all its threads', zombies left out), from /proc.

@@ -161,6 +161,7 @@ impl Checker {
                 self.expect(otherwise, ty, "select branches")?;
                 Ok(ty)
             }
+            Expr::At(_, inner) => self.expr(inner),
         }
     }
 

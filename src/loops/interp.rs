@@ -328,6 +328,10 @@ impl Machine<'_> {
                     self.eval(otherwise)
                 }
             }
+            Expr::At(site, inner) => self.eval(inner).map_err(|error| match error {
+                RunError::Apl(error) => RunError::Apl(error.with_span(*site)),
+                other => other,
+            }),
         }
     }
 

@@ -151,6 +151,10 @@ pub enum Expr {
     },
     /// `cond ? then : otherwise`.
     Select(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `at(START, END, e)`: e, an operation that may raise an APL error (a division, an int sum that may overflow), as
+    /// the code of the APL text at the span `START..END`: its error points there. Lowering puts sites only around the
+    /// scalar operations of APL primitives that can fail; every pass treats a site as its operand.
+    At(Span, Box<Expr>),
 }
 
 /// The scalar type an operator returns, from its type scheme (`None` for non-scalar operators).
@@ -200,6 +204,23 @@ impl Expr {
             Expr::Prim(op, _) => prim_result_type(*op).unwrap_or(ScalarType::Int),
             Expr::Load { block, .. } => block.element,
             Expr::Select(_, then, _) => then.ty(),
+            Expr::At(_, inner) => inner.ty(),
+        }
+    }
+
+    /// `e` as the code of the APL text at `site` ([`Expr::At`]); an expression that already has a site keeps it.
+    pub fn at(site: Span, expr: Expr) -> Expr {
+        match expr {
+            Expr::At(..) => expr,
+            other => Expr::At(site, Box::new(other)),
+        }
+    }
+
+    /// The expression under its sites: what patterns over operations look at.
+    pub fn without_site(&self) -> &Expr {
+        match self {
+            Expr::At(_, inner) => inner.without_site(),
+            other => other,
         }
     }
 
@@ -213,6 +234,7 @@ impl Expr {
             Expr::Select(condition, then, otherwise) => {
                 condition.draws_random_numbers() || then.draws_random_numbers() || otherwise.draws_random_numbers()
             }
+            Expr::At(_, inner) => inner.draws_random_numbers(),
             Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => false,
         }
     }
@@ -629,6 +651,7 @@ pub fn collect_reads(expr: &Expr, variables: &mut Vec<Var>, blocks: &mut Vec<Blo
             collect_reads(a, variables, blocks);
             collect_reads(b, variables, blocks);
         }
+        Expr::At(_, inner) => collect_reads(inner, variables, blocks),
         Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => {}
     }
 }

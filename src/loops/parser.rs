@@ -680,6 +680,23 @@ impl Cursor<'_, '_> {
             "" => return Err(self.error("expected an expression")),
             _ => {}
         }
+        // `at(START, END, e)`: an operation with a source site.
+        if word == "at" && self.eat("(") {
+            let offset = |cursor: &mut Self| match cursor.number()? {
+                Expr::Int(n) if n >= 0 => Ok(n as usize),
+                _ => Err(cursor.error("expected a byte offset")),
+            };
+            let start = offset(self)?;
+            self.expect(", ")?;
+            let end = offset(self)?;
+            self.expect(", ")?;
+            if start > end {
+                return Err(self.error("a site ends before it starts"));
+            }
+            let inner = self.expr()?;
+            self.expect(")")?;
+            return Ok(Expr::At(Span::new(start, end), Box::new(inner)));
+        }
         // `memK[index]`: a load from an allocated block.
         let block_id: Option<u32> = word.strip_prefix("mem").and_then(|id| id.parse().ok());
         if let Some(block) = block_id.and_then(|id| self.parser.blocks.get(&id).copied()) {

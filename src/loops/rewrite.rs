@@ -79,6 +79,7 @@ fn rewrite_expr(expr: &mut Expr, visit: &mut dyn FnMut(&mut Expr)) {
             rewrite_expr(then, visit);
             rewrite_expr(otherwise, visit);
         }
+        Expr::At(_, inner) => rewrite_expr(inner, visit),
         _ => {}
     }
     visit(expr);
@@ -200,6 +201,7 @@ pub fn expr_loads_block(expr: &Expr, id: u32) -> bool {
         Expr::Load { block, index } => block.id == id || expr_loads_block(index, id),
         Expr::Prim(_, args) => args.iter().any(|arg| expr_loads_block(arg, id)),
         Expr::Select(c, a, b) => expr_loads_block(c, id) || expr_loads_block(a, id) || expr_loads_block(b, id),
+        Expr::At(_, inner) => expr_loads_block(inner, id),
         _ => false,
     }
 }
@@ -217,6 +219,7 @@ pub fn variables_of(expr: &Expr, into: &mut HashSet<u32>) {
             variables_of(a, into);
             variables_of(b, into);
         }
+        Expr::At(_, inner) => variables_of(inner, into),
         _ => {}
     }
 }
@@ -238,6 +241,7 @@ pub fn size_of(expr: &Expr) -> usize {
         Expr::Load { index, .. } => 1 + size_of(index),
         Expr::Prim(_, args) => 1 + args.iter().map(size_of).sum::<usize>(),
         Expr::Select(c, a, b) => 1 + size_of(c) + size_of(a) + size_of(b),
+        Expr::At(_, inner) => size_of(inner),
         _ => 1,
     }
 }
@@ -252,6 +256,7 @@ pub fn is_safe_pure(expr: &Expr) -> bool {
         Expr::Load { .. } => false,
         Expr::Select(c, a, b) => is_safe_pure(c) && is_safe_pure(a) && is_safe_pure(b),
         Expr::Prim(op, args) => operator_is_safe(*op, args) && args.iter().all(is_safe_pure),
+        Expr::At(_, inner) => is_safe_pure(inner),
     }
 }
 
@@ -264,23 +269,18 @@ pub fn raises_no_apl_error(expr: &Expr) -> bool {
         Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => true,
         Expr::Load { index, .. } => raises_no_apl_error(index),
         Expr::Select(c, a, b) => raises_no_apl_error(c) && raises_no_apl_error(a) && raises_no_apl_error(b),
-        Expr::Prim(op, args) => {
-            let total_on_doubles = matches!(
-                op,
-                Op::LtD
-                    | Op::LteD
-                    | Op::GtD
-                    | Op::GteD
-                    | Op::EqD
-                    | Op::NeqD
-                    | Op::MinD
-                    | Op::MaxD
-                    | Op::NegD
-                    | Op::AbsD
-            );
-            (total_on_doubles || operator_is_safe(*op, args)) && args.iter().all(raises_no_apl_error)
-        }
+        Expr::At(_, inner) => raises_no_apl_error(inner),
+        Expr::Prim(op, args) => operator_raises_no_apl_error(*op, args) && args.iter().all(raises_no_apl_error),
     }
+}
+
+/// Whether applying the operator to the arguments' values can raise no APL error (see [`raises_no_apl_error`]).
+pub fn operator_raises_no_apl_error(op: Op, args: &[Expr]) -> bool {
+    let total_on_doubles = matches!(
+        op,
+        Op::LtD | Op::LteD | Op::GtD | Op::GteD | Op::EqD | Op::NeqD | Op::MinD | Op::MaxD | Op::NegD | Op::AbsD
+    );
+    total_on_doubles || operator_is_safe(op, args)
 }
 
 fn operator_is_safe(op: Op, args: &[Expr]) -> bool {

@@ -81,6 +81,7 @@ fn expression_cost(expr: &Expr) -> usize {
         Expr::Select(condition, then, otherwise) => {
             1 + expression_cost(condition) + expression_cost(then) + expression_cost(otherwise)
         }
+        Expr::At(_, inner) => expression_cost(inner),
     };
     cost.min(EXPENSIVE)
 }

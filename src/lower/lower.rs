@@ -229,6 +229,7 @@ impl Lowerer {
             Expr::Prim(_, args) => args.iter().all(|arg| self.is_stable(arg)),
             Expr::Load { .. } => false,
             Expr::Select(c, a, b) => self.is_stable(c) && self.is_stable(a) && self.is_stable(b),
+            Expr::At(_, inner) => self.is_stable(inner),
         }
     }
 
@@ -636,7 +637,7 @@ impl Lowerer {
     pub fn apply_scalar(&mut self, function: &Function, args: &[Expr]) -> LowerResult<Expr> {
         if let Function::Op(op) = function {
             if is_scalar_op(*op) && op.arity() == args.len() {
-                return Ok(Expr::Prim(*op, args.to_vec()));
+                return Ok(self.operation_at_current_site(*op, args.to_vec()));
             }
         }
         let args = args.iter().cloned().map(Lowered::Scalar).collect();
@@ -967,6 +968,7 @@ fn var_uses(expr: &Expr, id: u32) -> usize {
         Expr::Prim(_, args) => args.iter().map(|a| var_uses(a, id)).sum(),
         Expr::Load { index, .. } => var_uses(index, id),
         Expr::Select(c, a, b) => var_uses(c, id) + var_uses(a, id) + var_uses(b, id),
+        Expr::At(_, inner) => var_uses(inner, id),
         _ => 0,
     }
 }
@@ -985,6 +987,7 @@ fn substitute(expr: &Expr, bindings: &[(u32, Expr)]) -> Expr {
             Box::new(substitute(a, bindings)),
             Box::new(substitute(b, bindings)),
         ),
+        Expr::At(site, inner) => Expr::At(*site, Box::new(substitute(inner, bindings))),
         other => other.clone(),
     }
 }

@@ -10,6 +10,7 @@
 
 use super::lower::Lowerer;
 use crate::loops::ir::Expr;
+use crate::loops::rewrite::operator_raises_no_apl_error;
 use crate::tail::ast::Op;
 
 /// Below this magnitude an int's `⌊x÷c` equals its floor division by c (see the module documentation).
@@ -20,10 +21,28 @@ impl Lowerer {
     pub fn scalar_operation(&mut self, op: Op, args: Vec<Expr>) -> Expr {
         if op == Op::Floor {
             if let Some((dividend, divisor)) = int_divided_by_constant(&args[0]) {
-                return self.floor_division(dividend, divisor);
+                let division = self.floor_division(dividend, divisor);
+                return self.at_current_site(division);
             }
         }
-        Expr::Prim(op, args)
+        self.operation_at_current_site(op, args)
+    }
+
+    /// `op(args)`, with the current source site around it when the operation can raise an APL error (so that the
+    /// error points at the APL primitive it comes from).
+    pub fn operation_at_current_site(&self, op: Op, args: Vec<Expr>) -> Expr {
+        if operator_raises_no_apl_error(op, &args) {
+            Expr::Prim(op, args)
+        } else {
+            self.at_current_site(Expr::Prim(op, args))
+        }
+    }
+
+    fn at_current_site(&self, expr: Expr) -> Expr {
+        match self.site {
+            Some(site) => Expr::at(site, expr),
+            None => expr,
+        }
     }
 
     fn floor_division(&mut self, dividend: Expr, divisor: i64) -> Expr {
@@ -50,7 +69,7 @@ impl Lowerer {
 
 /// `divd(i2d(x), c)` with c a positive integral double below 2^31: x and c.
 fn int_divided_by_constant(expr: &Expr) -> Option<(Expr, i64)> {
-    let Expr::Prim(Op::DivD, args) = expr else {
+    let Expr::Prim(Op::DivD, args) = expr.without_site() else {
         return None;
     };
     let (Expr::Prim(Op::I2D, dividend), Expr::Double(divisor)) = (&args[0], &args[1]) else {

@@ -105,11 +105,11 @@ struct BlockSlots<'ctx> {
     byte_count: PointerValue<'ctx>,
 }
 
-/// The flags of the deferred domain checks of one loop nest: one `i1` slot per distinct error message, tested in
+/// The flags of the deferred domain checks of one loop nest: one `i1` slot per distinct error message and site, tested in
 /// the order they were first needed.
 #[derive(Default)]
 struct DeferredChecks<'ctx> {
-    flags: Vec<(String, PointerValue<'ctx>)>,
+    flags: Vec<(String, Option<Span>, PointerValue<'ctx>)>,
 }
 
 /// The state of the walk over one function. Interior mutability because the emitter's loop and branch helpers take
@@ -144,6 +144,8 @@ pub(super) struct ProgramTranslator<'module, 'ctx> {
     position_lets: RefCell<HashMap<u32, Option<Var>>>,
     /// The program's source, for the reports of errors whose check has a site ([`CodegenOptions::source`]).
     source: Option<SourceFile>,
+    /// The site of the operation being translated (`Expr::At`): where the errors of its checks point.
+    current_site: Cell<Option<Span>>,
     /// A REPL line's code, whose errors go to the session (which renders them against its transcript): a site is
     /// written after the message as [`SITE_MARKER`]` START..END`.
     sites_after_messages: bool,
@@ -189,6 +191,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             next_synthetic_id: Cell::new(first_synthetic_id),
             position_lets: RefCell::new(HashMap::new()),
             source: None,
+            current_site: Cell::new(None),
             sites_after_messages: false,
         }
     }
@@ -206,6 +209,14 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 .emit_apl_error(runtime_error_kind_of(kind), &site_after_message(message, site)),
             _ => self.emitter.emit_apl_error(runtime_error_kind_of(kind), message),
         }
+    }
+
+    /// Translates an operation with a site: its checks report that site.
+    pub(super) fn with_site<T>(&self, site: Span, translate: impl FnOnce() -> T) -> T {
+        let enclosing = self.current_site.replace(Some(site));
+        let result = translate();
+        self.current_site.set(enclosing);
+        result
     }
 
     fn translate_statements(&self, statements: &[Stmt]) -> Result<(), CodegenError> {
@@ -353,7 +364,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             return self.translate_position_let(var, value);
         }
         let is_fresh_computation = !matches!(value, Expr::Var(_));
-        if matches!(value, Expr::Prim(..)) && self.lets_checked_by_uses.borrow().contains(&var.id) {
+        if matches!(value.without_site(), Expr::Prim(..)) && self.lets_checked_by_uses.borrow().contains(&var.id) {
             self.elide_next_nan_check.set(true);
         }
         let value = self.translate_expression(value)?;
@@ -819,7 +830,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             Some(guard) => self.emitter.builder.build_and(failed, guard, "chosen_and_failed")?,
             None => failed,
         };
-        let flag = self.deferred_flag_for(&message)?;
+        let flag = self.deferred_flag_for(&message, self.current_site.get())?;
         let bool_type = self.emitter.context.bool_type();
         let builder = &self.emitter.builder;
         let pending = builder
@@ -830,13 +841,13 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         Ok(())
     }
 
-    fn deferred_flag_for(&self, message: &str) -> Result<PointerValue<'ctx>, CodegenError> {
+    fn deferred_flag_for(&self, message: &str, site: Option<Span>) -> Result<PointerValue<'ctx>, CodegenError> {
         let existing = self.deferred_checks.borrow().as_ref().and_then(|checks| {
             checks
                 .flags
                 .iter()
-                .find(|(flag_message, _)| flag_message == message)
-                .map(|(_, flag)| *flag)
+                .find(|(flag_message, flag_site, _)| flag_message == message && *flag_site == site)
+                .map(|(_, _, flag)| *flag)
         });
         if let Some(flag) = existing {
             return Ok(flag);
@@ -858,7 +869,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             init_builder.build_store(flag, bool_type.const_zero())?;
         }
         if let Some(checks) = self.deferred_checks.borrow_mut().as_mut() {
-            checks.flags.push((message.to_string(), flag));
+            checks.flags.push((message.to_string(), site, flag));
         }
         Ok(flag)
     }
@@ -869,13 +880,13 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             return Ok(());
         };
         let bool_type = self.emitter.context.bool_type();
-        for (message, flag) in checks.flags {
+        for (message, site, flag) in checks.flags {
             let failed = self
                 .emitter
                 .builder
                 .build_load(bool_type, flag, "domain_error_pending")?
                 .into_int_value();
-            self.check_immediately(failed, RuntimeErrorKind::Domain, &message)?;
+            self.check_immediately_at(failed, AplErrorKind::Domain, &message, site)?;
         }
         Ok(())
     }
@@ -886,6 +897,21 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         failed: IntValue<'ctx>,
         kind: RuntimeErrorKind,
         message: &str,
+    ) -> Result<(), CodegenError> {
+        let kind = AplErrorKind::ALL
+            .into_iter()
+            .find(|apl_kind| runtime_error_kind_of(*apl_kind) == kind)
+            .ok_or_else(|| internal_error(format!("no APL error kind for {kind:?}")))?;
+        self.check_immediately_at(failed, kind, message, self.current_site.get())
+    }
+
+    /// `if failed { error kind message }` with the error reported at `site`, continuing after it.
+    fn check_immediately_at(
+        &self,
+        failed: IntValue<'ctx>,
+        kind: AplErrorKind,
+        message: &str,
+        site: Option<Span>,
     ) -> Result<(), CodegenError> {
         if failed.get_zero_extended_constant() == Some(0) {
             return Ok(());
@@ -898,7 +924,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             .builder
             .build_conditional_branch(failed, error_block, continue_block)?;
         self.emitter.builder.position_at_end(error_block);
-        self.emitter.emit_apl_error(kind, message)?;
+        self.emit_checked_error(kind, message, site)?;
         // `emit_apl_error` continues in a block nothing reaches; it needs a terminator.
         self.emitter.builder.build_unreachable()?;
         self.emitter.builder.position_at_end(continue_block);
@@ -1094,6 +1120,7 @@ fn count_in_expression(expression: &Expr, var: &Var) -> usize {
         Expr::Select(condition, then, otherwise) => {
             count_in_expression(condition, var) + count_in_expression(then, var) + count_in_expression(otherwise, var)
         }
+        Expr::At(_, inner) => count_in_expression(inner, var),
         Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => 0,
     }
 }

@@ -141,6 +141,7 @@ fn simplify_expr(expr: &mut Expr, facts: &Facts) {
             simplify_expr(then, facts);
             simplify_expr(otherwise, facts);
         }
+        Expr::At(_, inner) => simplify_expr(inner, facts),
         _ => {}
     }
     let simpler = match expr {
@@ -405,6 +406,7 @@ impl Facts {
             Expr::Select(condition, then, otherwise) => {
                 [condition, then, otherwise].iter().all(|part| self.is_stable(part))
             }
+            Expr::At(_, inner) => self.is_stable(inner),
         }
     }
 
@@ -626,6 +628,7 @@ pub(super) fn mentions(expr: &Expr, var: &Var) -> bool {
         Expr::Select(condition, then, otherwise) => {
             mentions(condition, var) || mentions(then, var) || mentions(otherwise, var)
         }
+        Expr::At(_, inner) => mentions(inner, var),
         Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => false,
     }
 }

@@ -161,6 +161,7 @@ pub(super) fn cannot_fail_but_by_nan(expr: &Expr, out: Option<Block>) -> bool {
         Expr::Select(condition, then, otherwise) => [condition, then, otherwise]
             .iter()
             .all(|part| cannot_fail_but_by_nan(part, out)),
+        Expr::At(_, inner) => cannot_fail_but_by_nan(inner, out),
         Expr::Prim(op, arguments) => {
             let divisor_is_positive = || arguments.first().and_then(Expr::as_int).is_some_and(|n| n > 0);
             let second_is_positive = || arguments.get(1).and_then(Expr::as_int).is_some_and(|n| n > 0);
@@ -256,6 +257,7 @@ fn collect_load_indices(expr: &Expr, indices: &mut Vec<Expr>) {
                 collect_load_indices(part, indices);
             }
         }
+        Expr::At(_, inner) => collect_load_indices(inner, indices),
         _ => {}
     }
 }
@@ -331,6 +333,7 @@ pub(super) fn replace_var(expr: &Expr, var: &Var, replacement: &Expr) -> Expr {
             Box::new(replace_var(then, var, replacement)),
             Box::new(replace_var(otherwise, var, replacement)),
         ),
+        Expr::At(site, inner) => Expr::At(*site, Box::new(replace_var(inner, var, replacement))),
         other => other.clone(),
     }
 }

@@ -221,6 +221,15 @@ impl IntRanges {
                 self.refined_by(condition, true, || self.rewrite_expr(then));
                 self.refined_by(condition, false, || self.rewrite_expr(otherwise));
             }
+            Expr::At(_, inner) => {
+                self.rewrite_expr(inner);
+                // An operation that can no longer fail needs no site, and other passes then see it as it is.
+                if let Expr::Prim(op, args) = &**inner {
+                    if crate::loops::rewrite::operator_raises_no_apl_error(*op, args) {
+                        *expr = (**inner).clone();
+                    }
+                }
+            }
             Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => {}
         }
     }
@@ -308,6 +317,7 @@ impl IntRanges {
                 then.union(self.refined_by(condition, false, || self.range_of(otherwise)))
             }
             Expr::Prim(op, args) => self.operation_range(*op, args),
+            Expr::At(_, inner) => self.range_of(inner),
             Expr::Load { .. } | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => IntRange::ANY,
         }
     }
@@ -340,7 +350,7 @@ impl IntRanges {
                 }
             }
             // ⌊x÷c (lowering's floor division of large ints through doubles): within one of x÷c.
-            Op::Floor | Op::Ceil => match &args[0] {
+            Op::Floor | Op::Ceil => match args[0].without_site() {
                 Expr::Prim(Op::DivD, quotient) => match (&quotient[0], &quotient[1]) {
                     (Expr::Prim(Op::I2D, int), Expr::Double(divisor)) if divisor.is_finite() && *divisor >= 1.0 => {
                         let value = self.range_of(&int[0]);

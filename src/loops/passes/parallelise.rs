@@ -455,6 +455,7 @@ fn for_each_access<'a>(body: &'a [Stmt], visit: &mut dyn FnMut(Access<'a>)) {
                 loads_in(a, visit);
                 loads_in(b, visit);
             }
+            Expr::At(_, inner) => loads_in(inner, visit),
             _ => {}
         }
     }
@@ -532,6 +533,7 @@ impl AffineForm<'_> {
             Expr::Prim(_, args) => args.iter().any(|arg| self.depends_on_loop_index(arg, depth)),
             Expr::Load { index, .. } => self.depends_on_loop_index(index, depth),
             Expr::Select(c, a, b) => [c, a, b].iter().any(|e| self.depends_on_loop_index(e, depth)),
+            Expr::At(_, inner) => self.depends_on_loop_index(inner, depth),
             _ => false,
         }
     }

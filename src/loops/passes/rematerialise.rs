@@ -116,6 +116,7 @@ fn has_division(expr: &Expr) -> bool {
         Expr::Prim(op, args) => matches!(op, Op::DivI | Op::ResI) || args.iter().any(has_division),
         Expr::Select(c, a, b) => has_division(c) || has_division(a) || has_division(b),
         Expr::Load { index, .. } => has_division(index),
+        Expr::At(_, inner) => has_division(inner),
         _ => false,
     }
 }

@@ -207,6 +207,7 @@ fn loads_from(expr: &Expr, block: Block) -> bool {
         Expr::Select(condition, then, otherwise) => {
             loads_from(condition, block) || loads_from(then, block) || loads_from(otherwise, block)
         }
+        Expr::At(_, inner) => loads_from(inner, block),
         _ => false,
     }
 }
@@ -305,6 +306,7 @@ fn readdress_expr(
         Expr::Load { block: read, index } => Expr::load(*read, again(index)?),
         Expr::Prim(op, arguments) => Expr::Prim(*op, arguments.iter().map(&mut again).collect::<Option<_>>()?),
         Expr::Select(condition, then, otherwise) => Expr::select(again(condition)?, again(then)?, again(otherwise)?),
+        Expr::At(site, inner) => Expr::At(*site, Box::new(again(inner)?)),
         other => other.clone(),
     })
 }

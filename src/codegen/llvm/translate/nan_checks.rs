@@ -120,6 +120,7 @@ fn count_expression_uses(expr: &Expr, as_propagating_argument: bool, uses: &mut 
             count_expression_uses(then, false, uses);
             count_expression_uses(otherwise, false, uses);
         }
+        Expr::At(_, inner) => count_expression_uses(inner, as_propagating_argument, uses),
         Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => {}
     }
 }

@@ -16,6 +16,7 @@ use super::{internal_error, nan_checks, not_a_finite_real_number, special_functi
 use crate::codegen::llvm::error::CodegenError;
 use crate::codegen::llvm::runtime_table::{declare_runtime_function, RuntimeFunctionId};
 use crate::loops::ir::{Expr, Var};
+use crate::source::Span;
 use crate::tail::ast::Op;
 use crate::tail::scalar_ops::COMPARISON_TOLERANCE;
 
@@ -30,10 +31,13 @@ enum FailureClass {
     Immediate,
 }
 
-/// `(floor or ceil, its operand)` when `expr` is a rounding of a double to an int.
-fn rounding_of(expr: &Expr) -> Option<(Op, &Expr)> {
+/// `(floor or ceil, its operand, its site)` when `expr` is a rounding of a double to an int.
+fn rounding_of(expr: &Expr) -> Option<(Op, &Expr, Option<Span>)> {
     match expr {
-        Expr::Prim(op @ (Op::Floor | Op::Ceil), operand) => Some((*op, &operand[0])),
+        Expr::Prim(op @ (Op::Floor | Op::Ceil), operand) => Some((*op, &operand[0], None)),
+        Expr::At(site, inner) => {
+            rounding_of(inner).map(|(op, operand, inner_site)| (op, operand, inner_site.or(Some(*site))))
+        }
         _ => None,
     }
 }
@@ -84,6 +88,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             Expr::Prim(op, arguments) => self.translate_operator_application(*op, arguments),
             Expr::Load { block, index } => self.translate_load(*block, index),
             Expr::Select(condition, then, otherwise) => self.translate_select(condition, then, otherwise),
+            Expr::At(site, inner) => self.with_site(*site, || self.translate_expression(inner)),
         }
     }
 
@@ -105,6 +110,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             Expr::Select(condition, then, otherwise) => {
                 self.is_speculatable(condition) && self.is_speculatable(then) && self.is_speculatable(otherwise)
             }
+            Expr::At(_, inner) => self.is_speculatable(inner),
             Expr::Prim(op, arguments) => {
                 let allowed = match failure_class(*op, arguments) {
                     FailureClass::Never => true,
@@ -245,8 +251,10 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             .enumerate()
             .map(|(position, argument)| {
                 let implied = deferring && nan_checks::propagates_non_finite(op, position);
+                // (An argument's site does not keep its check: a NaN or ∞ that flows on is reported at the
+                // operation that checks it, the outer one; README, "Run-time errors".)
                 self.elide_next_nan_check
-                    .set(implied && matches!(argument, Expr::Prim(..)));
+                    .set(implied && matches!(argument.without_site(), Expr::Prim(..)));
                 match compares_ints && deferring {
                     true => self.translate_compared_rounding(argument),
                     false => self.translate_expression(argument),
@@ -1124,7 +1132,10 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
     /// branch per element would keep the loop from being vectorised: Sobol's bit matrices `2|⌊i÷2*k`). Until the
     /// deferred check stops the program, an out-of-range value converts as 0, so the conversion stays defined.
     fn translate_compared_rounding(&self, argument: &Expr) -> Result<BasicValueEnum<'ctx>, CodegenError> {
-        let (divisor, (op, operand)) = match argument {
+        if let Expr::At(site, inner) = argument {
+            return self.with_site(*site, || self.translate_compared_rounding(inner));
+        }
+        let (divisor, (op, operand, site)) = match argument {
             Expr::Prim(Op::ResI, residue) => match (residue[0].as_int(), rounding_of(&residue[1])) {
                 (Some(divisor), Some(rounded)) => (Some(divisor), rounded),
                 _ => return self.translate_expression(argument),
@@ -1138,7 +1149,11 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         let in_range = self.double_is_in_int_range(rounded)?;
         let builder = &self.emitter.builder;
         let out_of_range = builder.build_not(in_range, "out_of_int_range")?;
-        self.check_deferrable_domain(out_of_range, format!("{}: value out of the int range", op.name()))?;
+        let message = format!("{}: value out of the int range", op.name());
+        match site {
+            Some(site) => self.with_site(site, || self.check_deferrable_domain(out_of_range, message))?,
+            None => self.check_deferrable_domain(out_of_range, message)?,
+        }
         let convertible = self.double_select(in_range, rounded, self.double_constant(0.0), "convertible")?;
         let value = builder.build_float_to_signed_int(convertible, self.emitter.context.i64_type(), op.name())?;
         match divisor {
