@@ -188,6 +188,17 @@ fn only_associative_double_reductions_may_reassociate() {
 }
 
 #[test]
+fn a_row_sum_whose_step_has_a_source_site_still_reassociates() {
+    // The rows of a double matrix are summed by a sequential loop per row, `acc := at(..., addd(x, acc))`: the step's
+    // site (for the error report) must not hide that it is a reduction (reassociated, its check after the loop).
+    let program = typed_loop_program("rows.apl", "n←100 ⎕ArgInt 1\nm←(3,n)⍴÷⍳3×n\n⎕←+/m\n");
+    let printed = aplc::loops::print_program(&program);
+    assert!(printed.contains(":= at("), "the row step has no site:\n{printed}");
+    let ir = unoptimised_ir(&program);
+    assert!(ir.contains("fadd reassoc nsz double"), "{ir}");
+}
+
+#[test]
 fn an_explicit_check_calls_aplrt_error_with_its_kind() {
     // zipWith of 3 and 4 elements: the loop IR's explicit LENGTH ERROR check (kind 1 in the run-time ABI).
     let program = typed_loop_program("length.tail", "zipWith(addi, iota(3), iota(4))");

@@ -1,3 +1,3 @@
 ⍝ a nonzero number divided by zero
-⍝! DOMAIN ERROR
+⍝! DOMAIN ERROR at 3:2
 1÷0

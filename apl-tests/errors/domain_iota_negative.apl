@@ -1,3 +1,3 @@
 ⍝ ⍳ of a negative number
-⍝! DOMAIN ERROR
+⍝! DOMAIN ERROR at 3:1
 ⍳¯1

@@ -1,3 +1,3 @@
 ⍝ the natural log of zero
-⍝! DOMAIN ERROR
+⍝! DOMAIN ERROR at 3:1
 ⍟0

@@ -1,3 +1,3 @@
 ⍝ a negative shape
-⍝! DOMAIN ERROR
+⍝! DOMAIN ERROR at 3:3
 ¯1⍴5

@@ -1,3 +1,3 @@
 ⍝ ⌷ past the end
-⍝! INDEX ERROR
+⍝! INDEX ERROR at 3:2
 4⌷1 2 3

@@ -1,3 +1,3 @@
 ⍝ an index past the end
-⍝! INDEX ERROR
+⍝! INDEX ERROR at 3:1
 (⍳3)[4]

@@ -1,3 +1,3 @@
 ⍝ scalar functions need equal lengths
-⍝! LENGTH ERROR
+⍝! LENGTH ERROR at 3:4
 1 2+1 2 3

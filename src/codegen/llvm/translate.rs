@@ -439,16 +439,19 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         };
         self.reduction_accumulators
             .borrow_mut()
-            .extend(reductions.iter().map(|(var, _)| var.id));
+            .extend(reductions.iter().map(|(var, _, _)| var.id));
         let loop_name = index.name();
         self.emitter.emit_for_loop(count, &loop_name, |_, index_value| {
             index_value.set_name(&loop_name);
             self.bind_variable(index, VariableStorage::Value(index_value.into()));
             self.translate_statements(body)
         })?;
-        for (accumulator, op) in &reductions {
+        for (accumulator, op, site) in &reductions {
             self.reduction_accumulators.borrow_mut().remove(&accumulator.id);
-            self.check_reduction_result(accumulator, *op)?;
+            match site {
+                Some(site) => self.with_site(*site, || self.check_reduction_result(accumulator, *op))?,
+                None => self.check_reduction_result(accumulator, *op)?,
+            }
         }
         if opens_deferral {
             self.lets_checked_by_uses.borrow_mut().clear();
@@ -1074,23 +1077,34 @@ fn body_has_no_observable_effect(statements: &[Stmt]) -> bool {
 }
 
 /// The reductions of a loop body: top-level assignments `acc := f(x, acc)` (or `f(acc, x)`) with `f` an associative
-/// double operation, where `acc` is declared outside the body and appears nowhere else in it.
-fn reduction_steps_of_loop(body: &[Stmt]) -> Vec<(Var, Op)> {
+/// double operation, where `acc` is declared outside the body and appears nowhere else in it; with the step's site.
+fn reduction_steps_of_loop(body: &[Stmt]) -> Vec<(Var, Op, Option<Span>)> {
     body.iter()
         .filter_map(|statement| match statement {
-            Stmt::Assign {
-                var,
-                value: Expr::Prim(op, arguments),
-            } if matches!(op, Op::AddD | Op::MulD | Op::MaxD | Op::MinD) && arguments.len() == 2 => {
+            Stmt::Assign { var, value } => Some((var, value, site_of(value))),
+            _ => None,
+        })
+        .filter_map(|(var, value, site)| match value.without_site() {
+            Expr::Prim(op, arguments)
+                if matches!(op, Op::AddD | Op::MulD | Op::MaxD | Op::MinD) && arguments.len() == 2 =>
+            {
                 let mentions = |expression: &Expr| expression_mentions_variable(expression, var);
                 let is_accumulator = |expression: &Expr| matches!(expression, Expr::Var(other) if other == var);
                 let shape_matches = (is_accumulator(&arguments[0]) && !mentions(&arguments[1]))
                     || (is_accumulator(&arguments[1]) && !mentions(&arguments[0]));
-                (shape_matches && count_variable_mentions(body, var) == 2).then(|| (var.clone(), *op))
+                (shape_matches && count_variable_mentions(body, var) == 2).then(|| (var.clone(), *op, site))
             }
             _ => None,
         })
         .collect()
+}
+
+/// The site of an operation (`Expr::At`), if it has one.
+fn site_of(expr: &Expr) -> Option<Span> {
+    match expr {
+        Expr::At(site, _) => Some(*site),
+        _ => None,
+    }
 }
 
 /// How often a variable is read or assigned in the statements (an assignment counts once, each read once).

@@ -201,7 +201,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         accumulator: &Var,
         value: &Expr,
     ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
-        let Expr::Prim(op, arguments) = value else {
+        let Expr::Prim(op, arguments) = value.without_site() else {
             return Err(internal_error(format!(
                 "{} is not a reduction step",
                 accumulator.name()
