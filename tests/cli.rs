@@ -25,6 +25,20 @@ fn aplc_in(directory: &Path, arguments: &[&str]) -> Output {
         .expect("aplc runs")
 }
 
+/// Runs aplc in `directory` with `input` on its standard input.
+fn aplc_with_input(directory: &Path, arguments: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_aplc"))
+        .args(arguments)
+        .current_dir(directory)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("aplc starts");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().expect("aplc runs")
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -189,16 +203,7 @@ fn help_explains_one_command() {
 #[test]
 fn a_program_comes_from_standard_input_or_the_command_line() {
     let directory = test_directory("program_sources");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_aplc"))
-        .args(["run", "-"])
-        .current_dir(&directory)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(PROGRAM.as_bytes()).unwrap();
-    let from_input = child.wait_with_output().unwrap();
+    let from_input = aplc_with_input(&directory, &["run", "-"], PROGRAM);
     assert_eq!(
         (text(&from_input.stdout), from_input.status.code()),
         (PROGRAM_OUTPUT.to_string(), Some(0))
@@ -351,20 +356,7 @@ fn run_time_errors_point_at_the_failing_primitive_on_every_backend() {
     }
     // The REPL renders against its session: the failing line is the session's second, `(⍳5)` starts at column 3.
     for backend in ["jit", "interp"] {
-        let mut repl = Command::new(env!("CARGO_BIN_EXE_aplc"))
-            .args(["repl", "--backend", backend])
-            .current_dir(&directory)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        repl.stdin
-            .take()
-            .unwrap()
-            .write_all("a←3\nb←(⍳5)[a+4]\n".as_bytes())
-            .unwrap();
-        let output = repl.wait_with_output().unwrap();
+        let output = aplc_with_input(&directory, &["repl", "--backend", backend], "a←3\nb←(⍳5)[a+4]\n");
         let stderr = text(&output.stderr);
         assert!(stderr.contains("INDEX ERROR"), "repl {backend}: {stderr}");
         assert!(stderr.contains("session:2:3"), "repl {backend}: {stderr}");
