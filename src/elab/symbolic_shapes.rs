@@ -331,6 +331,7 @@ impl ShapeAnalysis {
                 None => Symbolic::array(Vec::new()),
             },
             ("index", [axis, _, array]) => without_axis(axis, array),
+            ("gradeUp" | "gradeDown", [array]) => Symbolic::array(vec![first_extent(array)]),
             ("addi", [left, right]) => scalar_arithmetic(left, right, |a, b| a.add(b)),
             ("subi", [left, right]) => scalar_arithmetic(left, right, |a, b| a.subtract(b)),
             ("muli", [left, right]) => scalar_arithmetic(left, right, multiply_by_constant),
@@ -505,9 +506,22 @@ fn ravelled(array: &Symbolic) -> Symbolic {
     let mut constant_factor: i64 = 1;
     let mut variable_factor: Option<&LinearTerm> = None;
     let not_linear = || {
-        Symbolic::array(vec![Extent::Unknown(
-            "is a product of lengths, which the analysis does not follow".to_string(),
-        )])
+        let factors: Vec<String> = extents
+            .iter()
+            .map(|extent| match extent {
+                Extent::Term(term)
+                    if term.as_constant().is_some() || (term.coefficients.len() == 1 && term.constant == 0) =>
+                {
+                    term.to_string()
+                }
+                Extent::Term(term) => format!("({term})"),
+                Extent::Unknown(_) => "?".to_string(),
+            })
+            .collect();
+        Symbolic::array(vec![Extent::Unknown(format!(
+            "is {}, a product of lengths that is not a linear term",
+            factors.join("×")
+        ))])
     };
     for extent in extents {
         match extent {
@@ -553,8 +567,43 @@ fn at_least_vector(array: &Symbolic) -> Option<Vec<Extent>> {
     })
 }
 
+/// The known elements of a vector that `n↑` (`dropping` false) or `n↓` (`dropping` true) keeps, for a constant n
+/// within the vector: `¯1↓⍴A` keeps the extents it does not drop, so a later reshape to it has known extents.
+fn kept_values(count: &Symbolic, array: &Symbolic, dropping: bool) -> Option<Vec<Extent>> {
+    let Symbolic::Array {
+        values: Some(values),
+        extents,
+    } = array
+    else {
+        return None;
+    };
+    if extents.len() != 1 {
+        return None;
+    }
+    let Some(Extent::Term(count)) = count.single_value() else {
+        return None;
+    };
+    let count = count.as_constant()?;
+    let magnitude = usize::try_from(count.checked_abs()?)
+        .ok()
+        .filter(|m| *m <= values.len())?;
+    let rest = values.len() - magnitude;
+    Some(match (dropping, count >= 0) {
+        (false, true) => values[..magnitude].to_vec(),
+        (false, false) => values[rest..].to_vec(),
+        (true, true) => values[magnitude..].to_vec(),
+        (true, false) => values[..rest].to_vec(),
+    })
+}
+
 /// `n↑A` on the first axis: its length is |n|.
 fn taken(count: &Symbolic, array: &Symbolic) -> Symbolic {
+    if let Some(values) = kept_values(count, array, false) {
+        return Symbolic::Array {
+            extents: vec![Extent::constant(values.len() as i64)],
+            values: Some(values),
+        };
+    }
     let Some(mut extents) = at_least_vector(array) else {
         return Symbolic::Unknown(array.unknown_reason());
     };
@@ -567,6 +616,12 @@ fn taken(count: &Symbolic, array: &Symbolic) -> Symbolic {
 
 /// `n↓A` on the first axis: its length is `max(len-|n|, 0)`, a linear term when `len-|n| ≥ 0` is provable.
 fn dropped(count: &Symbolic, array: &Symbolic) -> Symbolic {
+    if let Some(values) = kept_values(count, array, true) {
+        return Symbolic::Array {
+            extents: vec![Extent::constant(values.len() as i64)],
+            values: Some(values),
+        };
+    }
     let Some(mut extents) = at_least_vector(array) else {
         return Symbolic::Unknown(array.unknown_reason());
     };
@@ -587,6 +642,26 @@ pub fn drop_length(length: &Extent, magnitude: Option<&LinearTerm>) -> Extent {
 }
 
 fn catenated(left: &Symbolic, right: &Symbolic, axis: Axis) -> Symbolic {
+    // Two vectors of known elements (shape vectors: an outer product reshapes to `catV(shape(a), shape(b))`).
+    if let (
+        Symbolic::Array {
+            extents: left_extents,
+            values: Some(left_values),
+        },
+        Symbolic::Array {
+            extents: right_extents,
+            values: Some(right_values),
+        },
+    ) = (left, right)
+    {
+        if left_extents.len() == 1 && right_extents.len() == 1 {
+            let values: Vec<Extent> = left_values.iter().chain(right_values).cloned().collect();
+            return Symbolic::Array {
+                extents: vec![Extent::constant(values.len() as i64)],
+                values: Some(values),
+            };
+        }
+    }
     let (Some(left), Some(right)) = (at_least_vector(left), at_least_vector(right)) else {
         return Symbolic::Unknown("is not followed by the analysis (a catenation)".to_string());
     };
@@ -762,6 +837,39 @@ mod tests {
         let plus_one = Expr::op("addi", vec![tally, Expr::Int(1)]);
         let iota = analysis.evaluate(&Expr::op("iota", vec![plus_one]));
         assert_eq!(iota, Symbolic::array(vec![Extent::Term(term(1, &[("ρ", 1)]))]));
+    }
+
+    #[test]
+    fn dropping_from_a_shape_keeps_the_other_extents() {
+        let mut analysis = ShapeAnalysis::default();
+        let rows = Extent::Term(term(0, &[("m", 1)]));
+        let columns = Extent::Term(term(0, &[("n", 1)]));
+        analysis.bind("a", Symbolic::array(vec![rows.clone(), columns]));
+        // reshape(drop(~1, shape(a)), 0): a column of a's height
+        let frame = Expr::op(
+            "drop",
+            vec![Expr::Int(-1), Expr::op("shape", vec![Expr::Var("a".into())])],
+        );
+        let column = analysis.evaluate(&Expr::op("reshape", vec![frame, Expr::Int(0)]));
+        assert_eq!(column, Symbolic::array(vec![rows]));
+    }
+
+    #[test]
+    fn an_outer_product_has_both_lengths_and_its_ravel_is_not_linear() {
+        let mut analysis = ShapeAnalysis::default();
+        analysis.bind("v", Symbolic::array(vec![Extent::Term(term(0, &[("ρ", 1)]))]));
+        let shape = || Expr::op("shape", vec![Expr::Var("v".into())]);
+        let table = Expr::op(
+            "reshape",
+            vec![Expr::op("catV", vec![shape(), shape()]), Expr::Var("v".into())],
+        );
+        let rho = Extent::Term(term(0, &[("ρ", 1)]));
+        assert_eq!(analysis.evaluate(&table), Symbolic::array(vec![rho.clone(), rho]));
+        let ravel = analysis.evaluate(&Expr::op("rav", vec![table]));
+        let Some([Extent::Unknown(reason)]) = ravel.extents() else {
+            panic!("the ravel of a ρ×ρ table has no linear length: {ravel:?}")
+        };
+        assert_eq!(reason, "is ρ×ρ, a product of lengths that is not a linear term");
     }
 
     #[test]

@@ -26,6 +26,15 @@ ends←{ ⍝: <int>(ρ+1) → <int>(ρ+ρ)
 first←{ ⍝: SV(int,n) → S(int,n)
   ⊃⍵
 }
+rows←{ ⍝: <int>ρ → <int>ρ
+  +/⍵∘.×⍵
+}
+sorted←{ ⍝: <int>ρ → <int>ρ
+  ⍵[⍋⍵]
+}
+shifted←{ ⍝: <int>ρ → <int>ρ
+  1↓⍵,0
+}
 ⍝: neg : <int>ρ → <int>ρ
 neg←{-⍵}
 1
