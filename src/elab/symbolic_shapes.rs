@@ -169,6 +169,14 @@ impl Symbolic {
         Symbolic::Array { extents, values: None }
     }
 
+    /// A vector of known elements.
+    pub fn vector_of(values: Vec<Extent>) -> Symbolic {
+        Symbolic::Array {
+            extents: vec![Extent::constant(values.len() as i64)],
+            values: Some(values),
+        }
+    }
+
     /// A scalar whose value is the given term (an int literal, a tally, ...).
     pub fn scalar_with_value(value: Extent) -> Symbolic {
         Symbolic::Array {
@@ -224,14 +232,7 @@ impl ShapeAnalysis {
             Expr::Bool(value) => Symbolic::scalar_with_value(Extent::constant(*value as i64)),
             Expr::Double(_) | Expr::Char(_) | Expr::Complex(..) => Symbolic::array(Vec::new()),
             Expr::Vector(elements, _) => {
-                let values = elements
-                    .iter()
-                    .map(|element| self.scalar_value(element))
-                    .collect::<Vec<_>>();
-                Symbolic::Array {
-                    extents: vec![Extent::constant(elements.len() as i64)],
-                    values: Some(values),
-                }
+                Symbolic::vector_of(elements.iter().map(|element| self.scalar_value(element)).collect())
             }
             Expr::Op(name, arguments) => self.operation(name, arguments),
             Expr::Lambda(parameter, _, body) => Symbolic::Lambda(parameter.clone(), body.clone()),
@@ -599,10 +600,7 @@ fn kept_values(count: &Symbolic, array: &Symbolic, dropping: bool) -> Option<Vec
 /// `n↑A` on the first axis: its length is |n|.
 fn taken(count: &Symbolic, array: &Symbolic) -> Symbolic {
     if let Some(values) = kept_values(count, array, false) {
-        return Symbolic::Array {
-            extents: vec![Extent::constant(values.len() as i64)],
-            values: Some(values),
-        };
+        return Symbolic::vector_of(values);
     }
     let Some(mut extents) = at_least_vector(array) else {
         return Symbolic::Unknown(array.unknown_reason());
@@ -617,10 +615,7 @@ fn taken(count: &Symbolic, array: &Symbolic) -> Symbolic {
 /// `n↓A` on the first axis: its length is `max(len-|n|, 0)`, a linear term when `len-|n| ≥ 0` is provable.
 fn dropped(count: &Symbolic, array: &Symbolic) -> Symbolic {
     if let Some(values) = kept_values(count, array, true) {
-        return Symbolic::Array {
-            extents: vec![Extent::constant(values.len() as i64)],
-            values: Some(values),
-        };
+        return Symbolic::vector_of(values);
     }
     let Some(mut extents) = at_least_vector(array) else {
         return Symbolic::Unknown(array.unknown_reason());
@@ -655,11 +650,7 @@ fn catenated(left: &Symbolic, right: &Symbolic, axis: Axis) -> Symbolic {
     ) = (left, right)
     {
         if left_extents.len() == 1 && right_extents.len() == 1 {
-            let values: Vec<Extent> = left_values.iter().chain(right_values).cloned().collect();
-            return Symbolic::Array {
-                extents: vec![Extent::constant(values.len() as i64)],
-                values: Some(values),
-            };
+            return Symbolic::vector_of(left_values.iter().chain(right_values).cloned().collect());
         }
     }
     let (Some(left), Some(right)) = (at_least_vector(left), at_least_vector(right)) else {
