@@ -1,7 +1,7 @@
 //! The `aplc` command line as a user meets it: a copied (installed) binary builds executables from any folder with
 //! nothing of the build tree around; `aplc build` never replaces its input or a user's file, and an output it cannot
-//! write is a usage error (exit 2); `aplc help <command>`; `run -`, `run -e`, `--version`. Expected outputs are
-//! worked out by hand.
+//! write is a usage error (exit 2); `aplc help <command>`; `run -`, `run -e`, `--version`; `aplc check` rejects a
+//! wrong annotation on a dfn that is never called. Expected outputs are worked out by hand.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -182,6 +182,21 @@ fn building_leaves_a_users_files_beside_the_output_alone() {
         "the user's object file"
     );
     assert_eq!(folder_entries(&directory), ["p.apl", "prog", "prog.o"]);
+}
+
+#[test]
+fn check_rejects_a_wrong_annotation_on_a_dfn_that_is_never_called() {
+    let directory = test_directory("uncalled_annotation");
+    // 1↓ of a vector of length ρ has length max(ρ-1,0), never ρ+5; nothing calls grow.
+    std::fs::write(directory.join("wrong.apl"), "grow←{ ⍝: <int>ρ → <int>(ρ+5)\n  1↓⍵\n}\n").unwrap();
+    std::fs::write(directory.join("right.apl"), "tail←{ ⍝: <int>(ρ+1) → <int>ρ\n  1↓⍵\n}\n").unwrap();
+    let wrong = aplc_in(&directory, &["check", "wrong.apl"]);
+    assert!(!wrong.status.success(), "a wrong annotation is accepted");
+    let diagnostic = text(&wrong.stderr);
+    assert!(diagnostic.contains("TYPE ERROR"), "{diagnostic}");
+    assert!(diagnostic.contains("ρ+5"), "{diagnostic}");
+    let right = aplc_in(&directory, &["check", "right.apl"]);
+    assert!(right.status.success(), "{}", text(&right.stderr));
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! `⍝:` type annotations: parsed (grammar.md §5) and checked at every use of the annotated dfn.
+//! `⍝:` type annotations: parsed (grammar.md §5) and checked at every use of the annotated dfn (each annotated dfn is
+//! also checked once, generically, by `annotation_check.rs`).
 //!
 //! Elaboration knows each argument's base type and rank statically, and often its extents and values, so an
 //! annotation is checked against what a call actually elaborates to: base types must match (an argument may be
@@ -7,6 +8,7 @@
 //! use in the annotation and must agree everywhere else. A violation is a TYPE ERROR that points at the annotation
 //! and at the call.
 
+use super::annotation_check::{function_parts, parse_dfn_annotation, parse_statement_annotation};
 use super::env::{Arr, Val};
 use super::error::{ElabError, ElabResult};
 use super::ir::Base;
@@ -27,6 +29,15 @@ pub enum AnnotatedBase {
 pub struct ShapeTerm {
     pub constant: i64,
     pub variables: Vec<String>,
+}
+
+impl ShapeTerm {
+    pub fn constant(value: i64) -> ShapeTerm {
+        ShapeTerm {
+            constant: value,
+            variables: Vec::new(),
+        }
+    }
 }
 
 /// A type in an annotation.
@@ -185,7 +196,11 @@ impl AnnotationParser {
             match self.peek() {
                 Some(c) if c.is_ascii_digit() => {
                     let text = self.identifier().unwrap_or_default();
-                    term.constant += text.parse::<i64>().map_err(|_| format!("malformed number {text}"))?;
+                    let value = text.parse::<i64>().map_err(|_| format!("malformed number {text}"))?;
+                    term.constant = term
+                        .constant
+                        .checked_add(value)
+                        .ok_or_else(|| format!("the number {text} makes the term too large"))?;
                 }
                 Some(_) => match self.identifier() {
                     Some(name) => term.variables.push(name),
@@ -302,6 +317,7 @@ impl CallCheck {
             message,
             span: self.annotation_span,
             use_span: Some(self.call_span),
+            body_span: None,
             hint: None,
         }
     }
@@ -310,14 +326,9 @@ impl CallCheck {
 impl Elaborator {
     /// `⍝: name : type` on the line before an assignment: check an array now; remember a dfn's type for its calls.
     pub fn check_statement_annotation(&mut self, annotation: &ast::Comment, expr: &ast::Expr) -> ElabResult<()> {
+        let (name, _) = parse_statement_annotation(annotation)?;
         let text = annotation.annotation_text().unwrap_or_default();
-        let Some((name, type_text)) = text.split_once(':') else {
-            return Err(ElabError::type_error(
-                annotation.span,
-                "an annotation above a statement is `⍝: name : type`",
-            ));
-        };
-        let name = name.trim();
+        let type_text = text.split_once(':').map_or("", |(_, type_text)| type_text);
         let target_matches =
             matches!(&expr.assignment, Some(a) if matches!(&a.target, ast::AssignTarget::Name(n) if n.text == name));
         if !target_matches {
@@ -326,8 +337,7 @@ impl Elaborator {
                 format!("the annotation is for {name}, but the statement does not assign {name}"),
             ));
         }
-        parse_annotation(type_text).map_err(|message| ElabError::type_error(annotation.span, message))?;
-        self.pending_annotation = Some((name.to_string(), type_text.to_string(), annotation.span));
+        self.pending_annotation = Some((name, type_text.to_string(), annotation.span));
         Ok(())
     }
 
@@ -345,11 +355,13 @@ impl Elaborator {
                 super::env::Fun::Dfn(closure, dfn_span) => {
                     let mut closure = closure.clone();
                     let mut dfn = (*closure.dfn).clone();
-                    dfn.annotation = Some(ast::Comment {
+                    let annotation = ast::Comment {
                         text: format!(":{type_text}"),
                         span: annotation_span,
-                    });
+                    };
+                    dfn.annotation = Some(annotation.clone());
                     closure.dfn = std::rc::Rc::new(dfn);
+                    self.check_annotated_dfn_once(&closure, &annotation)?;
                     Ok(Val::Function(std::rc::Rc::new(super::env::Fun::Dfn(
                         closure, *dfn_span,
                     ))))
@@ -357,8 +369,9 @@ impl Elaborator {
                 _ => Ok(Val::Function(function)),
             },
             Val::Array(array) => {
-                let annotated =
-                    parse_annotation(&type_text).map_err(|message| ElabError::type_error(annotation_span, message))?;
+                let annotated = parse_annotation(&type_text).map_err(|message| {
+                    ElabError::syntax(annotation_span, format!("malformed type annotation: {message}"))
+                })?;
                 let mut bindings = Bindings::default();
                 match bindings.check(&annotated, &array) {
                     Ok(base) => Ok(Val::Array(self.convert(array, base, span)?)),
@@ -366,6 +379,7 @@ impl Elaborator {
                         message,
                         span: annotation_span,
                         use_span: Some(span),
+                        body_span: None,
                         hint: None,
                     }),
                 }
@@ -383,15 +397,7 @@ impl Elaborator {
         right: Val,
         call_span: Span,
     ) -> ElabResult<(CallCheck, Option<Val>, Val)> {
-        let text = annotation.annotation_text().unwrap_or_default();
-        let annotated = parse_annotation(text).map_err(|message| ElabError::type_error(annotation.span, message))?;
-        let mut parts = Vec::new();
-        let mut current = annotated;
-        while let AnnotatedType::Function(argument, result) = current {
-            parts.push(*argument);
-            current = *result;
-        }
-        parts.push(current);
+        let parts = function_parts(parse_dfn_annotation(annotation)?);
         let mut check = CallCheck {
             annotation_span: annotation.span,
             call_span,

@@ -51,7 +51,14 @@ impl Elaborator {
         self.call_dfn_unchecked(closure, left, right, span)
     }
 
-    fn call_dfn_unchecked(&mut self, closure: &Closure, left: Option<Val>, right: Val, span: Span) -> ElabResult<Val> {
+    /// A call without the call-site annotation check (the generic check of an annotation elaborates through it).
+    pub(super) fn call_dfn_unchecked(
+        &mut self,
+        closure: &Closure,
+        left: Option<Val>,
+        right: Val,
+        span: Span,
+    ) -> ElabResult<Val> {
         let key = Rc::as_ptr(&closure.dfn);
         let outermost = !self.active_dfns.contains(&key);
         let right = self.bind_value(right);

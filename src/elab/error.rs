@@ -85,6 +85,9 @@ pub enum ElabError {
         span: Span,
         #[label("used here")]
         use_span: Option<Span>,
+        /// Where in the annotated dfn's body the annotation fails (a generic check at the definition).
+        #[label("in the body")]
+        body_span: Option<Span>,
         #[help]
         hint: Option<String>,
     },
@@ -117,6 +120,7 @@ impl ElabError {
             message: message.into(),
             span,
             use_span: None,
+            body_span: None,
             hint: None,
         }
     }

@@ -15,9 +15,11 @@
 //! `scalar.rs` (scalar functions, promotion, scalar extension, constant folding), `structural.rs` (`⍴ , ⍳ ⌽ ↑ ...`),
 //! `operators.rs` (`/ \ ¨ ∘. . ⍣ ⍨ ∘ ⍤ @` and identity items), `dfns.rs` (dfn application, guards, recursion),
 //! `indexing.rs` (`A[i;j]`, indexed assignment), `search.rs` (`⍳ ∊ ≡ ~ ⊥ ⊤`), `system.rs` (`⎕` names), `annotations.rs` (`⍝:`
-//! types), `ir.rs` (the TAIL terms built here), `lower.rs` (those terms to `crate::tail::ast`), `error.rs`, and
+//! types, checked at calls), `annotation_check.rs` (every annotation parsed; each annotated dfn checked once,
+//! generically), `symbolic_shapes.rs` (lengths as linear terms of shape variables, for that check), `ir.rs` (the TAIL terms built here), `lower.rs` (those terms to `crate::tail::ast`), `error.rs`, and
 //! `prelude/prelude.apl` (primitives whose clearest definition is APL).
 
+pub mod annotation_check;
 pub mod annotations;
 pub mod dfns;
 pub mod env;
@@ -32,6 +34,7 @@ pub mod scalar;
 pub mod search;
 pub mod self_reference;
 pub mod structural;
+pub mod symbolic_shapes;
 pub mod system;
 
 #[cfg(test)]
@@ -130,12 +133,14 @@ impl Session {
         let saved_env = elaborator.env.clone();
         let saved_globals = elaborator.globals.clone();
         let saved_precision = elaborator.print_precision;
-        let mut outcome = Ok(());
+        // A piece's spans start again at 0, so an earlier piece's checked annotations say nothing about this one's.
+        elaborator.annotations_checked.clear();
+        let mut outcome = annotation_check::parse_every_annotation(&program.statements);
         for statement in &program.statements {
-            if let Err(error) = elaborator.top_level_statement(statement) {
-                outcome = Err(error);
+            if outcome.is_err() {
                 break;
             }
+            outcome = elaborator.top_level_statement(statement);
         }
         let lowered = outcome.and_then(|()| {
             let body = wrap_entries(elaborator.frames[0].clone(), Expr::Int(0));
@@ -200,6 +205,8 @@ pub struct Elaborator {
     fixed_site: Option<Span>,
     /// While the prelude's definitions are elaborated (their closures are marked as the prelude's).
     loading_prelude: bool,
+    /// The annotations whose dfn has had its generic check (each is checked once).
+    annotations_checked: std::collections::HashSet<Span>,
 }
 
 /// How deep inlined calls may nest before elaboration gives up on a recursion it cannot unfold.
@@ -228,10 +235,12 @@ impl Elaborator {
             site: None,
             fixed_site: None,
             loading_prelude: false,
+            annotations_checked: Default::default(),
         }
     }
 
     fn program(&mut self, program: &ast::Program) -> ElabResult<Expr> {
+        annotation_check::parse_every_annotation(&program.statements)?;
         for statement in &program.statements {
             self.top_level_statement(statement)?;
         }
@@ -870,7 +879,12 @@ impl Elaborator {
                         dyadic: true,
                         span: dfn.span,
                     }))),
-                    _ => Ok(Val::Function(Rc::new(Fun::Dfn(closure, dfn.span)))),
+                    _ => {
+                        if let Some(annotation) = &dfn.annotation {
+                            self.check_annotated_dfn_once(&closure, annotation)?;
+                        }
+                        Ok(Val::Function(Rc::new(Fun::Dfn(closure, dfn.span))))
+                    }
                 }
             }
             ast::Item::Indexed { base, indices, span } => {

@@ -615,11 +615,30 @@ fn indexed_assignment_in_general() {
 #[test]
 fn annotations_are_checked_at_calls() {
     check("sq←{ ⍝: int → int\n ⍵×⍵\n}\nsq 7", &["49"]);
-    check("d←{ ⍝: <κ>(ρ+1) → <κ>ρ\n 1↓⍵-¯1⌽⍵\n}\n⍴d ⍳10", &["9"]);
+    check("d←{ ⍝: <int>(ρ+1) → <int>ρ\n 1↓⍵-¯1⌽⍵\n}\n⍴d ⍳10", &["9"]);
+    // κ stands for every base type: ⍵-¯1⌽⍵ gives ints for booleans, so the thesis' polymorphic type is rejected.
+    check_error("d←{ ⍝: <κ>(ρ+1) → <κ>ρ\n 1↓⍵-¯1⌽⍵\n}\n⍴d ⍳10", "TYPE ERROR");
     check_error("half←{ ⍝: <int>ρ → <int>ρ\n ⍵÷2\n}\nhalf 2 4 6", "TYPE ERROR");
     check_error("t←{ ⍝: <int>ρ → <int>ρ\n 1↓⍵\n}\nt 1 2 3", "TYPE ERROR");
     check_error("⍝: v : <int>3\nv←1 2", "TYPE ERROR");
     check("⍝: v : <double>2\nv←1 2\nv", &["1 2"]);
+}
+
+#[test]
+fn annotations_of_uncalled_dfns_are_parsed_and_checked() {
+    check("t←{ ⍝: <int>(ρ+1) → <int>ρ\n 1↓⍵\n}\n1", &["1"]);
+    check_error("t←{ ⍝: <int>ρ → <int>(ρ+5)\n 1↓⍵\n}\n1", "TYPE ERROR");
+    check_error("t←{ ⍝: <int>ρ → \n 1↓⍵\n}\n1", "SYNTAX ERROR");
+    // An operator's annotation is checked at its uses only; parsed all the same.
+    check("op←{ ⍝: <int>ρ → <int>(ρ+5)\n ⍺⍺ ⍵\n}\n1", &["1"]);
+    check_error("op←{ ⍝: <int\n ⍺⍺ ⍵\n}\n1", "SYNTAX ERROR");
+    // Checked once where the dfn is made, whatever the program does with it afterwards; an annotation on a dfn
+    // inside another dfn is checked where the inner dfn is made.
+    check("f←{ ⍝: <int>ρ → <int>ρ\n ⌽⍵\n}\ng←f\n(f 1 2),g 3 4", &["2 1 4 3"]);
+    check_error(
+        "f←{ ⍝: <int>ρ → <int>ρ\n h←{ ⍝: <int>ρ → int\n  ⍵\n }\n h ⍵\n}\n1",
+        "TYPE ERROR",
+    );
 }
 
 #[test]
