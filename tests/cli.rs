@@ -348,6 +348,13 @@ fn run_time_errors_point_at_the_failing_primitive_on_every_backend() {
             "p2.apl:3:4",
             "m-n",
         ),
+        // Raised inside the run-time library, which compiled code tells the site of the call: ⎕ReadFile, column 3.
+        (
+            "⎕←1\nt←⎕ReadFile 'no such file'\n",
+            "FILE I/O ERROR",
+            "p3.apl:2:3",
+            "⎕ReadFile",
+        ),
     ];
     for (position, (program, error, location, failing)) in programs.iter().enumerate() {
         let source = format!("p{position}.apl");
@@ -369,6 +376,21 @@ fn run_time_errors_point_at_the_failing_primitive_on_every_backend() {
         assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
         check("built", &Command::new(directory.join(&executable)).output().unwrap());
     }
+    // A malformed program argument, reported by the run-time library: at `⎕ArgInt`, line 1 column 5 of p2.apl.
+    for backend in ["interp", "mem", "jit", "aot"] {
+        let output = aplc_in(&directory, &["run", "--backend", backend, "p2.apl", "--", "seven"]);
+        let stderr = text(&output.stderr);
+        assert!(
+            stderr.contains("DOMAIN ERROR") && stderr.contains("p2.apl:1:5"),
+            "{backend}: {stderr}"
+        );
+    }
+    let executable = Command::new(directory.join("p2")).arg("seven").output().unwrap();
+    assert!(
+        text(&executable.stderr).contains("p2.apl:1:5"),
+        "{}",
+        text(&executable.stderr)
+    );
     // The REPL renders against its session: the failing line is the session's second, `(⍳5)` starts at column 3.
     for backend in ["jit", "interp"] {
         let output = aplc_with_input(&directory, &["repl", "--backend", backend], "a←3\nb←(⍳5)[a+4]\n");

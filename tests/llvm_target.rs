@@ -141,6 +141,8 @@ fn the_table_has_one_entry_per_id_and_unique_names() {
         RuntimeFunctionId::Flush,
         RuntimeFunctionId::Error,
         RuntimeFunctionId::ErrorReport,
+        RuntimeFunctionId::EnterSite,
+        RuntimeFunctionId::LeaveSite,
         RuntimeFunctionId::NowMillis,
         RuntimeFunctionId::Roll,
         RuntimeFunctionId::SetArguments,

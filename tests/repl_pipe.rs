@@ -204,14 +204,14 @@ fn a_diagnostic_shows_the_earlier_line_that_defined_the_failing_dfn() {
 }
 
 #[test]
-fn a_run_time_error_points_at_its_primitive_or_else_at_its_line() {
-    // The ÷ of line 2 is at column 4. The file that cannot be read is reported by the run-time library, which knows
-    // no position in native code: the diagnostic points at the whole of line 3.
+fn a_run_time_error_points_at_its_primitive() {
+    // The ÷ of line 2 is at column 4. The file that cannot be read is reported by the run-time library, which compiled
+    // code tells the site of the call: ⎕ReadFile at column 3 of line 3.
     let output = run_session("1+1\nx←1÷0\ny←⎕ReadFile '/no/such/file'\n");
     assert!(output.stderr.contains("DOMAIN ERROR"), "{}", output.stderr);
     assert!(output.stderr.contains("[session:2:4]"), "{}", output.stderr);
     assert!(output.stderr.contains("FILE I/O ERROR"), "{}", output.stderr);
-    assert!(output.stderr.contains("[session:3:1]"), "{}", output.stderr);
+    assert!(output.stderr.contains("[session:3:3]"), "{}", output.stderr);
 }
 
 /// A small deterministic generator (64-bit LCG, top bits) for the random lines below.

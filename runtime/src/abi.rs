@@ -631,6 +631,51 @@ pub unsafe extern "C" fn aplrt_error_report(kind: i32, report: *const u8, length
     }
 }
 
+/// In a report template ([`aplrt_enter_site`]): where the error's diagnostic code goes (`aplc::run::domain_error`).
+pub const SITE_CODE_MARKER: char = '\u{E001}';
+/// In a report template: where the error's `NAME: message` goes.
+pub const SITE_ERROR_MARKER: char = '\u{E000}';
+
+std::thread_local! {
+    /// The report template of the run-time call this thread is making for a source site (see [`aplrt_enter_site`]).
+    static ERROR_SITE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Before a run-time call that may stop with an APL error (an allocation, a file read, a program argument, a roll),
+/// compiled code names the APL text the call is for: `report` is the error report the compiler drew for that text,
+/// with [`SITE_CODE_MARKER`] and [`SITE_ERROR_MARKER`] where the error's code and `NAME: message` go. An error of the
+/// call is then reported with its line and column, like the errors of the compiler's own checks.
+///
+/// # Safety
+/// `report` must point to `length` readable bytes (it may be null when `length` is 0).
+#[no_mangle]
+pub unsafe extern "C" fn aplrt_enter_site(report: *const u8, length: i64) {
+    // SAFETY: the caller guarantees the report buffer.
+    let report = unsafe { read_utf8_lossy(report, length) };
+    ERROR_SITE.with(|site| *site.borrow_mut() = Some(report));
+}
+
+/// After the call of [`aplrt_enter_site`]: its errors have no site any more.
+#[no_mangle]
+pub extern "C" fn aplrt_leave_site() {
+    ERROR_SITE.with(|site| *site.borrow_mut() = None);
+}
+
+/// `aplc::run::index_error`: the code of an APL error's diagnostic, as aplc's reports name it.
+pub fn diagnostic_code(apl_name: &str) -> String {
+    format!("aplc::run::{}", apl_name.to_lowercase().replace([' ', '/'], "_"))
+}
+
+/// The report of an error raised while this thread's call has a site, or `None`.
+fn report_at_entered_site(kind: RuntimeErrorKind, message: &str) -> Option<String> {
+    let template = ERROR_SITE.with(|site| site.borrow().clone())?;
+    Some(
+        template
+            .replace(SITE_CODE_MARKER, &diagnostic_code(kind.apl_name()))
+            .replace(SITE_ERROR_MARKER, &error_line(kind, message)),
+    )
+}
+
 /// The line an APL error prints on standard error.
 pub fn error_line(kind: RuntimeErrorKind, message: &str) -> String {
     if message.is_empty() {
@@ -642,6 +687,9 @@ pub fn error_line(kind: RuntimeErrorKind, message: &str) -> String {
 
 /// Flushes the output, reports the error on standard error and exits with status 1.
 pub fn exit_with_apl_error(kind: RuntimeErrorKind, message: &str) -> ! {
+    if let Some(report) = report_at_entered_site(kind, message) {
+        exit_after_reporting(report.trim_end_matches('\n'), APL_ERROR_EXIT_STATUS)
+    }
     exit_after_reporting(&error_line(kind, message), APL_ERROR_EXIT_STATUS)
 }
 

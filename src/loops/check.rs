@@ -285,7 +285,7 @@ impl Checker {
                 self.nested(then, false)?;
                 self.nested(otherwise, false)
             }
-            Stmt::Alloc { block, size } => {
+            Stmt::Alloc { block, size, .. } => {
                 self.expect(size, ScalarType::Int, "allocation size")?;
                 if let Some(BlockState::Live { .. }) = self.blocks.get(&block.id) {
                     return Err(error(format!("{} allocated while live", block.name())));
@@ -328,7 +328,9 @@ impl Checker {
                 self.expr(value).map(|_| ())
             }
             Stmt::Error { .. } => Ok(()),
-            Stmt::ReadFile { path, result, length } => {
+            Stmt::ReadFile {
+                path, result, length, ..
+            } => {
                 self.array(path)?;
                 if path.block.element != ScalarType::Char || path.shape.len() != 1 {
                     return Err(error("the file name of read_file must be a char vector"));

@@ -8,6 +8,7 @@
 use super::error::RunError;
 use super::ir::{ArrayRef, Block, Expr, Program, Reduction, ResultValue, ScalarType, Stmt, Var, REDUCTION_CHUNK};
 use crate::runtime::error::{AplError, AplErrorKind};
+use crate::source::Span;
 use crate::tail::ast::Op;
 use crate::tail::interp::{numbers_in_file, Host};
 use crate::tail::scalar_ops::{apply_scalar_op_in, ExactIntSum, FloatMode};
@@ -103,7 +104,7 @@ impl Machine<'_> {
                     self.run(otherwise)?;
                 }
             }
-            Stmt::Alloc { block, size } => {
+            Stmt::Alloc { block, size, site } => {
                 let size = self.eval_int(size)?;
                 let size = usize::try_from(size).map_err(|_| internal(format!("negative allocation size {size}")))?;
                 // The fill is a constant (for complex numbers `mkx` of two constants), so evaluating it cannot fail.
@@ -111,10 +112,11 @@ impl Machine<'_> {
                 let mut buffer = Vec::new();
                 // An allocation that fails would abort the process: report `WS FULL` as native code does.
                 buffer.try_reserve_exact(size).map_err(|_| {
-                    RunError::Apl(AplError::new(
+                    let error = RunError::Apl(AplError::new(
                         AplErrorKind::WorkspaceFull,
                         format!("cannot allocate {} of {size} elements", block.name()),
-                    ))
+                    ));
+                    at_site(error, *site)
                 })?;
                 buffer.resize(size, fill);
                 if self.blocks.insert(block.id, buffer).is_some() {
@@ -179,14 +181,17 @@ impl Machine<'_> {
                 self.buffer(block)?;
             }
             Stmt::Error { kind, message, site } => {
-                let error = AplError::new(*kind, message.clone());
-                return Err(RunError::Apl(match site {
-                    Some(site) => error.with_span(*site),
-                    None => error,
-                }));
+                return Err(at_site(RunError::Apl(AplError::new(*kind, message.clone())), *site))
             }
-            Stmt::ReadFile { path, result, length } => {
-                let elements = self.read_file(path, result.element)?;
+            Stmt::ReadFile {
+                path,
+                result,
+                length,
+                site,
+            } => {
+                let elements = self
+                    .read_file(path, result.element)
+                    .map_err(|error| at_site(error, *site))?;
                 self.variables.insert(length.id, Scalar::Int(elements.len() as i64));
                 if self.blocks.insert(result.id, elements).is_some() {
                     return Err(internal(format!("{} allocated twice", result.name())));
@@ -328,10 +333,7 @@ impl Machine<'_> {
                     self.eval(otherwise)
                 }
             }
-            Expr::At(site, inner) => self.eval(inner).map_err(|error| match error {
-                RunError::Apl(error) => RunError::Apl(error.with_span(*site)),
-                other => other,
-            }),
+            Expr::At(site, inner) => self.eval(inner).map_err(|error| at_site(error, Some(*site))),
         }
     }
 
@@ -460,5 +462,13 @@ impl Machine<'_> {
                 components.iter().map(|c| self.result(c)).collect::<Result<_, _>>()?,
             ))),
         }
+    }
+}
+
+/// An APL error located at the source site of what raised it (when there is one and it has no position yet).
+fn at_site(error: RunError, site: Option<Span>) -> RunError {
+    match (error, site) {
+        (RunError::Apl(error), Some(site)) => RunError::Apl(error.with_span(site)),
+        (error, _) => error,
     }
 }

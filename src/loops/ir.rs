@@ -445,8 +445,12 @@ pub enum Stmt {
         then: Vec<Stmt>,
         otherwise: Vec<Stmt>,
     },
-    /// `alloc block : elem[size]`.
-    Alloc { block: Block, size: Expr },
+    /// `alloc block : elem[size]`; `site` is the APL text whose array this is (a WS FULL points there).
+    Alloc {
+        block: Block,
+        size: Expr,
+        site: Option<Span>,
+    },
     /// `store block[index] = value`.
     Store { block: Block, index: Expr, value: Expr },
     /// `free block`.
@@ -468,7 +472,13 @@ pub enum Stmt {
     /// Runtime call: `⎕ReadFile`, `⎕ReadIntVecFile`, `⎕ReadDoubleVecFile`: the runtime reads the text file named by
     /// the char vector `path` as elements of `result`'s type (chars, ints or doubles), allocates `result` and defines
     /// its length in `length`.
-    ReadFile { path: ArrayRef, result: Block, length: Var },
+    /// `site` is the APL text of the reading system function (its FILE I/O or DOMAIN ERROR points there).
+    ReadFile {
+        path: ArrayRef,
+        result: Block,
+        length: Var,
+        site: Option<Span>,
+    },
     /// Runtime call: `clock var`, the wall clock in milliseconds (`⎕NOW`, and the start of a `⎕BENCH` loop).
     ReadClock { var: Var },
     /// Runtime call: `report_bench(iterations, start)`, report on standard error how long `iterations` applications

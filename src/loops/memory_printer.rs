@@ -55,7 +55,7 @@ struct BlockEntry {
 fn collect_blocks(statements: &[Stmt], loop_depth: usize, blocks: &mut Vec<BlockEntry>) {
     for statement in statements {
         match statement {
-            Stmt::Alloc { block, size } => blocks.push(entry(*block, print_expr(size), loop_depth)),
+            Stmt::Alloc { block, size, .. } => blocks.push(entry(*block, print_expr(size), loop_depth)),
             Stmt::Format { result, .. } | Stmt::ReadFile { result, .. } => {
                 blocks.push(entry(*result, "?".to_string(), loop_depth))
             }

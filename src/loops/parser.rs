@@ -226,6 +226,7 @@ impl<'t> Parser<'t> {
                 })
             }
             "alloc" => {
+                let (rest, site) = split_site(rest).map_err(|message| fail(message))?;
                 let (name, rest) = rest
                     .split_once(" : ")
                     .ok_or_else(|| fail("expected `alloc mem : type[size]`"))?;
@@ -233,7 +234,7 @@ impl<'t> Parser<'t> {
                 let element = type_named(ty).ok_or_else(|| fail("unknown type"))?;
                 let size = self.expr_of(size.strip_suffix(']').ok_or_else(|| fail("expected `]`"))?, line)?;
                 let block = self.new_block(name, element, line)?;
-                Ok(Stmt::Alloc { block, size })
+                Ok(Stmt::Alloc { block, size, site })
             }
             "store" => {
                 let mut cursor = self.cursor(rest, line);
@@ -274,6 +275,7 @@ impl<'t> Parser<'t> {
                 Ok(statement)
             }
             "read_file" => {
+                let (rest, site) = split_site(rest).map_err(|message| fail(message))?;
                 let (path_text, target) = rest.split_once(" -> ").ok_or_else(|| fail("expected `->`"))?;
                 let mut cursor = self.cursor(path_text, line);
                 let path = cursor.array_ref()?;
@@ -284,7 +286,12 @@ impl<'t> Parser<'t> {
                 let length = length.strip_suffix(']').ok_or_else(|| fail("expected `]`"))?;
                 let length = self.define(length, ScalarType::Int, line)?;
                 let result = self.new_block(name, element, line)?;
-                Ok(Stmt::ReadFile { path, result, length })
+                Ok(Stmt::ReadFile {
+                    path,
+                    result,
+                    length,
+                    site,
+                })
             }
             "clock" => Ok(Stmt::ReadClock {
                 var: self.define(rest, ScalarType::Int, line)?,
@@ -306,21 +313,10 @@ impl<'t> Parser<'t> {
                 let kind = error_kind(kind).ok_or_else(|| fail("unknown APL error"))?;
                 let mut cursor = self.cursor(message, line);
                 let message = cursor.quoted_rest()?;
-                let site = match cursor.text.strip_prefix(" at ") {
-                    Some(range) => {
-                        let (start, end) = range.split_once("..").ok_or_else(|| fail("expected `at START..END`"))?;
-                        let offset = |text: &str| text.parse::<usize>().map_err(|_| fail("expected a byte offset"));
-                        let (start, end) = (offset(start)?, offset(end)?);
-                        if start > end {
-                            return Err(fail("a site ends before it starts"));
-                        }
-                        Some(Span::new(start, end))
-                    }
-                    None => {
-                        cursor.end()?;
-                        None
-                    }
-                };
+                let (rest, site) = split_site(cursor.text).map_err(|message| fail(message))?;
+                if !rest.is_empty() {
+                    return Err(fail("unexpected text after the message"));
+                }
                 Ok(Stmt::Error { kind, message, site })
             }
             "format" | "formatMatrix" => {
@@ -787,4 +783,21 @@ fn unescape(chars: &mut std::str::Chars<'_>) -> Option<char> {
         }
         _ => None,
     }
+}
+
+/// A statement's text without its ` at START..END` suffix, and the site it names.
+fn split_site(text: &str) -> Result<(&str, Option<Span>), &'static str> {
+    let Some((rest, range)) = text.rsplit_once(" at ") else {
+        return Ok((text, None));
+    };
+    let Some((start, end)) = range.split_once("..") else {
+        return Ok((text, None));
+    };
+    let (Ok(start), Ok(end)) = (start.parse::<usize>(), end.parse::<usize>()) else {
+        return Ok((text, None));
+    };
+    if start > end {
+        return Err("a site ends before it starts");
+    }
+    Ok((rest, Some(Span::new(start, end))))
 }

@@ -149,11 +149,12 @@ fn write_statement(out: &mut String, statement: &Stmt, depth: usize) {
                 write_block(out, otherwise, depth);
             }
         }
-        Stmt::Alloc { block, size } => out.push_str(&format!(
-            "alloc {} : {}[{}]",
+        Stmt::Alloc { block, size, site } => out.push_str(&format!(
+            "alloc {} : {}[{}]{}",
             block.name(),
             block.element.name(),
-            print_expr(size)
+            print_expr(size),
+            print_site(*site)
         )),
         Stmt::Store { block, index, value } => out.push_str(&format!(
             "store {}[{}] = {}",
@@ -197,17 +198,20 @@ fn write_statement(out: &mut String, statement: &Stmt, depth: usize) {
             super::memory::annotation(&block.name(), shape, layout)
         )),
         Stmt::Error { kind, message, site } => {
-            out.push_str(&format!("error {} {:?}", kind.apl_name(), message));
-            if let Some(site) = site {
-                out.push_str(&format!(" at {}..{}", site.start, site.end));
-            }
+            out.push_str(&format!("error {} {:?}{}", kind.apl_name(), message, print_site(*site)))
         }
-        Stmt::ReadFile { path, result, length } => out.push_str(&format!(
-            "read_file {} -> {} : {}[{}]",
+        Stmt::ReadFile {
+            path,
+            result,
+            length,
+            site,
+        } => out.push_str(&format!(
+            "read_file {} -> {} : {}[{}]{}",
             print_array(path),
             result.name(),
             result.element.name(),
-            length.name()
+            length.name(),
+            print_site(*site)
         )),
         Stmt::ReadClock { var } => out.push_str(&format!("clock {}", var.name())),
         Stmt::ReportBench { iterations, start } => out.push_str(&format!(
@@ -217,6 +221,11 @@ fn write_statement(out: &mut String, statement: &Stmt, depth: usize) {
         )),
     }
     out.push('\n');
+}
+
+/// ` at START..END` for a statement with a source site, nothing otherwise.
+fn print_site(site: Option<crate::source::Span>) -> String {
+    site.map_or_else(String::new, |site| format!(" at {}..{}", site.start, site.end))
 }
 
 /// An expression as text.

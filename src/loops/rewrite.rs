@@ -163,7 +163,7 @@ pub fn mentions_block(statement: &Stmt, id: u32) -> bool {
     let mut found = false;
     for_each_statement(std::slice::from_ref(statement), &mut |s| {
         let direct = match s {
-            Stmt::Alloc { block, size } => block.id == id || expr_loads_block(size, id),
+            Stmt::Alloc { block, size, .. } => block.id == id || expr_loads_block(size, id),
             Stmt::Store { block, index, value } => {
                 block.id == id || expr_loads_block(index, id) || expr_loads_block(value, id)
             }

@@ -761,9 +761,8 @@ impl Lowerer {
             Op::ArgInt | Op::ArgDouble => {
                 let index = self.as_int(next())?;
                 let default = self.as_scalar(next())?;
-                Ok(Lowered::Scalar(
-                    self.bind(Expr::Prim(op, vec![index, default]), "argument"),
-                ))
+                let argument = self.operation_at_current_site(op, vec![index, default]);
+                Ok(Lowered::Scalar(self.bind(argument, "argument")))
             }
             Op::InputI | Op::InputD | Op::InputB | Op::InputC => {
                 let index = self.as_int(next())?;
@@ -860,6 +859,7 @@ impl Lowerer {
                     path,
                     result,
                     length: length.clone(),
+                    site: self.site,
                 });
                 let shape = vec![Expr::var(&length)];
                 Ok(Lowered::Array(Arr::Mat(Materialised {

@@ -161,6 +161,7 @@ impl Lowerer {
                 let block = self.fresh_block(element);
                 let length = Expr::Int(elements.len() as i64);
                 self.emit(Stmt::Alloc {
+                    site: self.site,
                     block,
                     size: length.clone(),
                 });
@@ -310,6 +311,7 @@ impl Lowerer {
         let size = self.size_of(&shape);
         let block = self.fresh_block(arr.element());
         self.emit(Stmt::Alloc {
+            site: self.site,
             block,
             size: size.clone(),
         });

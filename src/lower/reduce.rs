@@ -218,6 +218,7 @@ impl Lowerer {
         let rows = self.size_of(&outer);
         let block = self.fresh_block(neutral.ty());
         self.emit(Stmt::Alloc {
+            site: self.site,
             block,
             size: rows.clone(),
         });
@@ -274,6 +275,7 @@ impl Lowerer {
         let element = source.element();
         let block = self.fresh_block(element);
         self.emit(Stmt::Alloc {
+            site: self.site,
             block,
             size: size.clone(),
         });
@@ -384,7 +386,11 @@ impl Lowerer {
         let size = self.size_of(&new_shape);
         let element = arr.element();
         let block = self.fresh_block(element);
-        self.emit(Stmt::Alloc { block, size });
+        self.emit(Stmt::Alloc {
+            block,
+            size,
+            site: self.site,
+        });
         let write = self.mutable(Expr::Int(0), "w");
         self.for_loop(rows, "r", |lowerer, r| {
             let start = lowerer.bind(Expr::mul_int(r, columns.extent.clone()), "start");
@@ -736,6 +742,7 @@ impl Lowerer {
         let size = self.size_of(&new_shape);
         let next = self.fresh_block(result.element());
         self.emit(Stmt::Alloc {
+            site: self.site,
             block: next,
             size: size.clone(),
         });
@@ -790,6 +797,7 @@ impl Lowerer {
             let size = self.size_of(&shape);
             let next = self.fresh_block(element);
             self.emit(Stmt::Alloc {
+                site: self.site,
                 block: next,
                 size: size.clone(),
             });

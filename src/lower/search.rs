@@ -164,6 +164,7 @@ impl Lowerer {
         let size = self.bind(Expr::var(&count), "n");
         let block = self.fresh_block(ScalarType::Int);
         self.emit(Stmt::Alloc {
+            site: self.site,
             block,
             size: size.clone(),
         });
@@ -203,6 +204,7 @@ impl Lowerer {
         let length = keys.shape()[0].clone();
         let block = self.fresh_block(ScalarType::Int);
         self.emit(Stmt::Alloc {
+            site: self.site,
             block,
             size: length.clone(),
         });
@@ -302,6 +304,7 @@ impl Lowerer {
         let length = radix.shape()[0].clone();
         let block = self.fresh_block(ScalarType::Int);
         self.emit(Stmt::Alloc {
+            site: self.site,
             block,
             size: length.clone(),
         });

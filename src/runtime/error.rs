@@ -121,10 +121,7 @@ impl std::error::Error for AplError {}
 
 impl miette::Diagnostic for AplError {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(format!(
-            "aplc::run::{}",
-            self.kind.apl_name().to_lowercase().replace([' ', '/'], "_")
-        )))
+        Some(Box::new(aplc_runtime::abi::diagnostic_code(self.kind.apl_name())))
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {

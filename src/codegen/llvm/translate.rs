@@ -45,7 +45,9 @@ use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicValue, BasicValueEnum, FloatValue, IntValue, PointerValue};
 use inkwell::AddressSpace;
 
-use aplc_runtime::abi::{ElementKind, RuntimeErrorKind, ALLOCATION_ALIGNMENT};
+use aplc_runtime::abi::{
+    diagnostic_code, ElementKind, RuntimeErrorKind, ALLOCATION_ALIGNMENT, SITE_CODE_MARKER, SITE_ERROR_MARKER,
+};
 
 use super::emit::FunctionEmitter;
 use super::error::CodegenError;
@@ -211,6 +213,55 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         }
     }
 
+    /// Emits a run-time call that may stop with an APL error (`emit`) so that the error reports `site`: the run-time
+    /// library is given the report drawn for the site around the call (`aplrt_enter_site`, `aplrt_leave_site`).
+    pub(super) fn with_runtime_site<T>(
+        &self,
+        site: Option<Span>,
+        emit: impl FnOnce() -> Result<T, CodegenError>,
+    ) -> Result<T, CodegenError> {
+        let Some(template) = site.and_then(|site| self.site_report_template(site)) else {
+            return emit();
+        };
+        self.emit_enter_site(&template)?;
+        let result = emit()?;
+        let leave = declare_runtime_function(self.emitter.module, RuntimeFunctionId::LeaveSite);
+        self.emitter.builder.build_call(leave, &[], "")?;
+        Ok(result)
+    }
+
+    /// Calls `aplrt_enter_site` with a report template (see [`Self::site_report_template`]).
+    pub(super) fn emit_enter_site(&self, template: &str) -> Result<(), CodegenError> {
+        let text = self.emitter.builder.build_global_string_ptr(template, "site_report")?;
+        let enter = declare_runtime_function(self.emitter.module, RuntimeFunctionId::EnterSite);
+        let arguments = [
+            text.as_pointer_value().into(),
+            self.emitter.int_constant(template.len() as i64).into(),
+        ];
+        self.emitter.builder.build_call(enter, &arguments, "")?;
+        Ok(())
+    }
+
+    /// The report of an error at `site` with markers where the run-time library puts the error's code and
+    /// `NAME: message` (it knows them only when the error happens), or `None` without a source to draw against.
+    pub(super) fn site_report_template(&self, site: Span) -> Option<String> {
+        let error_marker = SITE_ERROR_MARKER.to_string();
+        if let Some(source) = &self.source {
+            let drawn = AplError::new(AplErrorKind::Domain, error_marker.clone())
+                .with_span(site)
+                .report_against(source);
+            let code = diagnostic_code(AplErrorKind::Domain.apl_name());
+            let header = format!("{}: {error_marker}", AplErrorKind::Domain.apl_name());
+            return Some(
+                drawn
+                    .replacen(&code, &SITE_CODE_MARKER.to_string(), 1)
+                    .replacen(&header, &error_marker, 1),
+            );
+        }
+        self.sites_after_messages
+            .then(|| site_after_message(&error_marker, site))
+    }
+
     /// Translates an operation with a site: its checks report that site.
     pub(super) fn with_site<T>(&self, site: Span, translate: impl FnOnce() -> T) -> T {
         let enclosing = self.current_site.replace(Some(site));
@@ -335,7 +386,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 then,
                 otherwise,
             } => self.translate_if(condition, then, otherwise),
-            Stmt::Alloc { block, size } => self.translate_alloc(*block, size),
+            Stmt::Alloc { block, size, site } => self.with_runtime_site(*site, || self.translate_alloc(*block, size)),
             Stmt::Store { block, index, value } => self.translate_store(*block, index, value),
             Stmt::Free { block } => self.translate_free(*block),
             Stmt::Swap { first, second } => self.translate_swap(*first, *second),
@@ -343,7 +394,12 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             Stmt::PrintScalar { value, precision } => self.translate_print_scalar(value, precision),
             Stmt::Error { kind, message, site } => self.emit_checked_error(*kind, message, *site),
             Stmt::ReadClock { var } => self.translate_read_clock(var),
-            Stmt::ReadFile { path, result, length } => self.translate_read_file(path, *result, length),
+            Stmt::ReadFile {
+                path,
+                result,
+                length,
+                site,
+            } => self.with_runtime_site(*site, || self.translate_read_file(path, *result, length)),
             Stmt::ReportBench { iterations, start } => self.translate_report_bench(iterations, start),
             Stmt::View { .. } => Ok(()),
             Stmt::Format {

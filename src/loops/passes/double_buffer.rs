@@ -59,7 +59,7 @@ impl ProgramFacts {
             Stmt::Let { var, value } => {
                 facts.definitions.insert(var.id, value.clone());
             }
-            Stmt::Alloc { block, size } => {
+            Stmt::Alloc { block, size, .. } => {
                 facts.allocation_sizes.insert(block.id, size.clone());
             }
             Stmt::Swap { first, second } => {

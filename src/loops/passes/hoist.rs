@@ -70,7 +70,7 @@ fn hoist_out_of_body(body: &mut Vec<Stmt>, loop_index: Option<u32>, facts: &Prog
     let mut hoisted_lets: HashSet<u32> = HashSet::new();
     let mut hoisted_blocks: Vec<Block> = Vec::new();
     for statement in body.iter() {
-        let Stmt::Alloc { block, size } = statement else {
+        let Stmt::Alloc { block, size, .. } = statement else {
             continue;
         };
         let freed_here = body.contains(&Stmt::Free { block: *block });

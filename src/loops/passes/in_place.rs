@@ -63,7 +63,10 @@ struct DyingCopy {
 /// Whether `statements[position]` starts `alloc target : t[n]; for i < n { store target[i] = source[i] }` and the
 /// statements after the copy do not mention `source` before its `free`.
 fn dying_copy_at(statements: &[Stmt], position: usize) -> Option<DyingCopy> {
-    let Stmt::Alloc { block: target, size } = statements.get(position)? else {
+    let Stmt::Alloc {
+        block: target, size, ..
+    } = statements.get(position)?
+    else {
         return None;
     };
     let source = whole_copy_source(statements.get(position + 1)?, *target, size)?;

@@ -84,7 +84,7 @@ fn find_cheap_block(program: &Program, mutable: &HashSet<u32>) -> Option<CheapBl
 fn collect_filled_blocks(statements: &[Stmt], mutable: &HashSet<u32>, into: &mut Vec<CheapBlock>) {
     for (position, statement) in statements.iter().enumerate() {
         match statement {
-            Stmt::Alloc { block, size } => {
+            Stmt::Alloc { block, size, .. } => {
                 if let Some(cheap) = statements
                     .get(position + 1)
                     .and_then(|fill| filled_by(fill, *block, size))

@@ -44,7 +44,7 @@ struct Writer {
 }
 
 fn match_writer(statements: &[Stmt]) -> Option<Writer> {
-    let [Stmt::Alloc { block, size }, Stmt::Mutable {
+    let [Stmt::Alloc { block, size, .. }, Stmt::Mutable {
         var: counter,
         value: Expr::Int(0),
     }, Stmt::For { count, body, .. }, ..] = statements
@@ -83,7 +83,7 @@ fn try_fuse_at(statements: &mut Vec<Stmt>, position: usize) -> bool {
     while let Some(statement) = statements.get(reader) {
         match statement {
             Stmt::Free { block } | Stmt::View { block, .. } if *block != writer.block => {}
-            Stmt::Alloc { block, size } if size.as_int().is_some() => {
+            Stmt::Alloc { block, size, .. } if size.as_int().is_some() => {
                 fresh_blocks.insert(block.id);
             }
             _ => break,
@@ -100,9 +100,14 @@ fn try_fuse_at(statements: &mut Vec<Stmt>, position: usize) -> bool {
         return false;
     };
     *body = fused_body;
+    let site = match &statements[position] {
+        Stmt::Alloc { site, .. } => *site,
+        _ => None,
+    };
     statements[position] = Stmt::Alloc {
         block: writer.block,
         size: Expr::Int(writer.width),
+        site,
     };
     statements.remove(reader);
     let between: Vec<Stmt> = statements.drain(writer_loop + 1..reader).collect();

@@ -359,7 +359,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             return Ok(self.make_complex(x.into_float_value(), y.into_float_value())?.into());
         }
         if matches!(op, Op::ArgInt | Op::ArgDouble) {
-            return self.call_program_argument(op, x, y);
+            return self.with_runtime_site(self.current_site.get(), || self.call_program_argument(op, x, y));
         }
         if x.is_float_value() {
             return self.translate_double_binary_operator(op, x.into_float_value(), y.into_float_value());
@@ -984,6 +984,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
 
     /// `aplrt_roll(n)`: the next number of the run-time library's generator (lowering has checked that n > 0).
     fn call_roll(&self, bound: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        self.name_site_of_failing_roll(bound)?;
         let roll_function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::Roll);
         self.emitter
             .builder
@@ -992,6 +993,31 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             .basic()
             .map(|value| value.into_int_value())
             .ok_or_else(|| internal_error("aplrt_roll returned no value".to_string()))
+    }
+
+    /// A roll that will fail (a bound that is not positive) gives the run-time library its site first, so that the
+    /// DOMAIN ERROR it stops with points at the `?`. Only the failing roll pays for it: rolls run once per element.
+    fn name_site_of_failing_roll(&self, bound: IntValue<'ctx>) -> Result<(), CodegenError> {
+        let Some(template) = self.current_site.get().and_then(|site| self.site_report_template(site)) else {
+            return Ok(());
+        };
+        let context = self.emitter.context;
+        let function = self.emitter.function;
+        let failing = context.append_basic_block(function, "roll_fails");
+        let rolling = context.append_basic_block(function, "roll");
+        let zero = self.emitter.int_constant(0);
+        let not_positive =
+            self.emitter
+                .builder
+                .build_int_compare(IntPredicate::SLE, bound, zero, "roll_bound_not_positive")?;
+        self.emitter
+            .builder
+            .build_conditional_branch(not_positive, failing, rolling)?;
+        self.emitter.builder.position_at_end(failing);
+        self.emit_enter_site(&template)?;
+        self.emitter.builder.build_unconditional_branch(rolling)?;
+        self.emitter.builder.position_at_end(rolling);
+        Ok(())
     }
 
     /// `aplrt_argument_int(i, d)` or `aplrt_argument_double(i, d)`: a program argument, read by the run-time library
