@@ -228,7 +228,7 @@ fn residues_that_can_leave_their_range_are_kept() {
 fn allocation_sizes(program: &ir::Program, element: ir::ScalarType) -> Vec<i64> {
     let mut sizes = Vec::new();
     ir::for_each_statement(&program.body, &mut |statement| {
-        if let Stmt::Alloc { block, size } = statement {
+        if let Stmt::Alloc { block, size, .. } = statement {
             if block.element == element {
                 sizes.extend(size.as_int());
             }

@@ -167,6 +167,7 @@ impl Machine<'_> {
                 matrix,
                 result,
                 shape,
+                ..
             } => {
                 let precision = self.precision(precision)?;
                 // A scalar comes back as Value::Scalar: format it as the rank-0 array it is.

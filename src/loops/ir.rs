@@ -492,6 +492,8 @@ pub enum Stmt {
         matrix: bool,
         result: Block,
         shape: Vec<Var>,
+        /// The `⍕` whose result this is (a WS FULL of the run-time library's allocation points there).
+        site: Option<Span>,
     },
     /// A memory decoration with no run-time effect: the array `name` lives in `block`, element `i` of it at
     /// `layout.position(i)` (printed with its LMAD, see `memory.rs`).

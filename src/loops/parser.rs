@@ -226,7 +226,7 @@ impl<'t> Parser<'t> {
                 })
             }
             "alloc" => {
-                let (rest, site) = split_site(rest).map_err(|message| fail(message))?;
+                let (rest, site) = split_site(rest).map_err(&fail)?;
                 let (name, rest) = rest
                     .split_once(" : ")
                     .ok_or_else(|| fail("expected `alloc mem : type[size]`"))?;
@@ -275,7 +275,7 @@ impl<'t> Parser<'t> {
                 Ok(statement)
             }
             "read_file" => {
-                let (rest, site) = split_site(rest).map_err(|message| fail(message))?;
+                let (rest, site) = split_site(rest).map_err(&fail)?;
                 let (path_text, target) = rest.split_once(" -> ").ok_or_else(|| fail("expected `->`"))?;
                 let mut cursor = self.cursor(path_text, line);
                 let path = cursor.array_ref()?;
@@ -313,13 +313,14 @@ impl<'t> Parser<'t> {
                 let kind = error_kind(kind).ok_or_else(|| fail("unknown APL error"))?;
                 let mut cursor = self.cursor(message, line);
                 let message = cursor.quoted_rest()?;
-                let (rest, site) = split_site(cursor.text).map_err(|message| fail(message))?;
+                let (rest, site) = split_site(cursor.text).map_err(&fail)?;
                 if !rest.is_empty() {
                     return Err(fail("unexpected text after the message"));
                 }
                 Ok(Stmt::Error { kind, message, site })
             }
             "format" | "formatMatrix" => {
+                let (text, site) = split_site(text).map_err(&fail)?;
                 let (source_text, target) = text.split_once(" -> ").ok_or_else(|| fail("expected `->`"))?;
                 let mut cursor = self.cursor(source_text, line);
                 cursor.expect(keyword)?;
@@ -343,6 +344,7 @@ impl<'t> Parser<'t> {
                     matrix: keyword == "formatMatrix",
                     result,
                     shape,
+                    site,
                 })
             }
             "view" => self.view(rest, line),

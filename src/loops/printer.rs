@@ -176,15 +176,17 @@ fn write_statement(out: &mut String, statement: &Stmt, depth: usize) {
             matrix,
             result,
             shape,
+            site,
         } => {
             let extents: Vec<String> = shape.iter().map(|v| v.name()).collect();
             out.push_str(&format!(
-                "{}({}) {} -> {} : char[{}]",
+                "{}({}) {} -> {} : char[{}]{}",
                 if *matrix { "formatMatrix" } else { "format" },
                 print_expr(precision),
                 print_array(source),
                 result.name(),
-                extents.join(", ")
+                extents.join(", "),
+                print_site(*site)
             ))
         }
         Stmt::View {

@@ -901,6 +901,7 @@ impl Lowerer {
                     matrix,
                     result,
                     shape: shape.clone(),
+                    site: self.site,
                 });
                 let shape: Vec<Expr> = shape.iter().map(Expr::var).collect();
                 Ok(Lowered::Array(Arr::Mat(Materialised {

@@ -408,7 +408,10 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 matrix,
                 result,
                 shape,
-            } => self.translate_format(source, precision, *matrix, *result, shape),
+                site,
+            } => self.with_runtime_site(*site, || {
+                self.translate_format(source, precision, *matrix, *result, shape)
+            }),
         }
     }
 
