@@ -14,10 +14,11 @@
 //! Code map: `resolve.rs` (classes, operators, strands, right-to-left, trains), `env.rs` (compile-time values),
 //! `scalar.rs` (scalar functions, promotion, scalar extension, constant folding), `structural.rs` (`⍴ , ⍳ ⌽ ↑ ...`),
 //! `operators.rs` (`/ \ ¨ ∘. . ⍣ ⍨ ∘ ⍤ @` and identity items), `dfns.rs` (dfn application, guards, recursion),
-//! `indexing.rs` (`A[i;j]`, indexed assignment), `search.rs` (`⍳ ∊ ≡ ~ ⊥ ⊤`), `system.rs` (`⎕` names), `annotations.rs` (`⍝:`
-//! types, checked at calls), `annotation_check.rs` (every annotation parsed; each annotated dfn checked once,
-//! generically), `symbolic_shapes.rs` (lengths as linear terms of shape variables, for that check), `ir.rs` (the TAIL terms built here), `lower.rs` (those terms to `crate::tail::ast`), `error.rs`, and
-//! `prelude/prelude.apl` (primitives whose clearest definition is APL).
+//! `indexing.rs` (`A[i;j]`, indexed assignment), `search.rs` (`⍳ ∊ ≡ ~ ⊥ ⊤`), `system.rs` (`⎕` names),
+//! `annotations.rs` (`⍝:` types, checked at calls), `annotation_check.rs` (every annotation parsed; each annotated
+//! dfn checked once, generically), `symbolic_shapes.rs` (lengths as linear terms of shape variables, for that check),
+//! `ir.rs` (the TAIL terms built here, with the source sites of run-time errors), `lower.rs` (those terms to
+//! `crate::tail::ast`), `error.rs`, and `prelude/prelude.apl` (primitives whose clearest definition is APL).
 
 pub mod annotation_check;
 pub mod annotations;

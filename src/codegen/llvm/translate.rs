@@ -107,8 +107,8 @@ struct BlockSlots<'ctx> {
     byte_count: PointerValue<'ctx>,
 }
 
-/// The flags of the deferred domain checks of one loop nest: one `i1` slot per distinct error message and site, tested in
-/// the order they were first needed.
+/// The flags of the deferred domain checks of one loop nest: one `i1` slot per distinct error message and site,
+/// tested in the order they were first needed.
 #[derive(Default)]
 struct DeferredChecks<'ctx> {
     flags: Vec<(String, Option<Span>, PointerValue<'ctx>)>,
