@@ -8,6 +8,7 @@
 //! `miette::Diagnostic`.
 
 use crate::source::SourceFile;
+pub use aplc_runtime::json::json_string;
 use miette::Diagnostic;
 use std::fmt;
 use thiserror::Error;
@@ -17,9 +18,10 @@ use thiserror::Error;
 pub const MAX_REPORTED_ERRORS: usize = 20;
 
 /// The two formats of `--error-format`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ErrorFormat {
     /// miette's drawing: the source line, a caret under the span, the code and the help.
+    #[default]
     Human,
     /// One JSON object per diagnostic and line: code, message, file, line, column, span, label, help.
     Json,
@@ -218,45 +220,6 @@ impl JsonObject {
     }
 }
 
-/// A JSON string literal: quotes, backslashes and control characters escaped; everything else (APL glyphs
-/// included) as UTF-8.
-pub fn json_string(text: &str) -> String {
-    let mut quoted = String::with_capacity(text.len() + 2);
-    quoted.push('"');
-    for character in text.chars() {
-        match character {
-            '"' => quoted.push_str("\\\""),
-            '\\' => quoted.push_str("\\\\"),
-            '\n' => quoted.push_str("\\n"),
-            '\r' => quoted.push_str("\\r"),
-            '\t' => quoted.push_str("\\t"),
-            control if (control as u32) < 0x20 => quoted.push_str(&format!("\\u{:04x}", control as u32)),
-            other => quoted.push(other),
-        }
-    }
-    quoted.push('"');
-    quoted
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn json_strings_escape_quotes_backslashes_and_control_characters() {
-        assert_eq!(json_string("a\"b\\c\nd\u{1}⍳"), "\"a\\\"b\\\\c\\nd\\u0001⍳\"");
-    }
-
-    #[test]
-    fn aborting_line_says_how_many_were_shown_when_some_were_left_out() {
-        assert_eq!(aborting_line(3, 3), "aborting due to 3 errors");
-        assert_eq!(
-            aborting_line(2000, 20),
-            "aborting due to 2000 errors (the first 20 are shown)"
-        );
-    }
-}
-
 /// A stage error paired with the source it points into, so that it renders with the source line. It renders as the
 /// stage error itself: message, code, labels and help are the inner error's.
 #[derive(Debug, Error)]
@@ -294,5 +257,19 @@ impl<E: Diagnostic + 'static> Diagnostic for WithSource<E> {
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         Some(&self.source_code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aborting_line_says_how_many_were_shown_when_some_were_left_out() {
+        assert_eq!(aborting_line(3, 3), "aborting due to 3 errors");
+        assert_eq!(
+            aborting_line(2000, 20),
+            "aborting due to 2000 errors (the first 20 are shown)"
+        );
     }
 }

@@ -195,8 +195,14 @@ impl From<StageArg> for Stage {
     }
 }
 
-fn codegen_options(target_cpu: Option<String>, threads: Option<u16>, float: Option<FloatArg>) -> CodegenOptions {
+fn codegen_options(
+    target_cpu: Option<String>,
+    threads: Option<u16>,
+    float: Option<FloatArg>,
+    error_format: ErrorFormat,
+) -> CodegenOptions {
     CodegenOptions {
+        error_format,
         target_cpu,
         threads: threads.map(usize::from),
         float_mode: float.map(FloatMode::from),
@@ -241,7 +247,7 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_USAGE_ERROR);
         }
     };
-    let outcome = driver::on_pipeline_stack(|| run_command(cli.command, &source));
+    let outcome = driver::on_pipeline_stack(|| run_command(cli.command, &source, error_format));
     match outcome {
         Ok(None) => ExitCode::SUCCESS,
         // The program's own failure, already reported by the run-time library.
@@ -298,7 +304,11 @@ fn terminal_theme() -> miette::GraphicalTheme {
 }
 
 /// Runs one command on a source file: `Some(status)` when a program run asks for a non-zero exit status.
-fn run_command(command: Command, source: &aplc::source::SourceFile) -> Result<Option<u8>, driver::ProgramError> {
+fn run_command(
+    command: Command,
+    source: &aplc::source::SourceFile,
+    error_format: ErrorFormat,
+) -> Result<Option<u8>, driver::ProgramError> {
     let outcome = match command {
         Command::Run {
             backend,
@@ -310,7 +320,7 @@ fn run_command(command: Command, source: &aplc::source::SourceFile) -> Result<Op
         } => match driver::run_to_stdout(
             source,
             backend.into(),
-            &codegen_options(target_cpu, threads, float),
+            &codegen_options(target_cpu, threads, float, error_format),
             &arguments,
         ) {
             Ok(status) if status != 0 => return Ok(Some(EXIT_PROGRAM_ERROR)),
@@ -322,7 +332,11 @@ fn run_command(command: Command, source: &aplc::source::SourceFile) -> Result<Op
             threads,
             float,
             ..
-        } => driver::build_executable(source, &codegen_options(target_cpu, threads, float), &output),
+        } => driver::build_executable(
+            source,
+            &codegen_options(target_cpu, threads, float, error_format),
+            &output,
+        ),
         Command::Tail { .. } => driver::typed_tail_text(source).map(|text| write_text_to_stdout(&text)),
         Command::Check { .. } => driver::check(source).map(|summary| write_text_to_stdout(&summary)),
         Command::Dump { stage, .. } => driver::dump(source, stage.into()).map(|text| write_text_to_stdout(&text)),

@@ -391,6 +391,35 @@ fn run_time_errors_point_at_the_failing_primitive_on_every_backend() {
         "{}",
         text(&executable.stderr)
     );
+    // With --error-format json every backend and a built executable report one JSON object with the position: the
+    // index of p0.apl (line 2, column 3) from a check of the compiled code, the file of p3.apl (line 2, column 3) from
+    // the run-time library.
+    for (source, code) in [("p0.apl", "index_error"), ("p3.apl", "file_i_o_error")] {
+        let located = "\"line\":2,\"column\":3";
+        let check = |what: &str, output: &Output| {
+            let stderr = text(&output.stderr);
+            assert_eq!(stderr.lines().count(), 1, "{what} {source}: {stderr}");
+            assert!(
+                stderr.starts_with('{') && stderr.trim_end().ends_with('}'),
+                "{what} {source}: {stderr}"
+            );
+            assert!(
+                stderr.contains(&format!("\"code\":\"aplc::run::{code}\"")),
+                "{what} {source}: {stderr}"
+            );
+            assert!(stderr.contains(located), "{what} {source}: {stderr}");
+        };
+        for backend in ["interp", "mem", "jit", "aot"] {
+            let arguments = ["run", "--error-format", "json", "--backend", backend, source];
+            check(backend, &aplc_in(&directory, &arguments));
+        }
+        let built = aplc_in(
+            &directory,
+            &["build", "--error-format", "json", source, "-o", "json_exe"],
+        );
+        assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
+        check("built", &Command::new(directory.join("json_exe")).output().unwrap());
+    }
     // The REPL renders against its session: the failing line is the session's second, `(⍳5)` starts at column 3.
     for backend in ["jit", "interp"] {
         let output = aplc_with_input(&directory, &["repl", "--backend", backend], "a←3\nb←(⍳5)[a+4]\n");

@@ -635,6 +635,8 @@ pub unsafe extern "C" fn aplrt_error_report(kind: i32, report: *const u8, length
 pub const SITE_CODE_MARKER: char = '\u{E001}';
 /// In a report template: where the error's `NAME: message` goes.
 pub const SITE_ERROR_MARKER: char = '\u{E000}';
+/// In a JSON report template: where the error's `NAME: message` goes as a JSON string literal (quotes included).
+pub const SITE_JSON_ERROR_MARKER: char = '\u{E002}';
 
 std::thread_local! {
     /// The report template of the run-time call this thread is making for a source site (see [`aplrt_enter_site`]).
@@ -672,7 +674,11 @@ fn report_at_entered_site(kind: RuntimeErrorKind, message: &str) -> Option<Strin
     Some(
         template
             .replace(SITE_CODE_MARKER, &diagnostic_code(kind.apl_name()))
-            .replace(SITE_ERROR_MARKER, &error_line(kind, message)),
+            .replace(SITE_ERROR_MARKER, &error_line(kind, message))
+            .replace(
+                SITE_JSON_ERROR_MARKER,
+                &crate::json::json_string(&error_line(kind, message)),
+            ),
     )
 }
 

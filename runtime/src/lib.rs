@@ -5,6 +5,7 @@
 pub mod abi;
 pub mod arguments;
 pub mod display;
+pub mod json;
 pub mod number_format;
 pub mod parallel;
 pub mod text_input;

@@ -138,7 +138,16 @@ impl AplError {
     /// source line with the failing text marked when the error has a span). Compiled code prints this text, made when
     /// the program is compiled, so that every backend reports an error alike.
     pub fn report_against(&self, file: &crate::source::SourceFile) -> String {
+        self.report_against_in(file, crate::diagnostics::ErrorFormat::Human)
+    }
+
+    /// [`Self::report_against`] in a format of `--error-format` (for JSON, one object on one line).
+    pub fn report_against_in(
+        &self,
+        file: &crate::source::SourceFile,
+        format: crate::diagnostics::ErrorFormat,
+    ) -> String {
         let located = crate::diagnostics::WithSource::new(self.clone(), file);
-        crate::diagnostics::render_report_plain(&located)
+        crate::diagnostics::render_report(&located, format, miette::GraphicalTheme::unicode_nocolor())
     }
 }

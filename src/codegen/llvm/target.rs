@@ -44,6 +44,8 @@ pub struct CodegenOptions {
     /// IR): an APL error is then reported with its line and column, as `aplc run` reports it. `None`: the plain
     /// `NAME: message` line.
     pub source: Option<crate::source::SourceFile>,
+    /// `--error-format`: how compiled code reports an APL error with a site (miette's drawing, or one JSON object).
+    pub error_format: crate::diagnostics::ErrorFormat,
 }
 
 impl CodegenOptions {

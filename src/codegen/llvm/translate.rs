@@ -47,6 +47,7 @@ use inkwell::AddressSpace;
 
 use aplc_runtime::abi::{
     diagnostic_code, ElementKind, RuntimeErrorKind, ALLOCATION_ALIGNMENT, SITE_CODE_MARKER, SITE_ERROR_MARKER,
+    SITE_JSON_ERROR_MARKER,
 };
 
 use super::emit::FunctionEmitter;
@@ -54,6 +55,7 @@ use super::error::CodegenError;
 use super::runtime_table::{declare_runtime_function, runtime_error_kind_of, RuntimeFunctionId};
 use super::target::CodegenOptions;
 use super::verify_module;
+use crate::diagnostics::{json_string, ErrorFormat};
 use crate::loops::ir::{ArrayRef, Block, Expr, Program, ScalarType, Stmt, Var};
 use crate::runtime::error::{AplError, AplErrorKind};
 use crate::runtime::float_mode::FloatMode;
@@ -77,6 +79,7 @@ pub fn translate_program<'ctx>(
         let first_synthetic_id = crate::loops::ir::largest_id(&program.body) + 1;
         let translator = ProgramTranslator {
             source: options.source.clone(),
+            error_format: options.error_format,
             ..ProgramTranslator::new(
                 FunctionEmitter::for_new_program_entry(&module),
                 first_synthetic_id,
@@ -146,6 +149,8 @@ pub(super) struct ProgramTranslator<'module, 'ctx> {
     position_lets: RefCell<HashMap<u32, Option<Var>>>,
     /// The program's source, for the reports of errors whose check has a site ([`CodegenOptions::source`]).
     source: Option<SourceFile>,
+    /// How those reports are written ([`CodegenOptions::error_format`]).
+    error_format: ErrorFormat,
     /// The site of the operation being translated (`Expr::At`): where the errors of its checks point.
     current_site: Cell<Option<Span>>,
     /// A REPL line's code, whose errors go to the session (which renders them against its transcript): a site is
@@ -193,6 +198,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             next_synthetic_id: Cell::new(first_synthetic_id),
             position_lets: RefCell::new(HashMap::new()),
             source: None,
+            error_format: ErrorFormat::Human,
             current_site: Cell::new(None),
             sites_after_messages: false,
         }
@@ -203,7 +209,9 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     fn emit_checked_error(&self, kind: AplErrorKind, message: &str, site: Option<Span>) -> Result<(), CodegenError> {
         match (site, &self.source) {
             (Some(site), Some(source)) => {
-                let report = AplError::new(kind, message).with_span(site).report_against(source);
+                let report = AplError::new(kind, message)
+                    .with_span(site)
+                    .report_against_in(source, self.error_format);
                 self.emitter.emit_apl_error_report(runtime_error_kind_of(kind), &report)
             }
             (Some(site), None) if self.sites_after_messages => self
@@ -249,13 +257,20 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         if let Some(source) = &self.source {
             let drawn = AplError::new(AplErrorKind::Domain, error_marker.clone())
                 .with_span(site)
-                .report_against(source);
+                .report_against_in(source, self.error_format);
             let code = diagnostic_code(AplErrorKind::Domain.apl_name());
-            let header = format!("{}: {error_marker}", AplErrorKind::Domain.apl_name());
+            // In JSON the error goes inside a string: a marker of its own says that it must be quoted there.
+            let (header, marker) = match self.error_format {
+                ErrorFormat::Human => (format!("DOMAIN ERROR: {error_marker}"), error_marker),
+                ErrorFormat::Json => (
+                    json_string(&format!("DOMAIN ERROR: {error_marker}")),
+                    SITE_JSON_ERROR_MARKER.to_string(),
+                ),
+            };
             return Some(
                 drawn
                     .replacen(&code, &SITE_CODE_MARKER.to_string(), 1)
-                    .replacen(&header, &error_marker, 1),
+                    .replacen(&header, &marker, 1),
             );
         }
         self.sites_after_messages

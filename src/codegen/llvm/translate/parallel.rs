@@ -541,6 +541,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         let translator = ProgramTranslator {
             inside_parallel_body: true,
             source: self.source.clone(),
+            error_format: self.error_format,
             sites_after_messages: self.sites_after_messages,
             ..ProgramTranslator::new(
                 FunctionEmitter::for_function(module, function),
