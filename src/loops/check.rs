@@ -247,6 +247,7 @@ impl Checker {
                 count,
                 body,
                 element,
+                ..
             } => {
                 self.expect(count, ScalarType::Int, "reduction count")?;
                 self.expect(&reduction.neutral, result.ty, "neutral element")?;

@@ -89,8 +89,11 @@ impl Machine<'_> {
                 count,
                 body,
                 element,
+                site,
             } => {
-                let value = self.parallel_reduce(reduction, index, count, body, element)?;
+                let value = self
+                    .parallel_reduce(reduction, index, count, body, element)
+                    .map_err(|error| at_site(error, *site))?;
                 self.variables.insert(result.id, value);
             }
             Stmt::If {

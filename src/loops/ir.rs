@@ -439,6 +439,8 @@ pub enum Stmt {
         count: Expr,
         body: Vec<Stmt>,
         element: Expr,
+        /// The APL reduction this is (its DOMAIN ERRORs, a sum that is not finite, say, point there).
+        site: Option<Span>,
     },
     If {
         condition: Expr,

@@ -399,7 +399,7 @@ impl<'t> Parser<'t> {
         Ok(sum)
     }
 
-    /// `reduce acc : t = op(neutral) [commutative] for k < n {`, the body, `yield element`, `}`.
+    /// `reduce acc : t = op(neutral) [commutative] for k < n [at START..END] {`, the body, `yield element`, `}`.
     fn parallel_reduce(&mut self, line: usize, rest: &'t str) -> Result<Stmt, ParseError> {
         let fail = |message: &str| ParseError {
             line,
@@ -422,7 +422,8 @@ impl<'t> Parser<'t> {
         let op = Op::from_name(op_name).ok_or_else(|| fail("unknown operator"))?;
         let neutral = self.expr_of(neutral, line)?;
         let (index_name, count) = rest.split_once(" < ").ok_or_else(|| fail("expected `for k < n {`"))?;
-        let count = self.expr_of(count.strip_suffix(" {").ok_or_else(|| fail("expected `{`"))?, line)?;
+        let (count, site) = split_site(count.strip_suffix(" {").ok_or_else(|| fail("expected `{`"))?).map_err(&fail)?;
+        let count = self.expr_of(count, line)?;
         let index = self.define(index_name, ScalarType::Int, line)?;
         let body = self.statements()?;
         let element = match self.next_line() {
@@ -442,6 +443,7 @@ impl<'t> Parser<'t> {
             count,
             body,
             element,
+            site,
         })
     }
 

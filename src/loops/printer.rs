@@ -120,16 +120,18 @@ fn write_statement(out: &mut String, statement: &Stmt, depth: usize) {
             count,
             body,
             element,
+            site,
         } => {
             out.push_str(&format!(
-                "reduce {} : {} = {}({}){} for {} < {} {{\n",
+                "reduce {} : {} = {}({}){} for {} < {}{} {{\n",
                 result.name(),
                 result.ty.name(),
                 reduction.op.name(),
                 print_expr(&reduction.neutral),
                 if reduction.commutative { " commutative" } else { "" },
                 index.name(),
-                print_expr(count)
+                print_expr(count),
+                print_site(*site)
             ));
             write_statements(out, body, depth + 1);
             indent(out, depth + 1);

@@ -168,6 +168,7 @@ impl Lowerer {
             count: extent.clone(),
             body,
             element: x,
+            site: self.site,
         });
         // As in `fold_row`: the -0.0 start of a double sum must still give exactly `neutral` for an empty vector.
         if !same_start && extent.as_int().is_none_or(|n| n == 0) {

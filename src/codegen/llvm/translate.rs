@@ -395,7 +395,14 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 count,
                 body,
                 element,
-            } => self.translate_parallel_reduce(result, reduction, index, count, body, element),
+                site,
+            } => {
+                let translate = || self.translate_parallel_reduce(result, reduction, index, count, body, element);
+                match site {
+                    Some(site) => self.with_site(*site, translate),
+                    None => translate(),
+                }
+            }
             Stmt::If {
                 condition,
                 then,

@@ -138,7 +138,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         let captures = captures_of(&chunk_tasks, &[&start, &end]);
         let function = self.outline(&index.name(), &captures, &start, &end, &chunk_tasks)?;
         for partial in &partials {
-            self.bind_partials_buffer(*partial, &chunks)?;
+            self.with_runtime_site(self.current_site.get(), || self.bind_partials_buffer(*partial, &chunks))?;
         }
         let work = reduce_work(&Expr::var(&count_var), body);
         self.call_parallel_for(function, &captures, &Expr::var(&chunks), &work, &index.name())?;
@@ -542,6 +542,9 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             inside_parallel_body: true,
             source: self.source.clone(),
             error_format: self.error_format,
+            // The reduction's site, for the checks of the chunks' partial results (the body's own operations have
+            // their sites).
+            current_site: std::cell::Cell::new(self.current_site.get()),
             sites_after_messages: self.sites_after_messages,
             ..ProgramTranslator::new(
                 FunctionEmitter::for_function(module, function),
