@@ -72,50 +72,33 @@ pub fn parse_every_annotation(statements: &[ast::Statement]) -> ElabResult<()> {
         if let Some(annotation) = &statement.annotation {
             parse_statement_annotation(annotation)?;
         }
-        match &statement.kind {
-            ast::StatementKind::Expr(expr) => parse_annotations_in_expr(expr)?,
-            ast::StatementKind::Guard { condition, result } => {
-                parse_annotations_in_expr(condition)?;
-                parse_annotations_in_expr(result)?;
-            }
+        let mut nested = NestedDfnAnnotations { first_error: None };
+        ast::walk_statements(std::slice::from_ref(statement), &mut nested);
+        if let Some(error) = nested.first_error {
+            return Err(error);
         }
     }
     Ok(())
 }
 
-fn parse_annotations_in_expr(expr: &ast::Expr) -> ElabResult<()> {
-    for item in &expr.items {
-        parse_annotations_in_item(item)?;
-    }
-    if let Some(assignment) = &expr.assignment {
-        for item in &assignment.modifier {
-            parse_annotations_in_item(item)?;
-        }
-        for index in assignment.indices.iter().flatten().flatten() {
-            parse_annotations_in_expr(index)?;
-        }
-        parse_annotations_in_expr(&assignment.value)?;
-    }
-    Ok(())
+/// Parses the annotations of the dfns a walk meets (and, through [`parse_every_annotation`], of theirs).
+struct NestedDfnAnnotations {
+    first_error: Option<ElabError>,
 }
 
-fn parse_annotations_in_item(item: &ast::Item) -> ElabResult<()> {
-    match item {
-        ast::Item::Parenthesised(expr, _) => parse_annotations_in_expr(expr),
-        ast::Item::Dfn(dfn) => {
-            if let Some(annotation) = &dfn.annotation {
-                parse_dfn_annotation(annotation)?;
-            }
-            parse_every_annotation(&dfn.body)
+impl ast::BodyVisitor for NestedDfnAnnotations {
+    fn item(&mut self, item: &ast::Item) {
+        let ast::Item::Dfn(dfn) = item else { return };
+        if self.first_error.is_some() {
+            return;
         }
-        ast::Item::Indexed { base, indices, .. } => {
-            parse_annotations_in_item(base)?;
-            for index in indices.iter().flatten() {
-                parse_annotations_in_expr(index)?;
-            }
-            Ok(())
+        let parsed = match &dfn.annotation {
+            Some(annotation) => parse_dfn_annotation(annotation).map(|_| ()),
+            None => Ok(()),
+        };
+        if let Err(error) = parsed.and_then(|()| parse_every_annotation(&dfn.body)) {
+            self.first_error = Some(error);
         }
-        _ => Ok(()),
     }
 }
 
@@ -129,49 +112,21 @@ struct AlphaUses {
 impl AlphaUses {
     fn of_body(body: &[ast::Statement]) -> AlphaUses {
         let mut uses = AlphaUses::default();
-        for statement in body {
-            match &statement.kind {
-                ast::StatementKind::Expr(expr) => uses.scan_expr(expr),
-                ast::StatementKind::Guard { condition, result } => {
-                    uses.scan_expr(condition);
-                    uses.scan_expr(result);
-                }
-            }
-        }
+        ast::walk_statements(body, &mut uses);
         uses
     }
+}
 
-    fn scan_expr(&mut self, expr: &ast::Expr) {
-        for item in &expr.items {
-            self.scan_item(item);
-        }
-        if let Some(assignment) = &expr.assignment {
-            if matches!(assignment.target, ast::AssignTarget::Alpha(_)) {
-                self.has_default = true;
-            }
-            for item in &assignment.modifier {
-                self.scan_item(item);
-            }
-            for index in assignment.indices.iter().flatten().flatten() {
-                self.scan_expr(index);
-            }
-            self.scan_expr(&assignment.value);
+impl ast::BodyVisitor for AlphaUses {
+    fn item(&mut self, item: &ast::Item) {
+        if let ast::Item::Special(ast::SpecialName::Alpha, span) = item {
+            self.first_use.get_or_insert(*span);
         }
     }
 
-    fn scan_item(&mut self, item: &ast::Item) {
-        match item {
-            ast::Item::Special(ast::SpecialName::Alpha, span) => {
-                self.first_use.get_or_insert(*span);
-            }
-            ast::Item::Parenthesised(expr, _) => self.scan_expr(expr),
-            ast::Item::Indexed { base, indices, .. } => {
-                self.scan_item(base);
-                for index in indices.iter().flatten() {
-                    self.scan_expr(index);
-                }
-            }
-            _ => {}
+    fn assignment(&mut self, assignment: &ast::Assignment) {
+        if matches!(assignment.target, ast::AssignTarget::Alpha(_)) {
+            self.has_default = true;
         }
     }
 }

@@ -9,7 +9,7 @@
 use super::env::{Env, Val};
 use super::error::{ElabError, ElabResult};
 use crate::source::Span;
-use crate::syntax::ast::{Expr, Item, Primitive, SpecialName, Statement, StatementKind};
+use crate::syntax::ast::{Expr, Item, Primitive, SpecialName, Statement};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
@@ -128,15 +128,7 @@ pub fn value_class(value: &Val) -> Class {
 /// operator, one that mentions only `⍺⍺` a monadic operator, any other a function.
 pub fn dfn_class(body: &[Statement]) -> Class {
     let mut uses = OperandUses::default();
-    for statement in body {
-        match &statement.kind {
-            StatementKind::Expr(expr) => uses.scan_expr(expr),
-            StatementKind::Guard { condition, result } => {
-                uses.scan_expr(condition);
-                uses.scan_expr(result);
-            }
-        }
-    }
+    crate::syntax::ast::walk_statements(body, &mut uses);
     if uses.omega_omega {
         Class::DyadicOperator
     } else if uses.alpha_alpha {
@@ -152,33 +144,11 @@ struct OperandUses {
     omega_omega: bool,
 }
 
-impl OperandUses {
-    fn scan_expr(&mut self, expr: &Expr) {
-        for item in &expr.items {
-            self.scan_item(item);
-        }
-        if let Some(assignment) = &expr.assignment {
-            for item in &assignment.modifier {
-                self.scan_item(item);
-            }
-            for index in assignment.indices.iter().flatten().flatten() {
-                self.scan_expr(index);
-            }
-            self.scan_expr(&assignment.value);
-        }
-    }
-
-    fn scan_item(&mut self, item: &Item) {
+impl crate::syntax::ast::BodyVisitor for OperandUses {
+    fn item(&mut self, item: &Item) {
         match item {
             Item::Special(SpecialName::AlphaAlpha, _) => self.alpha_alpha = true,
             Item::Special(SpecialName::OmegaOmega, _) => self.omega_omega = true,
-            Item::Parenthesised(expr, _) => self.scan_expr(expr),
-            Item::Indexed { base, indices, .. } => {
-                self.scan_item(base);
-                for index in indices.iter().flatten() {
-                    self.scan_expr(index);
-                }
-            }
             _ => {}
         }
     }

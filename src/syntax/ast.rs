@@ -333,3 +333,53 @@ impl Primitive {
             .map(|(primitive, _)| *primitive)
     }
 }
+
+/// What a walk over dfn bodies ([`walk_statements`]) reports: every item and every assignment, at any depth of
+/// parentheses, indices and assignments, but not inside nested dfns (a dfn is an item; its body is its own).
+pub trait BodyVisitor {
+    fn item(&mut self, _item: &Item) {}
+    fn assignment(&mut self, _assignment: &Assignment) {}
+}
+
+/// Walks the statements (guards' conditions and results included), telling `visitor` of every item and assignment.
+pub fn walk_statements(statements: &[Statement], visitor: &mut dyn BodyVisitor) {
+    for statement in statements {
+        match &statement.kind {
+            StatementKind::Expr(expr) => walk_expr(expr, visitor),
+            StatementKind::Guard { condition, result } => {
+                walk_expr(condition, visitor);
+                walk_expr(result, visitor);
+            }
+        }
+    }
+}
+
+fn walk_expr(expr: &Expr, visitor: &mut dyn BodyVisitor) {
+    for item in &expr.items {
+        walk_item(item, visitor);
+    }
+    if let Some(assignment) = &expr.assignment {
+        visitor.assignment(assignment);
+        for item in &assignment.modifier {
+            walk_item(item, visitor);
+        }
+        for index in assignment.indices.iter().flatten().flatten() {
+            walk_expr(index, visitor);
+        }
+        walk_expr(&assignment.value, visitor);
+    }
+}
+
+fn walk_item(item: &Item, visitor: &mut dyn BodyVisitor) {
+    visitor.item(item);
+    match item {
+        Item::Parenthesised(expr, _) => walk_expr(expr, visitor),
+        Item::Indexed { base, indices, .. } => {
+            walk_item(base, visitor);
+            for index in indices.iter().flatten() {
+                walk_expr(index, visitor);
+            }
+        }
+        _ => {}
+    }
+}

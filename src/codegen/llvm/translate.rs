@@ -46,8 +46,7 @@ use inkwell::values::{BasicValue, BasicValueEnum, FloatValue, IntValue, PointerV
 use inkwell::AddressSpace;
 
 use aplc_runtime::abi::{
-    diagnostic_code, ElementKind, RuntimeErrorKind, ALLOCATION_ALIGNMENT, SITE_CODE_MARKER, SITE_ERROR_MARKER,
-    SITE_JSON_ERROR_MARKER,
+    diagnostic_code, ElementKind, ALLOCATION_ALIGNMENT, SITE_CODE_MARKER, SITE_ERROR_MARKER, SITE_JSON_ERROR_MARKER,
 };
 
 use super::emit::FunctionEmitter;
@@ -908,7 +907,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     /// then counted only when a speculated `select` arm is the chosen one), immediate elsewhere.
     pub(super) fn check_deferrable_domain(&self, failed: IntValue<'ctx>, message: String) -> Result<(), CodegenError> {
         if self.deferred_checks.borrow().is_none() {
-            return self.check_immediately(failed, RuntimeErrorKind::Domain, &message);
+            return self.check_immediately(failed, AplErrorKind::Domain, &message);
         }
         let guarded = match *self.speculation_guard.borrow() {
             Some(guard) => self.emitter.builder.build_and(failed, guard, "chosen_and_failed")?,
@@ -979,13 +978,9 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     pub(super) fn check_immediately(
         &self,
         failed: IntValue<'ctx>,
-        kind: RuntimeErrorKind,
+        kind: AplErrorKind,
         message: &str,
     ) -> Result<(), CodegenError> {
-        let kind = AplErrorKind::ALL
-            .into_iter()
-            .find(|apl_kind| runtime_error_kind_of(*apl_kind) == kind)
-            .ok_or_else(|| internal_error(format!("no APL error kind for {kind:?}")))?;
         self.check_immediately_at(failed, kind, message, self.current_site.get())
     }
 

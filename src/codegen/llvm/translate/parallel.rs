@@ -253,7 +253,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         let widened = builder.build_int_s_extend(narrow, wide, "widened")?;
         let overflow = builder.build_int_compare(inkwell::IntPredicate::NE, widened, sum, "sum_overflow")?;
         let message = format!("{}: {}", Op::AddI.name(), crate::tail::scalar_ops::INTEGER_OVERFLOW);
-        self.check_immediately(overflow, aplc_runtime::abi::RuntimeErrorKind::Domain, &message)?;
+        self.check_immediately(overflow, crate::runtime::error::AplErrorKind::Domain, &message)?;
         Ok(narrow)
     }
 

@@ -8,7 +8,7 @@ use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicValue, BasicValueEnum, FastMathFlags, FloatValue, FunctionValue, IntValue};
 use inkwell::{FloatPredicate, IntPredicate};
 
-use aplc_runtime::abi::RuntimeErrorKind;
+use crate::runtime::error::AplErrorKind;
 
 mod complex;
 
@@ -621,9 +621,9 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
     /// `x!` from a table of 0! to 20! (21! does not fit in 64 bits).
     fn int_factorial(&self, x: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
         let negative = self.int_compare(IntPredicate::SLT, x, self.int_constant(0), "negative")?;
-        self.check_immediately(negative, RuntimeErrorKind::Domain, "facti: factorial of a negative int")?;
+        self.check_immediately(negative, AplErrorKind::Domain, "facti: factorial of a negative int")?;
         let too_large = self.int_compare(IntPredicate::SGT, x, self.int_constant(20), "too_large")?;
-        self.check_immediately(too_large, RuntimeErrorKind::Domain, "facti: factorial too large")?;
+        self.check_immediately(too_large, AplErrorKind::Domain, "facti: factorial too large")?;
         let table = self.factorial_table();
         let i64_type = self.emitter.context.i64_type();
         let table_type = i64_type.array_type(21);
@@ -673,7 +673,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         let below_surrogates_end = self.int_compare(IntPredicate::SLE, x, self.int_constant(0xDFFF), "")?;
         let surrogate = builder.build_and(above_surrogates_start, below_surrogates_end, "surrogate")?;
         let invalid = builder.build_or(beyond_unicode, surrogate, "not_a_code_point")?;
-        self.check_immediately(invalid, RuntimeErrorKind::Domain, "i2c: not a Unicode code point")?;
+        self.check_immediately(invalid, AplErrorKind::Domain, "i2c: not a Unicode code point")?;
         Ok(builder.build_int_truncate(x, self.emitter.context.i32_type(), "i2c")?)
     }
 
@@ -682,7 +682,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         let builder = &self.emitter.builder;
         let zero = self.int_constant(0);
         let divisor_is_zero = self.int_compare(IntPredicate::EQ, y, zero, "divisor_is_zero")?;
-        self.check_immediately(divisor_is_zero, RuntimeErrorKind::Domain, "divi: division by zero")?;
+        self.check_immediately(divisor_is_zero, AplErrorKind::Domain, "divi: division by zero")?;
         let divisor_is_minus_one = self.int_compare(IntPredicate::EQ, y, self.int_constant(-1), "by_minus_one")?;
         let most_negative = self.int_compare(IntPredicate::EQ, x, self.int_constant(i64::MIN), "most_negative")?;
         let overflow = builder.build_and(divisor_is_minus_one, most_negative, "overflow")?;
@@ -750,7 +750,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
     /// An int used as a boolean: DOMAIN ERROR unless 0 or 1.
     fn int_to_bool(&self, x: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
         let not_a_bit = self.int_compare(IntPredicate::UGT, x, self.int_constant(1), "not_a_bit")?;
-        self.check_immediately(not_a_bit, RuntimeErrorKind::Domain, "i2b: a boolean must be 0 or 1")?;
+        self.check_immediately(not_a_bit, AplErrorKind::Domain, "i2b: a boolean must be 0 or 1")?;
         self.int_compare(IntPredicate::EQ, x, self.int_constant(1), "i2b")
     }
 
@@ -759,7 +759,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         let builder = &self.emitter.builder;
         let negative = self.int_compare(IntPredicate::SLT, y, self.int_constant(0), "negative_shift")?;
         let message = format!("{}: negative shift", op.name());
-        self.check_immediately(negative, RuntimeErrorKind::Domain, &message)?;
+        self.check_immediately(negative, AplErrorKind::Domain, &message)?;
         let thirty_one = self.int_constant(31);
         let in_range = self.int_compare(IntPredicate::SLE, y, thirty_one, "in_range")?;
         let clamped = self.int_intrinsic("llvm.smin", y, thirty_one, "clamped_amount")?;
@@ -781,7 +781,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
     /// `wrapping_pow`); DOMAIN ERROR for a negative or huge exponent.
     fn int_power(&self, x: IntValue<'ctx>, y: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
         let invalid = self.int_compare(IntPredicate::UGT, y, self.int_constant(u32::MAX as i64), "bad_exponent")?;
-        self.check_immediately(invalid, RuntimeErrorKind::Domain, "powi: negative or huge exponent")?;
+        self.check_immediately(invalid, AplErrorKind::Domain, "powi: negative or huge exponent")?;
         let context = self.emitter.context;
         let function = self.emitter.function;
         let builder = &self.emitter.builder;
@@ -839,7 +839,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         let negative = builder.build_or(x_negative, y_negative, "negative")?;
         self.check_immediately(
             negative,
-            RuntimeErrorKind::Domain,
+            AplErrorKind::Domain,
             "binomi: negative arguments (use binomd)",
         )?;
         let function = special_functions::binomial_int_function(self.emitter.module)?;
@@ -850,7 +850,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             .ok_or_else(|| internal_error("aplc_binomial_int returned no value".to_string()))?
             .into_int_value();
         let too_large = self.int_compare(IntPredicate::SLT, result, zero, "too_large")?;
-        self.check_immediately(too_large, RuntimeErrorKind::Domain, "binomi: result too large")?;
+        self.check_immediately(too_large, AplErrorKind::Domain, "binomi: result too large")?;
         Ok(result)
     }
 
@@ -1207,7 +1207,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         let nearest = self.double_intrinsic("llvm.round", &[x], "nearest")?;
         let whole = self.double_tolerantly_equal(x, nearest)?;
         let not_whole = builder.build_not(whole, "not_whole")?;
-        self.check_immediately(not_whole, RuntimeErrorKind::Domain, "d2i: not an integer")?;
+        self.check_immediately(not_whole, AplErrorKind::Domain, "d2i: not an integer")?;
         self.double_in_int_range(nearest, "d2i")?;
         Ok(builder.build_float_to_signed_int(nearest, self.emitter.context.i64_type(), "d2i")?)
     }
@@ -1217,7 +1217,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         let in_range = self.double_is_in_int_range(rounded)?;
         let out_of_range = self.emitter.builder.build_not(in_range, "out_of_int_range")?;
         let message = format!("{op_name}: value out of the int range");
-        self.check_immediately(out_of_range, RuntimeErrorKind::Domain, &message)
+        self.check_immediately(out_of_range, AplErrorKind::Domain, &message)
     }
 
     /// APL's `x|y` on doubles: y when x = 0, 0 when y÷x is tolerantly an integer, otherwise `y - x×⌊y÷x`.
