@@ -341,6 +341,15 @@ impl Expr {
         }
     }
 
+    pub fn and(a: Expr, b: Expr) -> Expr {
+        match (&a, &b) {
+            (Expr::Bool(true), _) => b,
+            (_, Expr::Bool(true)) => a,
+            (Expr::Bool(false), _) | (_, Expr::Bool(false)) => Expr::Bool(false),
+            _ => Expr::Prim(Op::AndB, vec![a, b]),
+        }
+    }
+
     pub fn or(a: Expr, b: Expr) -> Expr {
         match (&a, &b) {
             (Expr::Bool(false), _) => b,

@@ -2,9 +2,9 @@
 //! (mutably), renaming a block, substituting for variables and loads, and deciding which expressions are safe to
 //! evaluate anywhere (no APL error, no memory access).
 
-use super::ir::{for_each_statement, ArrayRef, Block, Expr, ResultValue, Stmt};
+use super::ir::{defined_variables_of, for_each_statement, ArrayRef, Block, Expr, ResultValue, Stmt, Var};
 use crate::tail::ast::Op;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Calls `visit` on every expression directly in `statement` (not in nested statement lists), including the extents
 /// of array references and views.
@@ -233,6 +233,58 @@ pub fn substitute_variable(expr: &Expr, id: u32, replacement: &Expr) -> Expr {
         }
     });
     result
+}
+
+/// Gives every variable the statements define (at any depth) a fresh id above `next_id`, and renames its uses there:
+/// a copy of statements made to stand beside the original keeps variable ids unique in the program.
+pub fn rename_defined_variables(statements: &mut [Stmt], next_id: &mut u32) {
+    let mut renaming = HashMap::new();
+    for_each_statement(statements, &mut |statement| {
+        for var in defined_variables_of(statement) {
+            *next_id += 1;
+            renaming.insert(
+                var.id,
+                Var {
+                    id: *next_id,
+                    ..var.clone()
+                },
+            );
+        }
+    });
+    rename_variables(statements, &renaming);
+}
+
+fn rename_variables(statements: &mut [Stmt], renaming: &HashMap<u32, Var>) {
+    let rename = |var: &mut Var| {
+        if let Some(renamed) = renaming.get(&var.id) {
+            *var = renamed.clone();
+        }
+    };
+    for statement in statements.iter_mut() {
+        match statement {
+            Stmt::Let { var, .. } | Stmt::Mutable { var, .. } | Stmt::Assign { var, .. } | Stmt::ReadClock { var } => {
+                rename(var)
+            }
+            Stmt::For { index, .. } | Stmt::ParallelFor { index, .. } => rename(index),
+            Stmt::ParallelReduce { result, index, .. } => {
+                rename(result);
+                rename(index);
+            }
+            Stmt::ReadFile { length, .. } => rename(length),
+            Stmt::Format { shape, .. } => shape.iter_mut().for_each(rename),
+            _ => {}
+        }
+        for_each_own_expr_mut(statement, &mut |expr| {
+            rewrite_expr(expr, &mut |node| {
+                if let Expr::Var(var) = node {
+                    rename(var);
+                }
+            })
+        });
+        for list in statement.nested_lists_mut() {
+            rename_variables(list, renaming);
+        }
+    }
 }
 
 /// The number of nodes of an expression (a cost measure for recomputing it).

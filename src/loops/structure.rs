@@ -8,7 +8,7 @@
 //! a different block than `dst` and `j` free of loads, or one `for` that is itself such a nest. A whole nest counts as
 //! one copy. A broadcast (`store dst[i] = src[0]`) is a copy too; a loop that computes anything on the way is not.
 
-use super::ir::{Expr, Program, Stmt};
+use super::ir::{for_each_statement, statement_expressions, Expr, Program, Stmt};
 use super::rewrite::is_safe_pure;
 
 /// The counts of one program.
@@ -29,6 +29,9 @@ pub struct StructureCounts {
     pub parallel_reductions: usize,
     /// Copy loop nests, as defined above.
     pub copies: usize,
+    /// Innermost loops (loops with no loop inside) whose body has no select and no `if`: the interior pieces that
+    /// index-space splitting leaves of a stencil, among others.
+    pub select_free_innermost_loops: usize,
     pub frees: usize,
 }
 
@@ -42,6 +45,7 @@ pub const COUNTER_NAMES: &[&str] = &[
     "sequential-loops",
     "parallel-maps",
     "parallel-reductions",
+    "select-free-innermost-loops",
 ];
 
 impl StructureCounts {
@@ -56,6 +60,7 @@ impl StructureCounts {
             "sequential-loops" => Some(self.sequential_loops),
             "parallel-maps" => Some(self.parallel_maps),
             "parallel-reductions" => Some(self.parallel_reductions),
+            "select-free-innermost-loops" => Some(self.select_free_innermost_loops),
             _ => None,
         }
     }
@@ -74,7 +79,38 @@ pub fn structure_counts(program: &Program) -> StructureCounts {
     let mut counts = StructureCounts::default();
     count_statements(&program.body, 0, false, &mut counts);
     counts.copies = count_copies(&program.body);
+    for_each_statement(&program.body, &mut |statement| {
+        if let Some(body) = statement.nested_lists().first().filter(|_| statement.is_loop()) {
+            let element_free = match statement {
+                Stmt::ParallelReduce { element, .. } => !contains_select(element),
+                _ => true,
+            };
+            counts.select_free_innermost_loops += usize::from(element_free && is_select_free_innermost_body(body));
+        }
+    });
     counts
+}
+
+/// Whether a loop body has no loop, no `if` and no select, at any depth.
+fn is_select_free_innermost_body(body: &[Stmt]) -> bool {
+    let mut free = true;
+    for_each_statement(body, &mut |statement| {
+        free &= !statement.is_loop() && !matches!(statement, Stmt::If { .. });
+        for expr in statement_expressions(statement) {
+            free &= !contains_select(expr);
+        }
+    });
+    free
+}
+
+fn contains_select(expr: &Expr) -> bool {
+    match expr {
+        Expr::Select(..) => true,
+        Expr::Prim(_, arguments) => arguments.iter().any(contains_select),
+        Expr::Load { index, .. } => contains_select(index),
+        Expr::At(_, inner) => contains_select(inner),
+        Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => false,
+    }
 }
 
 fn count_statements(statements: &[Stmt], loop_depth: usize, inside_parallel: bool, counts: &mut StructureCounts) {

@@ -198,7 +198,7 @@ fn simplify_symbolic_quotient(value: &Expr, divisor: &Expr, facts: &Facts) -> Op
 
 /// A product of atoms (non-affine int expressions: loop indices, sizes, residues, loads, ...), kept sorted so that
 /// equal products compare equal; the empty product is 1.
-type Monomial = Vec<Expr>;
+pub(super) type Monomial = Vec<Expr>;
 
 fn monomial_of(atoms: impl IntoIterator<Item = Expr>) -> Monomial {
     let mut atoms: Vec<Expr> = atoms.into_iter().collect();
@@ -224,13 +224,13 @@ const MAXIMUM_TERMS: usize = 16;
 
 /// `Σ coefficient × monomial + constant`: the polynomial form of an int expression.
 #[derive(Clone, Debug, Default)]
-struct Affine {
-    terms: Vec<(Monomial, i64)>,
-    constant: i64,
+pub(super) struct Affine {
+    pub(super) terms: Vec<(Monomial, i64)>,
+    pub(super) constant: i64,
 }
 
 impl Affine {
-    fn constant(value: i64) -> Affine {
+    pub(super) fn constant(value: i64) -> Affine {
         Affine {
             terms: Vec::new(),
             constant: value,
@@ -280,7 +280,7 @@ impl Affine {
     }
 
     /// `self + factor × other`, or None on overflow.
-    fn add_scaled(mut self, other: &Affine, factor: i64) -> Option<Affine> {
+    pub(super) fn add_scaled(mut self, other: &Affine, factor: i64) -> Option<Affine> {
         self.constant = self.constant.checked_add(other.constant.checked_mul(factor)?)?;
         for (expr, coefficient) in &other.terms {
             let scaled = coefficient.checked_mul(factor)?;
@@ -322,7 +322,7 @@ impl Affine {
 
     /// The form as an expression: positive terms first (or the constant when there are none), then the negative
     /// ones subtracted, then the constant: `i × 26 + j`, `99 - k`, `i × 512 - k + 511`, `i × n + k`.
-    fn to_expr(&self) -> Expr {
+    pub(super) fn to_expr(&self) -> Expr {
         let positive = self.terms.iter().filter(|(_, c)| *c > 0);
         let negative = self.terms.iter().filter(|(_, c)| *c < 0);
         let product_of = |monomial: &Monomial| monomial.iter().cloned().reduce(Expr::mul_int).unwrap_or(Expr::Int(1));
@@ -617,6 +617,34 @@ pub(super) fn coefficient_of(expr: &Expr, index: &Var, definitions: &HashMap<u32
         }
     }
     Some(coefficient)
+}
+
+/// Reads int expressions as affine forms, looking through the let-bound `definitions` as [`simplify_statements`]
+/// does (only stable definitions: no loads, no `mutables`, no run-time calls). Index-space splitting uses it to read
+/// the conditions of a loop body as comparisons of the loop index with loop-invariant forms.
+pub(super) struct AffineReader {
+    facts: Facts,
+}
+
+impl AffineReader {
+    pub(super) fn new(definitions: HashMap<u32, Expr>, mutables: HashSet<u32>) -> AffineReader {
+        AffineReader {
+            facts: Facts {
+                definitions,
+                mutables,
+                ..Facts::default()
+            },
+        }
+    }
+
+    pub(super) fn form(&self, expr: &Expr) -> Option<Affine> {
+        self.facts.affine(expr, EXPANSION_DEPTH)
+    }
+
+    /// Whether an atom of a form has the same value wherever its variables are in scope (see [`Facts::is_stable`]).
+    pub(super) fn is_stable(&self, atom: &Expr) -> bool {
+        self.facts.is_stable(atom)
+    }
 }
 
 /// Whether `var` occurs in `expr` (let-bound variables are not looked through).

@@ -5,7 +5,9 @@
 //!
 //! Order: recomputing cheap blocks first (fewer blocks for the others to consider), then in-place updates (which
 //! remove copies, and with them allocations that hoisting would otherwise have to move), then hoisting, and last the
-//! recognition of parallel maps, which must see where the other passes left each block.
+//! recognition of parallel maps, which must see where the other passes left each block. Index-space splitting comes
+//! last: it copies loop bodies, so every pass before it works on one copy, and its pieces of a parallel map are
+//! parallel maps already.
 
 use crate::loops::ir::Program;
 
@@ -40,6 +42,12 @@ pub fn memory_pipeline() -> Vec<MemoryPass> {
             description: "make every loop whose iterations are independent a parallel map (after the passes that \
                           decide which blocks iterations share)",
             run: super::parallelise::parallelise_maps,
+        },
+        MemoryPass {
+            name: "split-index-spaces",
+            description: "cut the index range of a loop whose body selects on comparisons of its index with invariant \
+                          bounds (rotations, shifts, catenations) into pieces where each comparison is known",
+            run: super::index_split::split_index_spaces,
         },
     ]
 }

@@ -9,12 +9,15 @@
 //!   reductions in i-k-j order when the innermost loop then reads contiguously, and `row_fusion` fuses a loop that
 //!   writes an array row by row with the loop that reads it row by row, contracting the array to one row.
 //! - [`memory_passes`]: the passes over blocks after lowering ([`rematerialise`], [`in_place`], [`hoist`] with
-//!   [`double_buffer`], then [`parallelise`]), run by the driver's `loop_program` so that every backend gets them.
+//!   [`double_buffer`], then [`parallelise`], and last [`index_split`], which cuts the index range of stencil loops
+//!   into an interior without selects and thin borders), run by the driver's `loop_program` so that every backend
+//!   gets them.
 
 pub mod double_buffer;
 pub mod hoist;
 pub mod in_place;
 pub(crate) mod index_simplify;
+pub mod index_split;
 pub(crate) mod interchange;
 pub(crate) mod invariant_mutables;
 pub mod memory_passes;

@@ -98,10 +98,15 @@ fn parallel_version(
 
 /// Whether distinct iterations of a loop with this index and body store to distinct positions of every block the
 /// body does not allocate itself, and load no position another iteration stores. The checker uses it for `parfor`.
+///
+/// The pieces of a loop that index-space splitting made are looked at joined back into one loop
+/// ([`super::index_split::join_pieces`]): each piece covers part of the loop's range, so its own counts and offsets
+/// would not show that together they stay within a row.
 pub fn stores_are_disjoint_across_iterations(index: &Var, body: &[Stmt]) -> bool {
+    let body = super::index_split::join_pieces(body);
     let mut definitions = HashMap::new();
-    collect_definitions(body, &mut definitions);
-    iterations_are_independent(index, body, &definitions)
+    collect_definitions(&body, &mut definitions);
+    iterations_are_independent(index, &body, &definitions)
 }
 
 fn iterations_are_independent(index: &Var, body: &[Stmt], definitions: &HashMap<u32, Expr>) -> bool {
