@@ -311,3 +311,28 @@ fn long_literal_vectors_are_copied_from_constant_arrays() {
     assert!(!short.contains("constant [15 x i64]"), "{short}");
     assert!(short.contains("store i64 15, ptr %element"), "{short}");
 }
+
+#[test]
+fn a_sum_of_booleans_is_computed_and_compared_in_bytes() {
+    // c, a sum of four booleans (0 to 4), is read twice by one element-wise consumer, so it is a `let` in the loop of
+    // the reduction: computed in i8 and compared in i8 (src/codegen/llvm/translate/narrow.rs).
+    let program = typed_loop_program(
+        "count.apl",
+        "n←100 ⎕ArgInt 1\nv←(⍳n)>50\nw←(⍳n)>20\nc←v+w+v+w\n⎕←+/(c=2)∨c=3\n",
+    );
+    let ir = unoptimised_ir(&program);
+    assert!(ir.contains("add nsw i8"), "{ir}");
+    assert!(ir.contains("icmp eq i8"), "{ir}");
+}
+
+#[test]
+fn a_sum_of_booleans_beyond_a_byte_takes_16_bits_and_other_ints_stay_64() {
+    // 130 booleans sum to at most 130, beyond i8's 127.
+    let terms = vec!["v"; 130].join("+");
+    let program = typed_loop_program("wide.apl", &format!("n←100 ⎕ArgInt 1\nv←(⍳n)>50\n⎕←+/{terms}\n"));
+    assert!(unoptimised_ir(&program).contains("add nsw i16"));
+    // An int that is not a boolean has no small range: the sum stays 64 bits.
+    let program = typed_loop_program("ints.apl", "n←100 ⎕ArgInt 1\nv←(⍳n)>50\n⎕←+/v+⍳n\n");
+    let ir = unoptimised_ir(&program);
+    assert!(!ir.contains("add nsw i8") && !ir.contains("add nsw i16"), "{ir}");
+}

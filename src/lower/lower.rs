@@ -148,6 +148,17 @@ pub struct Lowerer {
     /// The APL text whose code is being lowered (the span of the innermost TAIL node that has one): what the checks
     /// emitted now report as their position.
     pub(super) site: Option<Span>,
+    /// Multi-indices already computed from row-major positions (see [`Lowerer::to_multi_index`]).
+    pub(super) multi_indices: Vec<MultiIndexEntry>,
+}
+
+/// A multi-index computed from a stable row-major position in the statement list `scope`: while that list is open,
+/// the same position in the same shape reuses its variables.
+pub(super) struct MultiIndexEntry {
+    pub(super) shape: Vec<Expr>,
+    pub(super) position: Expr,
+    pub(super) scope: u64,
+    pub(super) index: Vec<Expr>,
 }
 
 impl Default for Lowerer {
@@ -161,6 +172,7 @@ impl Default for Lowerer {
             mutable_ids: HashSet::new(),
             element_loops: 0,
             site: None,
+            multi_indices: Vec::new(),
         }
     }
 }
@@ -213,6 +225,11 @@ impl Lowerer {
     /// The id of the statement list being built.
     pub fn current_scope(&self) -> u64 {
         *self.scope_ids.last().expect("a statement list")
+    }
+
+    /// The ids of the statement lists being built.
+    pub fn open_scopes(&self) -> Vec<u64> {
+        self.scope_ids.clone()
     }
 
     /// Whether the statement list with this id is still being built (so what it bound is in scope here).
@@ -516,9 +533,10 @@ impl Lowerer {
                 }
                 match arr {
                     Arr::Pull(pull) if shared && !self.is_cheap_to_recompute(&pull) => {
-                        // Memoised reads need one index form; a rank ≥ 2 array read both flat and shaped would be
-                        // recomputed on every conversion, so only vectors are fused this way.
-                        if pull.shape.len() == 1 && used_element_wise_once(name, body) {
+                        // Memoised reads are keyed by their index form. A rank ≥ 2 array read flat is read through
+                        // `to_multi_index`, which gives one position the same multi-index every time, so reads of
+                        // both forms at one element meet in the memo.
+                        if used_element_wise_once(name, body) {
                             Ok(Lowered::Array(Arr::Pull(memoised(pull))))
                         } else {
                             Ok(Lowered::Array(Arr::Mat(self.materialise(&Arr::Pull(pull))?)))

@@ -241,7 +241,32 @@ impl Lowerer {
     }
 
     /// Multi-index of a row-major position (a div and a mod per axis).
+    ///
+    /// A stable position converted again in a statement list where its first conversion is still in scope gets the
+    /// same variables back, so two flat reads of one element of a memoised rank-2 array (`fusion.rs`) are one read.
     pub fn to_multi_index(&mut self, shape: &[Expr], position: Expr) -> Vec<Expr> {
+        let scope_ids = self.open_scopes();
+        self.multi_indices.retain(|entry| scope_ids.contains(&entry.scope));
+        if let Some(entry) = self
+            .multi_indices
+            .iter()
+            .find(|entry| entry.shape == shape && entry.position == position)
+        {
+            return entry.index.clone();
+        }
+        let index = self.compute_multi_index(shape, position.clone());
+        if self.is_stable(&position) && shape.iter().all(|extent| self.is_stable(extent)) {
+            self.multi_indices.push(super::lower::MultiIndexEntry {
+                shape: shape.to_vec(),
+                position,
+                scope: self.current_scope(),
+                index: index.clone(),
+            });
+        }
+        index
+    }
+
+    fn compute_multi_index(&mut self, shape: &[Expr], position: Expr) -> Vec<Expr> {
         let mut rest = self.bind(position, "q");
         let mut index = vec![Expr::Int(0); shape.len()];
         for axis in (0..shape.len()).rev() {

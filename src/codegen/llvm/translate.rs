@@ -31,6 +31,7 @@
 
 pub mod line;
 mod nan_checks;
+mod narrow;
 mod parallel;
 mod scalar;
 mod special_functions;
@@ -146,6 +147,8 @@ pub(super) struct ProgramTranslator<'module, 'ctx> {
     /// positions are non-negative (`parallel.rs`). An element index maps to the count it is below (`index < n`),
     /// which the translation states with `llvm.assume` so that LLVM knows the index's range inside a chunk.
     position_lets: RefCell<HashMap<u32, Option<Var>>>,
+    /// The int `let`s computed in a narrow type (`narrow.rs`), by variable id.
+    narrow_values: RefCell<HashMap<u32, narrow::NarrowValue<'ctx>>>,
     /// The program's source, for the reports of errors whose check has a site ([`CodegenOptions::source`]).
     source: Option<SourceFile>,
     /// How those reports are written ([`CodegenOptions::error_format`]).
@@ -196,6 +199,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             float_mode,
             next_synthetic_id: Cell::new(first_synthetic_id),
             position_lets: RefCell::new(HashMap::new()),
+            narrow_values: RefCell::new(HashMap::new()),
             source: None,
             error_format: ErrorFormat::Human,
             current_site: Cell::new(None),
@@ -447,7 +451,10 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         if matches!(value.without_site(), Expr::Prim(..)) && self.lets_checked_by_uses.borrow().contains(&var.id) {
             self.elide_next_nan_check.set(true);
         }
-        let value = self.translate_expression(value)?;
+        let value = match self.translate_narrow_let(var, value)? {
+            Some(widened) => widened.into(),
+            None => self.translate_expression(value)?,
+        };
         if is_fresh_computation && value.as_instruction_value().is_some() {
             value.set_name(&var.name());
         }

@@ -246,6 +246,11 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         // check of its own.
         let deferring = self.deferred_checks.borrow().is_some();
         let compares_ints = matches!(op, Op::EqI | Op::NeqI | Op::LtI | Op::LteI | Op::GtI | Op::GteI);
+        if compares_ints {
+            if let Some(compared) = self.translate_narrow_comparison(op, arguments)? {
+                return Ok(compared.into());
+            }
+        }
         let values = arguments
             .iter()
             .enumerate()
