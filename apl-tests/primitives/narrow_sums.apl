@@ -15,6 +15,13 @@
 ⍝ A difference of booleans goes below zero: (w+w)-(v+v+v) is ¯3 ¯3 2 ¯3, less than 0 where v is 1.
 ⍝> ¯3 ¯3 2 ¯3
 ⍝> 1 1 0 1
+⍝ x←100+(100 copies of v) is 200 200 100 200, y←100+(100 copies of w) is 100 100 200 100: both need 16 bits, while
+⍝ x-y, ¯100 to 100, would fit a byte; it is computed in 16 bits, as its operands are. d←x-y is read twice by one
+⍝ consumer, so it is one value per element, compared with 0 and with 50 (d=100 where v is 1).
+⍝> 100 100 ¯100 100
+⍝> 1 1 0 1
+⍝ The same with p and q read only by e←p-q, so that all of it is one element's computation: e is 100 100 ¯100 100.
+⍝> 0 0 1 0
 n←4 ⎕ArgInt 1
 v←(⍳n)≠3
 w←~v
@@ -30,3 +37,12 @@ c←v+w+v+v
 d←(w+w)-(v+v+v)
 ⎕←d
 ⎕←d<0
+x←100+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v
+y←100+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w
+⎕←x-y
+d←x-y
+⎕←(d=0)∨d>50
+p←100+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v+v
+q←100+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w+w
+e←p-q
+⎕←(e<0)∨e=0

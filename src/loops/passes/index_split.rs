@@ -156,8 +156,14 @@ impl Splitter {
             Stmt::ParallelFor { index, count, body } => (index.clone(), count.clone(), body.clone(), true),
             _ => unreachable!("split_loop is called on loops"),
         };
+        let mut defined_inside = variables_defined_in(&body);
+        defined_inside.insert(index.id);
+        let scope = LoopScope {
+            index: &index,
+            defined_inside,
+        };
         let cuts = if body_can_be_copied(&body) {
-            self.primary_cuts(&index, &body)
+            self.primary_cuts(&scope, &body)
         } else {
             Vec::new()
         };
@@ -179,18 +185,9 @@ impl Splitter {
             });
             Expr::var(&bound)
         };
-        let innermost = !body.iter().any(|statement| {
-            let mut has_loop = statement.is_loop();
-            for_each_statement(std::slice::from_ref(statement), &mut |s| has_loop |= s.is_loop());
-            has_loop
-        });
+        let mut innermost = true;
+        for_each_statement(&body, &mut |statement| innermost &= !statement.is_loop());
         let test = splitting_test(&count, &cuts, innermost);
-        let mut defined_inside = variables_defined_in(&body);
-        defined_inside.insert(index.id);
-        let scope = LoopScope {
-            index: &index,
-            defined_inside,
-        };
         if self.hoist_test(&test) {
             self.pieces(&scope, &body, parallel, count, &cuts, &mut statements);
             return statements;
@@ -243,13 +240,9 @@ impl Splitter {
     }
 
     /// The cuts of the primary conditions of a loop body, at most [`MAX_CUTS`], in the order they are first met.
-    fn primary_cuts(&self, index: &Var, body: &[Stmt]) -> Vec<Cut> {
-        let scope = LoopScope {
-            index,
-            defined_inside: variables_defined_in(body),
-        };
+    fn primary_cuts(&self, scope: &LoopScope, body: &[Stmt]) -> Vec<Cut> {
         let mut cuts = Vec::new();
-        self.collect_cuts_in_statements(&scope, body, &mut cuts);
+        self.collect_cuts_in_statements(scope, body, &mut cuts);
         cuts.truncate(MAX_CUTS);
         cuts
     }

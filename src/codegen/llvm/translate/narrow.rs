@@ -6,9 +6,10 @@
 //!
 //! The range of each value is derived from its operands (`b2i` is 0 or 1, a constant is itself, a sum's bounds are
 //! the sums of its operands' bounds, a variable has the range recorded when its `let` was narrowed), and only the
-//! wrapping index operators `addw`/`subw` are narrowed: APL's checked `addi`/`subi` keep their overflow checks. Since
-//! every intermediate value provably lies in the narrow type, narrow and 64-bit arithmetic give the same number:
-//! narrowing never changes a result, it cannot overflow.
+//! wrapping index operators `addw`/`subw` are narrowed: APL's checked `addi`/`subi` keep their overflow checks. The
+//! narrow type is chosen for the hull of every intermediate value (`(a+b)-c` may end small after a large sum), so
+//! every value provably lies in it: narrow and 64-bit arithmetic give the same number, and narrowing never changes a
+//! result.
 
 use super::ProgramTranslator;
 use crate::codegen::llvm::error::CodegenError;
@@ -25,6 +26,20 @@ pub(super) struct IntRange {
 }
 
 impl IntRange {
+    fn constant(value: i64) -> IntRange {
+        IntRange {
+            low: value,
+            high: value,
+        }
+    }
+
+    fn union(self, other: IntRange) -> IntRange {
+        IntRange {
+            low: self.low.min(other.low),
+            high: self.high.max(other.high),
+        }
+    }
+
     /// The fewest bits among 8, 16 and 32 of a signed int holding the whole range (None: 64 are needed).
     fn narrow_bits(self) -> Option<u32> {
         [8u32, 16, 32].into_iter().find(|bits| {
@@ -34,11 +49,25 @@ impl IntRange {
     }
 }
 
-/// A narrowed `let`: its value in the narrow type, and the range that type was chosen for.
+/// The ranges of a narrowable expression: of its value, and the hull of the values of all its parts (intermediate
+/// sums, and the narrow types of the variables it reads), which the narrow type must hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Ranges {
+    pub value: IntRange,
+    pub hull: IntRange,
+}
+
+impl Ranges {
+    fn of_value(value: IntRange) -> Ranges {
+        Ranges { value, hull: value }
+    }
+}
+
+/// A narrowed `let`: its value in the narrow type, and its ranges (the hull says which type it has).
 #[derive(Clone, Copy)]
 pub(super) struct NarrowValue<'ctx> {
     pub value: IntValue<'ctx>,
-    pub range: IntRange,
+    pub ranges: Ranges,
 }
 
 impl<'ctx> ProgramTranslator<'_, 'ctx> {
@@ -48,17 +77,17 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         if var.ty != ScalarType::Int || !is_narrowable_operation(value) {
             return Ok(None);
         }
-        let Some(range) = self.narrow_range(value) else {
+        let Some(ranges) = self.narrow_ranges(value) else {
             return Ok(None);
         };
-        let Some(bits) = range.narrow_bits() else {
+        let Some(bits) = ranges.hull.narrow_bits() else {
             return Ok(None);
         };
         let narrow = self.translate_narrow(value, bits)?;
         narrow.set_name(&format!("{}.narrow", var.name()));
         self.narrow_values
             .borrow_mut()
-            .insert(var.id, NarrowValue { value: narrow, range });
+            .insert(var.id, NarrowValue { value: narrow, ranges });
         let wide = self
             .emitter
             .builder
@@ -82,14 +111,10 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         if !uses_a_narrowed_let(x) && !uses_a_narrowed_let(y) {
             return Ok(None);
         }
-        let (Some(x_range), Some(y_range)) = (self.narrow_range(x), self.narrow_range(y)) else {
+        let (Some(x_ranges), Some(y_ranges)) = (self.narrow_ranges(x), self.narrow_ranges(y)) else {
             return Ok(None);
         };
-        let together = IntRange {
-            low: x_range.low.min(y_range.low),
-            high: x_range.high.max(y_range.high),
-        };
-        let Some(bits) = together.narrow_bits() else {
+        let Some(bits) = x_ranges.hull.union(y_ranges.hull).narrow_bits() else {
             return Ok(None);
         };
         let (x, y) = (self.translate_narrow(x, bits)?, self.translate_narrow(y, bits)?);
@@ -107,34 +132,36 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         ))
     }
 
-    /// The range of an expression built only of narrowable parts, or None.
-    fn narrow_range(&self, expr: &Expr) -> Option<IntRange> {
+    /// The ranges of an expression built only of narrowable parts, or None.
+    fn narrow_ranges(&self, expr: &Expr) -> Option<Ranges> {
         match expr {
-            Expr::Int(value) => Some(IntRange {
-                low: *value,
-                high: *value,
-            }),
-            Expr::Var(var) => self.narrow_values.borrow().get(&var.id).map(|narrow| narrow.range),
-            Expr::Prim(Op::B2I, _) => Some(IntRange { low: 0, high: 1 }),
-            Expr::Prim(Op::AddW, arguments) => {
-                let (x, y) = (self.narrow_range(&arguments[0])?, self.narrow_range(&arguments[1])?);
-                Some(IntRange {
-                    low: x.low.checked_add(y.low)?,
-                    high: x.high.checked_add(y.high)?,
-                })
-            }
-            Expr::Prim(Op::SubW, arguments) => {
-                let (x, y) = (self.narrow_range(&arguments[0])?, self.narrow_range(&arguments[1])?);
-                Some(IntRange {
-                    low: x.low.checked_sub(y.high)?,
-                    high: x.high.checked_sub(y.low)?,
+            Expr::Int(value) => Some(Ranges::of_value(IntRange::constant(*value))),
+            Expr::Var(var) => self.narrow_values.borrow().get(&var.id).map(|narrow| narrow.ranges),
+            Expr::Prim(Op::B2I, _) => Some(Ranges::of_value(IntRange { low: 0, high: 1 })),
+            Expr::Prim(op @ (Op::AddW | Op::SubW), arguments) => {
+                let (x, y) = (self.narrow_ranges(&arguments[0])?, self.narrow_ranges(&arguments[1])?);
+                let value = if *op == Op::AddW {
+                    IntRange {
+                        low: x.value.low.checked_add(y.value.low)?,
+                        high: x.value.high.checked_add(y.value.high)?,
+                    }
+                } else {
+                    IntRange {
+                        low: x.value.low.checked_sub(y.value.high)?,
+                        high: x.value.high.checked_sub(y.value.low)?,
+                    }
+                };
+                Some(Ranges {
+                    value,
+                    hull: x.hull.union(y.hull).union(value),
                 })
             }
             _ => None,
         }
     }
 
-    /// Emits an expression whose range fits `bits` in that width (every part of it fits, by `narrow_range`).
+    /// Emits an expression whose hull fits `bits` in that width (so every part of it fits, and every variable it reads
+    /// is at most that wide).
     fn translate_narrow(&self, expr: &Expr, bits: u32) -> Result<IntValue<'ctx>, CodegenError> {
         let context = self.emitter.context;
         let builder = &self.emitter.builder;
