@@ -57,6 +57,9 @@ fn leaf() -> impl Strategy<Value = Term> {
         5 => Just(term("a".to_string(), 0)),
         5 => Just(term("v".to_string(), 1)),
         5 => Just(term("m".to_string(), 2)),
+        // A matrix of about 16 by 16 whose size is read at run time: the size at which index-space splitting
+        // (src/loops/passes/index_split.rs) starts to cut the loops of its stencils.
+        2 => Just(term("s".to_string(), 2)),
     ]
 }
 
@@ -94,6 +97,13 @@ fn expression() -> impl Strategy<Value = Term> {
             (inner.clone(), -3i64..4).prop_map(|(x, k)| term(format!("({}↑{})", number(k), x.text), x.rank.max(1))),
             (inner.clone(), -3i64..4).prop_map(|(x, k)| term(format!("({}↓{})", number(k), x.text), x.rank.max(1))),
             (inner.clone(), -3i64..4).prop_map(|(x, k)| term(format!("({}⌽{})", number(k), x.text), x.rank)),
+            (inner.clone(), -3i64..4).prop_map(|(x, k)| term(format!("({}⊖{})", number(k), x.text), x.rank)),
+            // Stencils: shifted copies of an array next to it, and a ⍣ of a stencil step.
+            inner
+                .clone()
+                .prop_map(|x| term(format!("((1↑{0})⍪¯1↓{0})", x.text), x.rank.max(2))),
+            (inner.clone(), 0i64..3)
+                .prop_map(|(x, k)| { term(format!("(({{(1⌽⍵)+(¯1⊖⍵)-⍵}}⍣{k}){})", x.text), x.rank) }),
             (inner.clone(), 0i64..4, 0i64..4).prop_map(|(x, r, c)| term(format!("({r} {c}⍴{})", x.text), 2)),
             (inner.clone(), 0i64..7).prop_map(|(x, n)| term(format!("({n}⍴{})", x.text), 1)),
             pair.clone()
@@ -181,24 +191,29 @@ fn statement_term() -> impl Strategy<Value = Term> {
     ]
 }
 
-/// A program: three names defined first (a scalar, a vector, a matrix), then a few statements, each printing its
-/// value, some assigning a name that later ones read.
+/// A program: four names defined first (a scalar, a vector, a matrix, and a matrix of about 16 by 16 whose size is
+/// read at run time), then a few statements, each printing its value, some assigning a name that later ones read.
 fn program() -> impl Strategy<Value = String> {
     let statement = (statement_term(), prop::bool::weighted(0.3));
     (
         -4i64..10,
         prop::collection::vec(-4i64..10, 0..6),
         (0i64..4, 0i64..4),
+        (14i64..19, 14i64..19),
         prop::collection::vec(statement, 1..5),
     )
-        .prop_map(|(a, v, (rows, columns), statements)| {
+        .prop_map(|(a, v, (rows, columns), (large_rows, large_columns), statements)| {
             let items: Vec<String> = v.into_iter().map(number).collect();
             let vector = if items.is_empty() {
                 "⍬".to_string()
             } else {
                 format!(",{}", items.join(" "))
             };
-            let mut text = format!("⎕PP←6\na←{}\nv←{vector}\nm←{rows} {columns}⍴v,⍳6\n", number(a));
+            let mut text = format!(
+                "⎕PP←6\na←{}\nv←{vector}\nm←{rows} {columns}⍴v,⍳6\n\
+                 s←({large_rows} ⎕ArgInt 1) ({large_columns} ⎕ArgInt 2)⍴(⍳7),v\n",
+                number(a)
+            );
             for (position, (term, assigned)) in statements.into_iter().enumerate() {
                 if assigned {
                     // ⎕← prints an assigned value too, so every statement's value is compared.

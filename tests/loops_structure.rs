@@ -5,7 +5,7 @@
 mod loops_common;
 
 use aplc::loops::ir::{self, Stmt};
-use loops_common::{loop_ir, lower_checked, typed_program};
+use loops_common::{loop_ir, lower_checked, run_loops, run_tail, typed_program};
 
 fn counts(text: &str) -> ir::Counts {
     ir::count(&loop_ir(text).0)
@@ -161,16 +161,10 @@ fn snapshots_of_printed_loop_ir() {
 /// Operators the lowering does not support yet: each gives a NONCE error naming the construct.
 #[test]
 fn unsupported_operators_give_a_nonce_error() {
-    let unsupported = [
-        (
-            "condScl(fn x:([int]0,[int]1) => x, tt, (1, iota(3)))",
-            "arrays inside the tuple state",
-        ),
-        (
-            "transp2(rotateV(nowi(), [1,2]), reshape([2,2], iota(4)))",
-            "transp2 with axes unknown",
-        ),
-    ];
+    let unsupported = [(
+        "transp2(rotateV(nowi(), [1,2]), reshape([2,2], iota(4)))",
+        "transp2 with axes unknown",
+    )];
     for (text, name) in unsupported {
         let program = typed_program(text);
         let error = lower_checked(&program)
@@ -182,6 +176,27 @@ fn unsupported_operators_give_a_nonce_error() {
             "{text}: {message}"
         );
         assert_eq!(error.to_apl_error().kind, aplc::runtime::error::AplErrorKind::Nonce);
+    }
+}
+
+#[test]
+fn a_conditional_over_a_strand_with_an_array_runs_as_the_interpreter_does() {
+    // condScl over (1, iota(3)): the array gets a block of its own, replaced in the branch taken (issue #14, item 1;
+    // this was a NONCE ERROR, "arrays inside the tuple state of a loop").
+    for condition in ["tt", "ff"] {
+        let text = format!(
+            "let t:([int]0,[int]1) = condScl(fn x:([int]0,[int]1) => (addi(#1(x),1), each(fn y:[int]0 => muli(y,2), #2(x))), \
+             {condition}, (1, iota(3))) in let _e1:[int]0 = print(10, #1(t)) in let _e2:[int]1 = print(10, #2(t)) in 0"
+        );
+        let program = typed_program(&text);
+        let lowered = lower_checked(&program).unwrap_or_else(|error| panic!("{text}: {error}"));
+        let expected = if condition == "tt" {
+            ["2", "2 4 6"]
+        } else {
+            ["1", "1 2 3"]
+        };
+        assert_eq!(run_loops(&lowered).printed, expected, "{text}");
+        assert_eq!(run_tail(&program).printed, expected, "{text}");
     }
 }
 
@@ -291,4 +306,29 @@ fn complex_numbers_lower_to_complex_values_and_blocks() {
     let outcome = loops_common::run_loops(&program);
     assert_eq!(outcome.printed, vec!["¯3J4 ¯7J¯24"]);
     assert_eq!(outcome.ended, Ok(vec!["4J¯2".to_string()]));
+}
+
+#[test]
+fn a_view_whose_layout_is_not_an_lmad_prints_and_parses_back() {
+    // The reversal of a vector of run-time length starts at max(n-1, 0): not a sum of products, so the view is
+    // printed with the loop IR's own expressions, and the parser reads those back.
+    let text = "let s1 : int = argInt(1, 4)\nalloc mem2 : int[s1]\n\
+                view v3 : int [s1]@mem2 -> (maxi((s1 - 1), 0))+{(s1:-1)}\nfree mem2\nresult 0\n";
+    let program = aplc::loops::parser::parse_program(text).unwrap_or_else(|error| panic!("{error}"));
+    let view = program
+        .body
+        .iter()
+        .find(|statement| matches!(statement, Stmt::View { .. }));
+    let Some(Stmt::View { layout, shape, .. }) = view else {
+        panic!("no view in {program:?}")
+    };
+    assert_eq!(shape.len(), 1);
+    assert!(
+        matches!(&layout.offset, ir::Expr::Prim(aplc::tail::ast::Op::MaxI, _)),
+        "{layout:?}"
+    );
+    assert_eq!(aplc::loops::print_program(&program), text);
+    // A malformed annotation is still a syntax error.
+    let broken = text.replace("+{(s1:-1)}", "+{(s1:-1)");
+    assert!(aplc::loops::parser::parse_program(&broken).is_err());
 }

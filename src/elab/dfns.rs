@@ -220,7 +220,7 @@ impl Elaborator {
         initial.push(self.convert_value(right, &omega_type, span)?);
         let initial = value_expr(&self.generalize_value(Val::Tuple(initial)));
         let looped = Expr::op("powerUntil", vec![step, predicate, initial]);
-        let looped = self.bind_value(rebuild_value(looped, &super::operators::value_of_type(&state_type)));
+        let looped = self.bind_structured(looped, &super::operators::value_of_type(&state_type), span)?;
         let Val::Tuple(mut components) = looped else {
             unreachable!("a tuple state")
         };

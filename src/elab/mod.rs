@@ -476,6 +476,26 @@ impl Elaborator {
     }
 
     /// Let-bind every array inside a value.
+    /// The value of `expr`, whose value has the structure of `like` (a loop over a state, say), bound to variables.
+    /// A tuple is bound once as a whole and its components are projected from the variable: projections of the
+    /// expression itself would repeat it once per component (the loop run twice, its output printed twice).
+    pub fn bind_structured(&mut self, expr: Expr, like: &Val, span: Span) -> ElabResult<Val> {
+        if !matches!(like, Val::Tuple(_)) {
+            return Ok(self.bind_value(operators::rebuild_value(expr, like)));
+        }
+        let name = self.fresh_name("t");
+        let value_type = operators::value_type(like, span)?;
+        let expr = match self.site {
+            Some(site) => Expr::at(site, expr),
+            None => expr,
+        };
+        self.frames
+            .last_mut()
+            .expect("a frame is open")
+            .push(Entry::Let(name.clone(), value_type, expr));
+        Ok(self.bind_value(operators::rebuild_value(Expr::Var(name), like)))
+    }
+
     pub fn bind_value(&mut self, value: Val) -> Val {
         match value {
             Val::Array(array) => Val::Array(self.bind(array)),

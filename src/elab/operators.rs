@@ -678,12 +678,21 @@ impl Elaborator {
         let lambda = Expr::lambda(&parameter, state_type.clone(), body);
         if count.base == Base::Bool {
             let expr = Expr::op("condScl", vec![lambda, count.expr, value_expr(&state)]);
-            return Ok(rebuild_value(expr, &state));
+            return self.structured_result(expr, &state, span);
         }
         let count = self.integer_argument(count, span)?;
         let op = if timed { "bench" } else { "power" };
         let expr = Expr::op(op, vec![lambda, count.expr, value_expr(&state)]);
-        Ok(rebuild_value(expr, &state))
+        self.structured_result(expr, &state, span)
+    }
+
+    /// The value of a loop over a state: an array stays an expression for its consumer to bind, a tuple is bound
+    /// once (see [`Elaborator::bind_structured`]).
+    fn structured_result(&mut self, expr: Expr, state: &Val, span: Span) -> ElabResult<Val> {
+        match state {
+            Val::Tuple(_) => self.bind_structured(expr, state, span),
+            _ => Ok(rebuild_value(expr, state)),
+        }
     }
 
     /// `f⍣g x`: apply f until `(f x) g x` holds (`⍣≡` is a fixpoint), through `powerUntil`.
@@ -738,7 +747,7 @@ impl Elaborator {
             Expr::lambda(&old_name, state_type, test.expr),
         );
         let expr = Expr::op("powerUntil", vec![lambda, test, value_expr(&state)]);
-        Ok(self.bind_value(rebuild_value(expr, &state)))
+        self.bind_structured(expr, &state, span)
     }
 
     /// `f¨A` on a small constant A, where every application gives a constant: folded at compile time (this is how a

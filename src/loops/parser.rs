@@ -365,8 +365,22 @@ impl<'t> Parser<'t> {
         let (_, annotation) = rest
             .split_once(' ')
             .ok_or_else(|| fail("expected an annotation".to_string()))?;
-        let annotation =
-            crate::mem::parse_array_annotation(annotation).map_err(|e| fail(format!("bad annotation: {e}")))?;
+        let annotation = match crate::mem::parse_array_annotation(annotation) {
+            Ok(annotation) => annotation,
+            // A layout that is not an LMAD over sums of products (an offset with `maxi`, say) is printed with the
+            // loop IR's own expressions.
+            Err(error) => {
+                let (block, shape, layout) = self
+                    .view_of_expressions(annotation, line)
+                    .map_err(|_| fail(format!("bad annotation: {error}")))?;
+                return Ok(Stmt::View {
+                    name: name.to_string(),
+                    block,
+                    shape,
+                    layout,
+                });
+            }
+        };
         let block = self.cursor(&annotation.memory_name, line).block()?;
         let expr = |term: &crate::mem::Term| self.expr_of_term(term, line);
         let shape = annotation.shape.iter().map(expr).collect::<Result<Vec<_>, _>>()?;
@@ -383,6 +397,31 @@ impl<'t> Parser<'t> {
             shape,
             layout: Layout { offset, strides },
         })
+    }
+
+    /// `[e]...[e]@memN -> (offset)+{(extent:stride),...}`, the annotation of a view whose layout is not an LMAD
+    /// (`crate::loops::memory::annotation`), with each part an expression of the loop IR.
+    fn view_of_expressions(&mut self, text: &str, line: usize) -> Result<(Block, Vec<Expr>, Layout), ParseError> {
+        let fail = || ParseError {
+            line,
+            message: format!("bad view annotation `{text}`"),
+        };
+        let (shape_text, rest) = text.split_once('@').ok_or_else(fail)?;
+        let (block_name, rest) = rest.split_once(" -> ").ok_or_else(fail)?;
+        let block = self.cursor(block_name, line).block()?;
+        let mut shape = Vec::new();
+        for extent in bracketed_parts(shape_text, '[', ']').ok_or_else(fail)? {
+            shape.push(self.expr_of(extent, line)?);
+        }
+        let (offset_text, dims_text) = rest.split_once(")+{").ok_or_else(fail)?;
+        let offset = self.expr_of(offset_text.strip_prefix('(').ok_or_else(fail)?, line)?;
+        let dims_text = dims_text.strip_suffix('}').ok_or_else(fail)?;
+        let mut strides = Vec::new();
+        for dim in bracketed_parts(dims_text, '(', ')').ok_or_else(fail)? {
+            let (_, stride) = split_at_top_level(dim, ':').ok_or_else(fail)?;
+            strides.push(self.expr_of(stride, line)?);
+        }
+        Ok((block, shape, Layout { offset, strides }))
     }
 
     /// A term (a sum of products of variables) as an int expression.
@@ -804,4 +843,52 @@ fn split_site(text: &str) -> Result<(&str, Option<Span>), &'static str> {
         return Err("a site ends before it starts");
     }
     Ok((rest, Some(Span::new(start, end))))
+}
+
+/// The contents of the top-level `open ... close` groups of a text (`[a][b]` gives `a`, `b`; separators between
+/// groups, such as commas, are skipped), or None when the brackets do not balance.
+fn bracketed_parts(text: &str, open: char, close: char) -> Option<Vec<&str>> {
+    let mut parts = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (position, character) in text.char_indices() {
+        match character {
+            '(' | '[' => {
+                if depth == 0 {
+                    if character != open {
+                        return None;
+                    }
+                    start = position + 1;
+                }
+                depth += 1;
+            }
+            ')' | ']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    if character != close {
+                        return None;
+                    }
+                    parts.push(&text[start..position]);
+                }
+            }
+            _ => {}
+        }
+    }
+    (depth == 0).then_some(parts)
+}
+
+/// `text` split at the first `separator` outside parentheses and brackets.
+fn split_at_top_level(text: &str, separator: char) -> Option<(&str, &str)> {
+    let mut depth = 0usize;
+    for (position, character) in text.char_indices() {
+        match character {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.checked_sub(1)?,
+            c if c == separator && depth == 0 => {
+                return Some((&text[..position], &text[position + c.len_utf8()..]));
+            }
+            _ => {}
+        }
+    }
+    None
 }

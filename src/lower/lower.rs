@@ -931,18 +931,14 @@ impl Lowerer {
             Op::PowerUntil => {
                 let function = Self::as_function(next())?;
                 let predicate = Self::as_function(next())?;
-                match next() {
-                    Lowered::Array(arr) if arr.rank() > 0 => self.power_until_array(function, predicate, arr),
-                    state => self.power_until(function, predicate, state),
-                }
+                let state = next();
+                self.power_until(function, predicate, state)
             }
             Op::CondScl => {
                 let function = Self::as_function(next())?;
                 let condition = self.as_scalar(next())?;
-                match next() {
-                    Lowered::Array(arr) if arr.rank() > 0 => self.conditional_array(function, condition, arr),
-                    state => self.conditional(function, condition, state),
-                }
+                let state = next();
+                self.conditional(function, condition, state)
             }
             _ => self.lower_structural(op, &mut next),
         }

@@ -3,7 +3,8 @@
 //!
 //! - [`lower`]: the walk over TAIL. Arrays are pull arrays (index functions in flat or shaped form, see [`pull`]) until
 //!   an operation or the use-count rule materialises them (`fusion.rs` decides which shared arrays stay pull arrays).
-//!   Reductions, scans and power loops, structural operations and searches have their own files.
+//!   Reductions and scans, structural operations and searches have their own files; `loop_state.rs` lowers the
+//!   loops and conditionals over a state of scalars and arrays (`⍣`, the loops of tail-recursive dfns, guards).
 //! - [`input`]: the inputs of a REPL line, lowered to blocks the line's entry function binds.
 //! - At its end, [`lower_program`] runs three rewrites of the IR (`crate::loops::passes`): index simplification,
 //!   interchange and row fusion.
@@ -13,6 +14,7 @@
 
 mod fusion;
 pub mod input;
+mod loop_state;
 #[allow(clippy::module_inception)] // the lowering proper; `crate::lower` re-exports its entry point
 pub mod lower;
 pub mod pull;
