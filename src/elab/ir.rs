@@ -81,6 +81,18 @@ pub enum Expr {
     /// The code of the APL text at a span (a primitive's glyph, an index's brackets): a run-time error raised inside
     /// it points there. Transparent for everything else ([`Expr::without_site`]); printed as its inner expression.
     At(Span, Box<Expr>),
+    /// A call of a recursive function ([`FunctionDef`]) by name.
+    Call(String, Vec<Expr>),
+}
+
+/// A recursive dfn compiled as a function of its (scalar) arguments: TAIL's `fun name(x:τ, ...) : τ = body`.
+/// The body reads only the parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDef {
+    pub name: String,
+    pub parameters: Vec<(String, Type)>,
+    pub result: Type,
+    pub body: Expr,
 }
 
 impl Expr {
@@ -199,6 +211,16 @@ impl fmt::Display for Expr {
             Expr::If(condition, then, otherwise, _) => write!(f, "if {condition} then {then} else {otherwise}"),
             Expr::Sequence(effect, rest) => write!(f, "{effect};\n{rest}"),
             Expr::At(_, inner) => write!(f, "{inner}"),
+            Expr::Call(function, arguments) => {
+                write!(f, "call {function}(")?;
+                for (position, argument) in arguments.iter().enumerate() {
+                    if position > 0 {
+                        write!(f, ",")?;
+                    }
+                    write!(f, "{argument}")?;
+                }
+                write!(f, ")")
+            }
         }
     }
 }

@@ -13,7 +13,37 @@ use super::ir::{prim_argument_types, prim_result_type, ArrayRef, Block, Expr, Pr
 use std::collections::{HashMap, HashSet};
 
 pub fn check_program(program: &Program) -> Result<(), CheckError> {
-    let mut checker = Checker::default();
+    let mut signatures = HashMap::new();
+    for function in &program.functions {
+        let parameters = function.parameters.iter().map(|var| var.ty).collect();
+        if signatures
+            .insert(function.name.clone(), (parameters, function.result.ty()))
+            .is_some()
+        {
+            return Err(error(format!("function {} defined twice", function.name)));
+        }
+    }
+    // Each function is checked alone (it sees only its parameters), with the ids of the whole program unique.
+    let mut defined = HashSet::new();
+    for function in &program.functions {
+        let mut checker = Checker {
+            defined,
+            functions: signatures.clone(),
+            ..Checker::default()
+        };
+        checker.scopes.push(HashMap::new());
+        for parameter in &function.parameters {
+            checker.define(parameter, false)?;
+        }
+        checker.statements(&function.body)?;
+        checker.expr(&function.result)?;
+        defined = checker.defined;
+    }
+    let mut checker = Checker {
+        defined,
+        functions: signatures,
+        ..Checker::default()
+    };
     checker.statements(&program.body)?;
     checker.result(&program.result)
 }
@@ -38,6 +68,8 @@ struct Checker {
     /// Inside the body of a parallel construct: the number of scopes outside it (variables of those scopes may be
     /// read but not assigned).
     parallel_floor: Option<usize>,
+    /// The program's functions: parameter types and result type, by name.
+    functions: HashMap<String, (Vec<ScalarType>, ScalarType)>,
 }
 
 fn error(message: impl Into<String>) -> CheckError {
@@ -78,6 +110,7 @@ impl Checker {
             Stmt::ReadClock { .. } | Stmt::ReportBench { .. } => Some("clock"),
             Stmt::Format { .. } => Some("format"),
             Stmt::Swap { .. } => Some("swap"),
+            Stmt::Call { .. } => Some("call"),
             _ => None,
         };
         if let Some(what) = forbidden {
@@ -327,6 +360,25 @@ impl Checker {
             Stmt::PrintScalar { value, precision } => {
                 self.expect(precision, ScalarType::Int, "print precision")?;
                 self.expr(value).map(|_| ())
+            }
+            Stmt::Call {
+                result, function, args, ..
+            } => {
+                let (parameters, result_type) = self
+                    .functions
+                    .get(function)
+                    .cloned()
+                    .ok_or_else(|| error(format!("call of the undefined function {function}")))?;
+                if parameters.len() != args.len() {
+                    return Err(error(format!("call of {function} with {} arguments", args.len())));
+                }
+                for (arg, ty) in args.iter().zip(parameters) {
+                    self.expect(arg, ty, &format!("argument of {function}"))?;
+                }
+                if result.ty != result_type {
+                    return Err(error(format!("the result of {function} is not a {}", result.ty.name())));
+                }
+                self.define(result, false)
             }
             Stmt::Error { .. } => Ok(()),
             Stmt::ReadFile {

@@ -28,6 +28,12 @@ pub fn run_program(program: &Program, host: &mut dyn Host) -> Result<Value, RunE
         variables: HashMap::new(),
         blocks: HashMap::new(),
         random: RefCell::new(RollGenerator::with_seed(ROLL_SEED)),
+        functions: program
+            .functions
+            .iter()
+            .map(|function| (function.name.clone(), Rc::new(function.clone())))
+            .collect(),
+        call_depth: 0,
     };
     machine.run(&program.body)?;
     machine.result(&program.result)
@@ -42,6 +48,10 @@ struct Machine<'h> {
     /// The generator behind `roll`, seeded as the TAIL interpreter's and the run-time library's are. In a cell because
     /// expressions are evaluated through `&self`.
     random: RefCell<RollGenerator>,
+    /// The program's functions by name.
+    functions: HashMap<String, Rc<super::ir::Function>>,
+    /// How many calls are active.
+    call_depth: usize,
 }
 
 fn internal(message: impl Into<String>) -> RunError {
@@ -200,6 +210,15 @@ impl Machine<'_> {
                 if self.blocks.insert(result.id, elements).is_some() {
                     return Err(internal(format!("{} allocated twice", result.name())));
                 }
+            }
+            Stmt::Call {
+                result,
+                function,
+                args,
+                site,
+            } => {
+                let value = self.call(function, args).map_err(|error| at_site(error, *site))?;
+                self.variables.insert(result.id, value);
             }
             Stmt::ReadClock { var } => {
                 let now = self.host.now_millis();
@@ -470,6 +489,32 @@ impl Machine<'_> {
 }
 
 /// An APL error located at the source site of what raised it (when there is one and it has no position yet).
+impl Machine<'_> {
+    /// A call: the callee runs with its own variables and blocks (a recursive call reuses the ids of its caller's).
+    fn call(&mut self, name: &str, args: &[Expr]) -> Result<Scalar, RunError> {
+        let function = self
+            .functions
+            .get(name)
+            .cloned()
+            .ok_or_else(|| internal(format!("call of the undefined function {name}")))?;
+        let mut variables = HashMap::new();
+        for (parameter, arg) in function.parameters.iter().zip(args) {
+            variables.insert(parameter.id, self.eval(arg)?);
+        }
+        if self.call_depth >= crate::tail::ast::MAX_CALL_DEPTH {
+            return Err(RunError::Apl(crate::tail::interp::call_depth_error()));
+        }
+        let caller_variables = std::mem::replace(&mut self.variables, variables);
+        let caller_blocks = std::mem::take(&mut self.blocks);
+        self.call_depth += 1;
+        let result = self.run(&function.body).and_then(|()| self.eval(&function.result));
+        self.call_depth -= 1;
+        self.variables = caller_variables;
+        self.blocks = caller_blocks;
+        result
+    }
+}
+
 fn at_site(error: RunError, site: Option<Span>) -> RunError {
     match (error, site) {
         (RunError::Apl(error), Some(site)) => RunError::Apl(error.with_span(site)),

@@ -497,6 +497,16 @@ pub enum Stmt {
         /// The `⍕` whose result this is (a WS FULL of the run-time library's allocation points there).
         site: Option<Span>,
     },
+    /// `call result = f(args) at START..END`: a call of the program's function `f` ([`Function`]) with scalar
+    /// arguments; `result` is its scalar result. Opaque to every pass: the callee may raise any APL error (WS FULL
+    /// when calls nest deeper than `aplc_runtime::abi::MAX_CALL_DEPTH`, reported at `site`, the APL call), and may
+    /// print. A loop whose body calls is neither parallel nor fused with another.
+    Call {
+        result: Var,
+        function: String,
+        args: Vec<Expr>,
+        site: Option<Span>,
+    },
     /// A memory decoration with no run-time effect: the array `name` lives in `block`, element `i` of it at
     /// `layout.position(i)` (printed with its LMAD, see `memory.rs`).
     View {
@@ -529,11 +539,51 @@ pub enum ResultValue {
     Tuple(Vec<ResultValue>),
 }
 
-/// A whole loop program: statements, then the result.
+/// A whole loop program: its functions, statements, then the result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {
+    /// The recursive functions the statements call ([`Stmt::Call`]); empty for most programs.
+    pub functions: Vec<Function>,
     pub body: Vec<Stmt>,
     pub result: ResultValue,
+}
+
+impl Program {
+    /// A program without functions.
+    pub fn new(body: Vec<Stmt>, result: ResultValue) -> Program {
+        Program {
+            functions: Vec::new(),
+            body,
+            result,
+        }
+    }
+
+    /// The largest id of a variable or block of the program, its functions included (see [`largest_id`]).
+    pub fn largest_id(&self) -> u32 {
+        self.functions
+            .iter()
+            .map(|function| {
+                let parameters = function.parameters.iter().map(|var| var.id).max().unwrap_or(0);
+                parameters.max(largest_id(&function.body))
+            })
+            .fold(largest_id(&self.body), u32::max)
+    }
+
+    /// The function named `name`.
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|function| function.name == name)
+    }
+}
+
+/// `fun f(x: int, ...) -> int { body; return e }`: a function of scalar parameters and a scalar result, called by
+/// [`Stmt::Call`] (a recursive APL dfn). Its body reads only its parameters and the blocks it allocates itself; the
+/// variable and block ids are unique in the whole program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub name: String,
+    pub parameters: Vec<Var>,
+    pub body: Vec<Stmt>,
+    pub result: Expr,
 }
 
 /// A lowered REPL line: the loop program and the blocks its inputs must be bound to.
@@ -605,7 +655,10 @@ pub fn for_each_statement(statements: &[Stmt], visit: &mut dyn FnMut(&Stmt)) {
 /// and the result of a reduction).
 pub fn defined_variables_of(statement: &Stmt) -> Vec<&Var> {
     match statement {
-        Stmt::Let { var, .. } | Stmt::Mutable { var, .. } | Stmt::ReadClock { var } => vec![var],
+        Stmt::Let { var, .. }
+        | Stmt::Mutable { var, .. }
+        | Stmt::ReadClock { var }
+        | Stmt::Call { result: var, .. } => vec![var],
         Stmt::For { index, .. } | Stmt::ParallelFor { index, .. } => vec![index],
         Stmt::ParallelReduce { result, index, .. } => vec![result, index],
         Stmt::ReadFile { length, .. } => vec![length],
@@ -683,6 +736,7 @@ pub fn statement_expressions(statement: &Stmt) -> Vec<&Expr> {
         } => vec![&reduction.neutral, count, element],
         Stmt::While { condition, .. } | Stmt::If { condition, .. } => vec![condition],
         Stmt::Alloc { size, .. } => vec![size],
+        Stmt::Call { args, .. } => args.iter().collect(),
         Stmt::Store { index, value, .. } => vec![index, value],
         Stmt::PrintArray { array, precision } => array.shape.iter().chain([precision]).collect(),
         Stmt::PrintScalar { value, precision } => vec![value, precision],

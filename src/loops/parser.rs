@@ -38,6 +38,10 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
         vars: HashMap::new(),
         blocks: HashMap::new(),
     };
+    let mut functions = Vec::new();
+    while parser.peek_line().is_some_and(|line| line.starts_with("fun ")) {
+        functions.push(parser.function()?);
+    }
     let body = parser.statements()?;
     let (line, text) = parser.next_line().ok_or_else(|| ParseError {
         line: 0,
@@ -60,7 +64,11 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
             message: "text after the result".to_string(),
         });
     }
-    Ok(Program { body, result })
+    Ok(Program {
+        functions,
+        body,
+        result,
+    })
 }
 
 struct Parser<'t> {
@@ -114,13 +122,58 @@ impl<'t> Parser<'t> {
     fn statements(&mut self) -> Result<Vec<Stmt>, ParseError> {
         let mut statements = Vec::new();
         while let Some(line) = self.peek_line() {
-            if line.starts_with('}') || line.starts_with("result ") || line.starts_with("yield ") {
+            if line.starts_with('}')
+                || line.starts_with("result ")
+                || line.starts_with("yield ")
+                || line.starts_with("return ")
+            {
                 break;
             }
             let (number, text) = self.next_line().expect("peeked");
             statements.push(self.statement(number, text)?);
         }
         Ok(statements)
+    }
+
+    /// `fun f(x1 : int, ...) -> int {`, the body, `return e`, `}`.
+    fn function(&mut self) -> Result<super::ir::Function, ParseError> {
+        let (line, text) = self.next_line().expect("peeked");
+        let fail = |message: &str| ParseError {
+            line,
+            message: format!("{message}: `{text}`"),
+        };
+        let header = text
+            .strip_prefix("fun ")
+            .and_then(|header| header.strip_suffix(" {"))
+            .ok_or_else(|| fail("expected `fun f(x : type, ...) -> type {`"))?;
+        let (name, rest) = header.split_once('(').ok_or_else(|| fail("expected `(`"))?;
+        let (parameters_text, result_type) = rest.split_once(") -> ").ok_or_else(|| fail("expected `) -> type`"))?;
+        let result_type = type_named(result_type).ok_or_else(|| fail("unknown result type"))?;
+        let mut parameters = Vec::new();
+        for parameter in parameters_text.split(", ") {
+            let (parameter, ty) = parameter
+                .split_once(" : ")
+                .ok_or_else(|| fail("expected `name : type`"))?;
+            let ty = type_named(ty).ok_or_else(|| fail("unknown parameter type"))?;
+            parameters.push(self.define(parameter, ty, line)?);
+        }
+        let body = self.statements()?;
+        let (return_line, return_text) = self.next_line().ok_or_else(|| fail("a function without `return`"))?;
+        let value = return_text.strip_prefix("return ").ok_or_else(|| ParseError {
+            line: return_line,
+            message: "expected `return`".to_string(),
+        })?;
+        let result = self.expr_of(value, return_line)?;
+        if result.ty() != result_type {
+            return Err(fail("the returned value does not have the result type"));
+        }
+        self.expect_close(line)?;
+        Ok(super::ir::Function {
+            name: name.to_string(),
+            parameters,
+            body,
+            result,
+        })
     }
 
     fn block_body(&mut self, line: usize) -> Result<Vec<Stmt>, ParseError> {
@@ -348,6 +401,31 @@ impl<'t> Parser<'t> {
                 })
             }
             "view" => self.view(rest, line),
+            "call" => {
+                let (rest, site) = split_site(rest).map_err(&fail)?;
+                let (name, rest) = rest.split_once(" : ").ok_or_else(|| fail("expected `name : type`"))?;
+                let (ty, call) = rest.split_once(" = ").ok_or_else(|| fail("expected `= f(args)`"))?;
+                let ty = type_named(ty).ok_or_else(|| fail("unknown type"))?;
+                let (function, arguments) = call.split_once('(').ok_or_else(|| fail("expected `f(args)`"))?;
+                let mut cursor = self.cursor(arguments, line);
+                let mut args = Vec::new();
+                if !cursor.text.starts_with(')') {
+                    args.push(cursor.expr()?);
+                    while cursor.text.starts_with(", ") {
+                        cursor.expect(", ")?;
+                        args.push(cursor.expr()?);
+                    }
+                }
+                cursor.expect(")")?;
+                cursor.end()?;
+                let result = self.define(name, ty, line)?;
+                Ok(Stmt::Call {
+                    result,
+                    function: function.to_string(),
+                    args,
+                    site,
+                })
+            }
             _ => {
                 let (name, value) = text.split_once(" := ").ok_or_else(|| fail("unknown statement"))?;
                 let var = self.cursor(name, line).var()?;

@@ -16,12 +16,30 @@
 //! Index arithmetic prints infix (`+ - * / < <= == >=`, `%` for the residue `n|a` written `a % n`; `+ - *` are the
 //! wrapping `addw subw mulw` of positions and sizes); every other operator prints in TAIL's functional form
 //! (`addd(x, y)`, and `addi(x, y)` for APL's overflow-checked `+` on ints). Selects print as `(c ? a : b)`.
+//!
+//! A program's functions come first, `fun f(x1 : int, y2 : double) -> int {` with the body and `return e` inside;
+//! a call is `call r3 : int = f(e1, e2) at START..END`.
 
 use super::ir::{ArrayRef, Expr, Program, ResultValue, Stmt};
 use crate::tail::ast::Op;
 
 pub fn print_program(program: &Program) -> String {
     let mut out = String::new();
+    for function in &program.functions {
+        let parameters: Vec<String> = function
+            .parameters
+            .iter()
+            .map(|var| format!("{} : {}", var.name(), var.ty.name()))
+            .collect();
+        out.push_str(&format!(
+            "fun {}({}) -> {} {{\n",
+            function.name,
+            parameters.join(", "),
+            function.result.ty().name()
+        ));
+        write_statements(&mut out, &function.body, 1);
+        out.push_str(&format!("  return {}\n}}\n", print_expr(&function.result)));
+    }
     write_statements(&mut out, &program.body, 0);
     out.push_str("result ");
     write_result(&mut out, &program.result);
@@ -218,6 +236,21 @@ fn write_statement(out: &mut String, statement: &Stmt, depth: usize) {
             print_site(*site)
         )),
         Stmt::ReadClock { var } => out.push_str(&format!("clock {}", var.name())),
+        Stmt::Call {
+            result,
+            function,
+            args,
+            site,
+        } => {
+            let args: Vec<String> = args.iter().map(print_expr).collect();
+            out.push_str(&format!(
+                "call {} : {} = {function}({}){}",
+                result.name(),
+                result.ty.name(),
+                args.join(", "),
+                print_site(*site)
+            ))
+        }
         Stmt::ReportBench { iterations, start } => out.push_str(&format!(
             "report_bench({}, {})",
             print_expr(iterations),

@@ -105,18 +105,19 @@ impl Env {
 /// Lowers a typed TAIL program (after `infer_program`) to a loop program.
 pub fn lower_program(program: &tail::Program) -> LowerResult<ir::Program> {
     let mut lowerer = Lowerer::default();
+    let functions = lowerer.lower_functions(program)?;
     let value = lowerer.lower(&program.body, &Env::default())?;
     let result = lowerer.result_value(value)?;
     let mut body = lowerer.statements.pop().expect("the top-level statement list");
     let mut keep = HashSet::new();
     collect_result_blocks(&result, &mut keep);
     insert_frees(&mut body, &keep);
-    crate::loops::passes::invariant_mutables::make_invariant_mutables_lets(&mut body);
-    crate::loops::passes::overflow_checks::remove_overflow_checks(&mut body);
-    crate::loops::passes::index_simplify::simplify_statements(&mut body);
-    crate::loops::passes::interchange::interchange_statements(&mut body, &mut lowerer.next_id);
-    crate::loops::passes::row_fusion::fuse_rows(&mut body);
-    Ok(ir::Program { body, result })
+    lowerer.finish_statements(&mut body);
+    Ok(ir::Program {
+        functions,
+        body,
+        result,
+    })
 }
 
 pub(super) fn collect_result_blocks(result: &ResultValue, blocks: &mut HashSet<u32>) {
@@ -148,6 +149,8 @@ pub struct Lowerer {
     /// The APL text whose code is being lowered (the span of the innermost TAIL node that has one): what the checks
     /// emitted now report as their position.
     pub(super) site: Option<Span>,
+    /// The result type of each function of the program, by name.
+    function_result_types: std::collections::HashMap<String, ScalarType>,
 }
 
 impl Default for Lowerer {
@@ -161,11 +164,59 @@ impl Default for Lowerer {
             mutable_ids: HashSet::new(),
             element_loops: 0,
             site: None,
+            function_result_types: std::collections::HashMap::new(),
         }
     }
 }
 
 impl Lowerer {
+    /// The rewrites that end the lowering of a statement list (a program's, or a function's body).
+    fn finish_statements(&mut self, body: &mut Vec<Stmt>) {
+        crate::loops::passes::invariant_mutables::make_invariant_mutables_lets(body);
+        crate::loops::passes::overflow_checks::remove_overflow_checks(body);
+        crate::loops::passes::index_simplify::simplify_statements(body);
+        crate::loops::passes::interchange::interchange_statements(body, &mut self.next_id);
+        crate::loops::passes::row_fusion::fuse_rows(body);
+    }
+
+    /// The program's functions: scalar parameters and a scalar result (what elaboration makes of a recursive dfn).
+    pub(super) fn lower_functions(&mut self, program: &tail::Program) -> LowerResult<Vec<ir::Function>> {
+        for function in &program.functions {
+            let ty = scalar_type_of(&function.result).ok_or_else(|| LowerError::Unsupported {
+                what: format!("the function {} whose result is not a scalar", function.name),
+            })?;
+            self.function_result_types.insert(function.name.clone(), ty);
+        }
+        let mut functions = Vec::new();
+        for function in &program.functions {
+            let mut env = Env::default();
+            let mut parameters = Vec::new();
+            for (name, ty) in &function.parameters {
+                let ty = scalar_type_of(ty).ok_or_else(|| LowerError::Unsupported {
+                    what: format!("a recursive function whose parameter {name} is not a scalar"),
+                })?;
+                let var = self.fresh_var(ty, "p");
+                env = env.bind(name, Lowered::Scalar(Expr::Var(var.clone())));
+                parameters.push(var);
+            }
+            let (mut body, result) = self.capture(|lowerer| match lowerer.lower(&function.body, &env)? {
+                Lowered::Scalar(result) => Ok(lowerer.bind(result, "r")),
+                _ => Err(LowerError::Unsupported {
+                    what: format!("the function {} whose result is not a scalar", function.name),
+                }),
+            })?;
+            insert_frees(&mut body, &HashSet::new());
+            self.finish_statements(&mut body);
+            functions.push(ir::Function {
+                name: function.name.clone(),
+                parameters,
+                body,
+                result,
+            });
+        }
+        Ok(functions)
+    }
+
     // ---- Building statements ----
 
     pub fn fresh_var(&mut self, ty: ScalarType, hint: &str) -> Var {
@@ -498,6 +549,32 @@ impl Lowerer {
                 }
                 _ => Err(LowerError::ill_typed("projection out of a non-tuple")),
             },
+            ExprKind::Call { function, args } => {
+                let mut values = Vec::with_capacity(args.len());
+                for arg in args {
+                    match self.lower(arg, env)? {
+                        Lowered::Scalar(value) => values.push(value),
+                        _ => {
+                            return Err(LowerError::Unsupported {
+                                what: format!("a call of {function} with an argument that is not a scalar"),
+                            })
+                        }
+                    }
+                }
+                let ty = self
+                    .function_result_types
+                    .get(function)
+                    .copied()
+                    .ok_or_else(|| LowerError::ill_typed("a call of a function the program does not define"))?;
+                let result = self.fresh_var(ty, "call");
+                self.emit(Stmt::Call {
+                    result: result.clone(),
+                    function: function.clone(),
+                    args: values,
+                    site: self.site,
+                });
+                Ok(Lowered::Scalar(Expr::Var(result)))
+            }
         }
     }
 
@@ -994,6 +1071,15 @@ fn substitute(expr: &Expr, bindings: &[(u32, Expr)]) -> Expr {
 }
 
 /// The loop type of a TAIL base type.
+/// The loop type of a scalar TAIL type (`None` for arrays of rank ≥ 1 and other types).
+fn scalar_type_of(ty: &tail::Type) -> Option<ScalarType> {
+    match ty {
+        tail::Type::Array(base, rank) if rank.as_constant() == Some(0) => ScalarType::from_base(*base),
+        tail::Type::Singleton(base, _) => ScalarType::from_base(*base),
+        _ => None,
+    }
+}
+
 pub fn scalar_type(base: tail::BaseType, what: &str) -> LowerResult<ScalarType> {
     ScalarType::from_base(base).ok_or_else(|| LowerError::ill_typed(format!("unresolved element type of {what}")))
 }
@@ -1019,7 +1105,9 @@ fn count_uses(name: &str, expr: &tail::Expr, in_lambda: bool) -> Uses {
             }
         }
         ExprKind::Vector { elements, .. } => elements.iter().for_each(|e| add(count_uses(name, e, in_lambda))),
-        ExprKind::Op { args, .. } => args.iter().for_each(|e| add(count_uses(name, e, in_lambda))),
+        ExprKind::Op { args, .. } | ExprKind::Call { args, .. } => {
+            args.iter().for_each(|e| add(count_uses(name, e, in_lambda)))
+        }
         ExprKind::Tuple(components) => components.iter().for_each(|e| add(count_uses(name, e, in_lambda))),
         ExprKind::Project { tuple, .. } => add(count_uses(name, tuple, in_lambda)),
         ExprKind::Let {
@@ -1061,6 +1149,11 @@ fn first_event(name: &str, expr: &tail::Expr) -> Event {
         ExprKind::Vector { elements, .. } => first_of(&mut elements.iter()),
         ExprKind::Tuple(components) => first_of(&mut components.iter()),
         ExprKind::Project { tuple, .. } => first_event(name, tuple),
+        // A function may print.
+        ExprKind::Call { args, .. } => match first_of(&mut args.iter()) {
+            Event::Neither => Event::Effect,
+            event => event,
+        },
         // The arguments are values before the operation runs; the functions among them run during it.
         ExprKind::Op { op, args } => {
             let is_function = |arg: &&tail::Expr| matches!(arg.kind, ExprKind::Lambda { .. });

@@ -120,6 +120,7 @@ fn simplify_statement(statement: &mut Stmt, facts: &mut Facts) {
             simplify_expr(value, facts);
             simplify_expr(precision, facts);
         }
+        Stmt::Call { args, .. } => args.iter_mut().for_each(|arg| simplify_expr(arg, facts)),
         Stmt::Free { .. }
         | Stmt::Swap { .. }
         | Stmt::PrintArray { .. }

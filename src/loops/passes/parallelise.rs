@@ -189,6 +189,8 @@ fn body_has_forbidden_effect(body: &[Stmt]) -> bool {
                 | Stmt::ReportBench { .. }
                 | Stmt::Format { .. }
                 | Stmt::Swap { .. }
+                // A function may print; recursion stays on the thread that runs the program.
+                | Stmt::Call { .. }
         ) || crate::loops::ir::statement_expressions(statement)
             .iter()
             .any(|expr| expr.draws_random_numbers());
