@@ -504,6 +504,9 @@ impl Machine<'_> {
         if self.call_depth >= crate::tail::ast::MAX_CALL_DEPTH {
             return Err(RunError::Apl(crate::tail::interp::call_depth_error()));
         }
+        if !crate::tail::interp::stack_has_room() {
+            return Err(RunError::Apl(crate::tail::interp::stack_exhausted_error()));
+        }
         let caller_variables = std::mem::replace(&mut self.variables, variables);
         let caller_blocks = std::mem::take(&mut self.blocks);
         self.call_depth += 1;

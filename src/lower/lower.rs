@@ -553,7 +553,8 @@ impl Lowerer {
                 let mut values = Vec::with_capacity(args.len());
                 for arg in args {
                     match self.lower(arg, env)? {
-                        Lowered::Scalar(value) => values.push(value),
+                        // Bound now, so that an argument that fails does so before the calls of later arguments.
+                        Lowered::Scalar(value) => values.push(self.bind(value, "arg")),
                         _ => {
                             return Err(LowerError::Unsupported {
                                 what: format!("a call of {function} with an argument that is not a scalar"),

@@ -150,6 +150,21 @@ pub fn call_depth_error() -> AplError {
     AplError::new(AplErrorKind::WorkspaceFull, call_depth_message())
 }
 
+/// The error of a call when the thread's stack is nearly used up (`aplc_runtime::stack`), before the depth limit.
+pub fn stack_exhausted_error() -> AplError {
+    AplError::new(AplErrorKind::WorkspaceFull, stack_exhausted_message())
+}
+
+/// The message of [`stack_exhausted_error`].
+pub fn stack_exhausted_message() -> String {
+    "recursion too deep for the stack of this thread".to_string()
+}
+
+/// Whether the stack has room for one more call (see `aplc_runtime::stack`): the interpreters check at every call.
+pub fn stack_has_room() -> bool {
+    aplc_runtime::stack::current_stack_address() >= aplc_runtime::stack::stack_floor()
+}
+
 /// The message of [`call_depth_error`].
 pub fn call_depth_message() -> String {
     format!("recursion deeper than {} calls", aplc_runtime::abi::MAX_CALL_DEPTH)
@@ -307,6 +322,9 @@ impl Interpreter<'_> {
                 }
                 if self.call_depth >= super::ast::MAX_CALL_DEPTH {
                     return Err(call_depth_error());
+                }
+                if !stack_has_room() {
+                    return Err(stack_exhausted_error());
                 }
                 self.call_depth += 1;
                 let result = self.eval(&function.body, &local);

@@ -6,9 +6,8 @@
 //! both are passed along rather than kept in globals, so that calls on several threads never share them. A call
 //! checks, before it jumps, that the callee's depth is at most `aplc_runtime::abi::MAX_CALL_DEPTH` (the limit every
 //! backend has) and that the caller's frame is above `floor`; either failure is WS FULL at the call's site, so that
-//! recursion never overflows the native stack. The floor is set by the outermost call: its own frame's address less
-//! `aplc_runtime::abi::CALL_STACK_BUDGET_BYTES`, well within the stack of any thread that runs compiled code (a
-//! main thread's 8 MB, the pool's workers' `WORKER_STACK_BYTES`, the JIT's pipeline thread).
+//! recursion never overflows the native stack. The outermost call asks the run-time library for the floor
+//! (`aplrt_stack_floor`: the running thread's stack bound plus a margin, `aplc_runtime::stack`).
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -21,6 +20,7 @@ use inkwell::IntPredicate;
 use super::{internal_error, ProgramTranslator, VariableStorage};
 use crate::codegen::llvm::emit::FunctionEmitter;
 use crate::codegen::llvm::error::CodegenError;
+use crate::codegen::llvm::runtime_table::{declare_runtime_function, RuntimeFunctionId};
 use crate::loops::ir::{Expr, Function, Var};
 use crate::runtime::error::AplErrorKind;
 use crate::source::Span;
@@ -131,11 +131,13 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         let (depth, floor) = match self.call_context {
             Some(CallContext { depth, floor }) => (depth, floor),
             None => {
-                let budget = self.emitter.int_constant(aplc_runtime::abi::CALL_STACK_BUDGET_BYTES);
-                (
-                    self.emitter.int_constant(0),
-                    builder.build_int_sub(stack, budget, "floor")?,
-                )
+                let stack_floor = declare_runtime_function(self.emitter.module, RuntimeFunctionId::StackFloor);
+                let floor = builder
+                    .build_call(stack_floor, &[], "floor")?
+                    .try_as_basic_value()
+                    .basic()
+                    .ok_or_else(|| internal_error("aplrt_stack_floor returns no value".to_string()))?;
+                (self.emitter.int_constant(0), floor.into_int_value())
             }
         };
         let callee_depth = builder.build_int_add(depth, self.emitter.int_constant(1), "depth")?;
@@ -155,7 +157,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         self.check_immediately_at(
             out_of_stack,
             AplErrorKind::WorkspaceFull,
-            "recursion too deep for the stack",
+            &crate::tail::interp::stack_exhausted_message(),
             site,
         )?;
         arguments.push(callee_depth.into());
