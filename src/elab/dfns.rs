@@ -184,29 +184,29 @@ impl Elaborator {
     ) -> ElabResult<Val> {
         let key = Rc::as_ptr(&closure.dfn);
         // A monadic call of a dfn with `⍺←v`: the function is dyadic, called with the default.
-        let left = match left {
-            Some(left) => Some(left),
-            None => self.default_alpha(closure, right.clone(), span)?,
-        };
+        let left = self.left_or_default(closure, left, &right, span)?;
         let mut alpha_type = match &left {
-            Some(left) => Some(scalar_argument_type(left, span)?),
+            Some(left) => Some(array_argument_type(left, span)?),
             None => None,
         };
-        let mut omega_type = scalar_argument_type(&right, span)?;
+        let mut omega_type = array_argument_type(&right, span)?;
         let name = self.fresh_name("rec");
         // The result's type: the body's, with recursive calls giving the guess; a first guess of bool works for
-        // numbers (bool is the bottom of their lattice), char for characters.
+        // numbers (bool is the bottom of their lattice), char for characters; of the argument's rank, or a vector,
+        // where the body needs an array.
         let mut result_type = None;
-        for guess in [Base::Bool, Base::Char] {
-            if let Ok((found, _)) = self.probe_function(
-                closure,
-                key,
-                &name,
-                &alpha_type,
-                &omega_type,
-                &Type::scalar(guess),
-                span,
-            ) {
+        let array = |base, rank| Type::Array { base, rank };
+        let guesses = [
+            array(Base::Bool, 0),
+            omega_type.clone(),
+            array(Base::Bool, 1),
+            array(Base::Bool, 2),
+            array(Base::Bool, 3),
+            array(Base::Char, 0),
+            array(Base::Char, 1),
+        ];
+        for guess in &guesses {
+            if let Ok((found, _)) = self.probe_function(closure, key, &name, &alpha_type, &omega_type, guess, span) {
                 result_type = Some(found);
                 break;
             }
@@ -229,13 +229,13 @@ impl Elaborator {
             let (found, calls) =
                 self.probe_function(closure, key, &name, &alpha_type, &omega_type, &result_type, span)?;
             let mut changed = found != result_type;
-            result_type = join_types(&result_type, &found)
-                .ok_or_else(|| recursive_nonce(span, "changes the type of its result"))?;
+            // A guess of another rank gives way to what the body found.
+            result_type = join_types(&result_type, &found).unwrap_or(found);
             for (call_alpha, call_omega) in calls {
                 match (&alpha_type, call_alpha) {
                     (Some(current), Some(call_alpha)) => {
                         let joined = join_types(current, &call_alpha)
-                            .filter(is_scalar_type)
+                            .filter(is_array_type)
                             .ok_or_else(|| recursive_nonce(span, "calls itself with a ⍺ of another kind"))?;
                         changed |= &joined != current;
                         alpha_type = Some(joined);
@@ -249,7 +249,7 @@ impl Elaborator {
                     }
                 }
                 let joined = join_types(&omega_type, &call_omega)
-                    .filter(is_scalar_type)
+                    .filter(is_array_type)
                     .ok_or_else(|| recursive_nonce(span, "calls itself with a ⍵ of another kind"))?;
                 changed |= joined != omega_type;
                 omega_type = joined;
@@ -262,10 +262,10 @@ impl Elaborator {
         if !settled {
             return Err(recursive_nonce(span, "has argument or result types that do not settle"));
         }
-        if !is_scalar_type(&result_type) {
+        if !is_array_type(&result_type) {
             return Err(recursive_nonce(
                 span,
-                &format!("has a result that is not a scalar ({result_type})"),
+                &format!("has a result that is not an array ({result_type})"),
             ));
         }
         // The body, over parameters.
@@ -302,14 +302,14 @@ impl Elaborator {
                 continue;
             }
             match self.let_type(&free) {
-                Some(ty) if is_scalar_type(&ty) => {
+                Some(ty) if is_array_type(&ty) => {
                     parameters.push((free.clone(), ty));
                     captured.push(Expr::Var(free));
                 }
                 _ => {
                     return Err(recursive_nonce(
                         span,
-                        "reads an array of its enclosing scope (only scalars are passed to a recursive function)",
+                        "reads a value of its enclosing scope that is not an array",
                     ))
                 }
             }
@@ -394,12 +394,7 @@ impl Elaborator {
         self.inline_budget = super::INLINE_BUDGET;
         self.active_dfns.push(key);
         self.loops.push(None);
-        let env = self.call_environment(closure, alpha, omega);
-        let saved_env = std::mem::replace(&mut self.env, env);
-        self.call_depth += 1;
-        let result = self.dfn_body(&closure.dfn.body, span);
-        self.call_depth -= 1;
-        self.env = saved_env;
+        let result = self.dfn_body_with_arguments(closure, alpha, omega, span);
         self.loops.pop();
         self.active_dfns.pop();
         self.last_probe = self.recursive.pop().map(|build| build.mode);
@@ -434,7 +429,18 @@ impl Elaborator {
             ));
         }
         self.inline_budget -= 1;
-        let env = self.call_environment(closure, left, right);
+        self.dfn_body_with_arguments(closure, left, right, span)
+    }
+
+    /// The dfn's body in the environment of a call with these arguments, one call deeper.
+    fn dfn_body_with_arguments(
+        &mut self,
+        closure: &Closure,
+        alpha: Option<Val>,
+        omega: Val,
+        span: Span,
+    ) -> ElabResult<Val> {
+        let env = self.call_environment(closure, alpha, omega);
         let saved_env = std::mem::replace(&mut self.env, env);
         self.call_depth += 1;
         let dfn = closure.dfn.clone();
@@ -444,12 +450,24 @@ impl Elaborator {
         result
     }
 
+    /// The left argument of a call, or the value of the dfn's `⍺←v` when it is called monadically (the first state of
+    /// a loop, the `⍺` of a recursive function).
+    fn left_or_default(
+        &mut self,
+        closure: &Closure,
+        left: Option<Val>,
+        right: &Val,
+        span: Span,
+    ) -> ElabResult<Option<Val>> {
+        match left {
+            Some(left) => Ok(Some(left)),
+            None => self.default_alpha(closure, right.clone(), span),
+        }
+    }
+
     /// A tail-recursive dfn as a loop: the state is (done, result, ⍺, ⍵), iterated with `powerUntil` until done.
     fn call_dfn_as_loop(&mut self, closure: &Closure, left: Option<Val>, right: Val, span: Span) -> ElabResult<Val> {
-        let left = match left {
-            Some(left) => Some(left),
-            None => self.default_alpha(closure, right.clone(), span)?,
-        };
+        let left = self.left_or_default(closure, left, &right, span)?;
         let mut alpha_type = match &left {
             Some(left) => Some(value_type(left, span)?),
             None => None,
@@ -579,12 +597,7 @@ impl Elaborator {
         };
         self.frames.push(Vec::new());
         self.loops.push(Some(mode));
-        let env = self.call_environment(closure, alpha, omega);
-        let saved_env = std::mem::replace(&mut self.env, env);
-        self.call_depth += 1;
-        let result = self.dfn_body(&closure.dfn.body, span);
-        self.call_depth -= 1;
-        self.env = saved_env;
+        let result = self.dfn_body_with_arguments(closure, alpha, omega, span);
         let mode = self.loops.pop().flatten();
         self.frames.pop();
         self.next_variable = self.next_variable.max(saved_variables);
@@ -609,12 +622,7 @@ impl Elaborator {
         span: Span,
     ) -> ElabResult<Val> {
         self.loops.push(Some(mode));
-        let env = self.call_environment(closure, alpha, omega);
-        let saved_env = std::mem::replace(&mut self.env, env);
-        self.call_depth += 1;
-        let result = self.dfn_body(&closure.dfn.body, span);
-        self.call_depth -= 1;
-        self.env = saved_env;
+        let result = self.dfn_body_with_arguments(closure, alpha, omega, span);
         self.loops.pop();
         result
     }
@@ -941,24 +949,25 @@ fn has_tail_call(body: &[Statement]) -> bool {
 /// A NONCE ERROR for recursion compiled as a function.
 fn recursive_nonce(span: Span, what: &str) -> ElabError {
     ElabError::nonce(span, format!("{RECURSION_MESSAGE}: the recursive dfn {what}")).with_hint(
-        "recursion that is neither decided by constants nor all tail calls becomes a function of scalar arguments \
-         (⍵, and ⍺ when the dfn is called dyadically) with a scalar result",
+        "recursion that is neither decided by constants nor all tail calls becomes a function of its arguments \
+         (⍵, and ⍺ when the dfn is called dyadically), each an array of a fixed rank, as is its result",
     )
 }
 
-fn is_scalar_type(value_type: &Type) -> bool {
-    matches!(value_type, Type::Array { rank: 0, .. })
+/// An array of any rank (not a strand of arrays).
+fn is_array_type(value_type: &Type) -> bool {
+    matches!(value_type, Type::Array { .. })
 }
 
-/// The type of a recursive function's argument: a scalar (a one-element array is not one).
-fn scalar_argument_type(value: &Val, span: Span) -> ElabResult<Type> {
+/// The type of a recursive function's argument: an array (a strand is not supported).
+fn array_argument_type(value: &Val, span: Span) -> ElabResult<Type> {
     let value_type = value_type(value, span)?;
-    if is_scalar_type(&value_type) {
+    if is_array_type(&value_type) {
         Ok(value_type)
     } else {
         Err(recursive_nonce(
             span,
-            &format!("has an argument that is not a scalar ({value_type})"),
+            &format!("has an argument that is a strand of arrays ({value_type})"),
         ))
     }
 }

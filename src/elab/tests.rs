@@ -592,8 +592,10 @@ fn other_recursion_becomes_a_function() {
     let program = crate::tail::print_program(&compile(fib).unwrap());
     assert!(program.starts_with("fun rec"), "{program}");
     assert!(program.contains("call rec"), "{program}");
-    // A vector argument is not supported (yet): a NONCE ERROR at the call.
-    check_error("n←⍳5 ⎕ArgInt 1\nsum←{0=≢⍵:0 ⋄ (⊃⍵)+sum 1↓⍵}\nsum n", "NONCE ERROR");
+    // A vector argument: 1+2+3+4+5 = 15.
+    check("n←⍳5 ⎕ArgInt 1\nsum←{0=≢⍵:0 ⋄ (⊃⍵)+sum 1↓⍵}\nsum n", &["15"]);
+    // A recursive call that changes ⍵'s rank is not supported: a NONCE ERROR at the call.
+    check_error("n←⍳5 ⎕ArgInt 1\ng←{0=≢⍵:0 ⋄ 1+g 1 1⍴1↓,⍵}\ng n", "NONCE ERROR");
 }
 
 #[test]

@@ -15,11 +15,13 @@ use std::collections::{HashMap, HashSet};
 pub fn check_program(program: &Program) -> Result<(), CheckError> {
     let mut signatures = HashMap::new();
     for function in &program.functions {
-        let parameters = function.parameters.iter().map(|var| var.ty).collect();
-        if signatures
-            .insert(function.name.clone(), (parameters, function.result.ty()))
-            .is_some()
-        {
+        let parameters = function.parameters.iter().map(slot_kind).collect();
+        let result = match &function.result {
+            ResultValue::Scalar(value) => Kind::Scalar(value.ty()),
+            ResultValue::Array(array) => Kind::Array(array.block.element, array.shape.len()),
+            ResultValue::Tuple(_) => return Err(error(format!("function {} returns a tuple", function.name))),
+        };
+        if signatures.insert(function.name.clone(), (parameters, result)).is_some() {
             return Err(error(format!("function {} defined twice", function.name)));
         }
     }
@@ -33,10 +35,24 @@ pub fn check_program(program: &Program) -> Result<(), CheckError> {
         };
         checker.scopes.push(HashMap::new());
         for parameter in &function.parameters {
-            checker.define(parameter, false)?;
+            for var in parameter.variables() {
+                checker.define(var, false)?;
+            }
+            if let Some(block) = parameter.block() {
+                // The caller's block: read here, never freed (a free at any depth is refused).
+                checker.blocks.insert(block.id, BlockState::Live { depth: usize::MAX });
+            }
         }
         checker.statements(&function.body)?;
-        checker.expr(&function.result)?;
+        checker.result(&function.result)?;
+        if let ResultValue::Array(array) = &function.result {
+            if function.parameters.iter().any(|slot| slot.block() == Some(array.block)) {
+                return Err(error(format!(
+                    "function {} returns its parameter's block",
+                    function.name
+                )));
+            }
+        }
         defined = checker.defined;
     }
     let mut checker = Checker {
@@ -68,8 +84,22 @@ struct Checker {
     /// Inside the body of a parallel construct: the number of scopes outside it (variables of those scopes may be
     /// read but not assigned).
     parallel_floor: Option<usize>,
-    /// The program's functions: parameter types and result type, by name.
-    functions: HashMap<String, (Vec<ScalarType>, ScalarType)>,
+    /// The program's functions: parameter kinds and result kind, by name.
+    functions: HashMap<String, (Vec<Kind>, Kind)>,
+}
+
+/// What a parameter, argument or result of a function is: a scalar type, or an array's element type and rank.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    Scalar(ScalarType),
+    Array(ScalarType, usize),
+}
+
+fn slot_kind(slot: &super::ir::Slot) -> Kind {
+    match slot {
+        super::ir::Slot::Scalar(var) => Kind::Scalar(var.ty),
+        super::ir::Slot::Array { block, shape } => Kind::Array(block.element, shape.len()),
+    }
 }
 
 fn error(message: impl Into<String>) -> CheckError {
@@ -372,13 +402,33 @@ impl Checker {
                 if parameters.len() != args.len() {
                     return Err(error(format!("call of {function} with {} arguments", args.len())));
                 }
-                for (arg, ty) in args.iter().zip(parameters) {
-                    self.expect(arg, ty, &format!("argument of {function}"))?;
+                for (arg, kind) in args.iter().zip(parameters) {
+                    match (arg, kind) {
+                        (super::ir::Argument::Scalar(value), Kind::Scalar(ty)) => {
+                            self.expect(value, ty, &format!("argument of {function}"))?
+                        }
+                        (super::ir::Argument::Array(array), Kind::Array(element, rank))
+                            if array.block.element == element && array.shape.len() == rank =>
+                        {
+                            self.array(array)?
+                        }
+                        _ => return Err(error(format!("an argument of {function} of another kind"))),
+                    }
                 }
-                if result.ty != result_type {
-                    return Err(error(format!("the result of {function} is not a {}", result.ty.name())));
+                if slot_kind(result) != result_type {
+                    return Err(error(format!("the result of {function} is of another kind")));
                 }
-                self.define(result, false)
+                if let Some(block) = result.block() {
+                    if let Some(BlockState::Live { .. }) = self.blocks.get(&block.id) {
+                        return Err(error(format!("{} defined by a call while it is live", block.name())));
+                    }
+                    self.blocks
+                        .insert(block.id, BlockState::Live { depth: self.loop_depth });
+                }
+                result
+                    .variables()
+                    .into_iter()
+                    .try_for_each(|var| self.define(var, false))
             }
             Stmt::Error { .. } => Ok(()),
             Stmt::ReadFile {

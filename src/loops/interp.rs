@@ -6,7 +6,9 @@
 //! APL errors come only from `error` statements, scalar operators and allocations that fail (`WS FULL`) ([`RunError::Apl`]).
 
 use super::error::RunError;
-use super::ir::{ArrayRef, Block, Expr, Program, Reduction, ResultValue, ScalarType, Stmt, Var, REDUCTION_CHUNK};
+use super::ir::{
+    Argument, ArrayRef, Block, Expr, Program, Reduction, ResultValue, ScalarType, Slot, Stmt, Var, REDUCTION_CHUNK,
+};
 use crate::runtime::error::{AplError, AplErrorKind};
 use crate::source::Span;
 use crate::tail::ast::Op;
@@ -217,8 +219,8 @@ impl Machine<'_> {
                 args,
                 site,
             } => {
-                let value = self.call(function, args).map_err(|error| at_site(error, *site))?;
-                self.variables.insert(result.id, value);
+                self.call(function, args, result)
+                    .map_err(|error| at_site(error, *site))?;
             }
             Stmt::ReadClock { var } => {
                 let now = self.host.now_millis();
@@ -490,16 +492,34 @@ impl Machine<'_> {
 
 /// An APL error located at the source site of what raised it (when there is one and it has no position yet).
 impl Machine<'_> {
-    /// A call: the callee runs with its own variables and blocks (a recursive call reuses the ids of its caller's).
-    fn call(&mut self, name: &str, args: &[Expr]) -> Result<Scalar, RunError> {
+    /// A call: the callee runs with its own variables and blocks (a recursive call reuses the ids of its caller's);
+    /// an array argument is copied into the callee's block, an array result moved into the caller's.
+    fn call(&mut self, name: &str, args: &[Argument], result: &Slot) -> Result<(), RunError> {
         let function = self
             .functions
             .get(name)
             .cloned()
             .ok_or_else(|| internal(format!("call of the undefined function {name}")))?;
         let mut variables = HashMap::new();
+        let mut blocks = HashMap::new();
         for (parameter, arg) in function.parameters.iter().zip(args) {
-            variables.insert(parameter.id, self.eval(arg)?);
+            match (parameter, arg) {
+                (Slot::Scalar(var), Argument::Scalar(value)) => {
+                    variables.insert(var.id, self.eval(value)?);
+                }
+                (Slot::Array { block, shape }, Argument::Array(array)) => {
+                    for (var, extent) in shape.iter().zip(&array.shape) {
+                        variables.insert(var.id, Scalar::Int(self.eval_int(extent)?));
+                    }
+                    let elements = self
+                        .blocks
+                        .get(&array.block.id)
+                        .cloned()
+                        .ok_or_else(|| internal(format!("call with {} which is not live", array.block.name())))?;
+                    blocks.insert(block.id, elements);
+                }
+                _ => return Err(internal(format!("an argument of {name} of another kind"))),
+            }
         }
         if self.call_depth >= crate::tail::ast::MAX_CALL_DEPTH {
             return Err(RunError::Apl(crate::tail::interp::call_depth_error()));
@@ -508,14 +528,52 @@ impl Machine<'_> {
             return Err(RunError::Apl(crate::tail::interp::stack_exhausted_error()));
         }
         let caller_variables = std::mem::replace(&mut self.variables, variables);
-        let caller_blocks = std::mem::take(&mut self.blocks);
+        let caller_blocks = std::mem::replace(&mut self.blocks, blocks);
         self.call_depth += 1;
-        let result = self.run(&function.body).and_then(|()| self.eval(&function.result));
+        let returned = self.run(&function.body).and_then(|()| self.returned(&function.result));
         self.call_depth -= 1;
         self.variables = caller_variables;
         self.blocks = caller_blocks;
-        result
+        match (returned?, result) {
+            (Returned::Scalar(value), Slot::Scalar(var)) => {
+                self.variables.insert(var.id, value);
+            }
+            (Returned::Array(elements, extents), Slot::Array { block, shape }) => {
+                for (var, extent) in shape.iter().zip(extents) {
+                    self.variables.insert(var.id, Scalar::Int(extent));
+                }
+                self.blocks.insert(block.id, elements);
+            }
+            _ => return Err(internal(format!("the result of {name} is of another kind"))),
+        }
+        Ok(())
     }
+
+    /// What a function returns, taken out of its frame.
+    fn returned(&mut self, result: &ResultValue) -> Result<Returned, RunError> {
+        match result {
+            ResultValue::Scalar(value) => Ok(Returned::Scalar(self.eval(value)?)),
+            ResultValue::Array(array) => {
+                let extents = array
+                    .shape
+                    .iter()
+                    .map(|extent| self.eval_int(extent))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let elements = self
+                    .blocks
+                    .remove(&array.block.id)
+                    .ok_or_else(|| internal(format!("{} returned but not live", array.block.name())))?;
+                Ok(Returned::Array(elements, extents))
+            }
+            ResultValue::Tuple(_) => Err(internal("a function returns a tuple")),
+        }
+    }
+}
+
+/// A function's result on its way to the caller.
+enum Returned {
+    Scalar(Scalar),
+    Array(Vec<Scalar>, Vec<i64>),
 }
 
 fn at_site(error: RunError, site: Option<Span>) -> RunError {

@@ -7,7 +7,9 @@
 //! element type from its `alloc` or `format`. `view` lines carry an array annotation in the memory stage's syntax
 //! (`[n][m]@mem3 -> 0+{(n:m),(m:1)}`). Lines starting with `#` are comments.
 
-use super::ir::{ArrayRef, Block, Expr, Layout, Program, Reduction, ResultValue, ScalarType, Stmt, Var};
+use super::ir::{
+    Argument, ArrayRef, Block, Expr, Layout, Program, Reduction, ResultValue, ScalarType, Slot, Stmt, Var,
+};
 use crate::runtime::error::AplErrorKind;
 use crate::source::Span;
 use crate::tail::ast::Op;
@@ -148,14 +150,9 @@ impl<'t> Parser<'t> {
             .ok_or_else(|| fail("expected `fun f(x : type, ...) -> type {`"))?;
         let (name, rest) = header.split_once('(').ok_or_else(|| fail("expected `(`"))?;
         let (parameters_text, result_type) = rest.split_once(") -> ").ok_or_else(|| fail("expected `) -> type`"))?;
-        let result_type = type_named(result_type).ok_or_else(|| fail("unknown result type"))?;
         let mut parameters = Vec::new();
-        for parameter in parameters_text.split(", ") {
-            let (parameter, ty) = parameter
-                .split_once(" : ")
-                .ok_or_else(|| fail("expected `name : type`"))?;
-            let ty = type_named(ty).ok_or_else(|| fail("unknown parameter type"))?;
-            parameters.push(self.define(parameter, ty, line)?);
+        for parameter in split_outside_brackets(parameters_text) {
+            parameters.push(self.slot(parameter, line)?);
         }
         let body = self.statements()?;
         let (return_line, return_text) = self.next_line().ok_or_else(|| fail("a function without `return`"))?;
@@ -163,8 +160,15 @@ impl<'t> Parser<'t> {
             line: return_line,
             message: "expected `return`".to_string(),
         })?;
-        let result = self.expr_of(value, return_line)?;
-        if result.ty() != result_type {
+        let mut cursor = self.cursor(value, return_line);
+        let result = cursor.result()?;
+        cursor.end()?;
+        let returned_type = match &result {
+            ResultValue::Scalar(value) => value.ty().name().to_string(),
+            ResultValue::Array(array) => format!("{}[rank {}]", array.block.element.name(), array.shape.len()),
+            ResultValue::Tuple(_) => return Err(fail("a function returns a scalar or an array")),
+        };
+        if returned_type != result_type {
             return Err(fail("the returned value does not have the result type"));
         }
         self.expect_close(line)?;
@@ -174,6 +178,32 @@ impl<'t> Parser<'t> {
             body,
             result,
         })
+    }
+
+    /// A function's parameter or a call's result: `x1 : int`, or `mem2 : double[n3, n4]`; defines its names.
+    fn slot(&mut self, text: &str, line: usize) -> Result<Slot, ParseError> {
+        let fail = |message: &str| ParseError {
+            line,
+            message: format!("{message}: `{text}`"),
+        };
+        let (name, ty) = text.split_once(" : ").ok_or_else(|| fail("expected `name : type`"))?;
+        match ty.split_once('[') {
+            None => {
+                let ty = type_named(ty).ok_or_else(|| fail("unknown type"))?;
+                Ok(Slot::Scalar(self.define(name, ty, line)?))
+            }
+            Some((element, extents)) => {
+                let element = type_named(element).ok_or_else(|| fail("unknown element type"))?;
+                let extents = extents.strip_suffix(']').ok_or_else(|| fail("expected `]`"))?;
+                let shape = extents
+                    .split(", ")
+                    .filter(|extent| !extent.is_empty())
+                    .map(|extent| self.define(extent, ScalarType::Int, line))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let block = self.new_block(name, element, line)?;
+                Ok(Slot::Array { block, shape })
+            }
+        }
     }
 
     fn block_body(&mut self, line: usize) -> Result<Vec<Stmt>, ParseError> {
@@ -403,22 +433,26 @@ impl<'t> Parser<'t> {
             "view" => self.view(rest, line),
             "call" => {
                 let (rest, site) = split_site(rest).map_err(&fail)?;
-                let (name, rest) = rest.split_once(" : ").ok_or_else(|| fail("expected `name : type`"))?;
-                let (ty, call) = rest.split_once(" = ").ok_or_else(|| fail("expected `= f(args)`"))?;
-                let ty = type_named(ty).ok_or_else(|| fail("unknown type"))?;
+                let (slot, call) = rest.split_once(" = ").ok_or_else(|| fail("expected `= f(args)`"))?;
                 let (function, arguments) = call.split_once('(').ok_or_else(|| fail("expected `f(args)`"))?;
                 let mut cursor = self.cursor(arguments, line);
                 let mut args = Vec::new();
                 if !cursor.text.starts_with(')') {
-                    args.push(cursor.expr()?);
-                    while cursor.text.starts_with(", ") {
+                    loop {
+                        args.push(if cursor.at_array_ref() {
+                            Argument::Array(cursor.array_ref()?)
+                        } else {
+                            Argument::Scalar(cursor.expr()?)
+                        });
+                        if !cursor.text.starts_with(", ") {
+                            break;
+                        }
                         cursor.expect(", ")?;
-                        args.push(cursor.expr()?);
                     }
                 }
                 cursor.expect(")")?;
                 cursor.end()?;
-                let result = self.define(name, ty, line)?;
+                let result = self.slot(slot, line)?;
                 Ok(Stmt::Call {
                     result,
                     function: function.to_string(),
@@ -882,4 +916,26 @@ fn split_site(text: &str) -> Result<(&str, Option<Span>), &'static str> {
         return Err("a site ends before it starts");
     }
     Ok((rest, Some(Span::new(start, end))))
+}
+
+/// The items of a comma-separated list (`, `), except the commas inside brackets (`mem2 : int[n3, n4], x5 : int`).
+fn split_outside_brackets(text: &str) -> Vec<&str> {
+    let mut items = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (position, character) in text.char_indices() {
+        match character {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 && text[position..].starts_with(", ") => {
+                items.push(&text[start..position]);
+                start = position + 2;
+            }
+            _ => {}
+        }
+    }
+    if !text.is_empty() {
+        items.push(&text[start..]);
+    }
+    items
 }

@@ -149,8 +149,8 @@ pub struct Lowerer {
     /// The APL text whose code is being lowered (the span of the innermost TAIL node that has one): what the checks
     /// emitted now report as their position.
     pub(super) site: Option<Span>,
-    /// The result type of each function of the program, by name.
-    function_result_types: std::collections::HashMap<String, ScalarType>,
+    /// The parameters and the result of each function of the program, by name (`functions.rs`).
+    pub(super) function_signatures: std::collections::HashMap<String, super::functions::Signature>,
 }
 
 impl Default for Lowerer {
@@ -164,57 +164,19 @@ impl Default for Lowerer {
             mutable_ids: HashSet::new(),
             element_loops: 0,
             site: None,
-            function_result_types: std::collections::HashMap::new(),
+            function_signatures: std::collections::HashMap::new(),
         }
     }
 }
 
 impl Lowerer {
     /// The rewrites that end the lowering of a statement list (a program's, or a function's body).
-    fn finish_statements(&mut self, body: &mut Vec<Stmt>) {
+    pub(super) fn finish_statements(&mut self, body: &mut Vec<Stmt>) {
         crate::loops::passes::invariant_mutables::make_invariant_mutables_lets(body);
         crate::loops::passes::overflow_checks::remove_overflow_checks(body);
         crate::loops::passes::index_simplify::simplify_statements(body);
         crate::loops::passes::interchange::interchange_statements(body, &mut self.next_id);
         crate::loops::passes::row_fusion::fuse_rows(body);
-    }
-
-    /// The program's functions: scalar parameters and a scalar result (what elaboration makes of a recursive dfn).
-    pub(super) fn lower_functions(&mut self, program: &tail::Program) -> LowerResult<Vec<ir::Function>> {
-        for function in &program.functions {
-            let ty = scalar_type_of(&function.result).ok_or_else(|| LowerError::Unsupported {
-                what: format!("the function {} whose result is not a scalar", function.name),
-            })?;
-            self.function_result_types.insert(function.name.clone(), ty);
-        }
-        let mut functions = Vec::new();
-        for function in &program.functions {
-            let mut env = Env::default();
-            let mut parameters = Vec::new();
-            for (name, ty) in &function.parameters {
-                let ty = scalar_type_of(ty).ok_or_else(|| LowerError::Unsupported {
-                    what: format!("a recursive function whose parameter {name} is not a scalar"),
-                })?;
-                let var = self.fresh_var(ty, "p");
-                env = env.bind(name, Lowered::Scalar(Expr::Var(var.clone())));
-                parameters.push(var);
-            }
-            let (mut body, result) = self.capture(|lowerer| match lowerer.lower(&function.body, &env)? {
-                Lowered::Scalar(result) => Ok(lowerer.bind(result, "r")),
-                _ => Err(LowerError::Unsupported {
-                    what: format!("the function {} whose result is not a scalar", function.name),
-                }),
-            })?;
-            insert_frees(&mut body, &HashSet::new());
-            self.finish_statements(&mut body);
-            functions.push(ir::Function {
-                name: function.name.clone(),
-                parameters,
-                body,
-                result,
-            });
-        }
-        Ok(functions)
     }
 
     // ---- Building statements ----
@@ -549,33 +511,7 @@ impl Lowerer {
                 }
                 _ => Err(LowerError::ill_typed("projection out of a non-tuple")),
             },
-            ExprKind::Call { function, args } => {
-                let mut values = Vec::with_capacity(args.len());
-                for arg in args {
-                    match self.lower(arg, env)? {
-                        // Bound now, so that an argument that fails does so before the calls of later arguments.
-                        Lowered::Scalar(value) => values.push(self.bind(value, "arg")),
-                        _ => {
-                            return Err(LowerError::Unsupported {
-                                what: format!("a call of {function} with an argument that is not a scalar"),
-                            })
-                        }
-                    }
-                }
-                let ty = self
-                    .function_result_types
-                    .get(function)
-                    .copied()
-                    .ok_or_else(|| LowerError::ill_typed("a call of a function the program does not define"))?;
-                let result = self.fresh_var(ty, "call");
-                self.emit(Stmt::Call {
-                    result: result.clone(),
-                    function: function.clone(),
-                    args: values,
-                    site: self.site,
-                });
-                Ok(Lowered::Scalar(Expr::Var(result)))
-            }
+            ExprKind::Call { function, args } => self.lower_call(function, args, env),
         }
     }
 
@@ -1072,15 +1008,6 @@ fn substitute(expr: &Expr, bindings: &[(u32, Expr)]) -> Expr {
 }
 
 /// The loop type of a TAIL base type.
-/// The loop type of a scalar TAIL type (`None` for arrays of rank ≥ 1 and other types).
-fn scalar_type_of(ty: &tail::Type) -> Option<ScalarType> {
-    match ty {
-        tail::Type::Array(base, rank) if rank.as_constant() == Some(0) => ScalarType::from_base(*base),
-        tail::Type::Singleton(base, _) => ScalarType::from_base(*base),
-        _ => None,
-    }
-}
-
 pub fn scalar_type(base: tail::BaseType, what: &str) -> LowerResult<ScalarType> {
     ScalarType::from_base(base).ok_or_else(|| LowerError::ill_typed(format!("unresolved element type of {what}")))
 }
@@ -1203,6 +1130,11 @@ pub fn insert_frees(statements: &mut Vec<Stmt>, keep: &HashSet<u32>) {
             {
                 Some(*block)
             }
+            // An array a call returns belongs to the caller.
+            Stmt::Call {
+                result: ir::Slot::Array { block, .. },
+                ..
+            } if !keep.contains(&block.id) => Some(*block),
             _ => None,
         })
         .collect();
