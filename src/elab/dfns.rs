@@ -3,10 +3,11 @@
 //! A guard `c: r` becomes a TAIL conditional between `r` and the rest of the body (or is decided at compile time
 //! when `c` is a constant, which is how recursion on constants unfolds). `⍺←v` binds `⍺` only in a monadic call.
 //! Recursion that cannot be unfolded at compile time (calls nest too deeply) becomes a loop when every recursive call
-//! is a tail call, and otherwise a recursive function ([`FunctionDef`], TAIL's `fun`) of scalar arguments with a
-//! scalar result: its result type is found by elaborating the body on placeholders first (a recursive call gives a
-//! value of the guessed result type, starting from bool, until the guess is the body's type), then the body is
-//! built with its recursive calls as `call`s. Values of the enclosing scope the body reads become extra parameters.
+//! is a tail call, and otherwise a recursive function ([`FunctionDef`], TAIL's `fun`) whose arguments and result are
+//! arrays of a fixed rank each: its result type is found by elaborating the body on placeholders first (a recursive
+//! call gives a value of the guessed result type, starting from a boolean scalar, until the guess is the body's
+//! type), then the body is built with its recursive calls as `call`s. Values of the enclosing scope the body reads
+//! become extra parameters.
 
 use super::env::{Arr, Closure, Fun, Scalar, Val};
 use super::error::{ElabError, ElabResult};
@@ -174,7 +175,7 @@ impl Elaborator {
         Ok(value_expr(&self.generalize_value(converted)))
     }
 
-    /// A recursive dfn as a function of its scalar arguments (see the module documentation), and the call of it.
+    /// A recursive dfn as a function of its arguments (see the module documentation), and the call of it.
     fn call_dfn_as_function(
         &mut self,
         closure: &Closure,
