@@ -158,6 +158,18 @@ fn write_double(f: &mut fmt::Formatter<'_>, value: f64) -> fmt::Result {
     write!(f, "{}", text.replace('-', "~"))
 }
 
+/// `name(a1,a2,...)`.
+fn write_application(f: &mut fmt::Formatter<'_>, name: &str, arguments: &[Expr]) -> fmt::Result {
+    write!(f, "{name}(")?;
+    for (position, argument) in arguments.iter().enumerate() {
+        if position > 0 {
+            write!(f, ",")?;
+        }
+        write!(f, "{argument}")?;
+    }
+    write!(f, ")")
+}
+
 impl fmt::Display for Expr {
     /// The thesis' concrete syntax (`let v1:[int]1 = iota(5) in ...`), for debugging and snapshots.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -185,16 +197,7 @@ impl fmt::Display for Expr {
                 }
                 write!(f, "]")
             }
-            Expr::Op(name, arguments) => {
-                write!(f, "{name}(")?;
-                for (position, argument) in arguments.iter().enumerate() {
-                    if position > 0 {
-                        write!(f, ",")?;
-                    }
-                    write!(f, "{argument}")?;
-                }
-                write!(f, ")")
-            }
+            Expr::Op(name, arguments) => write_application(f, name, arguments),
             Expr::Lambda(name, parameter_type, body) => write!(f, "fn {name}:{parameter_type} => {body}"),
             Expr::Let(name, value_type, value, body) => write!(f, "let {name}:{value_type} = {value} in\n{body}"),
             Expr::Tuple(components) => {
@@ -211,16 +214,7 @@ impl fmt::Display for Expr {
             Expr::If(condition, then, otherwise, _) => write!(f, "if {condition} then {then} else {otherwise}"),
             Expr::Sequence(effect, rest) => write!(f, "{effect};\n{rest}"),
             Expr::At(_, inner) => write!(f, "{inner}"),
-            Expr::Call(function, arguments) => {
-                write!(f, "call {function}(")?;
-                for (position, argument) in arguments.iter().enumerate() {
-                    if position > 0 {
-                        write!(f, ",")?;
-                    }
-                    write!(f, "{argument}")?;
-                }
-                write!(f, ")")
-            }
+            Expr::Call(function, arguments) => write_application(f, &format!("call {function}"), arguments),
         }
     }
 }

@@ -23,18 +23,14 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Runs a program; returns its result value (after everything it printed went to the host).
-pub fn run_program(program: &Program, host: &mut dyn Host) -> Result<Value, RunError> {
+pub fn run_program<'a>(program: &'a Program, host: &'a mut dyn Host) -> Result<Value, RunError> {
     let mut machine = Machine {
         float_mode: host.float_mode(),
         host,
         variables: HashMap::new(),
         blocks: HashMap::new(),
         random: RefCell::new(RollGenerator::with_seed(ROLL_SEED)),
-        functions: program
-            .functions
-            .iter()
-            .map(|function| (function.name.clone(), Rc::new(function.clone())))
-            .collect(),
+        functions: &program.functions,
         call_depth: 0,
     };
     machine.run(&program.body)?;
@@ -50,8 +46,8 @@ struct Machine<'h> {
     /// The generator behind `roll`, seeded as the TAIL interpreter's and the run-time library's are. In a cell because
     /// expressions are evaluated through `&self`.
     random: RefCell<RollGenerator>,
-    /// The program's functions by name.
-    functions: HashMap<String, Rc<super::ir::Function>>,
+    /// The program's functions.
+    functions: &'h [super::ir::Function],
     /// How many calls are active.
     call_depth: usize,
 }
@@ -495,10 +491,10 @@ impl Machine<'_> {
     /// A call: the callee runs with its own variables and blocks (a recursive call reuses the ids of its caller's);
     /// an array argument is copied into the callee's block, an array result moved into the caller's.
     fn call(&mut self, name: &str, args: &[Argument], result: &Slot) -> Result<(), RunError> {
-        let function = self
-            .functions
-            .get(name)
-            .cloned()
+        let functions = self.functions;
+        let function = functions
+            .iter()
+            .find(|function| function.name == name)
             .ok_or_else(|| internal(format!("call of the undefined function {name}")))?;
         let mut variables = HashMap::new();
         let mut blocks = HashMap::new();

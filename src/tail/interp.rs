@@ -129,17 +129,13 @@ fn view(array: &ArrayValue) -> aplc_runtime::display::ArrayView<'_> {
 }
 
 /// Evaluates a whole program.
-pub fn eval_program(program: &super::ast::Program, host: &mut dyn Host) -> Result<Value, AplError> {
+pub fn eval_program<'a>(program: &'a super::ast::Program, host: &'a mut dyn Host) -> Result<Value, AplError> {
     let mut interpreter = Interpreter {
         float_mode: host.float_mode(),
         host,
         random: RollGenerator::with_seed(ROLL_SEED),
         lambda_bodies: std::collections::HashMap::new(),
-        functions: program
-            .functions
-            .iter()
-            .map(|function| (function.name.clone(), Rc::new(function.clone())))
-            .collect(),
+        functions: &program.functions,
         call_depth: 0,
     };
     interpreter.eval(&program.body, &Environment::default())
@@ -179,8 +175,8 @@ struct Interpreter<'h> {
     /// The body of every lambda evaluated so far, by the address of its node in the program (which outlives the
     /// run), so that a closure built once per element does not copy its body each time.
     lambda_bodies: std::collections::HashMap<usize, Rc<Expr>>,
-    /// The program's functions by name.
-    functions: std::collections::HashMap<String, Rc<super::ast::Function>>,
+    /// The program's functions.
+    functions: &'h [super::ast::Function],
     /// How many calls of them are active.
     call_depth: usize,
 }
@@ -310,10 +306,10 @@ impl Interpreter<'_> {
                 _ => Err(not_well_typed("projection out of a non-tuple or out of range")),
             },
             ExprKind::Call { function, args } => {
-                let function = self
-                    .functions
-                    .get(function)
-                    .cloned()
+                let functions = self.functions;
+                let function = functions
+                    .iter()
+                    .find(|defined| defined.name == *function)
                     .ok_or_else(|| not_well_typed("a call of a function the program does not define"))?;
                 let mut local = Environment::default();
                 for ((name, _), arg) in function.parameters.iter().zip(args) {
