@@ -1,7 +1,7 @@
 //! Random APL programs (issue #14): scripts of a few statements over integer scalars, vectors and matrices (and the
 //! doubles their quotients, roots and sums give, printed with ⎕PP←6), built from
 //! the supported subset (scalar functions with scalar extension, structural functions, reductions and scans, outer
-//! and inner products, indexing, dfns, `¨`, guards), with random lengths so that LENGTH, INDEX and DOMAIN errors and
+//! and inner products, indexing, dfns, `¨`, guards, recursion), with random lengths so that LENGTH, INDEX and DOMAIN errors and
 //! empty arrays occur. Every backend must print what the TAIL interpreter (the oracle) prints and stop with the same
 //! APL error: the loop-IR interpreter on every case, the JIT (a child process) on a share of them, AOT executables on
 //! a few.
@@ -154,6 +154,10 @@ fn expression() -> impl Strategy<Value = Term> {
             (inner.clone(), -3i64..4, -3i64..4)
                 .prop_map(|(x, r, c)| term(format!("(({} {})↑2 3⍴{})", number(r), number(c), x.text), 2)),
             (inner.clone(), 0i64..4).prop_map(|(x, k)| term(format!("(({{⍵+1}}⍣{k}){})", x.text), x.rank)),
+            // Recursion that is not a tail call (unfolded on known elements, a recursive function otherwise).
+            inner
+                .clone()
+                .prop_map(|x| term(format!("({{⍵≤1:⍵ ⋄ (∇ ⍵-1)+∇ ⍵-2}}¨12⌊|{})", x.text), x.rank)),
             // Doubles that come back to integers, and boolean reductions of comparisons.
             pair.clone()
                 .prop_map(|(x, y)| term(format!("(⌊{}÷1+|{})", x.text, y.text), x.rank.max(y.rank))),

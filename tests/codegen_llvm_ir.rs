@@ -229,6 +229,7 @@ fn a_variable_used_before_its_definition_is_an_internal_error() {
         hint: "x".into(),
     };
     let program = Program {
+        functions: Vec::new(),
         body: vec![Stmt::PrintScalar {
             value: Expr::Var(undefined),
             precision: Expr::Int(10),

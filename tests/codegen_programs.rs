@@ -281,33 +281,37 @@ fn apl_programs_behave_the_same_compiled() {
 /// them all.
 #[test]
 fn every_lowered_apl_corpus_program_behaves_the_same_compiled() {
-    let directory = scratch_directory("apl_corpus");
-    let mut compared = 0;
-    let mut failures = Vec::new();
-    let corpus_directories = [
-        "apl-tests/primitives",
-        "apl-tests/operators",
-        "apl-tests/dfns",
-        "apl-tests/errors",
-        "apl-tests/indexing",
-        "apl-tests/trains",
-        "apl-tests/types",
-    ];
-    for corpus_directory in corpus_directories {
-        for path in corpus_files(corpus_directory, "apl") {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            let text = std::fs::read_to_string(&path).expect("a readable corpus file");
-            if typed_tail(&source_file(&name, &text)).is_err() {
-                continue;
-            }
-            match std::panic::catch_unwind(|| compare_backends(&name, &text, &directory)) {
-                Ok(Comparison::Compared(_)) => compared += 1,
-                Ok(Comparison::NotLowered(_)) => {}
-                Err(_) => failures.push(format!("{corpus_directory}/{name}")),
+    // Recursive functions nest as deep as the depth limit in the interpreters, which need more than a test
+    // thread's stack for that.
+    aplc::driver::on_pipeline_stack(|| {
+        let directory = scratch_directory("apl_corpus");
+        let mut compared = 0;
+        let mut failures = Vec::new();
+        let corpus_directories = [
+            "apl-tests/primitives",
+            "apl-tests/operators",
+            "apl-tests/dfns",
+            "apl-tests/errors",
+            "apl-tests/indexing",
+            "apl-tests/trains",
+            "apl-tests/types",
+        ];
+        for corpus_directory in corpus_directories {
+            for path in corpus_files(corpus_directory, "apl") {
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                let text = std::fs::read_to_string(&path).expect("a readable corpus file");
+                if typed_tail(&source_file(&name, &text)).is_err() {
+                    continue;
+                }
+                match std::panic::catch_unwind(|| compare_backends(&name, &text, &directory)) {
+                    Ok(Comparison::Compared(_)) => compared += 1,
+                    Ok(Comparison::NotLowered(_)) => {}
+                    Err(_) => failures.push(format!("{corpus_directory}/{name}")),
+                }
             }
         }
-    }
-    eprintln!("compared {compared} programs");
-    assert_eq!(failures, Vec::<String>::new(), "programs whose compiled runs differ");
-    assert!(compared >= 200, "compared only {compared} programs");
+        eprintln!("compared {compared} programs");
+        assert_eq!(failures, Vec::<String>::new(), "programs whose compiled runs differ");
+        assert!(compared >= 200, "compared only {compared} programs");
+    })
 }

@@ -120,6 +120,7 @@ fn runtime_functions_are_declared_with_their_c_signatures_and_attributes() {
         "declare double @aplrt_argument_double(i64, double)",
         "declare noalias ptr @aplrt_read_file(ptr, i64, ptr)",
         "declare noalias ptr @aplrt_format(i32, i64, ptr, ptr, i32, i32, ptr)",
+        "declare i64 @aplrt_stack_floor()",
     ];
     for declaration in expected_declarations {
         assert!(ir.contains(declaration), "missing `{declaration}` in:\n{ir}");
@@ -156,6 +157,7 @@ fn the_table_has_one_entry_per_id_and_unique_names() {
         RuntimeFunctionId::Parameter,
         RuntimeFunctionId::SetDefaultThreads,
         RuntimeFunctionId::Finish,
+        RuntimeFunctionId::StackFloor,
     ];
     assert_eq!(RUNTIME_FUNCTIONS.len(), ids.len());
     for id in ids {

@@ -156,6 +156,9 @@ fn snapshots_of_printed_loop_ir() {
     );
     let inner = std::fs::read_to_string(root.join("inner_product.tail")).expect("inner_product.tail");
     insta::assert_snapshot!("inner_product", loop_ir(&inner).1);
+    // Functions first, each with its parameters, body and `return`; a call is a statement with its result variable.
+    let recursive = std::fs::read_to_string(root.join("recursive_functions.tail")).expect("recursive_functions.tail");
+    insta::assert_snapshot!("recursive_functions", loop_ir(&recursive).1);
 }
 
 /// Operators the lowering does not support yet: each gives a NONCE error naming the construct.

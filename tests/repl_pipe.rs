@@ -294,3 +294,26 @@ fn the_session_survives_hostile_lines_and_keeps_its_values() {
     assert_eq!(output.status, 0);
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
 }
+
+#[test]
+fn a_recursive_dfn_runs_as_a_function_on_both_backends() {
+    // fib is neither a tail call nor decided by constants on the kept n: a recursive function, on a later line too.
+    // By hand: F20 = 6765, F10 + F5 = 55 + 5 = 60; depth's recursion reaches 1÷0 at ⍵=0 on line 6, column 9 (a
+    // DOMAIN ERROR that leaves the session as it was), and deeper than 10000 calls it is WS FULL.
+    let input = "fib←{⍵<2:⍵ ⋄ (fib ⍵-1)+fib ⍵-2}\nn←20\nfib n\nm←fib 10\nm+fib 5\n\
+                 g←{⍵=0:1÷⍵ ⋄ 1+g ⍵-1}\ng n\nd←{⍵=0:0 ⋄ 1+d ⍵-1}\nd n×1000\nm\n\
+                 qs←{1≥≢⍵:⍵ ⋄ p←⍵[⌈(≢⍵)÷2] ⋄ (∇(⍵<p)/⍵),((⍵=p)/⍵),∇(⍵>p)/⍵}\nv←5 3 8 1 9 2\ns←qs v\ns,qs ⌽v\n";
+    // Quicksort, on vectors kept from earlier lines: 1 2 3 5 8 9 twice.
+    for backend in ["jit", "interp"] {
+        let session = run_session_with_options(input.as_bytes(), std::env::temp_dir(), &["--backend", backend]);
+        assert_eq!(
+            session.stdout, "6765\n60\n55\n1 2 3 5 8 9 1 2 3 5 8 9\n",
+            "{backend}: {}",
+            session.stderr
+        );
+        assert!(session.stderr.contains("DOMAIN ERROR"), "{backend}: {}", session.stderr);
+        assert!(session.stderr.contains("session:6:9"), "{backend}: {}", session.stderr);
+        assert!(session.stderr.contains("WS FULL"), "{backend}: {}", session.stderr);
+        assert_eq!(session.status, 0, "{backend}");
+    }
+}

@@ -114,7 +114,7 @@ proptest! {
 
     #[test]
     fn print_parse_print_is_the_identity(expr in arb_expr()) {
-        let printed = print_program(&aplc::tail::Program { body: expr });
+        let printed = print_program(&aplc::tail::Program::new(expr));
         let parsed = parse_program(&SourceFile::new("printed", printed.clone()))
             .unwrap_or_else(|e| panic!("printed text does not parse: {e} at {:?}\n{printed}", e.span));
         prop_assert_eq!(print_program(&parsed), printed);
@@ -459,7 +459,7 @@ proptest! {
 
     #[test]
     fn evaluation_never_panics(expr in arb_untyped_expr()) {
-        let program = aplc::tail::Program { body: expr };
+        let program = aplc::tail::Program::new(expr);
         let _ = eval_program(&program, &mut MemoryHost::default());
     }
 }

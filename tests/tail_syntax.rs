@@ -155,9 +155,7 @@ fn programs_built_with_the_shorthands_print_as_written() {
     );
     let body = Expr::op(Op::Reduce, vec![Expr::op_ref(Op::AddD), Expr::double(0.0), each]);
     let vector = Expr::vector(vec![Expr::int(1), Expr::int(-2)], None);
-    let program = aplc::tail::Program {
-        body: Expr::let_in("v", None, vector, body),
-    };
+    let program = aplc::tail::Program::new(Expr::let_in("v", None, vector, body));
     assert_eq!(
         print_program(&program),
         "let v = [1,~2] in\nreduce(addd,0.0,each(fn x:[int]0 => i2d(x),v))"

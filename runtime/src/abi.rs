@@ -23,6 +23,7 @@
 //! |                       | `                               int64_t path_length, int64_t *out_length)`       |
 //! | [`aplrt_format`]      | `uint8_t *aplrt_format(int32_t kind, int64_t rank, const int64_t *shape,`        |
 //! |                       | `    const uint8_t *data, int32_t print_precision, int32_t matrix, int64_t *out_extents)` |
+//! | [`crate::stack::aplrt_stack_floor`] | `int64_t aplrt_stack_floor(void)`                                  |
 //!
 //! Conventions shared by all of them:
 //! - Memory for arrays comes from [`aplrt_alloc`], 64-byte aligned (a cache line, and the widest vector register), and
@@ -49,6 +50,17 @@ use crate::display::{display, format_to_char_matrix, ArrayData, ArrayView};
 /// The alignment of every block [`aplrt_alloc`] returns: a cache line, which is also the width of an AVX-512
 /// register, so that vectorised loops over a whole array never split a vector across lines.
 pub const ALLOCATION_ALIGNMENT: usize = 64;
+
+/// How many calls of a program's recursive functions may be active at once (the same limit on every backend): one
+/// call more stops the program with WS FULL, as Dyalog reports recursion that exhausts its stack. A call checks it
+/// before it jumps. A frame of a compiled function is small (its arrays live on the heap: tens of bytes for a scalar
+/// body), so this many fit with room to spare in a main thread's 8 MB and in a worker thread of the pool
+/// (`parallel.rs` gives them [`WORKER_STACK_BYTES`]); and a call also stops with WS FULL when the stack is nearly
+/// used up (`crate::stack`), whatever the thread, so that recursion never overflows it.
+pub const MAX_CALL_DEPTH: i64 = 10_000;
+
+/// The stack a worker thread of the pool gets (address space; pages are touched as calls nest).
+pub const WORKER_STACK_BYTES: usize = 64 << 20;
 
 /// The exit status of a program that stops on an APL error.
 pub const APL_ERROR_EXIT_STATUS: i32 = 1;

@@ -8,4 +8,5 @@ pub mod display;
 pub mod json;
 pub mod number_format;
 pub mod parallel;
+pub mod stack;
 pub mod text_input;

@@ -260,6 +260,7 @@ fn start_pool(threads: usize, process: u32) -> Pool {
             // A worker that cannot be started leaves more pieces for the others: the job still completes.
             std::thread::Builder::new()
                 .name(format!("aplc-worker-{number}"))
+                .stack_size(crate::abi::WORKER_STACK_BYTES)
                 .spawn(move || run_worker(&shared))
                 .ok()
         })

@@ -39,6 +39,8 @@ struct SavedElaborationState {
     pending_annotation: Option<(String, String, Span)>,
     active_dfns: Vec<*const ast::Dfn>,
     loops: Vec<Option<super::dfns::LoopMode>>,
+    functions: usize,
+    recursive: Vec<super::dfns::RecursiveBuild>,
 }
 
 /// A malformed annotation is a SYNTAX ERROR at the annotation, whether or not its dfn is ever used.
@@ -414,6 +416,8 @@ impl Elaborator {
             pending_annotation: self.pending_annotation.take(),
             active_dfns: std::mem::take(&mut self.active_dfns),
             loops: std::mem::take(&mut self.loops),
+            functions: self.functions.len(),
+            recursive: std::mem::take(&mut self.recursive),
         }
     }
 
@@ -427,6 +431,8 @@ impl Elaborator {
         self.pending_annotation = saved.pending_annotation;
         self.active_dfns = saved.active_dfns;
         self.loops = saved.loops;
+        self.functions.truncate(saved.functions);
+        self.recursive = saved.recursive;
     }
 
     /// The result must have the annotated rank and base type, and its lengths must be proved equal to the

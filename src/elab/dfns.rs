@@ -2,11 +2,16 @@
 //!
 //! A guard `c: r` becomes a TAIL conditional between `r` and the rest of the body (or is decided at compile time
 //! when `c` is a constant, which is how recursion on constants unfolds). `⍺←v` binds `⍺` only in a monadic call.
-//! Recursion that cannot be unfolded at compile time is reported as a NONCE ERROR once calls nest too deeply.
+//! Recursion that cannot be unfolded at compile time (calls nest too deeply) becomes a loop when every recursive call
+//! is a tail call, and otherwise a recursive function ([`FunctionDef`], TAIL's `fun`) whose arguments and result are
+//! arrays of a fixed rank each: its result type is found by elaborating the body on placeholders first (a recursive
+//! call gives a value of the guessed result type, starting from a boolean scalar, until the guess is the body's
+//! type), then the body is built with its recursive calls as `call`s. Values of the enclosing scope the body reads
+//! become extra parameters.
 
 use super::env::{Arr, Closure, Fun, Scalar, Val};
 use super::error::{ElabError, ElabResult};
-use super::ir::{Expr, Type};
+use super::ir::{Base, Expr, FunctionDef, Type};
 use super::operators::{rebuild_value, value_expr, value_type};
 use super::resolve::{Node, Resolver};
 use super::{Elaborator, Entry, MAX_CALL_DEPTH};
@@ -38,7 +43,36 @@ pub struct LoopBuild {
 /// What probing a loop body found: the types of the returned values, and of the arguments of each tail call.
 type ProbedTypes = (Vec<Type>, Vec<(Option<Type>, Type)>);
 
+/// What probing a recursive function's body found: the type of its value, and of the arguments of each recursive
+/// call.
+type ProbedFunction = (Type, Vec<(Option<Type>, Type)>);
+
 const RECURSION_MESSAGE: &str = "recursion that cannot be unfolded at compile time";
+
+/// A recursive dfn whose function is being built (innermost last in `Elaborator::recursive`): a call of the dfn
+/// inside is a call of the function.
+#[derive(Clone, Debug)]
+pub struct RecursiveBuild {
+    key: *const crate::syntax::ast::Dfn,
+    name: String,
+    mode: RecursiveMode,
+}
+
+#[derive(Clone, Debug)]
+pub enum RecursiveMode {
+    /// Finding the types: a recursive call records its arguments' types and gives a value of the guessed result
+    /// type.
+    Probe {
+        result: Type,
+        calls: Vec<(Option<Type>, Type)>,
+    },
+    /// Building the body: a recursive call is a `call` with its arguments converted to the parameters' types.
+    Build {
+        alpha: Option<Type>,
+        omega: Type,
+        result: Type,
+    },
+}
 
 impl Elaborator {
     pub fn call_dfn(&mut self, closure: &Closure, left: Option<Val>, right: Val, span: Span) -> ElabResult<Val> {
@@ -60,7 +94,11 @@ impl Elaborator {
         span: Span,
     ) -> ElabResult<Val> {
         let key = Rc::as_ptr(&closure.dfn);
+        if let Some(position) = self.recursive.iter().rposition(|build| build.key == key) {
+            return self.recursive_call(position, left, right, span);
+        }
         let outermost = !self.active_dfns.contains(&key);
+        let functions_length = self.functions.len();
         let right = self.bind_value(right);
         let left = left.map(|value| self.bind_value(value));
         let scope_length = self.scope_length();
@@ -75,19 +113,293 @@ impl Elaborator {
         };
         self.loops.pop();
         self.active_dfns.pop();
-        match result {
-            Err(ElabError::Nonce { ref message, .. })
-                if outermost && message == RECURSION_MESSAGE && has_tail_call(&closure.dfn.body) =>
-            {
-                self.truncate_scope(scope_length);
-                self.inline_budget = super::INLINE_BUDGET;
-                self.active_dfns.push(key);
-                let looped = self.call_dfn_as_loop(closure, left, right, span);
-                self.active_dfns.pop();
-                looped
-            }
-            other => other,
+        let is_recursion_nonce = |result: &ElabResult<Val>| matches!(result, Err(ElabError::Nonce { message, .. }) if message == RECURSION_MESSAGE);
+        if !outermost || !is_recursion_nonce(&result) {
+            return result;
         }
+        if has_tail_call(&closure.dfn.body) {
+            self.truncate_scope(scope_length);
+            self.functions.truncate(functions_length);
+            self.inline_budget = super::INLINE_BUDGET;
+            self.active_dfns.push(key);
+            let result = self.call_dfn_as_loop(closure, left.clone(), right.clone(), span);
+            self.active_dfns.pop();
+            if !is_recursion_nonce(&result) {
+                return result;
+            }
+        }
+        // Not all tail calls: a recursive function.
+        self.truncate_scope(scope_length);
+        self.functions.truncate(functions_length);
+        self.inline_budget = super::INLINE_BUDGET;
+        self.call_dfn_as_function(closure, left, right, span)
+    }
+
+    /// A call of the dfn whose function is being built (at `position` in `self.recursive`).
+    fn recursive_call(&mut self, position: usize, left: Option<Val>, right: Val, span: Span) -> ElabResult<Val> {
+        let build = self.recursive[position].clone();
+        match build.mode {
+            RecursiveMode::Probe { result, .. } => {
+                let left_type = match &left {
+                    Some(left) => Some(value_type(left, span)?),
+                    None => None,
+                };
+                let right_type = value_type(&right, span)?;
+                if let RecursiveMode::Probe { calls, .. } = &mut self.recursive[position].mode {
+                    calls.push((left_type, right_type));
+                }
+                Ok(self.placeholder_variable(&result))
+            }
+            RecursiveMode::Build { alpha, omega, result } => {
+                let mut arguments = Vec::new();
+                match (left, &alpha) {
+                    (Some(left), Some(alpha)) => arguments.push(self.function_argument(left, alpha, span)?),
+                    (None, None) => {}
+                    (Some(_), None) => {
+                        return Err(recursive_nonce(span, "calls itself dyadically when called monadically"))
+                    }
+                    (None, Some(_)) => {
+                        return Err(recursive_nonce(span, "calls itself monadically when called dyadically"))
+                    }
+                }
+                arguments.push(self.function_argument(right, &omega, span)?);
+                let call = Expr::at(span, Expr::Call(build.name, arguments));
+                Ok(self.bind_value(rebuild_value(call, &super::operators::value_of_type(&result))))
+            }
+        }
+    }
+
+    /// An argument of a call of a recursive function: converted to the parameter's type.
+    fn function_argument(&mut self, value: Val, parameter: &Type, span: Span) -> ElabResult<Expr> {
+        let converted = self.convert_value(value, parameter, span)?;
+        Ok(value_expr(&self.generalize_value(converted)))
+    }
+
+    /// A recursive dfn as a function of its arguments (see the module documentation), and the call of it.
+    fn call_dfn_as_function(
+        &mut self,
+        closure: &Closure,
+        left: Option<Val>,
+        right: Val,
+        span: Span,
+    ) -> ElabResult<Val> {
+        let key = Rc::as_ptr(&closure.dfn);
+        // A monadic call of a dfn with `⍺←v`: the function is dyadic, called with the default.
+        let left = self.left_or_default(closure, left, &right, span)?;
+        let mut alpha_type = match &left {
+            Some(left) => Some(array_argument_type(left, span)?),
+            None => None,
+        };
+        let mut omega_type = array_argument_type(&right, span)?;
+        let name = self.fresh_name("rec");
+        // The result's type: the body's, with recursive calls giving the guess; a first guess of bool works for
+        // numbers (bool is the bottom of their lattice), char for characters; of the argument's rank, or a vector,
+        // where the body needs an array.
+        let mut result_type = None;
+        let array = |base, rank| Type::Array { base, rank };
+        let guesses = [
+            array(Base::Bool, 0),
+            omega_type.clone(),
+            array(Base::Bool, 1),
+            array(Base::Bool, 2),
+            array(Base::Bool, 3),
+            array(Base::Char, 0),
+            array(Base::Char, 1),
+        ];
+        for guess in &guesses {
+            if let Ok((found, _)) = self.probe_function(closure, key, &name, &alpha_type, &omega_type, guess, span) {
+                result_type = Some(found);
+                break;
+            }
+        }
+        let Some(mut result_type) = result_type else {
+            // Report the error the body gives on the first guess.
+            self.probe_function(
+                closure,
+                key,
+                &name,
+                &alpha_type,
+                &omega_type,
+                &Type::scalar(Base::Bool),
+                span,
+            )?;
+            return Err(recursive_nonce(span, "has no result type"));
+        };
+        let mut settled = false;
+        for _ in 0..8 {
+            let (found, calls) =
+                self.probe_function(closure, key, &name, &alpha_type, &omega_type, &result_type, span)?;
+            let mut changed = found != result_type;
+            // A guess of another rank gives way to what the body found.
+            result_type = join_types(&result_type, &found).unwrap_or(found);
+            for (call_alpha, call_omega) in calls {
+                match (&alpha_type, call_alpha) {
+                    (Some(current), Some(call_alpha)) => {
+                        let joined = join_types(current, &call_alpha)
+                            .filter(is_array_type)
+                            .ok_or_else(|| recursive_nonce(span, "calls itself with a ⍺ of another kind"))?;
+                        changed |= &joined != current;
+                        alpha_type = Some(joined);
+                    }
+                    (None, None) => {}
+                    (Some(_), None) => {
+                        return Err(recursive_nonce(span, "calls itself monadically when called dyadically"))
+                    }
+                    (None, Some(_)) => {
+                        return Err(recursive_nonce(span, "calls itself dyadically when called monadically"))
+                    }
+                }
+                let joined = join_types(&omega_type, &call_omega)
+                    .filter(is_array_type)
+                    .ok_or_else(|| recursive_nonce(span, "calls itself with a ⍵ of another kind"))?;
+                changed |= joined != omega_type;
+                omega_type = joined;
+            }
+            if !changed {
+                settled = true;
+                break;
+            }
+        }
+        if !settled {
+            return Err(recursive_nonce(span, "has argument or result types that do not settle"));
+        }
+        if !is_array_type(&result_type) {
+            return Err(recursive_nonce(
+                span,
+                &format!("has a result that is not an array ({result_type})"),
+            ));
+        }
+        // The body, over parameters.
+        let alpha_parameter = alpha_type.as_ref().map(|_| self.fresh_name("a"));
+        let omega_parameter = self.fresh_name("w");
+        let parameter_value = |name: &String, parameter_type: &Type| {
+            rebuild_value(
+                Expr::Var(name.clone()),
+                &super::operators::value_of_type(parameter_type),
+            )
+        };
+        let alpha = alpha_parameter
+            .as_ref()
+            .zip(alpha_type.as_ref())
+            .map(|(name, ty)| parameter_value(name, ty));
+        let omega = parameter_value(&omega_parameter, &omega_type);
+        let mode = RecursiveMode::Build {
+            alpha: alpha_type.clone(),
+            omega: omega_type.clone(),
+            result: result_type.clone(),
+        };
+        self.frames.push(Vec::new());
+        let value = self
+            .run_function_body(closure, key, &name, mode, alpha, omega, span)
+            .and_then(|value| self.function_argument(value, &result_type, span));
+        let frame = self.frames.pop().expect("the function body's frame");
+        let mut body = super::wrap_entries(frame, value?);
+        // What the body reads from the enclosing scope becomes parameters, passed on by every call.
+        let mut parameters: Vec<(String, Type)> = alpha_parameter.iter().cloned().zip(alpha_type.clone()).collect();
+        parameters.push((omega_parameter, omega_type.clone()));
+        let mut captured = Vec::new();
+        for free in free_variables(&body) {
+            if parameters.iter().any(|(parameter, _)| *parameter == free) {
+                continue;
+            }
+            match self.let_type(&free) {
+                Some(ty) if is_array_type(&ty) => {
+                    parameters.push((free.clone(), ty));
+                    captured.push(Expr::Var(free));
+                }
+                _ => {
+                    return Err(recursive_nonce(
+                        span,
+                        "reads a value of its enclosing scope that is not an array",
+                    ))
+                }
+            }
+        }
+        pass_captured_values(&mut body, &name, &captured);
+        self.functions.push(FunctionDef {
+            name: name.clone(),
+            parameters,
+            result: result_type.clone(),
+            body,
+        });
+        // The call.
+        let mut arguments = Vec::new();
+        if let (Some(left), Some(alpha_type)) = (left, &alpha_type) {
+            arguments.push(self.function_argument(left, alpha_type, span)?);
+        }
+        arguments.push(self.function_argument(right, &omega_type, span)?);
+        arguments.extend(captured);
+        let call = Expr::at(span, Expr::Call(name, arguments));
+        Ok(self.bind_value(rebuild_value(call, &super::operators::value_of_type(&result_type))))
+    }
+
+    /// The type of a let-bound variable of an enclosing scope.
+    fn let_type(&self, name: &str) -> Option<Type> {
+        self.frames.iter().flatten().find_map(|entry| match entry {
+            Entry::Let(bound, ty, _) if bound == name => Some(ty.clone()),
+            _ => None,
+        })
+    }
+
+    /// Elaborates the body on placeholder arguments of the given types, with recursive calls giving a value of type
+    /// `result`: the type of the body's value, and the argument types of the recursive calls. Leaves no trace.
+    #[allow(clippy::too_many_arguments)]
+    fn probe_function(
+        &mut self,
+        closure: &Closure,
+        key: *const crate::syntax::ast::Dfn,
+        name: &str,
+        alpha_type: &Option<Type>,
+        omega_type: &Type,
+        result: &Type,
+        span: Span,
+    ) -> ElabResult<ProbedFunction> {
+        let saved_variables = self.next_variable;
+        let saved_functions = self.functions.len();
+        let alpha = alpha_type.as_ref().map(|t| self.placeholder_variable(t));
+        let omega = self.placeholder_variable(omega_type);
+        let mode = RecursiveMode::Probe {
+            result: result.clone(),
+            calls: Vec::new(),
+        };
+        self.frames.push(Vec::new());
+        let value = self.run_function_body(closure, key, name, mode, alpha, omega, span);
+        self.frames.pop();
+        self.functions.truncate(saved_functions);
+        self.next_variable = self.next_variable.max(saved_variables);
+        let (value, mode) = value.map(|value| (value, self.last_probe.take()))?;
+        let found = value_type(&value, span)?;
+        match mode {
+            Some(RecursiveMode::Probe { calls, .. }) => Ok((found, calls)),
+            _ => unreachable!("the probe mode pushed by run_function_body"),
+        }
+    }
+
+    /// The dfn's body with the given arguments, its calls of itself handled as `mode` says.
+    #[allow(clippy::too_many_arguments)]
+    fn run_function_body(
+        &mut self,
+        closure: &Closure,
+        key: *const crate::syntax::ast::Dfn,
+        name: &str,
+        mode: RecursiveMode,
+        alpha: Option<Val>,
+        omega: Val,
+        span: Span,
+    ) -> ElabResult<Val> {
+        self.recursive.push(RecursiveBuild {
+            key,
+            name: name.to_string(),
+            mode,
+        });
+        self.inline_budget = super::INLINE_BUDGET;
+        self.active_dfns.push(key);
+        self.loops.push(None);
+        let result = self.dfn_body_with_arguments(closure, alpha, omega, span);
+        self.loops.pop();
+        self.active_dfns.pop();
+        self.last_probe = self.recursive.pop().map(|build| build.mode);
+        result
     }
 
     /// The environment of a call: the closure's, with the arguments, operands and `∇`.
@@ -118,7 +430,18 @@ impl Elaborator {
             ));
         }
         self.inline_budget -= 1;
-        let env = self.call_environment(closure, left, right);
+        self.dfn_body_with_arguments(closure, left, right, span)
+    }
+
+    /// The dfn's body in the environment of a call with these arguments, one call deeper.
+    fn dfn_body_with_arguments(
+        &mut self,
+        closure: &Closure,
+        alpha: Option<Val>,
+        omega: Val,
+        span: Span,
+    ) -> ElabResult<Val> {
+        let env = self.call_environment(closure, alpha, omega);
         let saved_env = std::mem::replace(&mut self.env, env);
         self.call_depth += 1;
         let dfn = closure.dfn.clone();
@@ -128,12 +451,24 @@ impl Elaborator {
         result
     }
 
+    /// The left argument of a call, or the value of the dfn's `⍺←v` when it is called monadically (the first state of
+    /// a loop, the `⍺` of a recursive function).
+    fn left_or_default(
+        &mut self,
+        closure: &Closure,
+        left: Option<Val>,
+        right: &Val,
+        span: Span,
+    ) -> ElabResult<Option<Val>> {
+        match left {
+            Some(left) => Ok(Some(left)),
+            None => self.default_alpha(closure, right.clone(), span),
+        }
+    }
+
     /// A tail-recursive dfn as a loop: the state is (done, result, ⍺, ⍵), iterated with `powerUntil` until done.
     fn call_dfn_as_loop(&mut self, closure: &Closure, left: Option<Val>, right: Val, span: Span) -> ElabResult<Val> {
-        let left = match left {
-            Some(left) => Some(left),
-            None => self.default_alpha(closure, right.clone(), span)?,
-        };
+        let left = self.left_or_default(closure, left, &right, span)?;
         let mut alpha_type = match &left {
             Some(left) => Some(value_type(left, span)?),
             None => None,
@@ -263,12 +598,7 @@ impl Elaborator {
         };
         self.frames.push(Vec::new());
         self.loops.push(Some(mode));
-        let env = self.call_environment(closure, alpha, omega);
-        let saved_env = std::mem::replace(&mut self.env, env);
-        self.call_depth += 1;
-        let result = self.dfn_body(&closure.dfn.body, span);
-        self.call_depth -= 1;
-        self.env = saved_env;
+        let result = self.dfn_body_with_arguments(closure, alpha, omega, span);
         let mode = self.loops.pop().flatten();
         self.frames.pop();
         self.next_variable = self.next_variable.max(saved_variables);
@@ -293,12 +623,7 @@ impl Elaborator {
         span: Span,
     ) -> ElabResult<Val> {
         self.loops.push(Some(mode));
-        let env = self.call_environment(closure, alpha, omega);
-        let saved_env = std::mem::replace(&mut self.env, env);
-        self.call_depth += 1;
-        let result = self.dfn_body(&closure.dfn.body, span);
-        self.call_depth -= 1;
-        self.env = saved_env;
+        let result = self.dfn_body_with_arguments(closure, alpha, omega, span);
         self.loops.pop();
         result
     }
@@ -620,4 +945,105 @@ fn has_tail_call(body: &[Statement]) -> bool {
         StatementKind::Expr(expr) => mentions_del(expr),
         StatementKind::Guard { result, .. } => mentions_del(result),
     })
+}
+
+/// A NONCE ERROR for recursion compiled as a function.
+fn recursive_nonce(span: Span, what: &str) -> ElabError {
+    ElabError::nonce(span, format!("{RECURSION_MESSAGE}: the recursive dfn {what}")).with_hint(
+        "recursion that is neither decided by constants nor all tail calls becomes a function of its arguments \
+         (⍵, and ⍺ when the dfn is called dyadically), each an array of a fixed rank, as is its result",
+    )
+}
+
+/// An array of any rank (not a strand of arrays).
+fn is_array_type(value_type: &Type) -> bool {
+    matches!(value_type, Type::Array { .. })
+}
+
+/// The type of a recursive function's argument: an array (a strand is not supported).
+fn array_argument_type(value: &Val, span: Span) -> ElabResult<Type> {
+    let value_type = value_type(value, span)?;
+    if is_array_type(&value_type) {
+        Ok(value_type)
+    } else {
+        Err(recursive_nonce(
+            span,
+            &format!("has an argument that is a strand of arrays ({value_type})"),
+        ))
+    }
+}
+
+/// The variables a term reads that it does not bind itself, in order of first appearance.
+fn free_variables(expr: &Expr) -> Vec<String> {
+    fn collect(expr: &Expr, bound: &mut Vec<String>, free: &mut Vec<String>) {
+        match expr {
+            Expr::Var(name) => {
+                if !bound.contains(name) && !free.contains(name) {
+                    free.push(name.clone());
+                }
+            }
+            Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Complex(..) => {}
+            Expr::Vector(elements, _) | Expr::Op(_, elements) | Expr::Tuple(elements) | Expr::Call(_, elements) => {
+                elements.iter().for_each(|element| collect(element, bound, free))
+            }
+            Expr::Lambda(parameter, _, body) => {
+                bound.push(parameter.clone());
+                collect(body, bound, free);
+                bound.pop();
+            }
+            Expr::Let(name, _, value, body) => {
+                collect(value, bound, free);
+                bound.push(name.clone());
+                collect(body, bound, free);
+                bound.pop();
+            }
+            Expr::Project(_, inner) | Expr::At(_, inner) => collect(inner, bound, free),
+            Expr::Sequence(first, second) => {
+                collect(first, bound, free);
+                collect(second, bound, free);
+            }
+            Expr::If(condition, then, otherwise, _) => {
+                collect(condition, bound, free);
+                collect(then, bound, free);
+                collect(otherwise, bound, free);
+            }
+        }
+    }
+    let mut free = Vec::new();
+    collect(expr, &mut Vec::new(), &mut free);
+    free
+}
+
+/// Appends the captured values to every call of the function `name` in a term (its body: the values are its own
+/// parameters of the same names there).
+fn pass_captured_values(expr: &mut Expr, name: &str, captured: &[Expr]) {
+    if captured.is_empty() {
+        return;
+    }
+    match expr {
+        Expr::Call(function, arguments) => {
+            arguments
+                .iter_mut()
+                .for_each(|argument| pass_captured_values(argument, name, captured));
+            if function == name {
+                arguments.extend(captured.iter().cloned());
+            }
+        }
+        Expr::Var(_) | Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Complex(..) => {}
+        Expr::Vector(elements, _) | Expr::Op(_, elements) | Expr::Tuple(elements) => elements
+            .iter_mut()
+            .for_each(|element| pass_captured_values(element, name, captured)),
+        Expr::Lambda(_, _, inner) | Expr::Project(_, inner) | Expr::At(_, inner) => {
+            pass_captured_values(inner, name, captured)
+        }
+        Expr::Let(_, _, first, second) | Expr::Sequence(first, second) => {
+            pass_captured_values(first, name, captured);
+            pass_captured_values(second, name, captured);
+        }
+        Expr::If(condition, then, otherwise, _) => {
+            pass_captured_values(condition, name, captured);
+            pass_captured_values(then, name, captured);
+            pass_captured_values(otherwise, name, captured);
+        }
+    }
 }

@@ -81,6 +81,18 @@ pub enum Expr {
     /// The code of the APL text at a span (a primitive's glyph, an index's brackets): a run-time error raised inside
     /// it points there. Transparent for everything else ([`Expr::without_site`]); printed as its inner expression.
     At(Span, Box<Expr>),
+    /// A call of a recursive function ([`FunctionDef`]) by name.
+    Call(String, Vec<Expr>),
+}
+
+/// A recursive dfn compiled as a function of its (scalar) arguments: TAIL's `fun name(x:τ, ...) : τ = body`.
+/// The body reads only the parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDef {
+    pub name: String,
+    pub parameters: Vec<(String, Type)>,
+    pub result: Type,
+    pub body: Expr,
 }
 
 impl Expr {
@@ -146,6 +158,18 @@ fn write_double(f: &mut fmt::Formatter<'_>, value: f64) -> fmt::Result {
     write!(f, "{}", text.replace('-', "~"))
 }
 
+/// `name(a1,a2,...)`.
+fn write_application(f: &mut fmt::Formatter<'_>, name: &str, arguments: &[Expr]) -> fmt::Result {
+    write!(f, "{name}(")?;
+    for (position, argument) in arguments.iter().enumerate() {
+        if position > 0 {
+            write!(f, ",")?;
+        }
+        write!(f, "{argument}")?;
+    }
+    write!(f, ")")
+}
+
 impl fmt::Display for Expr {
     /// The thesis' concrete syntax (`let v1:[int]1 = iota(5) in ...`), for debugging and snapshots.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -173,16 +197,7 @@ impl fmt::Display for Expr {
                 }
                 write!(f, "]")
             }
-            Expr::Op(name, arguments) => {
-                write!(f, "{name}(")?;
-                for (position, argument) in arguments.iter().enumerate() {
-                    if position > 0 {
-                        write!(f, ",")?;
-                    }
-                    write!(f, "{argument}")?;
-                }
-                write!(f, ")")
-            }
+            Expr::Op(name, arguments) => write_application(f, name, arguments),
             Expr::Lambda(name, parameter_type, body) => write!(f, "fn {name}:{parameter_type} => {body}"),
             Expr::Let(name, value_type, value, body) => write!(f, "let {name}:{value_type} = {value} in\n{body}"),
             Expr::Tuple(components) => {
@@ -199,6 +214,7 @@ impl fmt::Display for Expr {
             Expr::If(condition, then, otherwise, _) => write!(f, "if {condition} then {then} else {otherwise}"),
             Expr::Sequence(effect, rest) => write!(f, "{effect};\n{rest}"),
             Expr::At(_, inner) => write!(f, "{inner}"),
+            Expr::Call(function, arguments) => write_application(f, &format!("call {function}"), arguments),
         }
     }
 }

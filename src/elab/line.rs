@@ -118,7 +118,8 @@ impl Session {
             _ => Expr::Tuple(results),
         };
         let body = wrap_entries(elaborator.frames[0].clone(), result);
-        let program = lower::lower_program(&body).map_err(|message| ElabError::nonce(Span::default(), message))?;
+        let program = lower::lower_program(&body, &elaborator.functions)
+            .map_err(|message| ElabError::nonce(Span::default(), message))?;
         Ok(ElaboratedLine { program, outputs })
     }
 
@@ -215,7 +216,7 @@ fn collect_variables(expr: &Expr, variables: &mut HashSet<String>) {
             variables.insert(name.clone());
         }
         Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Complex(..) => {}
-        Expr::Vector(elements, _) | Expr::Op(_, elements) | Expr::Tuple(elements) => elements
+        Expr::Vector(elements, _) | Expr::Op(_, elements) | Expr::Tuple(elements) | Expr::Call(_, elements) => elements
             .iter()
             .for_each(|element| collect_variables(element, variables)),
         Expr::Lambda(_, _, body) | Expr::Project(_, body) | Expr::At(_, body) => collect_variables(body, variables),

@@ -7,17 +7,31 @@
 //! Source sites (`Expr::At`) become the spans of the TAIL nodes built inside them, so that a run-time error raised by
 //! any of those nodes points at the APL text; nodes outside every site have the empty span (no position).
 
-use super::ir::{Base, Expr, Type};
+use super::ir::{Base, Expr, FunctionDef, Type};
 use crate::source::Span;
 use crate::tail::ast as tail;
 
 /// Lowering fails only on an op name that TAIL does not have, which is a bug in elaboration.
-pub fn lower_program(expr: &Expr) -> Result<tail::Program, String> {
+pub fn lower_program(expr: &Expr, functions: &[FunctionDef]) -> Result<tail::Program, String> {
     let mut lowering = Lowering {
         next_name: 0,
         site: Span::default(),
     };
+    let mut lowered_functions = Vec::new();
+    for function in functions {
+        lowered_functions.push(tail::Function {
+            name: function.name.clone(),
+            parameters: function
+                .parameters
+                .iter()
+                .map(|(name, ty)| (name.clone(), lower_type(ty)))
+                .collect(),
+            result: lower_type(&function.result),
+            body: lowering.expr(&function.body)?,
+        });
+    }
     Ok(tail::Program {
+        functions: lowered_functions,
         body: lowering.expr(expr)?,
     })
 }
@@ -97,6 +111,10 @@ impl Lowering {
             Expr::Project(index, tuple) => K::Project {
                 index: index + 1,
                 tuple: Box::new(self.expr(tuple)?),
+            },
+            Expr::Call(function, arguments) => K::Call {
+                function: function.clone(),
+                args: arguments.iter().map(|a| self.expr(a)).collect::<Result<_, _>>()?,
             },
             Expr::Sequence(effect, rest) => K::Let {
                 name: self.fresh("_e"),

@@ -92,8 +92,12 @@ fn elaborate_on_this_thread(
     program: &ast::Program,
     file: &SourceFile,
 ) -> Result<crate::tail::ast::Program, ElabErrors> {
-    let expr = elaborate_to_ir(program, file)?;
-    lower::lower_program(&expr)
+    let mut elaborator = Elaborator::new(program);
+    let expr = match elaborator.program(program) {
+        Ok(expr) => expr,
+        Err(error) => return Err(ElabErrors::new(file, vec![error])),
+    };
+    lower::lower_program(&expr, &elaborator.functions)
         .map_err(|message| ElabErrors::new(file, vec![ElabError::nonce(Span::default(), message)]))
 }
 
@@ -134,6 +138,7 @@ impl Session {
         let saved_env = elaborator.env.clone();
         let saved_globals = elaborator.globals.clone();
         let saved_precision = elaborator.print_precision;
+        let saved_functions = elaborator.functions.len();
         // A piece's spans start again at 0, so an earlier piece's checked annotations say nothing about this one's.
         elaborator.annotations_checked.clear();
         let mut outcome = annotation_check::parse_every_annotation(&program.statements);
@@ -145,7 +150,8 @@ impl Session {
         }
         let lowered = outcome.and_then(|()| {
             let body = wrap_entries(elaborator.frames[0].clone(), Expr::Int(0));
-            lower::lower_program(&body).map_err(|message| ElabError::nonce(Span::default(), message))
+            lower::lower_program(&body, &elaborator.functions)
+                .map_err(|message| ElabError::nonce(Span::default(), message))
         });
         match lowered {
             Ok(tail_program) => {
@@ -158,6 +164,7 @@ impl Session {
                 elaborator.env = saved_env;
                 elaborator.globals = saved_globals;
                 elaborator.print_precision = saved_precision;
+                elaborator.functions.truncate(saved_functions);
                 Err(ElabErrors::new(file, vec![error]))
             }
         }
@@ -208,6 +215,12 @@ pub struct Elaborator {
     loading_prelude: bool,
     /// The annotations whose dfn has had its generic check (each is checked once).
     annotations_checked: std::collections::HashSet<Span>,
+    /// The recursive dfns compiled as functions so far (`dfns.rs`); every program of a session gets all of them.
+    pub functions: Vec<ir::FunctionDef>,
+    /// The recursive dfns whose function is being built, innermost last (`dfns.rs`).
+    recursive: Vec<dfns::RecursiveBuild>,
+    /// What the last body elaborated for a recursive function left in its mode (the probe's findings).
+    last_probe: Option<dfns::RecursiveMode>,
 }
 
 /// How deep inlined calls may nest before elaboration gives up on a recursion it cannot unfold.
@@ -237,6 +250,9 @@ impl Elaborator {
             fixed_site: None,
             loading_prelude: false,
             annotations_checked: Default::default(),
+            functions: Vec::new(),
+            recursive: Vec::new(),
+            last_probe: None,
         }
     }
 

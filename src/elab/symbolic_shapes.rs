@@ -255,6 +255,7 @@ impl ShapeAnalysis {
             }
             Expr::Sequence(_, rest) => self.evaluate(rest),
             Expr::At(_, inner) => self.evaluate(inner),
+            Expr::Call(..) => Symbolic::Unknown("the result of a recursive call".to_string()),
         }
     }
 

@@ -13,7 +13,53 @@ use super::ir::{prim_argument_types, prim_result_type, ArrayRef, Block, Expr, Pr
 use std::collections::{HashMap, HashSet};
 
 pub fn check_program(program: &Program) -> Result<(), CheckError> {
-    let mut checker = Checker::default();
+    let mut signatures = HashMap::new();
+    for function in &program.functions {
+        let parameters = function.parameters.iter().map(slot_kind).collect();
+        let result = match &function.result {
+            ResultValue::Scalar(value) => Kind::Scalar(value.ty()),
+            ResultValue::Array(array) => Kind::Array(array.block.element, array.shape.len()),
+            ResultValue::Tuple(_) => return Err(error(format!("function {} returns a tuple", function.name))),
+        };
+        if signatures.insert(function.name.clone(), (parameters, result)).is_some() {
+            return Err(error(format!("function {} defined twice", function.name)));
+        }
+    }
+    // Each function is checked alone (it sees only its parameters), with the ids of the whole program unique.
+    let mut defined = HashSet::new();
+    for function in &program.functions {
+        let mut checker = Checker {
+            defined,
+            functions: signatures.clone(),
+            ..Checker::default()
+        };
+        checker.scopes.push(HashMap::new());
+        for parameter in &function.parameters {
+            for var in parameter.variables() {
+                checker.define(var, false)?;
+            }
+            if let Some(block) = parameter.block() {
+                // The caller's block: read here, never freed (a free at any depth is refused).
+                checker.blocks.insert(block.id, BlockState::Live { depth: usize::MAX });
+            }
+        }
+        checker.statements(&function.body)?;
+        checker.result(&function.result)?;
+        if let ResultValue::Array(array) = &function.result {
+            if function.parameters.iter().any(|slot| slot.block() == Some(array.block)) {
+                return Err(error(format!(
+                    "function {} returns its parameter's block",
+                    function.name
+                )));
+            }
+        }
+        defined = checker.defined;
+    }
+    let mut checker = Checker {
+        defined,
+        functions: signatures,
+        ..Checker::default()
+    };
     checker.statements(&program.body)?;
     checker.result(&program.result)
 }
@@ -38,6 +84,22 @@ struct Checker {
     /// Inside the body of a parallel construct: the number of scopes outside it (variables of those scopes may be
     /// read but not assigned).
     parallel_floor: Option<usize>,
+    /// The program's functions: parameter kinds and result kind, by name.
+    functions: HashMap<String, (Vec<Kind>, Kind)>,
+}
+
+/// What a parameter, argument or result of a function is: a scalar type, or an array's element type and rank.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    Scalar(ScalarType),
+    Array(ScalarType, usize),
+}
+
+fn slot_kind(slot: &super::ir::Slot) -> Kind {
+    match slot {
+        super::ir::Slot::Scalar(var) => Kind::Scalar(var.ty),
+        super::ir::Slot::Array { block, shape } => Kind::Array(block.element, shape.len()),
+    }
 }
 
 fn error(message: impl Into<String>) -> CheckError {
@@ -78,6 +140,7 @@ impl Checker {
             Stmt::ReadClock { .. } | Stmt::ReportBench { .. } => Some("clock"),
             Stmt::Format { .. } => Some("format"),
             Stmt::Swap { .. } => Some("swap"),
+            Stmt::Call { .. } => Some("call"),
             _ => None,
         };
         if let Some(what) = forbidden {
@@ -327,6 +390,45 @@ impl Checker {
             Stmt::PrintScalar { value, precision } => {
                 self.expect(precision, ScalarType::Int, "print precision")?;
                 self.expr(value).map(|_| ())
+            }
+            Stmt::Call {
+                result, function, args, ..
+            } => {
+                let (parameters, result_type) = self
+                    .functions
+                    .get(function)
+                    .cloned()
+                    .ok_or_else(|| error(format!("call of the undefined function {function}")))?;
+                if parameters.len() != args.len() {
+                    return Err(error(format!("call of {function} with {} arguments", args.len())));
+                }
+                for (arg, kind) in args.iter().zip(parameters) {
+                    match (arg, kind) {
+                        (super::ir::Argument::Scalar(value), Kind::Scalar(ty)) => {
+                            self.expect(value, ty, &format!("argument of {function}"))?
+                        }
+                        (super::ir::Argument::Array(array), Kind::Array(element, rank))
+                            if array.block.element == element && array.shape.len() == rank =>
+                        {
+                            self.array(array)?
+                        }
+                        _ => return Err(error(format!("an argument of {function} of another kind"))),
+                    }
+                }
+                if slot_kind(result) != result_type {
+                    return Err(error(format!("the result of {function} is of another kind")));
+                }
+                if let Some(block) = result.block() {
+                    if let Some(BlockState::Live { .. }) = self.blocks.get(&block.id) {
+                        return Err(error(format!("{} defined by a call while it is live", block.name())));
+                    }
+                    self.blocks
+                        .insert(block.id, BlockState::Live { depth: self.loop_depth });
+                }
+                result
+                    .variables()
+                    .into_iter()
+                    .try_for_each(|var| self.define(var, false))
             }
             Stmt::Error { .. } => Ok(()),
             Stmt::ReadFile {

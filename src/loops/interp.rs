@@ -6,7 +6,9 @@
 //! APL errors come only from `error` statements, scalar operators and allocations that fail (`WS FULL`) ([`RunError::Apl`]).
 
 use super::error::RunError;
-use super::ir::{ArrayRef, Block, Expr, Program, Reduction, ResultValue, ScalarType, Stmt, Var, REDUCTION_CHUNK};
+use super::ir::{
+    Argument, ArrayRef, Block, Expr, Program, Reduction, ResultValue, ScalarType, Slot, Stmt, Var, REDUCTION_CHUNK,
+};
 use crate::runtime::error::{AplError, AplErrorKind};
 use crate::source::Span;
 use crate::tail::ast::Op;
@@ -21,13 +23,15 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Runs a program; returns its result value (after everything it printed went to the host).
-pub fn run_program(program: &Program, host: &mut dyn Host) -> Result<Value, RunError> {
+pub fn run_program<'a>(program: &'a Program, host: &'a mut dyn Host) -> Result<Value, RunError> {
     let mut machine = Machine {
         float_mode: host.float_mode(),
         host,
         variables: HashMap::new(),
         blocks: HashMap::new(),
         random: RefCell::new(RollGenerator::with_seed(ROLL_SEED)),
+        functions: &program.functions,
+        call_depth: 0,
     };
     machine.run(&program.body)?;
     machine.result(&program.result)
@@ -42,6 +46,10 @@ struct Machine<'h> {
     /// The generator behind `roll`, seeded as the TAIL interpreter's and the run-time library's are. In a cell because
     /// expressions are evaluated through `&self`.
     random: RefCell<RollGenerator>,
+    /// The program's functions.
+    functions: &'h [super::ir::Function],
+    /// How many calls are active.
+    call_depth: usize,
 }
 
 fn internal(message: impl Into<String>) -> RunError {
@@ -200,6 +208,15 @@ impl Machine<'_> {
                 if self.blocks.insert(result.id, elements).is_some() {
                     return Err(internal(format!("{} allocated twice", result.name())));
                 }
+            }
+            Stmt::Call {
+                result,
+                function,
+                args,
+                site,
+            } => {
+                self.call(function, args, result)
+                    .map_err(|error| at_site(error, *site))?;
             }
             Stmt::ReadClock { var } => {
                 let now = self.host.now_millis();
@@ -470,6 +487,91 @@ impl Machine<'_> {
 }
 
 /// An APL error located at the source site of what raised it (when there is one and it has no position yet).
+impl Machine<'_> {
+    /// A call: the callee runs with its own variables and blocks (a recursive call reuses the ids of its caller's);
+    /// an array argument is copied into the callee's block, an array result moved into the caller's.
+    fn call(&mut self, name: &str, args: &[Argument], result: &Slot) -> Result<(), RunError> {
+        let functions = self.functions;
+        let function = functions
+            .iter()
+            .find(|function| function.name == name)
+            .ok_or_else(|| internal(format!("call of the undefined function {name}")))?;
+        let mut variables = HashMap::new();
+        let mut blocks = HashMap::new();
+        for (parameter, arg) in function.parameters.iter().zip(args) {
+            match (parameter, arg) {
+                (Slot::Scalar(var), Argument::Scalar(value)) => {
+                    variables.insert(var.id, self.eval(value)?);
+                }
+                (Slot::Array { block, shape }, Argument::Array(array)) => {
+                    for (var, extent) in shape.iter().zip(&array.shape) {
+                        variables.insert(var.id, Scalar::Int(self.eval_int(extent)?));
+                    }
+                    let elements = self
+                        .blocks
+                        .get(&array.block.id)
+                        .cloned()
+                        .ok_or_else(|| internal(format!("call with {} which is not live", array.block.name())))?;
+                    blocks.insert(block.id, elements);
+                }
+                _ => return Err(internal(format!("an argument of {name} of another kind"))),
+            }
+        }
+        if self.call_depth >= crate::tail::ast::MAX_CALL_DEPTH {
+            return Err(RunError::Apl(crate::tail::interp::call_depth_error()));
+        }
+        if !crate::tail::interp::stack_has_room() {
+            return Err(RunError::Apl(crate::tail::interp::stack_exhausted_error()));
+        }
+        let caller_variables = std::mem::replace(&mut self.variables, variables);
+        let caller_blocks = std::mem::replace(&mut self.blocks, blocks);
+        self.call_depth += 1;
+        let returned = self.run(&function.body).and_then(|()| self.returned(&function.result));
+        self.call_depth -= 1;
+        self.variables = caller_variables;
+        self.blocks = caller_blocks;
+        match (returned?, result) {
+            (Returned::Scalar(value), Slot::Scalar(var)) => {
+                self.variables.insert(var.id, value);
+            }
+            (Returned::Array(elements, extents), Slot::Array { block, shape }) => {
+                for (var, extent) in shape.iter().zip(extents) {
+                    self.variables.insert(var.id, Scalar::Int(extent));
+                }
+                self.blocks.insert(block.id, elements);
+            }
+            _ => return Err(internal(format!("the result of {name} is of another kind"))),
+        }
+        Ok(())
+    }
+
+    /// What a function returns, taken out of its frame.
+    fn returned(&mut self, result: &ResultValue) -> Result<Returned, RunError> {
+        match result {
+            ResultValue::Scalar(value) => Ok(Returned::Scalar(self.eval(value)?)),
+            ResultValue::Array(array) => {
+                let extents = array
+                    .shape
+                    .iter()
+                    .map(|extent| self.eval_int(extent))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let elements = self
+                    .blocks
+                    .remove(&array.block.id)
+                    .ok_or_else(|| internal(format!("{} returned but not live", array.block.name())))?;
+                Ok(Returned::Array(elements, extents))
+            }
+            ResultValue::Tuple(_) => Err(internal("a function returns a tuple")),
+        }
+    }
+}
+
+/// A function's result on its way to the caller.
+enum Returned {
+    Scalar(Scalar),
+    Array(Vec<Scalar>, Vec<i64>),
+}
+
 fn at_site(error: RunError, site: Option<Span>) -> RunError {
     match (error, site) {
         (RunError::Apl(error), Some(site)) => RunError::Apl(error.with_span(site)),

@@ -506,6 +506,18 @@ pub enum Stmt {
         /// The `⍕` whose result this is (a WS FULL of the run-time library's allocation points there).
         site: Option<Span>,
     },
+    /// `call result = f(args) at START..END`: a call of the program's function `f` ([`Function`]). An array
+    /// argument is a row-major block at offset 0 that the callee reads and never frees; an array result is a block
+    /// the callee allocated, which the caller owns from then on (the call defines it, as an `alloc` would, and its
+    /// extents). Opaque to every pass: the callee may raise any APL error (WS FULL when calls nest deeper than
+    /// `aplc_runtime::abi::MAX_CALL_DEPTH`, reported at `site`, the APL call), and may print. A loop whose body calls
+    /// is never parallel.
+    Call {
+        result: Slot,
+        function: String,
+        args: Vec<Argument>,
+        site: Option<Span>,
+    },
     /// A memory decoration with no run-time effect: the array `name` lives in `block`, element `i` of it at
     /// `layout.position(i)` (printed with its LMAD, see `memory.rs`).
     View {
@@ -538,11 +550,114 @@ pub enum ResultValue {
     Tuple(Vec<ResultValue>),
 }
 
-/// A whole loop program: statements, then the result.
+/// A whole loop program: its functions, statements, then the result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {
+    /// The recursive functions the statements call ([`Stmt::Call`]); empty for most programs.
+    pub functions: Vec<Function>,
     pub body: Vec<Stmt>,
     pub result: ResultValue,
+}
+
+impl Program {
+    /// A program without functions.
+    pub fn new(body: Vec<Stmt>, result: ResultValue) -> Program {
+        Program {
+            functions: Vec::new(),
+            body,
+            result,
+        }
+    }
+
+    /// The largest id of a variable or block of the program, its functions included (see [`largest_id`]).
+    pub fn largest_id(&self) -> u32 {
+        self.functions
+            .iter()
+            .map(|function| {
+                let parameters = function
+                    .parameters
+                    .iter()
+                    .flat_map(|slot| {
+                        slot.variables()
+                            .into_iter()
+                            .map(|var| var.id)
+                            .chain(slot.block().map(|b| b.id))
+                    })
+                    .max()
+                    .unwrap_or(0);
+                parameters.max(largest_id(&function.body))
+            })
+            .fold(largest_id(&self.body), u32::max)
+    }
+
+    /// The function named `name`.
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|function| function.name == name)
+    }
+}
+
+/// `fun f(x1 : int, mem2 : double[n3]) -> int { body; return e }`: a function of scalars and arrays, called by
+/// [`Stmt::Call`] (a recursive APL dfn). Its body reads only its parameters and the blocks it allocates itself; the
+/// variable and block ids are unique in the whole program. An array result (`return mem7 : int[n8]`) is a block the
+/// body allocated (never a parameter's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub name: String,
+    pub parameters: Vec<Slot>,
+    pub body: Vec<Stmt>,
+    /// A scalar or an array, never a tuple.
+    pub result: ResultValue,
+}
+
+/// A parameter of a function, or what a call defines: a scalar variable, or an array: its block (row-major from
+/// position 0) and a variable for each extent.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Slot {
+    Scalar(Var),
+    Array { block: Block, shape: Vec<Var> },
+}
+
+impl Slot {
+    /// The variables the slot defines (the scalar, or the extents).
+    pub fn variables(&self) -> Vec<&Var> {
+        match self {
+            Slot::Scalar(var) => vec![var],
+            Slot::Array { shape, .. } => shape.iter().collect(),
+        }
+    }
+
+    /// The block of an array slot.
+    pub fn block(&self) -> Option<Block> {
+        match self {
+            Slot::Scalar(_) => None,
+            Slot::Array { block, .. } => Some(*block),
+        }
+    }
+}
+
+/// An argument of a call: a scalar, or an array (a row-major block at offset 0 with its extents).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Argument {
+    Scalar(Expr),
+    Array(ArrayRef),
+}
+
+impl Argument {
+    /// The expressions the argument evaluates (the scalar, or the extents).
+    pub fn expressions(&self) -> Vec<&Expr> {
+        match self {
+            Argument::Scalar(expr) => vec![expr],
+            Argument::Array(array) => array.shape.iter().collect(),
+        }
+    }
+
+    /// [`Argument::expressions`], mutably.
+    pub fn expressions_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            Argument::Scalar(expr) => vec![expr],
+            Argument::Array(array) => array.shape.iter_mut().collect(),
+        }
+    }
 }
 
 /// A lowered REPL line: the loop program and the blocks its inputs must be bound to.
@@ -615,6 +730,7 @@ pub fn for_each_statement(statements: &[Stmt], visit: &mut dyn FnMut(&Stmt)) {
 pub fn defined_variables_of(statement: &Stmt) -> Vec<&Var> {
     match statement {
         Stmt::Let { var, .. } | Stmt::Mutable { var, .. } | Stmt::ReadClock { var } => vec![var],
+        Stmt::Call { result, .. } => result.variables(),
         Stmt::For { index, .. } | Stmt::ParallelFor { index, .. } => vec![index],
         Stmt::ParallelReduce { result, index, .. } => vec![result, index],
         Stmt::ReadFile { length, .. } => vec![length],
@@ -633,6 +749,13 @@ pub fn largest_id(statements: &[Stmt]) -> u32 {
         }
         if let Stmt::Alloc { block, .. } | Stmt::ReadFile { result: block, .. } | Stmt::Format { result: block, .. } =
             statement
+        {
+            largest = largest.max(block.id);
+        }
+        if let Stmt::Call {
+            result: Slot::Array { block, .. },
+            ..
+        } = statement
         {
             largest = largest.max(block.id);
         }
@@ -692,6 +815,7 @@ pub fn statement_expressions(statement: &Stmt) -> Vec<&Expr> {
         } => vec![&reduction.neutral, count, element],
         Stmt::While { condition, .. } | Stmt::If { condition, .. } => vec![condition],
         Stmt::Alloc { size, .. } => vec![size],
+        Stmt::Call { args, .. } => args.iter().flat_map(Argument::expressions).collect(),
         Stmt::Store { index, value, .. } => vec![index, value],
         Stmt::PrintArray { array, precision } => array.shape.iter().chain([precision]).collect(),
         Stmt::PrintScalar { value, precision } => vec![value, precision],

@@ -45,7 +45,7 @@ pub fn print_memory_program(program: &Program) -> String {
 
 struct BlockEntry {
     block: Block,
-    /// The size as printed (`?` for a block the runtime allocates, such as `⍕`'s result).
+    /// The size as printed (`?` for a block the runtime allocates, such as `⍕`'s result, or a function returns).
     size: String,
     loop_depth: usize,
     /// `name = [n][m]@memK -> 0+{...}` for every view of the block.
@@ -56,9 +56,12 @@ fn collect_blocks(statements: &[Stmt], loop_depth: usize, blocks: &mut Vec<Block
     for statement in statements {
         match statement {
             Stmt::Alloc { block, size, .. } => blocks.push(entry(*block, print_expr(size), loop_depth)),
-            Stmt::Format { result, .. } | Stmt::ReadFile { result, .. } => {
-                blocks.push(entry(*result, "?".to_string(), loop_depth))
-            }
+            Stmt::Format { result, .. }
+            | Stmt::ReadFile { result, .. }
+            | Stmt::Call {
+                result: crate::loops::ir::Slot::Array { block: result, .. },
+                ..
+            } => blocks.push(entry(*result, "?".to_string(), loop_depth)),
             Stmt::View {
                 name,
                 block,

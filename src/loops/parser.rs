@@ -7,7 +7,9 @@
 //! element type from its `alloc` or `format`. `view` lines carry an array annotation in the memory stage's syntax
 //! (`[n][m]@mem3 -> 0+{(n:m),(m:1)}`). Lines starting with `#` are comments.
 
-use super::ir::{ArrayRef, Block, Expr, Layout, Program, Reduction, ResultValue, ScalarType, Stmt, Var};
+use super::ir::{
+    Argument, ArrayRef, Block, Expr, Layout, Program, Reduction, ResultValue, ScalarType, Slot, Stmt, Var,
+};
 use crate::runtime::error::AplErrorKind;
 use crate::source::Span;
 use crate::tail::ast::Op;
@@ -38,6 +40,10 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
         vars: HashMap::new(),
         blocks: HashMap::new(),
     };
+    let mut functions = Vec::new();
+    while parser.peek_line().is_some_and(|line| line.starts_with("fun ")) {
+        functions.push(parser.function()?);
+    }
     let body = parser.statements()?;
     let (line, text) = parser.next_line().ok_or_else(|| ParseError {
         line: 0,
@@ -60,7 +66,11 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
             message: "text after the result".to_string(),
         });
     }
-    Ok(Program { body, result })
+    Ok(Program {
+        functions,
+        body,
+        result,
+    })
 }
 
 struct Parser<'t> {
@@ -114,13 +124,86 @@ impl<'t> Parser<'t> {
     fn statements(&mut self) -> Result<Vec<Stmt>, ParseError> {
         let mut statements = Vec::new();
         while let Some(line) = self.peek_line() {
-            if line.starts_with('}') || line.starts_with("result ") || line.starts_with("yield ") {
+            if line.starts_with('}')
+                || line.starts_with("result ")
+                || line.starts_with("yield ")
+                || line.starts_with("return ")
+            {
                 break;
             }
             let (number, text) = self.next_line().expect("peeked");
             statements.push(self.statement(number, text)?);
         }
         Ok(statements)
+    }
+
+    /// `fun f(x1 : int, ...) -> int {`, the body, `return e`, `}`.
+    fn function(&mut self) -> Result<super::ir::Function, ParseError> {
+        let (line, text) = self.next_line().expect("peeked");
+        let fail = |message: &str| ParseError {
+            line,
+            message: format!("{message}: `{text}`"),
+        };
+        let header = text
+            .strip_prefix("fun ")
+            .and_then(|header| header.strip_suffix(" {"))
+            .ok_or_else(|| fail("expected `fun f(x : type, ...) -> type {`"))?;
+        let (name, rest) = header.split_once('(').ok_or_else(|| fail("expected `(`"))?;
+        let (parameters_text, result_type) = rest.split_once(") -> ").ok_or_else(|| fail("expected `) -> type`"))?;
+        let mut parameters = Vec::new();
+        for parameter in split_outside_brackets(parameters_text) {
+            parameters.push(self.slot(parameter, line)?);
+        }
+        let body = self.statements()?;
+        let (return_line, return_text) = self.next_line().ok_or_else(|| fail("a function without `return`"))?;
+        let value = return_text.strip_prefix("return ").ok_or_else(|| ParseError {
+            line: return_line,
+            message: "expected `return`".to_string(),
+        })?;
+        let mut cursor = self.cursor(value, return_line);
+        let result = cursor.result()?;
+        cursor.end()?;
+        let returned_type = match &result {
+            ResultValue::Scalar(value) => value.ty().name().to_string(),
+            ResultValue::Array(array) => format!("{}[rank {}]", array.block.element.name(), array.shape.len()),
+            ResultValue::Tuple(_) => return Err(fail("a function returns a scalar or an array")),
+        };
+        if returned_type != result_type {
+            return Err(fail("the returned value does not have the result type"));
+        }
+        self.expect_close(line)?;
+        Ok(super::ir::Function {
+            name: name.to_string(),
+            parameters,
+            body,
+            result,
+        })
+    }
+
+    /// A function's parameter or a call's result: `x1 : int`, or `mem2 : double[n3, n4]`; defines its names.
+    fn slot(&mut self, text: &str, line: usize) -> Result<Slot, ParseError> {
+        let fail = |message: &str| ParseError {
+            line,
+            message: format!("{message}: `{text}`"),
+        };
+        let (name, ty) = text.split_once(" : ").ok_or_else(|| fail("expected `name : type`"))?;
+        match ty.split_once('[') {
+            None => {
+                let ty = type_named(ty).ok_or_else(|| fail("unknown type"))?;
+                Ok(Slot::Scalar(self.define(name, ty, line)?))
+            }
+            Some((element, extents)) => {
+                let element = type_named(element).ok_or_else(|| fail("unknown element type"))?;
+                let extents = extents.strip_suffix(']').ok_or_else(|| fail("expected `]`"))?;
+                let shape = extents
+                    .split(", ")
+                    .filter(|extent| !extent.is_empty())
+                    .map(|extent| self.define(extent, ScalarType::Int, line))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let block = self.new_block(name, element, line)?;
+                Ok(Slot::Array { block, shape })
+            }
+        }
     }
 
     fn block_body(&mut self, line: usize) -> Result<Vec<Stmt>, ParseError> {
@@ -348,6 +431,35 @@ impl<'t> Parser<'t> {
                 })
             }
             "view" => self.view(rest, line),
+            "call" => {
+                let (rest, site) = split_site(rest).map_err(&fail)?;
+                let (slot, call) = rest.split_once(" = ").ok_or_else(|| fail("expected `= f(args)`"))?;
+                let (function, arguments) = call.split_once('(').ok_or_else(|| fail("expected `f(args)`"))?;
+                let mut cursor = self.cursor(arguments, line);
+                let mut args = Vec::new();
+                if !cursor.text.starts_with(')') {
+                    loop {
+                        args.push(if cursor.at_array_ref() {
+                            Argument::Array(cursor.array_ref()?)
+                        } else {
+                            Argument::Scalar(cursor.expr()?)
+                        });
+                        if !cursor.text.starts_with(", ") {
+                            break;
+                        }
+                        cursor.expect(", ")?;
+                    }
+                }
+                cursor.expect(")")?;
+                cursor.end()?;
+                let result = self.slot(slot, line)?;
+                Ok(Stmt::Call {
+                    result,
+                    function: function.to_string(),
+                    args,
+                    site,
+                })
+            }
             _ => {
                 let (name, value) = text.split_once(" := ").ok_or_else(|| fail("unknown statement"))?;
                 let var = self.cursor(name, line).var()?;
@@ -891,4 +1003,26 @@ fn split_at_top_level(text: &str, separator: char) -> Option<(&str, &str)> {
         }
     }
     None
+}
+
+/// The items of a comma-separated list (`, `), except the commas inside brackets (`mem2 : int[n3, n4], x5 : int`).
+fn split_outside_brackets(text: &str) -> Vec<&str> {
+    let mut items = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (position, character) in text.char_indices() {
+        match character {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 && text[position..].starts_with(", ") => {
+                items.push(&text[start..position]);
+                start = position + 2;
+            }
+            _ => {}
+        }
+    }
+    if !text.is_empty() {
+        items.push(&text[start..]);
+    }
+    items
 }

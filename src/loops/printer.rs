@@ -16,12 +16,33 @@
 //! Index arithmetic prints infix (`+ - * / < <= == >=`, `%` for the residue `n|a` written `a % n`; `+ - *` are the
 //! wrapping `addw subw mulw` of positions and sizes); every other operator prints in TAIL's functional form
 //! (`addd(x, y)`, and `addi(x, y)` for APL's overflow-checked `+` on ints). Selects print as `(c ? a : b)`.
+//!
+//! A program's functions come first, `fun f(x1 : int, mem2 : double[n3]) -> int {` (an array result:
+//! `-> double[rank 1]`) with the body and `return e` (`return mem7 : double[n8]`) inside; a call is
+//! `call r3 : int = f(e1, mem4 : double[n5]) at START..END` (an array result: `call mem9 : int[n10] = ...`).
 
-use super::ir::{ArrayRef, Expr, Program, ResultValue, Stmt};
+use super::ir::{Argument, ArrayRef, Expr, Program, ResultValue, Slot, Stmt};
 use crate::tail::ast::Op;
 
 pub fn print_program(program: &Program) -> String {
     let mut out = String::new();
+    for function in &program.functions {
+        let parameters: Vec<String> = function.parameters.iter().map(print_slot).collect();
+        let result_type = match &function.result {
+            ResultValue::Array(array) => format!("{}[rank {}]", array.block.element.name(), array.shape.len()),
+            ResultValue::Scalar(value) => value.ty().name().to_string(),
+            ResultValue::Tuple(_) => "tuple".to_string(),
+        };
+        out.push_str(&format!(
+            "fun {}({}) -> {result_type} {{\n",
+            function.name,
+            parameters.join(", "),
+        ));
+        write_statements(&mut out, &function.body, 1);
+        out.push_str("  return ");
+        write_result(&mut out, &function.result);
+        out.push_str("\n}\n");
+    }
     write_statements(&mut out, &program.body, 0);
     out.push_str("result ");
     write_result(&mut out, &program.result);
@@ -48,6 +69,17 @@ fn write_result(out: &mut String, result: &ResultValue) {
                 write_result(out, component);
             }
             out.push(')');
+        }
+    }
+}
+
+/// `x1 : int`, or `mem2 : double[n3, n4]` for an array.
+fn print_slot(slot: &Slot) -> String {
+    match slot {
+        Slot::Scalar(var) => format!("{} : {}", var.name(), var.ty.name()),
+        Slot::Array { block, shape } => {
+            let extents: Vec<String> = shape.iter().map(|var| var.name()).collect();
+            format!("{} : {}[{}]", block.name(), block.element.name(), extents.join(", "))
         }
     }
 }
@@ -218,6 +250,26 @@ fn write_statement(out: &mut String, statement: &Stmt, depth: usize) {
             print_site(*site)
         )),
         Stmt::ReadClock { var } => out.push_str(&format!("clock {}", var.name())),
+        Stmt::Call {
+            result,
+            function,
+            args,
+            site,
+        } => {
+            let args: Vec<String> = args
+                .iter()
+                .map(|arg| match arg {
+                    Argument::Scalar(expr) => print_expr(expr),
+                    Argument::Array(array) => print_array(array),
+                })
+                .collect();
+            out.push_str(&format!(
+                "call {} = {function}({}){}",
+                print_slot(result),
+                args.join(", "),
+                print_site(*site)
+            ))
+        }
         Stmt::ReportBench { iterations, start } => out.push_str(&format!(
             "report_bench({}, {})",
             print_expr(iterations),

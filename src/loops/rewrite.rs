@@ -50,6 +50,10 @@ pub fn for_each_own_expr_mut(statement: &mut Stmt, visit: &mut dyn FnMut(&mut Ex
             visit(iterations);
             visit(start);
         }
+        Stmt::Call { args, .. } => args
+            .iter_mut()
+            .flat_map(super::ir::Argument::expressions_mut)
+            .for_each(visit),
         Stmt::Free { .. } | Stmt::Swap { .. } | Stmt::Error { .. } | Stmt::ReadClock { .. } => {}
     }
 }
@@ -185,6 +189,13 @@ pub fn mentions_block(statement: &Stmt, id: u32) -> bool {
                 .any(|expr| expr_loads_block(expr, id)),
             Stmt::While { condition, .. } | Stmt::If { condition, .. } => expr_loads_block(condition, id),
             Stmt::Error { .. } | Stmt::ReadClock { .. } => false,
+            Stmt::Call { args, result, .. } => {
+                result.block().is_some_and(|block| block.id == id)
+                    || args.iter().any(|arg| match arg {
+                        super::ir::Argument::Scalar(expr) => expr_loads_block(expr, id),
+                        super::ir::Argument::Array(array) => array.block.id == id,
+                    })
+            }
             Stmt::ReportBench { iterations, start } => expr_loads_block(iterations, id) || expr_loads_block(start, id),
             Stmt::View { block, .. } => block.id == id,
             Stmt::Format { source, result, .. } => source.block.id == id || result.id == id,

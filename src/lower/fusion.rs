@@ -309,7 +309,7 @@ impl SiteCount {
 fn children(expr: &tail::Expr) -> Vec<&tail::Expr> {
     match &expr.kind {
         ExprKind::Vector { elements, .. } => elements.iter().collect(),
-        ExprKind::Op { args, .. } => args.iter().collect(),
+        ExprKind::Op { args, .. } | ExprKind::Call { args, .. } => args.iter().collect(),
         ExprKind::Tuple(components) => components.iter().collect(),
         ExprKind::Project { tuple, .. } => vec![tuple],
         ExprKind::Let { value, body, .. } => vec![value, body],

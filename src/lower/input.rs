@@ -14,6 +14,7 @@ use std::collections::HashSet;
 /// Blocks holding the result are not freed: the caller reads them after the program ran.
 pub fn lower_line_program(program: &tail::Program) -> LowerResult<LineProgram> {
     let mut lowerer = Lowerer::default();
+    let functions = lowerer.lower_functions(program)?;
     let (mut body, result) = lowerer.capture(|lowerer| {
         let value = lowerer.lower(&program.body, &Env::default())?;
         lowerer.result_value(value)
@@ -28,7 +29,11 @@ pub fn lower_line_program(program: &tail::Program) -> LowerResult<LineProgram> {
         .collect();
     // The memory passes are not run on a line (they could reuse an input's block, which the session owns); the
     // recognition of parallel maps only changes how loops run.
-    let program = crate::loops::passes::parallelise::parallelise_maps(ir::Program { body, result });
+    let program = crate::loops::passes::parallelise::parallelise_maps(ir::Program {
+        functions,
+        body,
+        result,
+    });
     Ok(LineProgram { program, inputs })
 }
 

@@ -105,18 +105,19 @@ impl Env {
 /// Lowers a typed TAIL program (after `infer_program`) to a loop program.
 pub fn lower_program(program: &tail::Program) -> LowerResult<ir::Program> {
     let mut lowerer = Lowerer::default();
+    let functions = lowerer.lower_functions(program)?;
     let value = lowerer.lower(&program.body, &Env::default())?;
     let result = lowerer.result_value(value)?;
     let mut body = lowerer.statements.pop().expect("the top-level statement list");
     let mut keep = HashSet::new();
     collect_result_blocks(&result, &mut keep);
     insert_frees(&mut body, &keep);
-    crate::loops::passes::invariant_mutables::make_invariant_mutables_lets(&mut body);
-    crate::loops::passes::overflow_checks::remove_overflow_checks(&mut body);
-    crate::loops::passes::index_simplify::simplify_statements(&mut body);
-    crate::loops::passes::interchange::interchange_statements(&mut body, &mut lowerer.next_id);
-    crate::loops::passes::row_fusion::fuse_rows(&mut body);
-    Ok(ir::Program { body, result })
+    lowerer.finish_statements(&mut body);
+    Ok(ir::Program {
+        functions,
+        body,
+        result,
+    })
 }
 
 pub(super) fn collect_result_blocks(result: &ResultValue, blocks: &mut HashSet<u32>) {
@@ -150,6 +151,8 @@ pub struct Lowerer {
     pub(super) site: Option<Span>,
     /// Multi-indices already computed from row-major positions (see [`Lowerer::to_multi_index`]).
     pub(super) multi_indices: Vec<MultiIndexEntry>,
+    /// The parameters and the result of each function of the program, by name (`functions.rs`).
+    pub(super) function_signatures: std::collections::HashMap<String, super::functions::Signature>,
 }
 
 /// A multi-index computed from a stable row-major position in the statement list `scope`: while that list is open,
@@ -173,11 +176,21 @@ impl Default for Lowerer {
             element_loops: 0,
             site: None,
             multi_indices: Vec::new(),
+            function_signatures: std::collections::HashMap::new(),
         }
     }
 }
 
 impl Lowerer {
+    /// The rewrites that end the lowering of a statement list (a program's, or a function's body).
+    pub(super) fn finish_statements(&mut self, body: &mut Vec<Stmt>) {
+        crate::loops::passes::invariant_mutables::make_invariant_mutables_lets(body);
+        crate::loops::passes::overflow_checks::remove_overflow_checks(body);
+        crate::loops::passes::index_simplify::simplify_statements(body);
+        crate::loops::passes::interchange::interchange_statements(body, &mut self.next_id);
+        crate::loops::passes::row_fusion::fuse_rows(body);
+    }
+
     // ---- Building statements ----
 
     pub fn fresh_var(&mut self, ty: ScalarType, hint: &str) -> Var {
@@ -515,6 +528,7 @@ impl Lowerer {
                 }
                 _ => Err(LowerError::ill_typed("projection out of a non-tuple")),
             },
+            ExprKind::Call { function, args } => self.lower_call(function, args, env),
         }
     }
 
@@ -1033,7 +1047,9 @@ fn count_uses(name: &str, expr: &tail::Expr, in_lambda: bool) -> Uses {
             }
         }
         ExprKind::Vector { elements, .. } => elements.iter().for_each(|e| add(count_uses(name, e, in_lambda))),
-        ExprKind::Op { args, .. } => args.iter().for_each(|e| add(count_uses(name, e, in_lambda))),
+        ExprKind::Op { args, .. } | ExprKind::Call { args, .. } => {
+            args.iter().for_each(|e| add(count_uses(name, e, in_lambda)))
+        }
         ExprKind::Tuple(components) => components.iter().for_each(|e| add(count_uses(name, e, in_lambda))),
         ExprKind::Project { tuple, .. } => add(count_uses(name, tuple, in_lambda)),
         ExprKind::Let {
@@ -1075,6 +1091,11 @@ fn first_event(name: &str, expr: &tail::Expr) -> Event {
         ExprKind::Vector { elements, .. } => first_of(&mut elements.iter()),
         ExprKind::Tuple(components) => first_of(&mut components.iter()),
         ExprKind::Project { tuple, .. } => first_event(name, tuple),
+        // A function may print.
+        ExprKind::Call { args, .. } => match first_of(&mut args.iter()) {
+            Event::Neither => Event::Effect,
+            event => event,
+        },
         // The arguments are values before the operation runs; the functions among them run during it.
         ExprKind::Op { op, args } => {
             let is_function = |arg: &&tail::Expr| matches!(arg.kind, ExprKind::Lambda { .. });
@@ -1123,6 +1144,11 @@ pub fn insert_frees(statements: &mut Vec<Stmt>, keep: &HashSet<u32>) {
             {
                 Some(*block)
             }
+            // An array a call returns belongs to the caller.
+            Stmt::Call {
+                result: ir::Slot::Array { block, .. },
+                ..
+            } if !keep.contains(&block.id) => Some(*block),
             _ => None,
         })
         .collect();

@@ -12,6 +12,7 @@
 //! Entry points: [`lower_program`] (then `crate::loops::check::check_program` and `crate::loops::interp::run_program`)
 //! and [`input::lower_line_program`]; [`dump`] for the printed form.
 
+mod functions;
 mod fusion;
 pub mod input;
 mod loop_state;

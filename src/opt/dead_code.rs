@@ -8,9 +8,7 @@ use crate::tail::ast::{Expr, ExprKind, Program};
 
 /// The pass.
 pub fn eliminate_dead_code(program: Program) -> Program {
-    Program {
-        body: eliminate(program.body),
-    }
+    program.map_bodies(eliminate)
 }
 
 fn eliminate(expr: Expr) -> Expr {

@@ -26,9 +26,11 @@ use std::collections::HashSet;
 
 /// The pass.
 pub fn float_lets(program: Program) -> Program {
-    let body = make_binders_unique(program.body);
-    let body = float_outwards(body, &mut ShapeEnvironment::default());
-    Program { body: sink_lets(body) }
+    program.map_bodies(|body| {
+        let body = make_binders_unique(body);
+        let body = float_outwards(body, &mut ShapeEnvironment::default());
+        sink_lets(body)
+    })
 }
 
 /// A `let` binding taken out of its place: name, annotation and value.

@@ -28,13 +28,9 @@ const ALWAYS_FOLDED_LENGTH: usize = 3;
 
 /// The pass: folds constants and known shapes everywhere in the program.
 pub fn fold_constants(program: Program) -> Program {
-    let mut folder = Folder::default();
     // Elements of let-bound vectors are copied to their uses (`index(1,2,v)` with `v = [a,b]` is `b`), so no binder
     // may shadow the variables they mention.
-    let body = make_binders_unique(program.body);
-    Program {
-        body: folder.fold(body),
-    }
+    program.map_bodies(|body| Folder::default().fold(make_binders_unique(body)))
 }
 
 /// What is known about a variable in scope.
@@ -240,12 +236,10 @@ fn evaluate_on_literals(op: Op, args: &[Expr]) -> Option<Expr> {
     {
         return None;
     }
-    let program = Program {
-        body: Expr::synthetic(ExprKind::Op {
-            op,
-            args: args.to_vec(),
-        }),
-    };
+    let program = Program::new(Expr::synthetic(ExprKind::Op {
+        op,
+        args: args.to_vec(),
+    }));
     let value = eval_program(&program, &mut MemoryHost::default()).ok()?;
     let limit = ALWAYS_FOLDED_LENGTH.max(args.iter().map(literal_element_count).sum());
     value_to_literal(&value, limit)

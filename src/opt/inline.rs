@@ -24,9 +24,7 @@ pub const MAX_COPIED_VECTOR_LENGTH: usize = 8;
 
 /// The pass.
 pub fn inline_lets(program: Program) -> Program {
-    Program {
-        body: inline(make_binders_unique(program.body)),
-    }
+    program.map_bodies(|body| inline(make_binders_unique(body)))
 }
 
 /// Inlines in `expr`.

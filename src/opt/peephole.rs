@@ -26,14 +26,14 @@ use crate::tail::scalar_ops::is_scalar_op;
 
 /// The pass.
 pub fn simplify_peepholes(program: Program) -> Program {
-    let body = make_binders_unique(program.body);
-    let mut rewriter = Rewriter {
-        shapes: ShapeEnvironment::default(),
-        names: NameSupply::for_expr(&body),
-    };
-    Program {
-        body: rewriter.rewrite(body),
-    }
+    program.map_bodies(|body| {
+        let body = make_binders_unique(body);
+        let mut rewriter = Rewriter {
+            shapes: ShapeEnvironment::default(),
+            names: NameSupply::for_expr(&body),
+        };
+        rewriter.rewrite(body)
+    })
 }
 
 struct Rewriter {

@@ -74,6 +74,8 @@ pub fn is_safe_in(expr: &Expr, shapes: &mut ShapeEnvironment) -> bool {
         ExprKind::Op { op, args } => {
             args.iter().all(|arg| is_safe_in(arg, shapes)) && op_application_is_safe(*op, args, shapes)
         }
+        // A function's body may print, fail, or recurse too deeply (WS FULL).
+        ExprKind::Call { .. } => false,
     }
 }
 

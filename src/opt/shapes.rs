@@ -67,7 +67,11 @@ pub fn shape_of(expr: &Expr, environment: &mut ShapeEnvironment) -> Option<Stati
             shape
         }
         ExprKind::Op { op, args } => shape_of_op(*op, args, environment),
-        ExprKind::Lambda { .. } | ExprKind::OpRef(_) | ExprKind::Tuple(_) | ExprKind::Project { .. } => None,
+        ExprKind::Lambda { .. }
+        | ExprKind::OpRef(_)
+        | ExprKind::Tuple(_)
+        | ExprKind::Project { .. }
+        | ExprKind::Call { .. } => None,
     }
 }
 

@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashSet};
 pub fn children(expr: &Expr) -> Vec<&Expr> {
     match &expr.kind {
         ExprKind::Vector { elements, .. } => elements.iter().collect(),
-        ExprKind::Op { args, .. } => args.iter().collect(),
+        ExprKind::Op { args, .. } | ExprKind::Call { args, .. } => args.iter().collect(),
         ExprKind::Let { value, body, .. } => vec![value, body],
         ExprKind::Lambda { body, .. } => vec![body],
         ExprKind::Tuple(components) => components.iter().collect(),
@@ -37,6 +37,10 @@ pub fn map_children(expr: Expr, mut rewrite: impl FnMut(Expr) -> Expr) -> Expr {
         },
         ExprKind::Op { op, args } => ExprKind::Op {
             op,
+            args: args.into_iter().map(&mut rewrite).collect(),
+        },
+        ExprKind::Call { function, args } => ExprKind::Call {
+            function,
             args: args.into_iter().map(&mut rewrite).collect(),
         },
         ExprKind::Let { name, ty, value, body } => {
@@ -155,6 +159,11 @@ fn count_uses_at(expr: &Expr, name: &str, under_lambda: bool, reshape_source: bo
             }
         }
         ExprKind::Project { tuple, .. } => count_uses_at(tuple, name, under_lambda, false, uses),
+        ExprKind::Call { args, .. } => {
+            for arg in args {
+                count_uses_at(arg, name, under_lambda, false, uses);
+            }
+        }
         _ => {}
     }
 }

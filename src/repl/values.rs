@@ -57,7 +57,13 @@ pub fn bind_inputs(program: Program, inputs: &[(String, Value)], form: InputForm
     let body = bindings.into_iter().rev().fold(program.body, |body, (name, bound)| {
         Expr::let_in(name, None, bound, body)
     });
-    (Program { body }, native)
+    (
+        Program {
+            body,
+            functions: program.functions,
+        },
+        native,
+    )
 }
 
 fn input_expression(index: usize, array: &ArrayValue) -> Expr {

@@ -162,11 +162,61 @@ impl TypeScheme {
     }
 }
 
-/// A whole TAIL program: one expression.
+/// A whole TAIL program: the recursive functions it defines, then one expression.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {
+    /// Functions that call themselves (or each other) by name with [`ExprKind::Call`]: the recursion of APL dfns that
+    /// is neither unfolded at compile time nor a tail call. Each is closed (its body reads only its parameters) and
+    /// monomorphic. Empty for most programs.
+    pub functions: Vec<Function>,
     pub body: Expr,
 }
+
+impl Program {
+    /// A program without functions.
+    pub fn new(body: Expr) -> Program {
+        Program {
+            functions: Vec::new(),
+            body,
+        }
+    }
+
+    /// The program with `rewrite` applied to every function body and to the main body (what a pass over
+    /// expressions does to a whole program).
+    pub fn map_bodies(self, mut rewrite: impl FnMut(Expr) -> Expr) -> Program {
+        let functions = self
+            .functions
+            .into_iter()
+            .map(|function| Function {
+                body: rewrite(function.body),
+                ..function
+            })
+            .collect();
+        Program {
+            functions,
+            body: rewrite(self.body),
+        }
+    }
+
+    /// The function named `name`.
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|function| function.name == name)
+    }
+}
+
+/// `fun name(x1:τ1, ..., xn:τn) : τ = body;`: a (recursive) function of a program, called with
+/// [`ExprKind::Call`]. The parameter and result types carry no known values (`[int]0`, not `S(int,3)`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub name: String,
+    pub parameters: Vec<(String, Type)>,
+    pub result: Type,
+    pub body: Expr,
+}
+
+/// How many calls of a program's functions may be active at once, on every backend: a deeper recursion stops the
+/// program with WS FULL (as Dyalog does when recursion exhausts its stack) instead of overflowing the native stack.
+pub const MAX_CALL_DEPTH: usize = aplc_runtime::abi::MAX_CALL_DEPTH as usize;
 
 /// An expression with the span of the text it came from (a default span when it was built by a pass).
 #[derive(Clone, Debug, PartialEq)]
@@ -299,4 +349,7 @@ pub enum ExprKind {
     Tuple(Vec<Expr>),
     /// `#k(e)`: the k-th component of a tuple, 1-based (like SML's `#1`).
     Project { index: usize, tuple: Box<Expr> },
+    /// `call f(e1,...,en)`: a call of the program's function `f` (see [`Function`]). It may raise any APL error,
+    /// WS FULL when calls nest deeper than [`MAX_CALL_DEPTH`].
+    Call { function: String, args: Vec<Expr> },
 }

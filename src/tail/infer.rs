@@ -24,9 +24,12 @@ pub enum Mode {
 /// Infers the program's type and writes every inferred annotation into the program.
 pub fn infer_program(program: &mut Program) -> Result<Type, TypeError> {
     let mut inference = Inference::new(Mode::Infer);
-    let ty = inference.infer(&program.body, None)?;
+    let ty = inference.infer_whole(program)?;
     let slots: Vec<Type> = inference.slots.iter().map(|t| inference.unifier.resolve(t)).collect();
     let mut next = 0;
+    for function in &mut program.functions {
+        fill_annotations(&mut function.body, &slots, &mut next);
+    }
     fill_annotations(&mut program.body, &slots, &mut next);
     Ok(inference.unifier.resolve(&ty))
 }
@@ -34,7 +37,7 @@ pub fn infer_program(program: &mut Program) -> Result<Type, TypeError> {
 /// The type of a program whose every let and lambda is annotated (annotations are verified, not changed).
 pub fn type_of_annotated(program: &Program) -> Result<Type, TypeError> {
     let mut inference = Inference::new(Mode::Check);
-    let ty = inference.infer(&program.body, None)?;
+    let ty = inference.infer_whole(program)?;
     Ok(inference.unifier.resolve(&ty))
 }
 
@@ -78,7 +81,9 @@ fn fill_annotations(expr: &mut Expr, slots: &[Type], next: &mut usize) {
             }
             elements.iter_mut().for_each(|e| fill_annotations(e, slots, next));
         }
-        ExprKind::Op { args, .. } => args.iter_mut().for_each(|e| fill_annotations(e, slots, next)),
+        ExprKind::Op { args, .. } | ExprKind::Call { args, .. } => {
+            args.iter_mut().for_each(|e| fill_annotations(e, slots, next))
+        }
         ExprKind::Tuple(components) => components.iter_mut().for_each(|e| fill_annotations(e, slots, next)),
         ExprKind::Project { tuple, .. } => fill_annotations(tuple, slots, next),
         ExprKind::Int(_)
@@ -98,6 +103,8 @@ struct Inference {
     environment: Vec<(String, TypeScheme)>,
     /// The inferred type of every annotated node, in pre-order (vector literals: `[κ]0` of their element type).
     slots: Vec<Type>,
+    /// The program's functions: name, parameter types, result type.
+    functions: Vec<(String, Vec<Type>, Type)>,
 }
 
 impl Inference {
@@ -107,7 +114,41 @@ impl Inference {
             unifier: Unifier::new(),
             environment: Vec::new(),
             slots: Vec::new(),
+            functions: Vec::new(),
         }
+    }
+
+    /// The functions (each body must have its declared result type; it sees only its parameters), then the body.
+    fn infer_whole(&mut self, program: &Program) -> Result<Type, TypeError> {
+        self.functions = program
+            .functions
+            .iter()
+            .map(|function| {
+                let parameters = function.parameters.iter().map(|(_, ty)| ty.clone()).collect();
+                (function.name.clone(), parameters, function.result.clone())
+            })
+            .collect();
+        for (position, function) in program.functions.iter().enumerate() {
+            if program.functions[..position]
+                .iter()
+                .any(|other| other.name == function.name)
+            {
+                return Err(TypeError::IllFormed {
+                    message: format!("the function {} is defined twice", function.name),
+                    span: function.body.span,
+                });
+            }
+            let scope = std::mem::take(&mut self.environment);
+            for (name, ty) in &function.parameters {
+                self.environment
+                    .push((name.clone(), TypeScheme::monomorphic(ty.clone())));
+            }
+            let body_type = self.infer(&function.body, Some(&function.result));
+            self.environment = scope;
+            let body_type = body_type?;
+            self.require_subtype(&body_type, &function.result, function.body.span)?;
+        }
+        self.infer(&program.body, None)
     }
 
     fn reserve_slot(&mut self) -> usize {
@@ -300,6 +341,29 @@ impl Inference {
                     types.push(self.infer(component, expected)?);
                 }
                 Ok(Type::Tuple(types))
+            }
+            ExprKind::Call { function, args } => {
+                let Some((_, parameters, result)) =
+                    self.functions.iter().find(|(name, _, _)| name == function).cloned()
+                else {
+                    return Err(TypeError::UnboundVariable {
+                        name: function.clone(),
+                        span,
+                    });
+                };
+                if parameters.len() != args.len() {
+                    return Err(TypeError::Arity {
+                        op: function.clone(),
+                        expected: parameters.len(),
+                        found: args.len(),
+                        span,
+                    });
+                }
+                for (arg, parameter) in args.iter().zip(&parameters) {
+                    let found = self.infer(arg, Some(parameter))?;
+                    self.require_subtype(&found, parameter, arg.span)?;
+                }
+                Ok(result)
             }
             ExprKind::Project { index, tuple } => {
                 let tuple_type = self.infer(tuple, None)?;

@@ -129,14 +129,41 @@ fn view(array: &ArrayValue) -> aplc_runtime::display::ArrayView<'_> {
 }
 
 /// Evaluates a whole program.
-pub fn eval_program(program: &super::ast::Program, host: &mut dyn Host) -> Result<Value, AplError> {
+pub fn eval_program<'a>(program: &'a super::ast::Program, host: &'a mut dyn Host) -> Result<Value, AplError> {
     let mut interpreter = Interpreter {
         float_mode: host.float_mode(),
         host,
         random: RollGenerator::with_seed(ROLL_SEED),
         lambda_bodies: std::collections::HashMap::new(),
+        functions: &program.functions,
+        call_depth: 0,
     };
     interpreter.eval(&program.body, &Environment::default())
+}
+
+/// The error of a call one deeper than [`super::ast::MAX_CALL_DEPTH`] (the message every backend gives).
+pub fn call_depth_error() -> AplError {
+    AplError::new(AplErrorKind::WorkspaceFull, call_depth_message())
+}
+
+/// The error of a call when the thread's stack is nearly used up (`aplc_runtime::stack`), before the depth limit.
+pub fn stack_exhausted_error() -> AplError {
+    AplError::new(AplErrorKind::WorkspaceFull, stack_exhausted_message())
+}
+
+/// The message of [`stack_exhausted_error`].
+pub fn stack_exhausted_message() -> String {
+    "recursion too deep for the stack of this thread".to_string()
+}
+
+/// Whether the stack has room for one more call (see `aplc_runtime::stack`): the interpreters check at every call.
+pub fn stack_has_room() -> bool {
+    aplc_runtime::stack::current_stack_address() >= aplc_runtime::stack::stack_floor()
+}
+
+/// The message of [`call_depth_error`].
+pub fn call_depth_message() -> String {
+    format!("recursion deeper than {} calls", aplc_runtime::abi::MAX_CALL_DEPTH)
 }
 
 struct Interpreter<'h> {
@@ -148,6 +175,10 @@ struct Interpreter<'h> {
     /// The body of every lambda evaluated so far, by the address of its node in the program (which outlives the
     /// run), so that a closure built once per element does not copy its body each time.
     lambda_bodies: std::collections::HashMap<usize, Rc<Expr>>,
+    /// The program's functions.
+    functions: &'h [super::ast::Function],
+    /// How many calls of them are active.
+    call_depth: usize,
 }
 
 fn not_well_typed(what: &str) -> AplError {
@@ -274,6 +305,28 @@ impl Interpreter<'_> {
                 Value::Tuple(values) if *index >= 1 && *index <= values.len() => Ok(values[index - 1].clone()),
                 _ => Err(not_well_typed("projection out of a non-tuple or out of range")),
             },
+            ExprKind::Call { function, args } => {
+                let functions = self.functions;
+                let function = functions
+                    .iter()
+                    .find(|defined| defined.name == *function)
+                    .ok_or_else(|| not_well_typed("a call of a function the program does not define"))?;
+                let mut local = Environment::default();
+                for ((name, _), arg) in function.parameters.iter().zip(args) {
+                    let value = self.eval(arg, env)?;
+                    local = local.bind(Rc::from(name.as_str()), value);
+                }
+                if self.call_depth >= super::ast::MAX_CALL_DEPTH {
+                    return Err(call_depth_error());
+                }
+                if !stack_has_room() {
+                    return Err(stack_exhausted_error());
+                }
+                self.call_depth += 1;
+                let result = self.eval(&function.body, &local);
+                self.call_depth -= 1;
+                result
+            }
         }
     }
 
@@ -851,7 +904,11 @@ fn static_base(expr: &Expr, locals: &mut Vec<(String, Option<BaseType>)>, env: &
             locals.pop();
             result
         }
-        ExprKind::OpRef(_) | ExprKind::Lambda { .. } | ExprKind::Tuple(_) | ExprKind::Project { .. } => None,
+        ExprKind::OpRef(_)
+        | ExprKind::Lambda { .. }
+        | ExprKind::Tuple(_)
+        | ExprKind::Project { .. }
+        | ExprKind::Call { .. } => None,
     }
 }
 

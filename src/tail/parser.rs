@@ -2,7 +2,7 @@
 //!
 //! Grammar (whitespace and SML comments `(* ... *)` may appear between tokens):
 //! ```text
-//! program ::= expr
+//! program ::= {"fun" ident "(" ident ":" type {"," ident ":" type} ")" ":" type "=" expr ";"} expr
 //! expr    ::= "let" ident [":" type] "=" expr "in" expr
 //!           | "fn" ident [":" type] "=>" expr
 //!           | atom
@@ -10,6 +10,7 @@
 //!           | "[" [expr {"," expr}] "]" [":" base]      (the element type is required when empty)
 //!           | "(" expr {"," expr} ")"                    (a tuple when there are two or more)
 //!           | "#" digits "(" expr ")"                    (projection, 1-based)
+//!           | "call" ident "(" [expr {"," expr}] ")"      (a call of a function of the program)
 //!           | opname "(" [expr {"," expr}] ")" | opname | ident
 //! type    ::= tyatom ["->" type]
 //! tyatom  ::= "[" base "]" shatom | "<" base ">" shatom | "S(" base "," shape ")" | "SV(" base "," shape ")"
@@ -33,12 +34,16 @@ use std::collections::HashMap;
 /// Parses a whole `.tail` file.
 pub fn parse_program(file: &SourceFile) -> Result<Program, SyntaxError> {
     let mut parser = Parser::new(file.text());
+    let mut functions = Vec::new();
+    while parser.eat_keyword("fun")? {
+        functions.push(parser.function()?);
+    }
     let body = parser.expr()?;
     parser.skip_space()?;
     if !parser.rest().is_empty() {
         return Err(parser.error_here("expected the end of the program"));
     }
-    Ok(Program { body })
+    Ok(Program { functions, body })
 }
 
 /// Parses one expression from text (spans are offsets into `text`).
@@ -97,7 +102,7 @@ impl VariableKind {
     }
 }
 
-const KEYWORDS: &[&str] = &["let", "in", "fn", "tt", "ff", "nan"];
+const KEYWORDS: &[&str] = &["let", "in", "fn", "tt", "ff", "nan", "fun", "call"];
 
 struct Parser<'a> {
     text: &'a str,
@@ -218,6 +223,33 @@ impl<'a> Parser<'a> {
         } else {
             Ok(None)
         }
+    }
+
+    /// A function definition after `fun`: `name(x:τ, ...) : τ = body ;`.
+    fn function(&mut self) -> Parsed<super::ast::Function> {
+        let name = self.binder_name()?;
+        self.expect("(")?;
+        let mut parameters = Vec::new();
+        loop {
+            let parameter = self.binder_name()?;
+            self.expect(":")?;
+            parameters.push((parameter, self.ty()?));
+            if self.eat(")")? {
+                break;
+            }
+            self.expect(",")?;
+        }
+        self.expect(":")?;
+        let result = self.ty()?;
+        self.expect("=")?;
+        let body = self.expr()?;
+        self.expect(";")?;
+        Ok(super::ast::Function {
+            name,
+            parameters,
+            result,
+            body,
+        })
     }
 
     // ---- Expressions ----
@@ -367,7 +399,13 @@ impl<'a> Parser<'a> {
             "tt" => return Ok(self.finish(start, ExprKind::Bool(true))),
             "ff" => return Ok(self.finish(start, ExprKind::Bool(false))),
             "nan" => return Ok(self.finish(start, ExprKind::Double(f64::NAN))),
-            "let" | "in" | "fn" => {
+            "call" => {
+                let function = self.binder_name()?;
+                self.expect("(")?;
+                let args = self.expr_list(")")?;
+                return Ok(self.finish(start, ExprKind::Call { function, args }));
+            }
+            "let" | "in" | "fn" | "fun" => {
                 self.position = start;
                 return Err(self.error_here(format!("unexpected keyword `{word}`")));
             }

@@ -12,6 +12,7 @@ use super::ops::Op;
 pub fn printing_program_value(program: Program) -> Program {
     Program {
         body: printing_value(program.body),
+        ..program
     }
 }
 

@@ -6,12 +6,35 @@
 //!   infinity); `tt`/`ff`; chars `'a'` with escapes `'\''`, `'\\'`, `'\n'`, `'\t'`, `'\u{7}'`; complex `2.0j~3.0`.
 //! - `let x:τ = e1 in` starts a new line for the body; lambdas are `fn x:τ => e`; tuples `(e1,e2)`; projections `#1(e)`;
 //!   the empty vector literal carries its element type, `[]:int`.
+//! - A program's recursive functions come first: `fun f(x:[int]0) : [int]0 =` then the body and a line `;`; a call
+//!   is `call f(e1,...)`.
 
 use super::ast::{BaseType, Expr, ExprKind, Program, Shape, Type};
 
-/// The whole program as text (ends without a newline).
+/// The whole program as text (ends without a newline): each function as `fun f(x:τ,...) : τ =` with its body on
+/// the next lines and `;` on a line of its own, then the main expression.
 pub fn print_program(program: &Program) -> String {
-    print_expr(&program.body)
+    let mut out = String::new();
+    for function in &program.functions {
+        out.push_str("fun ");
+        out.push_str(&function.name);
+        out.push('(');
+        for (position, (name, ty)) in function.parameters.iter().enumerate() {
+            if position > 0 {
+                out.push(',');
+            }
+            out.push_str(name);
+            out.push(':');
+            write_type(&mut out, ty);
+        }
+        out.push_str(") : ");
+        write_type(&mut out, &function.result);
+        out.push_str(" =\n");
+        write_expr(&mut out, &function.body);
+        out.push_str("\n;\n");
+    }
+    write_expr(&mut out, &program.body);
+    out
 }
 
 /// One expression as text.
@@ -225,6 +248,13 @@ fn write_expr(out: &mut String, expr: &Expr) {
         ExprKind::Project { index, tuple } => {
             out.push_str(&format!("#{index}("));
             write_expr(out, tuple);
+            out.push(')');
+        }
+        ExprKind::Call { function, args } => {
+            out.push_str("call ");
+            out.push_str(function);
+            out.push('(');
+            write_list(out, args);
             out.push(')');
         }
     }

@@ -50,6 +50,7 @@ pub enum RuntimeFunctionId {
     ParallelFor,
     Parameter,
     SetDefaultThreads,
+    StackFloor,
 }
 
 /// One run-time library function: its C name and signature, what LLVM may assume about it, and its address in this
@@ -82,6 +83,15 @@ use AbiType::{Pointer, F64, I32, I64};
 
 /// Every run-time library function generated code may call.
 pub const RUNTIME_FUNCTIONS: &[RuntimeFunction] = &[
+    RuntimeFunction {
+        id: RuntimeFunctionId::StackFloor,
+        name: "aplrt_stack_floor",
+        parameters: &[],
+        result: Some(I64),
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: aplc_runtime::stack::aplrt_stack_floor as *const (),
+    },
     RuntimeFunction {
         id: RuntimeFunctionId::Alloc,
         name: "aplrt_alloc",

@@ -29,6 +29,7 @@
 //!   is NaN (every operation that makes one from non-NaN arguments stops the program), and NaN stays NaN under `+`
 //!   and `×`, so the final accumulator is NaN exactly when one step was.
 
+mod functions;
 pub mod line;
 mod nan_checks;
 mod narrow;
@@ -76,7 +77,7 @@ pub fn translate_program<'ctx>(
 ) -> Result<Module<'ctx>, CodegenError> {
     let module = context.create_module(PROGRAM_MODULE_NAME);
     {
-        let first_synthetic_id = crate::loops::ir::largest_id(&program.body) + 1;
+        let first_synthetic_id = program.largest_id() + 1;
         let translator = ProgramTranslator {
             source: options.source.clone(),
             error_format: options.error_format,
@@ -86,6 +87,7 @@ pub fn translate_program<'ctx>(
                 options.float_mode(),
             )
         };
+        let translator = translator.with_functions(&program.functions)?;
         if let Some(threads) = options.threads {
             translator.emit_default_thread_count(threads)?;
         }
@@ -158,6 +160,10 @@ pub(super) struct ProgramTranslator<'module, 'ctx> {
     /// A REPL line's code, whose errors go to the session (which renders them against its transcript): a site is
     /// written after the message as [`SITE_MARKER`]` START..END`.
     sites_after_messages: bool,
+    /// The program's functions, which `call` statements call (`functions.rs`).
+    functions: functions::FunctionTable<'ctx>,
+    /// In a function's body: the depth and stack floor its calls pass on (`None`: the outermost calls start them).
+    call_context: Option<functions::CallContext<'ctx>>,
 }
 
 /// What separates an error's message from its site in a REPL line's error line (see [`site_after_message`]).
@@ -204,6 +210,8 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             error_format: ErrorFormat::Human,
             current_site: Cell::new(None),
             sites_after_messages: false,
+            functions: Default::default(),
+            call_context: None,
         }
     }
 
@@ -427,6 +435,12 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             } => self.with_runtime_site(*site, || self.translate_read_file(path, *result, length)),
             Stmt::ReportBench { iterations, start } => self.translate_report_bench(iterations, start),
             Stmt::View { .. } => Ok(()),
+            Stmt::Call {
+                result,
+                function,
+                args,
+                site,
+            } => self.translate_call(result, function, args, *site),
             Stmt::Format {
                 source,
                 precision,
@@ -1155,6 +1169,7 @@ fn body_has_no_observable_effect(statements: &[Stmt]) -> bool {
         | Stmt::PrintArray { .. }
         | Stmt::PrintScalar { .. }
         | Stmt::Error { .. }
+        | Stmt::Call { .. }
         | Stmt::Format { .. } => false,
     })
 }

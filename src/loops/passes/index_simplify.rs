@@ -120,6 +120,10 @@ fn simplify_statement(statement: &mut Stmt, facts: &mut Facts) {
             simplify_expr(value, facts);
             simplify_expr(precision, facts);
         }
+        Stmt::Call { args, .. } => args
+            .iter_mut()
+            .flat_map(crate::loops::ir::Argument::expressions_mut)
+            .for_each(|expr| simplify_expr(expr, facts)),
         Stmt::Free { .. }
         | Stmt::Swap { .. }
         | Stmt::PrintArray { .. }

@@ -43,7 +43,7 @@
 
 use super::index_simplify::{Affine, AffineReader};
 use crate::loops::ir::{
-    for_each_statement, largest_id, statement_expressions, variables_defined_in, Expr, Program, ScalarType, Stmt, Var,
+    for_each_statement, statement_expressions, variables_defined_in, Expr, Program, ScalarType, Stmt, Var,
 };
 use crate::loops::rewrite::{
     is_safe_pure, raises_no_apl_error, rename_defined_variables, rewrite_exprs, size_of, variables_of,
@@ -81,7 +81,7 @@ pub fn split_index_spaces(mut program: Program) -> Program {
     });
     let mut splitter = Splitter {
         reader: AffineReader::new(definitions, mutables),
-        next_id: largest_id(&program.body),
+        next_id: program.largest_id(),
         enclosing_tests: Vec::new(),
     };
     splitter.split_list(&mut program.body);

@@ -32,7 +32,7 @@ const DEFINITION_DEPTH: usize = 12;
 /// Makes every eligible outermost `for` loop of the program a `parfor`.
 pub fn parallelise_maps(mut program: Program) -> Program {
     let mut definitions = HashMap::new();
-    let mut next_id = crate::loops::ir::largest_id(&program.body);
+    let mut next_id = program.largest_id();
     parallelise_list(&mut program.body, &mut definitions, &mut next_id);
     program
 }
@@ -194,6 +194,8 @@ fn body_has_forbidden_effect(body: &[Stmt]) -> bool {
                 | Stmt::ReportBench { .. }
                 | Stmt::Format { .. }
                 | Stmt::Swap { .. }
+                // A function may print; recursion stays on the thread that runs the program.
+                | Stmt::Call { .. }
         ) || crate::loops::ir::statement_expressions(statement)
             .iter()
             .any(|expr| expr.draws_random_numbers());

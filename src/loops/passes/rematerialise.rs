@@ -175,6 +175,8 @@ fn only_read_after_fill(body: &[Stmt], cheap: &CheapBlock) -> bool {
         Stmt::PrintArray { array, .. } => other_uses |= array.block.id == id,
         Stmt::Format { source, .. } => other_uses |= source.block.id == id,
         Stmt::ReadFile { path, .. } => other_uses |= path.block.id == id,
+        // A function reads an array argument's block itself.
+        Stmt::Call { .. } => other_uses |= crate::loops::rewrite::mentions_block(statement, id),
         _ => {}
     });
     // The fill's formula reads no memory, so every load counted is one to replace.

@@ -193,6 +193,7 @@ fn only_freed_after(statements: &[Stmt], block: Block) -> bool {
             Stmt::Swap { first, second } => *first == block || *second == block,
             Stmt::PrintArray { array, .. } => array.block == block,
             Stmt::Format { source, result, .. } => source.block == block || *result == block,
+            Stmt::Call { .. } => crate::loops::rewrite::mentions_block(statement, block.id),
             _ => statement_reads(statement, block),
         };
     });

@@ -79,7 +79,7 @@ pub fn translate_line_program<'ctx>(
         let function = module.add_function(LINE_ENTRY_FUNCTION_NAME, entry_type, None);
         // The inputs' blocks are not defined by any statement: synthetic ids go above theirs too.
         let largest_input = line.inputs.iter().map(|input| input.block.id).max().unwrap_or(0);
-        let first_synthetic_id = crate::loops::ir::largest_id(&line.program.body).max(largest_input) + 1;
+        let first_synthetic_id = line.program.largest_id().max(largest_input) + 1;
         let translator = ProgramTranslator {
             sites_after_messages: true,
             ..ProgramTranslator::new(
@@ -95,6 +95,7 @@ pub fn translate_line_program<'ctx>(
                 .ok_or_else(|| internal_error("the line entry has two parameters".to_string()))
         };
         let (inputs, outputs) = (parameter(0)?, parameter(1)?);
+        let translator = translator.with_functions(&line.program.functions)?;
         translator.bind_inputs(line, inputs)?;
         translator.translate_statements(&line.program.body)?;
         let mut next_word = 0;
