@@ -439,14 +439,7 @@ impl Elaborator {
         {
             self.singleton_variables.insert(name.clone());
         }
-        let expr = match self.site {
-            Some(site) => Expr::at(site, expr),
-            None => expr,
-        };
-        self.frames
-            .last_mut()
-            .expect("a frame is open")
-            .push(Entry::Let(name.clone(), value_type, expr));
+        self.push_let(&name, value_type, expr);
         Arr {
             expr: Expr::Var(name),
             ..array
@@ -501,6 +494,12 @@ impl Elaborator {
         }
         let name = self.fresh_name("t");
         let value_type = operators::value_type(like, span)?;
+        self.push_let(&name, value_type, expr);
+        Ok(self.bind_value(operators::rebuild_value(Expr::Var(name), like)))
+    }
+
+    /// `let name : value_type = expr` in the innermost open scope, the code of the APL text being elaborated.
+    fn push_let(&mut self, name: &str, value_type: Type, expr: Expr) {
         let expr = match self.site {
             Some(site) => Expr::at(site, expr),
             None => expr,
@@ -508,8 +507,7 @@ impl Elaborator {
         self.frames
             .last_mut()
             .expect("a frame is open")
-            .push(Entry::Let(name.clone(), value_type, expr));
-        Ok(self.bind_value(operators::rebuild_value(Expr::Var(name), like)))
+            .push(Entry::Let(name.to_string(), value_type, expr));
     }
 
     pub fn bind_value(&mut self, value: Val) -> Val {

@@ -72,24 +72,23 @@ impl Lowerer {
         if template.has_array() {
             return self.repeat_state(function, Repeat::Times(count), template, leaves);
         }
-        let current: Vec<Var> = scalar_leaves(leaves)
-            .into_iter()
-            .map(|value| self.mutable(value, "x"))
-            .collect();
+        let current = self.state_variables(leaves);
         self.for_loop(count, "it", |lowerer, _| {
-            let argument = rebuild_state(
-                &template,
-                &mut current.iter().map(|var| Lowered::Scalar(Expr::var(var))),
-            );
+            let argument = scalar_state(&template, &mut current.iter().map(Expr::var));
             let next = lowerer.apply(&function, vec![argument])?;
             let next = lowerer.next_scalars(&template, next)?;
             lowerer.assign_each(&current, next);
             Ok(())
         })?;
-        Ok(rebuild_state(
-            &template,
-            &mut current.iter().map(|var| Lowered::Scalar(Expr::var(var))),
-        ))
+        Ok(scalar_state(&template, &mut current.iter().map(Expr::var)))
+    }
+
+    /// A mutable variable for each scalar of a state without arrays.
+    fn state_variables(&mut self, leaves: Vec<Leaf>) -> Vec<Var> {
+        scalar_leaves(leaves)
+            .into_iter()
+            .map(|value| self.mutable(value, "x"))
+            .collect()
     }
 
     /// `powerUntil(f, p, x)`: `y ← f x` until `p(y, x)`, then y.
@@ -103,12 +102,8 @@ impl Lowerer {
         if template.has_array() {
             return self.repeat_state(function, Repeat::Until(predicate), template, leaves);
         }
-        let current: Vec<Var> = scalar_leaves(leaves)
-            .into_iter()
-            .map(|value| self.mutable(value, "x"))
-            .collect();
-        let as_state =
-            |values: &mut dyn Iterator<Item = Expr>| rebuild_state(&template, &mut values.map(Lowered::Scalar));
+        let current = self.state_variables(leaves);
+        let as_state = |values: &mut dyn Iterator<Item = Expr>| scalar_state(&template, values);
         let done = self.mutable(Expr::Bool(false), "done");
         let (body, ()) = self.capture(|lowerer| {
             let argument = as_state(&mut current.iter().map(Expr::var));
@@ -151,7 +146,7 @@ impl Lowerer {
         }
         let results: Vec<Var> = values.iter().map(|v| self.mutable(v.clone(), "r")).collect();
         let (then, ()) = self.capture(|lowerer| {
-            let argument = rebuild_state(&template, &mut values.iter().cloned().map(Lowered::Scalar));
+            let argument = scalar_state(&template, &mut values.iter().cloned());
             let applied = lowerer.apply(&function, vec![argument])?;
             let outputs = scalar_leaves(lowerer.flatten_like(&template, applied)?);
             lowerer.assign_each(&results, outputs);
@@ -491,6 +486,11 @@ impl Lowerer {
         self.emit_if(condition, then, vec![]);
         Ok(state)
     }
+}
+
+/// A state without arrays rebuilt from its scalars, in order.
+fn scalar_state(template: &StateShape, values: &mut dyn Iterator<Item = Expr>) -> Lowered {
+    rebuild_state(template, &mut values.map(Lowered::Scalar))
 }
 
 /// The values of leaves that are all scalars (a state without arrays).
