@@ -28,8 +28,8 @@ const EXPECTED: &[(&str, &str, &str, usize)] = &[
     // The stencil step (each piece of rows, outlined, with its column pieces) and the final sum.
     ("hotspot", "x86-64-v4", "double", 6),
     ("hotspot", "x86-64-v3", "double", 5),
-    // The escape-time step (both planes of the state), its escape test, the final count and the grid set-up.
-    ("mandelbrot", "x86-64-v4", "double", 5),
+    // The escape-time step (the three arrays of the state computed in one loop), the final count and the grid set-up.
+    ("mandelbrot", "x86-64-v4", "double", 4),
     // The i-k-j inner loop of the product and the final sum.
     ("matmul", "x86-64-v4", "double", 2),
     // +/⍳N.

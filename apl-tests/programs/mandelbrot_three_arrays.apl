@@ -5,6 +5,9 @@
 ⍝ ¯2¯1.25i leaves after one step (|c|²=5.5625) and stays put: n=1. ¯0.75¯1.25i goes to ¯1.75+0.625i (|z|²≈3.45)
 ⍝ and then to 1.921875¯3.4375i: inside at the start of all 3 steps, n=3, outside at the end. ¯2 goes to ¯2, 2, 2
 ⍝ (|z|²=4, inside) and ¯0.75 to ¯0.75, ¯0.1875, ¯0.71484375: n=3 for both, inside at the end.
+⍝ Structure: the three arrays of the next state keep their shape, so their next blocks are allocated once, before
+⍝ the loop, and computed in one loop per step, where inside is computed once per point and never stored.
+⍝# mem allocs-in-loops 0
 ⍝> 2
 ⍝> 1 3
 ⍝> 3 3

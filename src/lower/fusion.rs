@@ -265,6 +265,20 @@ impl SiteCount {
             }
             ExprKind::Let { name, value, body, .. } => self.walk_let(name, value, body),
             ExprKind::Lambda { .. } => self.poison(),
+            // The components of a tuple are the next state of a loop, which fills those of one shape in one loop
+            // (`loop_state.rs`): together they are one consumer.
+            ExprKind::Tuple(components) => {
+                let mut element_wise = false;
+                for component in components {
+                    match self.walk(component) {
+                        Use::ElementWise => element_wise = true,
+                        Use::Poisoned => return self.poison(),
+                        Use::Absent | Use::Consumed => {}
+                    }
+                }
+                self.sites += usize::from(element_wise);
+                Use::Consumed
+            }
             _ => {
                 for child in children(expr) {
                     match self.walk(child) {

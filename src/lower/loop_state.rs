@@ -347,11 +347,7 @@ impl Lowerer {
             }
             Ok((next_arrays, next_scalars))
         })?;
-        let keeps_shape: Vec<bool> = arrays
-            .iter()
-            .zip(&next_arrays)
-            .map(|(array, next)| next.shape() == array.current.shape)
-            .collect();
+        let keeps_shape = arrays_keeping_their_shape(&arrays, &next_arrays);
         for (array, &fixed) in arrays.iter().zip(&keeps_shape) {
             for (var, extent) in array.shape_vars.iter().zip(&array.initial_shape) {
                 let (var, value) = (var.clone(), extent.clone());
@@ -383,13 +379,11 @@ impl Lowerer {
             });
         }
         let (fill, ()) = self.capture(|lowerer| {
+            lowerer.fill_kept_shapes_together(&arrays, &next_arrays, &hoisted)?;
             let mut filled = Vec::new();
             for ((array, next), hoisted) in arrays.iter().zip(&next_arrays).zip(&hoisted) {
                 filled.push(match hoisted {
-                    Some((block, size)) => {
-                        lowerer.fill_block(next, *block, size)?;
-                        (*block, array.current.shape.clone())
-                    }
+                    Some((block, _)) => (*block, array.current.shape.clone()),
                     None => lowerer.materialise_with_fresh_shape(next)?,
                 });
             }
@@ -433,6 +427,32 @@ impl Lowerer {
             (Repeat::Until(_), None) => unreachable!("done is set for powerUntil"),
         }
         Ok(state)
+    }
+
+    /// Fills the next blocks of the arrays that keep their shape, those of one shape in one loop: the components of
+    /// a step are usually computed from the same elements of the state (Mandelbrot's real and imaginary parts and
+    /// count all read `4≥(zr×zr)+zi×zi`), which one loop computes once per element.
+    fn fill_kept_shapes_together(
+        &mut self,
+        arrays: &[ArrayOfState],
+        next_arrays: &[Arr],
+        hoisted: &[Option<(Block, Expr)>],
+    ) -> LowerResult<()> {
+        let mut groups: Vec<(Vec<Expr>, Expr, Vec<(&Arr, Block)>)> = Vec::new();
+        for ((array, next), hoisted) in arrays.iter().zip(next_arrays).zip(hoisted) {
+            let Some((block, size)) = hoisted else {
+                continue;
+            };
+            // Arrays that keep their shape keep their first one: equal first shapes are equal shapes.
+            match groups.iter_mut().find(|(shape, _, _)| *shape == array.initial_shape) {
+                Some((_, _, fills)) => fills.push((next, *block)),
+                None => groups.push((array.initial_shape.clone(), size.clone(), vec![(next, *block)])),
+            }
+        }
+        for (_, size, fills) in &groups {
+            self.fill_blocks(fills, size)?;
+        }
+        Ok(())
     }
 
     /// `condScl` on a state with arrays: each array copied into a block of its own (with mutable shape variables),
@@ -486,6 +506,37 @@ impl Lowerer {
         self.emit_if(condition, then, vec![]);
         Ok(state)
     }
+}
+
+/// Which arrays of a state the step gives the shape they have. First those whose next shape is their own shape
+/// variables; then those whose next shape is the shape of such an array (`zi`'s next value in Mandelbrot's step has
+/// the shape of `inside`, which is `zr`'s) when both began with the same shape expressions: a shape that never
+/// changes is its first one.
+fn arrays_keeping_their_shape(arrays: &[ArrayOfState], next_arrays: &[Arr]) -> Vec<bool> {
+    let mut keeps: Vec<bool> = arrays
+        .iter()
+        .zip(next_arrays)
+        .map(|(array, next)| next.shape() == array.current.shape)
+        .collect();
+    let kept_first_shapes: Vec<(&Var, &Expr)> = arrays
+        .iter()
+        .zip(&keeps)
+        .filter(|(_, keeps)| **keeps)
+        .flat_map(|(array, _)| array.shape_vars.iter().zip(&array.initial_shape))
+        .collect();
+    for ((array, next), keeps) in arrays.iter().zip(next_arrays).zip(keeps.iter_mut()) {
+        let next_shape: Vec<Expr> = next
+            .shape()
+            .iter()
+            .map(|extent| {
+                kept_first_shapes.iter().fold(extent.clone(), |extent, (var, first)| {
+                    crate::loops::rewrite::substitute_variable(&extent, var.id, first)
+                })
+            })
+            .collect();
+        *keeps |= next_shape == array.initial_shape;
+    }
+    keeps
 }
 
 /// A state without arrays rebuilt from its scalars, in order.

@@ -350,21 +350,39 @@ impl Lowerer {
 
     /// Writes the elements of an array row-major into a block from position 0.
     pub fn fill_block(&mut self, arr: &Arr, block: Block, size: &Expr) -> LowerResult<()> {
-        let shape = arr.shape();
-        if arr.prefers_flat() || shape.len() <= 1 {
+        self.fill_blocks(&[(arr, block)], size)
+    }
+
+    /// Fills blocks with arrays of one shape in one loop (nest), each element of each array stored at its row-major
+    /// position: arrays computed from the same elements of shared arrays (memoised reads, `fusion.rs`) compute those
+    /// once per position.
+    pub fn fill_blocks(&mut self, fills: &[(&Arr, Block)], size: &Expr) -> LowerResult<()> {
+        let Some((first, _)) = fills.first() else {
+            return Ok(());
+        };
+        let shape = first.shape();
+        if fills.iter().all(|(arr, _)| arr.prefers_flat()) || shape.len() <= 1 {
             self.for_loop(size.clone(), "i", |lowerer, i| {
-                let value = lowerer.read_flat(arr, i.clone())?;
-                lowerer.emit(Stmt::Store { block, index: i, value });
+                for (arr, block) in fills {
+                    let value = lowerer.read_flat(arr, i.clone())?;
+                    lowerer.emit(Stmt::Store {
+                        block: *block,
+                        index: i.clone(),
+                        value,
+                    });
+                }
                 Ok(())
             })
         } else {
             self.nested_loops(&shape, &mut |lowerer, index, position| {
-                let value = lowerer.read_shaped(arr, index)?;
-                lowerer.emit(Stmt::Store {
-                    block,
-                    index: position,
-                    value,
-                });
+                for (arr, block) in fills {
+                    let value = lowerer.read_shaped(arr, index)?;
+                    lowerer.emit(Stmt::Store {
+                        block: *block,
+                        index: position.clone(),
+                        value,
+                    });
+                }
                 Ok(())
             })
         }
