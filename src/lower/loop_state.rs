@@ -438,19 +438,29 @@ impl Lowerer {
         next_arrays: &[Arr],
         hoisted: &[Option<(Block, Expr)>],
     ) -> LowerResult<()> {
-        let mut groups: Vec<(Vec<Expr>, Expr, Vec<(&Arr, Block)>)> = Vec::new();
+        /// Next arrays of one first shape, with the size of their blocks.
+        struct Group<'a> {
+            first_shape: &'a [Expr],
+            size: &'a Expr,
+            fills: Vec<(&'a Arr, Block)>,
+        }
+        let mut groups: Vec<Group> = Vec::new();
         for ((array, next), hoisted) in arrays.iter().zip(next_arrays).zip(hoisted) {
             let Some((block, size)) = hoisted else {
                 continue;
             };
             // Arrays that keep their shape keep their first one: equal first shapes are equal shapes.
-            match groups.iter_mut().find(|(shape, _, _)| *shape == array.initial_shape) {
-                Some((_, _, fills)) => fills.push((next, *block)),
-                None => groups.push((array.initial_shape.clone(), size.clone(), vec![(next, *block)])),
+            match groups.iter_mut().find(|group| group.first_shape == array.initial_shape) {
+                Some(group) => group.fills.push((next, *block)),
+                None => groups.push(Group {
+                    first_shape: &array.initial_shape,
+                    size,
+                    fills: vec![(next, *block)],
+                }),
             }
         }
-        for (_, size, fills) in &groups {
-            self.fill_blocks(fills, size)?;
+        for group in &groups {
+            self.fill_blocks(&group.fills, group.size)?;
         }
         Ok(())
     }
