@@ -6,8 +6,8 @@
 //!   Reductions and scans, structural operations and searches have their own files; `loop_state.rs` lowers the
 //!   loops and conditionals over a state of scalars and arrays (`⍣`, the loops of tail-recursive dfns, guards).
 //! - [`input`]: the inputs of a REPL line, lowered to blocks the line's entry function binds.
-//! - At its end, [`lower_program`] runs three rewrites of the IR (`crate::loops::passes`): index simplification,
-//!   interchange and row fusion.
+//! - At its end, [`lower_program`] runs five rewrites of the IR (`crate::loops::passes`): invariant mutables,
+//!   overflow checks, index simplification, interchange and row fusion (on the program and on each function).
 //!
 //! Entry points: [`lower_program`] (then `crate::loops::check::check_program` and `crate::loops::interp::run_program`)
 //! and [`input::lower_line_program`]; [`dump`] for the printed form.
