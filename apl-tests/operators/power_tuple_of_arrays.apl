@@ -25,6 +25,15 @@
 ⍝> 0 1 0
 ⍝> cba
 ⍝> 3
+⍝ s⍣3 from an empty vector: (,0) 1, (0 1) 2, (0 1 2) 3.
+⍝> 0 1 2
+⍝> 3
+⍝ Items moved one by one from the first vector to the second until the first is empty (powerUntil, both change
+⍝ length every step).
+⍝> 1 2 3 4
+⍝ A matrix transposed three times changes shape every step: 2 3, 3 2, 2 3, 3 2.
+⍝> 3 2
+⍝> 3
 n←3 ⎕ArgInt 1
 s←{(v k)←⍵ ⋄ (v,k) (k+1)}
 (a b)←(s⍣3)(⍳2) 10
@@ -54,3 +63,13 @@ w←{(bits text m)←⍵ ⋄ (~bits) (⌽text) (m+1)}
 ⎕←e
 ⎕←f2
 ⎕←⊃g2
+(a b)←(s⍣3)(⍳0) 0
+⎕←a
+⎕←b
+mv←{(v w)←⍵ ⋄ (1↓v) (w,⊃v)}
+(x y)←mv⍣{0=≢1⊃⍺}⊢(⍳4) (⍳0)
+⎕←y
+tr←{(m k)←⍵ ⋄ (⍉m) (k+1)}
+(mm kk)←(tr⍣3)(2 3⍴⍳6) 0
+⎕←⍴mm
+⎕←kk
