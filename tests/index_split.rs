@@ -149,3 +149,32 @@ fn the_checker_proves_the_pieces_of_a_row_store_within_the_row() {
     let error = aplc::loops::check::check_program(&program).expect_err("overlapping rows are rejected");
     assert!(error.to_string().contains("may store to the same position"), "{error}");
 }
+
+#[test]
+fn the_copies_of_a_deep_nest_stay_within_the_program_growth_bound() {
+    // A 3-D stencil: rotations along every axis in a ⍣, so each of three nested loops has cuts. Splitting every level
+    // would copy the innermost body dozens of times (8x the compile time); the copies of the whole program may add
+    // at most PROGRAM_GROWTH times its size (at least SIZE_BUDGET nodes), plus the tests and cut points.
+    use aplc::loops::passes::index_split::{body_size, PROGRAM_GROWTH, SIZE_BUDGET};
+    use aplc::loops::passes::memory_passes::memory_pipeline;
+    let text = "n←20 ⎕ArgInt 1\nA←(n n n)⍴⍳n×n×n\n\
+                C←{(1⌽⍵)+(¯1⌽⍵)+(1⊖⍵)+(¯1⊖⍵)+(2 1 3⍉1⊖2 1 3⍉⍵)+(2 1 3⍉¯1⊖2 1 3⍉⍵)-6×⍵}⍣3⊢A\n⎕←+/,C\n";
+    let lowered = aplc::driver::lowered_loop_program(&SourceFile::new("deep.apl", text.to_string()))
+        .unwrap_or_else(|error| panic!("{}", error.render_plain()));
+    let passes = memory_pipeline();
+    let (split_pass, others) = passes.split_last().expect("the pipeline ends with the split");
+    assert_eq!(split_pass.name, "split-index-spaces");
+    let before = others.iter().fold(lowered, |program, pass| (pass.run)(program));
+    let after = (split_pass.run)(before.clone());
+    let (size_before, size_after) = (body_size(&before.body), body_size(&after.body));
+    assert!(
+        structure_counts(&after).select_free_innermost_loops > structure_counts(&before).select_free_innermost_loops,
+        "nothing was split"
+    );
+    let allowed_copies = (size_before * PROGRAM_GROWTH).max(SIZE_BUDGET);
+    assert!(
+        size_after <= size_before + allowed_copies + size_before / 2,
+        "{size_before} nodes became {size_after}"
+    );
+    assert_eq!(printed(&before), printed(&after));
+}

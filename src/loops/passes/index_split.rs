@@ -36,7 +36,8 @@
 //!
 //!   The test of a loop nested in a piece moves to the test of the enclosing split loop when it reads nothing that
 //!   loop defines, so a nest has one test and one copy as it was. A loop is split only while its copies stay within
-//!   [`SIZE_BUDGET`].
+//!   [`SIZE_BUDGET`], and the copies of a whole program within [`PROGRAM_GROWTH`] times its size (outer loops are
+//!   split first; the innermost loops of a deep nest may then stay whole).
 //!
 //! The loop as it was keeps running for what the test rules out, so the pass never changes what a program computes;
 //! each piece runs the same iterations, in the same order, as the range of the original loop it covers.
@@ -59,6 +60,10 @@ pub const MIN_SPLIT_EXTENT: i64 = 16;
 pub const ATOM_LIMIT: i64 = 1 << 40;
 /// The most expression nodes all the copies of one loop's body may have together.
 pub const SIZE_BUDGET: usize = 6000;
+/// The copies the pass makes in a whole program may add at most this many times the program's own size (and at
+/// least [`SIZE_BUDGET`]): a nest of three split loops would otherwise copy its innermost body dozens of times, and
+/// LLVM compiles (and vectorises) every copy.
+pub const PROGRAM_GROWTH: usize = 2;
 
 /// The largest coefficient and constant of a cut's form that keep `Σ c × atom + constant` within 2^62 when every atom
 /// lies within ±ATOM_LIMIT (with at most MAX_TERMS terms).
@@ -83,6 +88,7 @@ pub fn split_index_spaces(mut program: Program) -> Program {
         reader: AffineReader::new(definitions, mutables),
         next_id: program.largest_id(),
         enclosing_tests: Vec::new(),
+        copies_left: (body_size(&program.body) * PROGRAM_GROWTH).max(SIZE_BUDGET),
     };
     splitter.split_list(&mut program.body);
     program
@@ -114,6 +120,8 @@ struct Splitter {
     /// The split loops whose pieces are being built, outermost first: what each one's body defines, and the tests of
     /// nested loops moved to its own.
     enclosing_tests: Vec<EnclosingTest>,
+    /// How many expression nodes the copies may still add to the program ([`PROGRAM_GROWTH`]).
+    copies_left: usize,
 }
 
 struct EnclosingTest {
@@ -167,12 +175,14 @@ impl Splitter {
         } else {
             Vec::new()
         };
-        if cuts.is_empty() || body_size(&body) * (cuts.len() + 2) > SIZE_BUDGET {
+        let copies = body_size(&body) * (cuts.len() + 1);
+        if cuts.is_empty() || copies + body_size(&body) > SIZE_BUDGET || copies > self.copies_left {
             for list in statement.nested_lists_mut() {
                 self.split_list(list);
             }
             return vec![statement];
         }
+        self.copies_left -= copies;
         let cuts = in_expected_order(cuts);
         let mut statements = Vec::new();
         let count = if count.is_trivial() {
@@ -564,8 +574,9 @@ fn body_can_be_copied(body: &[Stmt]) -> bool {
     copyable
 }
 
-/// The number of expression nodes of a body, nested statements included.
-fn body_size(body: &[Stmt]) -> usize {
+/// The number of expression nodes of a body, nested statements included (the measure of [`SIZE_BUDGET`] and
+/// [`PROGRAM_GROWTH`]).
+pub fn body_size(body: &[Stmt]) -> usize {
     let mut size = 0;
     for_each_statement(body, &mut |statement| {
         size += 1 + statement_expressions(statement).into_iter().map(size_of).sum::<usize>();
