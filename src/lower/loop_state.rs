@@ -325,6 +325,26 @@ impl Lowerer {
         rebuild_state(template, &mut leaves)
     }
 
+    /// The step applied to a state with arrays: the next arrays, and the next scalars bound to fresh variables (so
+    /// that they are computed before any block of the state is replaced).
+    fn next_state(
+        &mut self,
+        function: &Function,
+        state: &Lowered,
+        template: &StateShape,
+    ) -> LowerResult<(Vec<Arr>, Vec<Expr>)> {
+        let result = self.apply(function, vec![state.clone()])?;
+        let mut next_arrays = Vec::new();
+        let mut next_scalars = Vec::new();
+        for leaf in self.flatten_like(template, result)? {
+            match leaf {
+                Leaf::Array(arr) => next_arrays.push(arr),
+                Leaf::Scalar(value) => next_scalars.push(self.bind_fresh(value, "next")),
+            }
+        }
+        Ok((next_arrays, next_scalars))
+    }
+
     /// `power` and `powerUntil` on a state with arrays (see the module documentation).
     fn repeat_state(
         &mut self,
@@ -335,18 +355,8 @@ impl Lowerer {
     ) -> LowerResult<Lowered> {
         let order: Vec<bool> = leaves.iter().map(|leaf| matches!(leaf, Leaf::Array(_))).collect();
         let (arrays, scalars, state) = self.state_in_blocks(&template, leaves, "x")?;
-        let (body, (next_arrays, next_scalars)) = self.capture(|lowerer| {
-            let result = lowerer.apply(&function, vec![state.clone()])?;
-            let mut next_arrays = Vec::new();
-            let mut next_scalars = Vec::new();
-            for leaf in lowerer.flatten_like(&template, result)? {
-                match leaf {
-                    Leaf::Array(arr) => next_arrays.push(arr),
-                    Leaf::Scalar(value) => next_scalars.push(lowerer.bind_fresh(value, "next")),
-                }
-            }
-            Ok((next_arrays, next_scalars))
-        })?;
+        let (body, (next_arrays, next_scalars)) =
+            self.capture(|lowerer| lowerer.next_state(&function, &state, &template))?;
         let keeps_shape = arrays_keeping_their_shape(&arrays, &next_arrays);
         for (array, &fixed) in arrays.iter().zip(&keeps_shape) {
             for (var, extent) in array.shape_vars.iter().zip(&array.initial_shape) {
@@ -485,15 +495,7 @@ impl Lowerer {
             }
         }
         let (then, ()) = self.capture(|lowerer| {
-            let applied = lowerer.apply(&function, vec![state.clone()])?;
-            let mut next_arrays = Vec::new();
-            let mut next_scalars = Vec::new();
-            for leaf in lowerer.flatten_like(&template, applied)? {
-                match leaf {
-                    Leaf::Array(arr) => next_arrays.push(arr),
-                    Leaf::Scalar(value) => next_scalars.push(lowerer.bind_fresh(value, "next")),
-                }
-            }
+            let (next_arrays, next_scalars) = lowerer.next_state(&function, &state, &template)?;
             let mut filled = Vec::new();
             for (array, next) in arrays.iter().zip(&next_arrays) {
                 if next.rank() != array.current.shape.len() {

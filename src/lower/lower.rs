@@ -240,9 +240,10 @@ impl Lowerer {
         *self.scope_ids.last().expect("a statement list")
     }
 
-    /// The ids of the statement lists being built.
-    pub fn open_scopes(&self) -> Vec<u64> {
-        self.scope_ids.clone()
+    /// Forgets the multi-indices computed in statement lists that are closed (their variables are out of scope).
+    pub(super) fn forget_closed_multi_indices(&mut self) {
+        let scope_ids = &self.scope_ids;
+        self.multi_indices.retain(|entry| scope_ids.contains(&entry.scope));
     }
 
     /// Whether the statement list with this id is still being built (so what it bound is in scope here).

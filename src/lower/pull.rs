@@ -245,8 +245,7 @@ impl Lowerer {
     /// A stable position converted again in a statement list where its first conversion is still in scope gets the
     /// same variables back, so two flat reads of one element of a memoised rank-2 array (`fusion.rs`) are one read.
     pub fn to_multi_index(&mut self, shape: &[Expr], position: Expr) -> Vec<Expr> {
-        let scope_ids = self.open_scopes();
-        self.multi_indices.retain(|entry| scope_ids.contains(&entry.scope));
+        self.forget_closed_multi_indices();
         if let Some(entry) = self
             .multi_indices
             .iter()
