@@ -29,11 +29,20 @@ pub enum Backend {
     Jit,
     /// A native executable built with LLVM and the system linker, then run as a child process.
     Aot,
+    /// Native host code (compiled in memory, as `Jit`) that runs the parallel constructs as OpenCL kernels on the
+    /// device `APLC_DEVICE` names (the first GPU by default, else the first device; PoCL's CPU device in CI).
+    OpenCl,
 }
 
 impl Backend {
     /// Every backend the corpus harness runs.
-    pub const ALL: &'static [Backend] = &[Backend::Interp, Backend::Mem, Backend::Jit, Backend::Aot];
+    pub const ALL: &'static [Backend] = &[
+        Backend::Interp,
+        Backend::Mem,
+        Backend::Jit,
+        Backend::Aot,
+        Backend::OpenCl,
+    ];
 
     /// The name used on the command line and in `⍝? skip` lines.
     pub fn name(self) -> &'static str {
@@ -42,6 +51,7 @@ impl Backend {
             Backend::Mem => "mem",
             Backend::Jit => "jit",
             Backend::Aot => "aot",
+            Backend::OpenCl => "opencl",
         }
     }
 
@@ -75,6 +85,9 @@ pub enum Stage {
     Llvm,
     /// The LLVM IR after the O3 pipeline for the target CPU.
     LlvmOpt,
+    /// The OpenCL C kernels of the `opencl` backend, the host's schedule of launches and copies, and the parallel
+    /// constructs left on the host with why.
+    OpenCl,
 }
 
 /// The name standard input and `-e` text get in diagnostics.
@@ -357,6 +370,16 @@ pub fn dump(file: &SourceFile, stage: Stage) -> Result<String, ProgramError> {
         Stage::Params => Ok(crate::loops::parameters::print_parameters(
             &crate::loops::parameters::program_parameters(&loop_program(file)?),
         )),
+        Stage::OpenCl => {
+            // Every construct a kernel can express, as `--opencl-min-work 0` runs them (and the corpus checks them).
+            let options = CodegenOptions {
+                opencl: Some(crate::codegen::opencl::OpenClOptions { min_work: 0 }),
+                ..options_with_pragmas(file, &CodegenOptions::default())?
+            };
+            let program = loop_program(file)?;
+            crate::codegen::llvm::opencl_text(&program, &options)
+                .map_err(|error| lowering_error(LoweringError::Codegen(error), file))
+        }
         Stage::Llvm | Stage::LlvmOpt => {
             let options = options_with_pragmas(file, &CodegenOptions::default())?;
             let program = loop_program(file)?;
@@ -399,7 +422,9 @@ pub fn run_with_host(file: &SourceFile, backend: Backend, host: &mut dyn Host) -
                 )),
             }
         }
-        Backend::Jit | Backend::Aot => unreachable!("native backends print to the process's own standard output"),
+        Backend::Jit | Backend::Aot | Backend::OpenCl => {
+            unreachable!("native backends print to the process's own standard output")
+        }
     }
 }
 
@@ -464,6 +489,18 @@ fn run_native(
 ) -> Result<i32, ProgramError> {
     let program = loop_program(file)?;
     let codegen_error = |error| lowering_error(LoweringError::Codegen(error), file);
+    if backend == Backend::OpenCl {
+        if let Err(reason) = aplc_runtime::opencl::opencl_device_available() {
+            eprintln!("OPENCL ERROR: {reason}");
+            return Ok(aplc_runtime::opencl::NO_DEVICE_EXIT_STATUS);
+        }
+        let options = CodegenOptions {
+            opencl: Some(options.opencl.clone().unwrap_or_default()),
+            ..options.clone()
+        };
+        aplc_runtime::arguments::set_process_arguments(arguments.to_vec());
+        return crate::codegen::llvm::run_loop_program_in_jit(&program, &options).map_err(codegen_error);
+    }
     if backend == Backend::Jit {
         // JIT-compiled code calls the run-time library linked into aplc, which reads the arguments from here.
         aplc_runtime::arguments::set_process_arguments(arguments.to_vec());

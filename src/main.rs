@@ -57,6 +57,10 @@ enum Command {
         /// `⍝ aplc: float NAME` pragma says, else dyalog.
         #[arg(long, value_enum)]
         float: Option<FloatArg>,
+        /// With `--backend opencl`: a parallel construct whose work is known at compile time to be below this many
+        /// element operations stays on the host (0 sends every construct a kernel can express to the device).
+        #[arg(long, value_name = "N")]
+        opencl_min_work: Option<i64>,
         /// The program's arguments, after `--` (`aplc run prog.apl -- 1000 2.5`): `d ⎕ArgInt i` reads the i-th as an
         /// integer, `d ⎕ArgDouble i` as a number (d when there are fewer than i). A built executable takes them as
         /// its own arguments (`./prog 1000 2.5`).
@@ -83,6 +87,14 @@ enum Command {
         /// `⍝ aplc: float NAME` pragma says, else dyalog.
         #[arg(long, value_enum)]
         float: Option<FloatArg>,
+        /// Run the parallel constructs as OpenCL kernels (the device is chosen when the executable runs:
+        /// APLC_DEVICE, else the first GPU, else the first OpenCL device).
+        #[arg(long)]
+        gpu: bool,
+        /// With `--gpu`: a parallel construct whose work is known at compile time to be below this many element
+        /// operations stays on the host.
+        #[arg(long, value_name = "N", requires = "gpu")]
+        opencl_min_work: Option<i64>,
     },
     /// Print the program's TAIL, with every let and lambda annotated with its inferred type.
     Tail {
@@ -100,7 +112,8 @@ enum Command {
         /// The stage: `ast` (the parsed APL, unresolved), `tail` (elaborated TAIL, before type inference annotates
         /// it), `tail-typed` (after inference), `tail-opt` (after the optimiser), `loops` (the loop IR with its
         /// memory decorations: blocks and LMADs), `mem` (the loop IR after the memory passes, with a table of its
-        /// blocks), `llvm` and `llvm-opt` (LLVM IR before and after optimisation).
+        /// blocks), `llvm` and `llvm-opt` (LLVM IR before and after optimisation), `opencl` (the kernels of
+        /// `--backend opencl` and the host's schedule of launches and copies).
         #[arg(long, value_enum)]
         stage: StageArg,
         /// The .apl script (or .tail program, for the TAIL stages).
@@ -152,6 +165,8 @@ enum BackendArg {
     Jit,
     /// A native executable (as `aplc build` makes), run as a child process.
     Aot,
+    /// Native host code with the parallel constructs as OpenCL kernels (APLC_DEVICE chooses the device).
+    Opencl,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -166,6 +181,8 @@ enum StageArg {
     Params,
     Llvm,
     LlvmOpt,
+    /// The OpenCL kernels, the host's schedule of launches and copies, and what stays on the host.
+    Opencl,
 }
 
 impl From<BackendArg> for Backend {
@@ -175,6 +192,7 @@ impl From<BackendArg> for Backend {
             BackendArg::Mem => Backend::Mem,
             BackendArg::Jit => Backend::Jit,
             BackendArg::Aot => Backend::Aot,
+            BackendArg::Opencl => Backend::OpenCl,
         }
     }
 }
@@ -191,6 +209,7 @@ impl From<StageArg> for Stage {
             StageArg::Params => Stage::Params,
             StageArg::Llvm => Stage::Llvm,
             StageArg::LlvmOpt => Stage::LlvmOpt,
+            StageArg::Opencl => Stage::OpenCl,
         }
     }
 }
@@ -208,6 +227,15 @@ fn codegen_options(
         float_mode: float.map(FloatMode::from),
         // The driver gives the program's source.
         source: None,
+        opencl: None,
+    }
+}
+
+/// The OpenCL options of `--opencl-min-work` (the defaults without it).
+fn opencl_options(min_work: Option<i64>) -> aplc::codegen::opencl::OpenClOptions {
+    let defaults = aplc::codegen::opencl::OpenClOptions::default();
+    aplc::codegen::opencl::OpenClOptions {
+        min_work: min_work.unwrap_or(defaults.min_work),
     }
 }
 
@@ -316,11 +344,15 @@ fn run_command(
             threads,
             float,
             arguments,
+            opencl_min_work,
             ..
         } => match driver::run_to_stdout(
             source,
             backend.into(),
-            &codegen_options(target_cpu, threads, float, error_format),
+            &CodegenOptions {
+                opencl: opencl_min_work.map(|min_work| opencl_options(Some(min_work))),
+                ..codegen_options(target_cpu, threads, float, error_format)
+            },
             &arguments,
         ) {
             Ok(status) if status != 0 => return Ok(Some(EXIT_PROGRAM_ERROR)),
@@ -331,10 +363,15 @@ fn run_command(
             target_cpu,
             threads,
             float,
+            gpu,
+            opencl_min_work,
             ..
         } => driver::build_executable(
             source,
-            &codegen_options(target_cpu, threads, float, error_format),
+            &CodegenOptions {
+                opencl: gpu.then(|| opencl_options(opencl_min_work)),
+                ..codegen_options(target_cpu, threads, float, error_format)
+            },
             &output,
         ),
         Command::Tail { .. } => driver::typed_tail_text(source).map(|text| write_text_to_stdout(&text)),

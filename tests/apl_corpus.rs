@@ -4,7 +4,9 @@
 //! file), `⍝? skip BACKEND reason`. The native backends (jit,
 //! aot) run every file twice: on one thread, and on two threads with every threshold 0
 //! (`APLC_PARAM_threshold=0`), so that each parallel construct whose work is not known at compile time to be small
-//! runs on the thread pool; both must print the expected output.
+//! runs on the thread pool; both must print the expected output. The opencl backend runs every file once, with every
+//! construct a kernel can express on the device (`--opencl-min-work 0`); on a machine without an OpenCL device it is
+//! skipped, and the harness says so on standard error.
 //!
 //! All files run, and every mismatch is reported together at the end, so one run shows the whole state of the corpus.
 //!
@@ -129,8 +131,14 @@ impl Threads {
 /// Runs `aplc run --backend B file` as a child process (native code writes to the process's own output and exits on
 /// an APL error) and reads the outcome back from its output, standard error and exit status.
 fn run_in_child_process(path: &Path, backend: Backend, threads: Threads) -> RunReport {
+    // The OpenCL backend sends every construct a kernel can express to the device, however small its work.
+    let opencl_arguments: &[&str] = match backend {
+        Backend::OpenCl => &["--opencl-min-work", "0"],
+        _ => &[],
+    };
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_aplc"))
         .args(["run", "--backend", backend.name()])
+        .args(opencl_arguments)
         .arg(path)
         .envs(threads.environment())
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -165,9 +173,10 @@ fn run_on_backend(path: &Path, file: &SourceFile, backend: Backend, threads: Thr
     }
 }
 
-/// The thread settings a backend runs each file with: both for native code, one run for the interpreters.
+/// The thread settings a backend runs each file with: both for native code, one run for the interpreters and for
+/// OpenCL (whose parallel constructs are kernels).
 fn thread_settings(backend: Backend) -> &'static [Threads] {
-    if backend.runs_in_process() {
+    if backend.runs_in_process() || backend == Backend::OpenCl {
         &[Threads::One]
     } else {
         &[Threads::One, Threads::TwoAlwaysParallel]
@@ -210,6 +219,11 @@ fn every_corpus_file_gives_its_expected_output_on_every_backend() {
     let files = corpus_apl_files(&root);
     assert!(files.len() >= 10, "the corpus has only {} files", files.len());
     let gaps = known_gaps(&root);
+    // Without an OpenCL device the opencl backend cannot run: said, never passed silently.
+    let opencl_device = aplc_runtime::opencl::opencl_device_available();
+    if let Err(reason) = &opencl_device {
+        eprintln!("corpus: the opencl backend is skipped on every file: {reason}");
+    }
     let mut failures = Vec::new();
     let mut runs = 0;
     let mut known_gap_count = 0;
@@ -235,6 +249,7 @@ fn every_corpus_file_gives_its_expected_output_on_every_backend() {
                 .skipped_backends
                 .iter()
                 .any(|skipped| skipped == backend.name())
+                || (*backend == Backend::OpenCl && opencl_device.is_err())
             {
                 continue;
             }

@@ -35,6 +35,26 @@ struct StructureCheck {
 enum Stage {
     Loops,
     Mem,
+    /// The OpenCL backend's kernels and host schedule (`aplc dump --stage opencl`, every construct a kernel can
+    /// express on the device, as the corpus runs it).
+    OpenCl,
+}
+
+/// The counters of the `opencl` stage.
+const OPENCL_COUNTER_NAMES: &[&str] = &["kernels", "copies-to-host", "copies-to-host-in-loops"];
+
+/// An `opencl` counter of the optimised program.
+fn opencl_counter(program: &Program, counter: &str) -> Result<usize, String> {
+    let options = aplc::codegen::llvm::target::CodegenOptions {
+        opencl: Some(aplc::codegen::opencl::OpenClOptions { min_work: 0 }),
+        ..Default::default()
+    };
+    let device = aplc::codegen::llvm::opencl_program(program, &options).map_err(|error| error.to_string())?;
+    Ok(match counter {
+        "kernels" => device.kernels.len(),
+        "copies-to-host" => device.copies_to_host,
+        _ => device.copies_to_host_in_loops,
+    })
 }
 
 fn parse_checks(text: &str) -> Result<Vec<StructureCheck>, String> {
@@ -51,9 +71,16 @@ fn parse_checks(text: &str) -> Result<Vec<StructureCheck>, String> {
         let stage = match *stage {
             "loops" => Stage::Loops,
             "mem" => Stage::Mem,
-            other => return Err(format!("line {line}: unknown stage `{other}` (loops or mem)")),
+            "opencl" => Stage::OpenCl,
+            other => return Err(format!("line {line}: unknown stage `{other}` (loops, mem or opencl)")),
         };
-        if !COUNTER_NAMES.contains(counter) {
+        if stage == Stage::OpenCl && !OPENCL_COUNTER_NAMES.contains(counter) {
+            return Err(format!(
+                "line {line}: unknown opencl counter `{counter}` (one of {})",
+                OPENCL_COUNTER_NAMES.join(", ")
+            ));
+        }
+        if stage != Stage::OpenCl && !COUNTER_NAMES.contains(counter) {
             return Err(format!(
                 "line {line}: unknown counter `{counter}` (one of {})",
                 COUNTER_NAMES.join(", ")
@@ -134,15 +161,25 @@ fn problems_of(name: &str, text: &str) -> Vec<String> {
         Err(error) => problems.push(format!("the mem dump does not parse: {error}\n{dump}")),
     }
     for check in checks {
-        let counts = structure_counts(match check.stage {
-            Stage::Loops => &lowered,
-            Stage::Mem => &optimised,
-        });
-        let found = counts.counter(&check.counter).expect("a known counter");
+        let found = match check.stage {
+            Stage::OpenCl => match opencl_counter(&optimised, &check.counter) {
+                Ok(found) => found,
+                Err(error) => {
+                    problems.push(format!("line {}: no OpenCL translation: {error}", check.line));
+                    continue;
+                }
+            },
+            Stage::Loops => structure_counts(&lowered)
+                .counter(&check.counter)
+                .expect("a known counter"),
+            Stage::Mem => structure_counts(&optimised)
+                .counter(&check.counter)
+                .expect("a known counter"),
+        };
         if found != check.expected {
             let printed = match check.stage {
                 Stage::Loops => aplc::loops::print_program(&lowered),
-                Stage::Mem => dump.clone(),
+                Stage::Mem | Stage::OpenCl => dump.clone(),
             };
             problems.push(format!(
                 "line {}: {:?} {} is {found}, expected {}\n{printed}",

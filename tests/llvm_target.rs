@@ -121,6 +121,12 @@ fn runtime_functions_are_declared_with_their_c_signatures_and_attributes() {
         "declare noalias ptr @aplrt_read_file(ptr, i64, ptr)",
         "declare noalias ptr @aplrt_format(i32, i64, ptr, ptr, i32, i32, ptr)",
         "declare i64 @aplrt_stack_floor()",
+        "declare i64 @aplrt_cl_launch(ptr, i64, ptr, i64, i64, ptr, i64, ptr, i64)",
+        "declare void @aplrt_cl_to_host(ptr, i64)",
+        "declare void @aplrt_cl_host_wrote(ptr)",
+        "declare void @aplrt_cl_fresh(ptr, i64)",
+        "declare void @aplrt_cl_forget(ptr)",
+        "declare void @aplrt_cl_finish()",
     ];
     for declaration in expected_declarations {
         assert!(ir.contains(declaration), "missing `{declaration}` in:\n{ir}");
@@ -158,6 +164,12 @@ fn the_table_has_one_entry_per_id_and_unique_names() {
         RuntimeFunctionId::SetDefaultThreads,
         RuntimeFunctionId::Finish,
         RuntimeFunctionId::StackFloor,
+        RuntimeFunctionId::ClLaunch,
+        RuntimeFunctionId::ClToHost,
+        RuntimeFunctionId::ClHostWrote,
+        RuntimeFunctionId::ClFresh,
+        RuntimeFunctionId::ClForget,
+        RuntimeFunctionId::ClFinish,
     ];
     assert_eq!(RUNTIME_FUNCTIONS.len(), ids.len());
     for id in ids {

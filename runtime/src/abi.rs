@@ -711,7 +711,7 @@ pub fn exit_with_apl_error(kind: RuntimeErrorKind, message: &str) -> ! {
     exit_after_reporting(&error_line(kind, message), APL_ERROR_EXIT_STATUS)
 }
 
-fn exit_with_internal_error(message: &str) -> ! {
+pub(crate) fn exit_with_internal_error(message: &str) -> ! {
     exit_after_reporting(&format!("INTERNAL ERROR: {message}"), INTERNAL_ERROR_EXIT_STATUS)
 }
 
@@ -720,7 +720,7 @@ pub fn exit_with_usage_error(message: &str) -> ! {
     exit_after_reporting(&format!("aplc: {message}"), INTERNAL_ERROR_EXIT_STATUS)
 }
 
-fn exit_after_reporting(line: &str, status: i32) -> ! {
+pub(crate) fn exit_after_reporting(line: &str, status: i32) -> ! {
     // Several threads of a parallel construct may fail at once: the first reports and exits, the others wait for the
     // exit (which ends them) so that the error is reported once.
     static EXITING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);

@@ -7,6 +7,7 @@ pub mod arguments;
 pub mod display;
 pub mod json;
 pub mod number_format;
+pub mod opencl;
 pub mod parallel;
 pub mod stack;
 pub mod text_input;

@@ -3,3 +3,4 @@
 //! elaboration, TAIL); what it needs to know arrives in the memory IR.
 
 pub mod llvm;
+pub mod opencl;

@@ -75,6 +75,25 @@ pub fn build_executable(program: &Program, options: &CodegenOptions, output: &Pa
 }
 
 /// `aplc dump --stage llvm`: the module's text, as translated or after the O3 pipeline for the chosen CPU.
+/// The kernels and host schedule of the program with the OpenCL backend (`options.opencl`; the defaults when unset).
+pub fn opencl_program(
+    program: &Program,
+    options: &CodegenOptions,
+) -> Result<translate::opencl::DeviceProgram, CodegenError> {
+    let options = CodegenOptions {
+        opencl: Some(options.opencl.clone().unwrap_or_default()),
+        ..options.clone()
+    };
+    let context = Context::create();
+    let (_, device_program) = translate::translate_program_with_device_code(&context, program, &options)?;
+    Ok(device_program.unwrap_or_default())
+}
+
+/// `aplc dump --stage opencl`: [`opencl_program`] as text.
+pub fn opencl_text(program: &Program, options: &CodegenOptions) -> Result<String, CodegenError> {
+    Ok(opencl_program(program, options)?.describe())
+}
+
 pub fn llvm_ir_text(program: &Program, options: &CodegenOptions, optimised: bool) -> Result<String, CodegenError> {
     let context = Context::create();
     let module = translate::translate_program(&context, program, options)?;

@@ -1,7 +1,8 @@
 //! The one table of run-time library functions that generated code may call. Code generation declares them from
 //! here (never by hand), the JIT maps each to its address in aplc's own copy of the run-time library, and AOT
-//! executables get them from `libaplc_runtime.a`. Names and signatures must match `runtime/src/abi.rs`, whose
-//! module documentation is the C-level table; the tests check that every entry links and runs.
+//! executables get them from `libaplc_runtime.a`. Names and signatures must match `runtime/src/abi.rs` (and
+//! `runtime/src/opencl.rs` for the OpenCL backend's `aplrt_cl_*`), whose module documentation is the C-level table;
+//! the tests check that every entry links and runs.
 
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::ContextRef;
@@ -12,6 +13,7 @@ use inkwell::AddressSpace;
 
 use aplc_runtime::abi;
 use aplc_runtime::abi::RuntimeErrorKind;
+use aplc_runtime::opencl;
 use aplc_runtime::parallel;
 
 use crate::runtime::error::AplErrorKind;
@@ -51,6 +53,12 @@ pub enum RuntimeFunctionId {
     Parameter,
     SetDefaultThreads,
     StackFloor,
+    ClLaunch,
+    ClToHost,
+    ClHostWrote,
+    ClFresh,
+    ClForget,
+    ClFinish,
 }
 
 /// One run-time library function: its C name and signature, what LLVM may assume about it, and its address in this
@@ -280,6 +288,60 @@ pub const RUNTIME_FUNCTIONS: &[RuntimeFunction] = &[
         never_returns: false,
         returns_fresh_memory: false,
         address_in_this_process: parallel::aplrt_set_default_threads as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::ClLaunch,
+        name: "aplrt_cl_launch",
+        parameters: &[Pointer, I64, Pointer, I64, I64, Pointer, I64, Pointer, I64],
+        result: Some(I64),
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: opencl::aplrt_cl_launch as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::ClToHost,
+        name: "aplrt_cl_to_host",
+        parameters: &[Pointer, I64],
+        result: None,
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: opencl::aplrt_cl_to_host as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::ClHostWrote,
+        name: "aplrt_cl_host_wrote",
+        parameters: &[Pointer],
+        result: None,
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: opencl::aplrt_cl_host_wrote as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::ClFresh,
+        name: "aplrt_cl_fresh",
+        parameters: &[Pointer, I64],
+        result: None,
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: opencl::aplrt_cl_fresh as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::ClForget,
+        name: "aplrt_cl_forget",
+        parameters: &[Pointer],
+        result: None,
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: opencl::aplrt_cl_forget as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::ClFinish,
+        name: "aplrt_cl_finish",
+        parameters: &[],
+        result: None,
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: opencl::aplrt_cl_finish as *const (),
     },
 ];
 

@@ -46,6 +46,9 @@ pub struct CodegenOptions {
     pub source: Option<crate::source::SourceFile>,
     /// `--error-format`: how compiled code reports an APL error with a site (miette's drawing, or one JSON object).
     pub error_format: crate::diagnostics::ErrorFormat,
+    /// `--backend opencl` / `aplc build --gpu`: the parallel constructs a kernel can express run as OpenCL kernels
+    /// (`crate::codegen::opencl`); `None`: everything is native code.
+    pub opencl: Option<crate::codegen::opencl::OpenClOptions>,
 }
 
 impl CodegenOptions {

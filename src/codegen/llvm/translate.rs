@@ -33,6 +33,7 @@ mod functions;
 pub mod line;
 mod nan_checks;
 mod narrow;
+pub mod opencl;
 mod parallel;
 mod scalar;
 mod special_functions;
@@ -75,12 +76,23 @@ pub fn translate_program<'ctx>(
     program: &Program,
     options: &CodegenOptions,
 ) -> Result<Module<'ctx>, CodegenError> {
+    Ok(translate_program_with_device_code(context, program, options)?.0)
+}
+
+/// [`translate_program`], with the OpenCL side of the program when `options.opencl` asks for kernels: what
+/// `aplc dump --stage opencl` shows (see `opencl.rs`).
+pub fn translate_program_with_device_code<'ctx>(
+    context: &'ctx Context,
+    program: &Program,
+    options: &CodegenOptions,
+) -> Result<(Module<'ctx>, Option<opencl::DeviceProgram>), CodegenError> {
     let module = context.create_module(PROGRAM_MODULE_NAME);
-    {
+    let device_program = {
         let first_synthetic_id = program.largest_id() + 1;
         let translator = ProgramTranslator {
             source: options.source.clone(),
             error_format: options.error_format,
+            device: options.opencl.clone().map(opencl::DeviceCode::new),
             ..ProgramTranslator::new(
                 FunctionEmitter::for_new_program_entry(&module),
                 first_synthetic_id,
@@ -91,11 +103,14 @@ pub fn translate_program<'ctx>(
         if let Some(threads) = options.threads {
             translator.emit_default_thread_count(threads)?;
         }
+        translator.find_device_blocks(&program.body);
         translator.translate_statements(&program.body)?;
+        let device_program = translator.finish_device_code()?;
         translator.emitter.emit_return_status(0)?;
-    }
+        device_program
+    };
     verify_module(&module)?;
-    Ok(module)
+    Ok((module, device_program))
 }
 
 /// Where a variable's value is: an SSA value (`let`, loop indices) or a stack slot (`var`).
@@ -164,6 +179,8 @@ pub(super) struct ProgramTranslator<'module, 'ctx> {
     functions: functions::FunctionTable<'ctx>,
     /// In a function's body: the depth and stack floor its calls pass on (`None`: the outermost calls start them).
     call_context: Option<functions::CallContext<'ctx>>,
+    /// With the OpenCL backend, in the main program: its kernels and the host's side of them (`opencl.rs`).
+    device: Option<opencl::DeviceCode<'ctx>>,
 }
 
 /// What separates an error's message from its site in a REPL line's error line (see [`site_after_message`]).
@@ -212,6 +229,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             sites_after_messages: false,
             functions: Default::default(),
             call_context: None,
+            device: None,
         }
     }
 
@@ -301,7 +319,9 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         while let Some(statement) = rest.first() {
             let run = constant_store_run(rest);
             if run.len() >= MIN_CONSTANT_STORE_RUN {
+                self.sync_before_host_writes(run)?;
                 self.translate_constant_stores(run)?;
+                self.device_copy_is_stale_after(run)?;
                 rest = &rest[run.len()..];
             } else {
                 self.translate_statement(statement)?;
@@ -392,12 +412,23 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     }
 
     fn translate_statement(&self, statement: &Stmt) -> Result<(), CodegenError> {
+        if let Some(translated) = self.translate_statement_with_device(statement) {
+            return translated;
+        }
+        self.translate_statement_itself(statement)
+    }
+
+    /// The statement's own translation (with the OpenCL backend, inside the calls that keep blocks coherent).
+    fn translate_statement_itself(&self, statement: &Stmt) -> Result<(), CodegenError> {
         match statement {
             Stmt::Let { var, value } => self.translate_let(var, value),
             Stmt::Mutable { var, value } => self.translate_mutable(var, value),
             Stmt::Assign { var, value } => self.translate_assign(var, value),
             Stmt::For { index, count, body } => self.translate_for_loop(index, count, body),
             Stmt::While { condition, body } => self.translate_while_loop(condition, body),
+            Stmt::ParallelFor { index, count, body } if self.runs_on_device(statement) => {
+                self.launch_parallel_for(index, count, body)
+            }
             Stmt::ParallelFor { index, count, body } => self.translate_parallel_for(index, count, body),
             Stmt::ParallelReduce {
                 result,
@@ -408,7 +439,11 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 element,
                 site,
             } => {
-                let translate = || self.translate_parallel_reduce(result, reduction, index, count, body, element);
+                let on_device = self.runs_on_device(statement);
+                let translate = || match on_device {
+                    true => self.launch_parallel_reduce(result, reduction, index, count, body, element),
+                    false => self.translate_parallel_reduce(result, reduction, index, count, body, element),
+                };
                 match site {
                     Some(site) => self.with_site(*site, translate),
                     None => translate(),
@@ -564,7 +599,10 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     fn translate_while_loop(&self, condition: &Expr, body: &[Stmt]) -> Result<(), CodegenError> {
         self.emitter.emit_while_loop(
             "while",
-            |_| self.translate_bool(condition),
+            |_| {
+                self.sync_while_condition(condition, body)?;
+                self.translate_bool(condition)
+            },
             |_| self.translate_statements(body),
         )
     }
@@ -654,6 +692,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     }
 
     fn translate_free(&self, block: Block) -> Result<(), CodegenError> {
+        self.forget_device_copy(block)?;
         let pointer = self.block_pointer(block)?;
         let bytes = self.block_byte_count(block)?;
         self.emitter.emit_free(pointer, bytes)

@@ -44,9 +44,9 @@ fn set_no_unsigned_wrap(value: IntValue<'_>) {
 const PARTIALS_ON_STACK: i64 = 64;
 
 /// What an outlined body reads from outside: the scalar variables and the blocks, in context-field order.
-struct Captures {
-    variables: Vec<Var>,
-    blocks: Vec<Block>,
+pub(super) struct Captures {
+    pub(super) variables: Vec<Var>,
+    pub(super) blocks: Vec<Block>,
 }
 
 impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
@@ -172,7 +172,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     /// Folds each chunk's parts (`parts`, read after the statements `prefix` that compute them, if any) into
     /// `result` in chunk order: with the reduction's operator from its neutral element, or for an exact int sum in
     /// 128 bits.
-    fn combine_chunks(
+    pub(super) fn combine_chunks(
         &self,
         result: &Var,
         folding: &ChunkFolding,
@@ -258,7 +258,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     }
 
     /// The statements that fold chunk `chunk` and store its parts into `partials[chunk]` (one block per part).
-    fn fold_one_chunk(
+    pub(super) fn fold_one_chunk(
         &self,
         folding: &ChunkFolding,
         loop_parts: &LoopParts,
@@ -417,7 +417,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     // ---- Outlining ----
 
     /// A variable of the translation only (not of the IR), with an id no IR variable has.
-    fn synthetic_var(&self, ty: ScalarType, hint: &str) -> Var {
+    pub(super) fn synthetic_var(&self, ty: ScalarType, hint: &str) -> Var {
         let id = self.next_synthetic_id.get();
         self.next_synthetic_id.set(id + 1);
         Var {
@@ -427,7 +427,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         }
     }
 
-    fn synthetic_block(&self, element: ScalarType) -> Block {
+    pub(super) fn synthetic_block(&self, element: ScalarType) -> Block {
         let id = self.next_synthetic_id.get();
         self.next_synthetic_id.set(id + 1);
         Block { id, element }
@@ -743,11 +743,11 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
 
 /// The loop of a reduction: `for index < count { body; yield element }`.
 #[derive(Clone, Copy)]
-struct LoopParts<'a> {
-    index: &'a Var,
-    count: &'a Var,
-    body: &'a [Stmt],
-    element: &'a Expr,
+pub(super) struct LoopParts<'a> {
+    pub(super) index: &'a Var,
+    pub(super) count: &'a Var,
+    pub(super) body: &'a [Stmt],
+    pub(super) element: &'a Expr,
 }
 
 /// How a chunk of a reduction is folded.
@@ -763,13 +763,13 @@ enum FoldingKind {
 }
 
 /// The parts a chunk folds into, each with its start value, and how.
-struct ChunkFolding {
+pub(super) struct ChunkFolding {
     kind: FoldingKind,
-    parts: Vec<(Var, Expr)>,
+    pub(super) parts: Vec<(Var, Expr)>,
 }
 
 impl ChunkFolding {
-    fn of(translator: &ProgramTranslator<'_, '_>, reduction: &Reduction) -> ChunkFolding {
+    pub(super) fn of(translator: &ProgramTranslator<'_, '_>, reduction: &Reduction) -> ChunkFolding {
         if reduction.op == Op::AddI {
             return ChunkFolding {
                 kind: FoldingKind::ExactIntSum {
@@ -791,7 +791,7 @@ impl ChunkFolding {
 
 /// The variables and blocks `statements` read from outside them (`bound` are defined by the caller of the outlined
 /// function, not captured).
-fn captures_of(statements: &[Stmt], bound: &[&Var]) -> Captures {
+pub(super) fn captures_of(statements: &[Stmt], bound: &[&Var]) -> Captures {
     let mut defined: HashSet<u32> = bound.iter().map(|var| var.id).collect();
     let mut allocated = HashSet::new();
     let mut used: Vec<Var> = Vec::new();

@@ -1,0 +1,719 @@
+//! The host side of the OpenCL backend (`--backend opencl`, `aplc build --gpu`): the program stays native code, and
+//! each outermost parallel construct that a kernel can express (`crate::codegen::opencl::kernel`) becomes a launch
+//! of that kernel through the run-time library (`aplrt_cl_launch`).
+//!
+//! Data stays on the device between kernels. The run-time library keeps, per block, whether the host copy, the
+//! device copy or both are current; the host code tells it where it reads and writes blocks:
+//! - a statement that runs on the host and reads blocks that kernels use calls `aplrt_cl_to_host` for each first
+//!   (a copy only when a kernel wrote the block since the host last saw it); one that stores into such blocks calls
+//!   `aplrt_cl_host_wrote` after it (the next kernel that reads the block uploads it again);
+//! - `alloc` tells the library the block is fresh (no upload before a kernel writes it), `free` that it is gone;
+//! - a loop or branch whose body launches kernels is not one host statement: its own count or condition is synced,
+//!   and its body statement by statement, so a ⍣ whose steps are kernels keeps its arrays on the device and only the
+//!   values the host needs (a guard's scalar, what is printed) come back.
+//!
+//! Only blocks that some kernel uses (and the blocks they are swapped with) get these calls; a kernel's APL errors
+//! come back as the error word's code, which the host turns into the same error (message and site) as on the CPU.
+//!
+//! A reduction becomes one work-item per chunk of `REDUCTION_CHUNK` elements, storing its partial results; the host
+//! folds them in chunk order, exactly as the CPU backend does (`parallel.rs`).
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
+
+use inkwell::module::Linkage;
+use inkwell::values::{BasicValueEnum, GlobalValue, IntValue};
+use inkwell::AddressSpace;
+
+use super::parallel::{captures_of, ChunkFolding, LoopParts};
+use super::{element_kind_of, internal_error, ProgramTranslator};
+use crate::codegen::llvm::error::CodegenError;
+use crate::codegen::llvm::runtime_table::{declare_runtime_function, RuntimeFunctionId};
+use crate::codegen::opencl::kernel::{check_kernel_body, write_kernel, Kernel, KernelBody, Unsupported};
+use crate::codegen::opencl::{program_source, OpenClOptions};
+use crate::loops::ir::{self, Block, Expr, Reduction, ScalarType, Stmt, Var, REDUCTION_CHUNK};
+use crate::loops::parameters::{parallel_for_work, reduce_work};
+use crate::loops::printer::print_expr as print_expression;
+
+/// The OpenCL side of a translated program: its kernels, and what `aplc dump --stage opencl` shows.
+#[derive(Clone, Debug, Default)]
+pub struct DeviceProgram {
+    pub kernels: Vec<Kernel>,
+    /// The host's schedule: each launch and each copy of a kernel's block back to the host, in program order,
+    /// indented by the host loops around them.
+    pub schedule: Vec<String>,
+    /// The parallel constructs that stay on the host, each with why.
+    pub left_on_host: Vec<String>,
+    /// Places in the host code where an array a kernel wrote may come back to the host (a copy happens there when
+    /// the device's copy is newer): in all, and inside host loops that launch kernels (a ⍣ whose arrays should
+    /// stay on the device has none). The partial results of reductions are not counted.
+    pub copies_to_host: usize,
+    pub copies_to_host_in_loops: usize,
+}
+
+impl DeviceProgram {
+    /// The whole OpenCL C program.
+    pub fn source(&self) -> String {
+        program_source(&self.kernels)
+    }
+
+    /// What `aplc dump --stage opencl` prints.
+    pub fn describe(&self) -> String {
+        let mut text = format!(
+            "// opencl: kernels {}, copies-to-host {}, copies-to-host-in-loops {}\n",
+            self.kernels.len(),
+            self.copies_to_host,
+            self.copies_to_host_in_loops
+        );
+        text.push_str(&self.source());
+        text.push_str("\n// host schedule\n");
+        for line in &self.schedule {
+            text.push_str(&format!("//   {line}\n"));
+        }
+        if !self.left_on_host.is_empty() {
+            text.push_str("// left on the host\n");
+            for line in &self.left_on_host {
+                text.push_str(&format!("//   {line}\n"));
+            }
+        }
+        text
+    }
+}
+
+/// The translation state of the OpenCL backend (the main program's translator only: functions and the bodies the
+/// CPU runs in parallel have none).
+pub(super) struct DeviceCode<'ctx> {
+    options: OpenClOptions,
+    program: RefCell<DeviceProgram>,
+    /// The blocks kernels use, and those swapped with them: the only ones whose host accesses need the library's
+    /// calls.
+    device_blocks: RefCell<HashSet<u32>>,
+    /// The blocks some kernel stores into (for the schedule's copies back).
+    written_by_kernels: RefCell<HashSet<u32>>,
+    /// While a statement that launches nothing is translated: its nested statements need no calls of their own.
+    in_host_statement: Cell<bool>,
+    /// How many host loops and branches around the statement being translated launch kernels (the schedule's
+    /// indentation), and how many of them are loops.
+    schedule_depth: Cell<usize>,
+    loop_depth: Cell<usize>,
+    /// `ptr @aplc_opencl_source` and `i64 @aplc_opencl_source_length`, given their values when every kernel is known.
+    source_globals: Cell<Option<(GlobalValue<'ctx>, GlobalValue<'ctx>)>>,
+}
+
+impl<'ctx> DeviceCode<'ctx> {
+    pub(super) fn new(options: OpenClOptions) -> Self {
+        DeviceCode {
+            options,
+            program: RefCell::new(DeviceProgram::default()),
+            device_blocks: RefCell::new(HashSet::new()),
+            written_by_kernels: RefCell::new(HashSet::new()),
+            in_host_statement: Cell::new(false),
+            schedule_depth: Cell::new(0),
+            loop_depth: Cell::new(0),
+            source_globals: Cell::new(None),
+        }
+    }
+
+    fn record(&self, line: String) {
+        let indent = "  ".repeat(self.schedule_depth.get());
+        self.program.borrow_mut().schedule.push(format!("{indent}{line}"));
+    }
+}
+
+/// The blocks `statements` read (loads, and the arrays that prints, formats, calls and file reads pass to the
+/// run-time library or a function), except those allocated inside them.
+fn blocks_read_by(statements: &[Stmt]) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    let mut variables = Vec::new();
+    let mut allocated = HashSet::new();
+    ir::for_each_statement(statements, &mut |statement| {
+        if let Stmt::Alloc { block, .. } = statement {
+            allocated.insert(block.id);
+        }
+        for expr in ir::statement_expressions(statement) {
+            ir::collect_reads(expr, &mut variables, &mut blocks);
+        }
+        let arrays: Vec<&ir::ArrayRef> = match statement {
+            Stmt::PrintArray { array, .. } => vec![array],
+            Stmt::Format { source, .. } => vec![source],
+            Stmt::ReadFile { path, .. } => vec![path],
+            Stmt::Call { args, .. } => args
+                .iter()
+                .filter_map(|argument| match argument {
+                    ir::Argument::Array(array) => Some(array),
+                    ir::Argument::Scalar(_) => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        for array in arrays {
+            if !blocks.contains(&array.block) {
+                blocks.push(array.block);
+            }
+        }
+    });
+    blocks.retain(|block| !allocated.contains(&block.id));
+    blocks
+}
+
+/// The blocks `statements` store into, except those allocated inside them.
+fn blocks_written_by(statements: &[Stmt]) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    let mut allocated = HashSet::new();
+    ir::for_each_statement(statements, &mut |statement| match statement {
+        Stmt::Alloc { block, .. } => {
+            allocated.insert(block.id);
+        }
+        Stmt::Store { block, .. } if !blocks.contains(block) => blocks.push(*block),
+        _ => {}
+    });
+    blocks.retain(|block| !allocated.contains(&block.id));
+    blocks
+}
+
+/// The blocks read by a statement's own expressions (a loop's count, a condition), not by its body.
+fn blocks_read_by_own_expressions(statement: &Stmt) -> Vec<Block> {
+    let (mut variables, mut blocks) = (Vec::new(), Vec::new());
+    for expr in ir::statement_expressions(statement) {
+        ir::collect_reads(expr, &mut variables, &mut blocks);
+    }
+    blocks
+}
+
+impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
+    /// Why the parallel construct cannot be a kernel (`None`: it becomes one).
+    fn reason_to_stay_on_host(&self, statement: &Stmt) -> Option<String> {
+        let device = self.device.as_ref()?;
+        if self.inside_parallel_body || self.call_context.is_some() {
+            return Some("inside another construct or a function".to_string());
+        }
+        let (work, checked) = match statement {
+            Stmt::ParallelFor { count, body, .. } => (parallel_for_work(count, body), check_kernel_body(body, None)),
+            Stmt::ParallelReduce {
+                count, body, element, ..
+            } => (reduce_work(count, body), check_kernel_body(body, Some(element))),
+            _ => return Some("not a parallel construct".to_string()),
+        };
+        if let Some(work) = work.as_int().filter(|work| *work < device.options.min_work) {
+            return Some(format!("its work ({work}) is below --opencl-min-work"));
+        }
+        checked.err().map(|Unsupported(reason)| reason)
+    }
+
+    /// Whether the statement is a parallel construct that runs as a kernel.
+    pub(super) fn runs_on_device(&self, statement: &Stmt) -> bool {
+        statement.is_parallel() && self.device.is_some() && self.reason_to_stay_on_host(statement).is_none()
+    }
+
+    /// Whether the statement launches a kernel (itself, or a statement nested in it).
+    fn launches_kernels(&self, statement: &Stmt) -> bool {
+        if statement.is_parallel() {
+            return self.runs_on_device(statement);
+        }
+        statement
+            .nested_lists()
+            .iter()
+            .any(|list| list.iter().any(|nested| self.launches_kernels(nested)))
+    }
+
+    /// Before translation: the blocks of every kernel of the program, and the blocks swapped with them.
+    pub(super) fn find_device_blocks(&self, statements: &[Stmt]) {
+        let Some(device) = &self.device else { return };
+        let mut swaps = Vec::new();
+        let mut stack: Vec<&[Stmt]> = vec![statements];
+        while let Some(list) = stack.pop() {
+            for statement in list {
+                if let Stmt::Swap { first, second } = statement {
+                    swaps.push((first.id, second.id));
+                }
+                if statement.is_parallel() {
+                    if self.runs_on_device(statement) {
+                        let blocks = blocks_read_by(std::slice::from_ref(statement))
+                            .into_iter()
+                            .chain(blocks_written_by(std::slice::from_ref(statement)));
+                        device.device_blocks.borrow_mut().extend(blocks.map(|block| block.id));
+                    } else {
+                        let reason = self.reason_to_stay_on_host(statement).unwrap_or_default();
+                        let index = match statement {
+                            Stmt::ParallelFor { index, .. } | Stmt::ParallelReduce { index, .. } => index.name(),
+                            _ => String::new(),
+                        };
+                        device
+                            .program
+                            .borrow_mut()
+                            .left_on_host
+                            .push(format!("{index}: {reason}"));
+                    }
+                    continue;
+                }
+                stack.extend(statement.nested_lists().into_iter().map(Vec::as_slice));
+            }
+        }
+        // A swap exchanges the buffers behind two blocks: both names then reach device buffers.
+        let mut device_blocks = device.device_blocks.borrow_mut();
+        loop {
+            let before = device_blocks.len();
+            for &(first, second) in &swaps {
+                if device_blocks.contains(&first) || device_blocks.contains(&second) {
+                    device_blocks.insert(first);
+                    device_blocks.insert(second);
+                }
+            }
+            if device_blocks.len() == before {
+                break;
+            }
+        }
+    }
+
+    /// One statement of a program with kernels: launches, and the calls that keep blocks coherent around what the
+    /// host does (module documentation). `None` when the statement is nested in a host statement (no calls needed).
+    pub(super) fn translate_statement_with_device(&self, statement: &Stmt) -> Option<Result<(), CodegenError>> {
+        let device = self.device.as_ref()?;
+        if device.in_host_statement.get() {
+            return None;
+        }
+        Some(if self.runs_on_device(statement) {
+            self.translate_statement_itself(statement)
+        } else if self.launches_kernels(statement) {
+            self.translate_statement_around_kernels(statement)
+        } else {
+            self.translate_host_statement(statement)
+        })
+    }
+
+    /// A loop or branch whose body launches kernels: its own expressions read current host copies, then its body is
+    /// translated statement by statement.
+    fn translate_statement_around_kernels(&self, statement: &Stmt) -> Result<(), CodegenError> {
+        let Some(device) = &self.device else {
+            return self.translate_statement_itself(statement);
+        };
+        self.sync_to_host(
+            &blocks_read_by_own_expressions(statement),
+            "a loop count or condition",
+            true,
+        )?;
+        let is_loop = statement.is_loop();
+        let header = match statement {
+            Stmt::For { index, count, .. } => format!("for {} < {} {{", index.name(), print_expression(count)),
+            Stmt::While { condition, .. } => format!("while {} {{", print_expression(condition)),
+            Stmt::If { condition, .. } => format!("if {} {{", print_expression(condition)),
+            _ => "{".to_string(),
+        };
+        device.record(header);
+        device.schedule_depth.set(device.schedule_depth.get() + 1);
+        device.loop_depth.set(device.loop_depth.get() + usize::from(is_loop));
+        let result = self.translate_statement_itself(statement);
+        device.loop_depth.set(device.loop_depth.get() - usize::from(is_loop));
+        device.schedule_depth.set(device.schedule_depth.get() - 1);
+        device.record("}".to_string());
+        result
+    }
+
+    /// A statement that launches nothing: the blocks it reads come back first, the device copies of those it stores
+    /// into are stale after it.
+    fn translate_host_statement(&self, statement: &Stmt) -> Result<(), CodegenError> {
+        let Some(device) = &self.device else {
+            return self.translate_statement_itself(statement);
+        };
+        let what = match statement {
+            Stmt::PrintArray { .. } | Stmt::PrintScalar { .. } => "print",
+            Stmt::Format { .. } => "format",
+            Stmt::Call { .. } => "a call",
+            _ => "host code",
+        };
+        // A store changes some elements of a block: the others must be current on the host first, since the next
+        // kernel that uses the block uploads all of it.
+        let mut touched = blocks_read_by(std::slice::from_ref(statement));
+        for block in blocks_written_by(std::slice::from_ref(statement)) {
+            if !touched.contains(&block) {
+                touched.push(block);
+            }
+        }
+        self.sync_to_host(&touched, what, true)?;
+        device.in_host_statement.set(true);
+        let result = self.translate_statement_itself(statement);
+        device.in_host_statement.set(false);
+        result?;
+        self.mark_host_writes(std::slice::from_ref(statement))?;
+        if let Stmt::Alloc { block, .. } = statement {
+            if device.device_blocks.borrow().contains(&block.id) {
+                let (pointer, bytes) = (self.block_pointer(*block)?, self.block_byte_count(*block)?);
+                let function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::ClFresh);
+                self.emitter
+                    .builder
+                    .build_call(function, &[pointer.into(), bytes.into()], "")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// After host statements translated together (a run of constant stores): the device copies of the blocks they
+    /// store into are stale.
+    pub(super) fn device_copy_is_stale_after(&self, statements: &[Stmt]) -> Result<(), CodegenError> {
+        match &self.device {
+            Some(device) if !device.in_host_statement.get() => self.mark_host_writes(statements),
+            _ => Ok(()),
+        }
+    }
+
+    /// Before host statements translated together (a run of constant stores): the blocks they store into, current
+    /// on the host (they change only some elements).
+    pub(super) fn sync_before_host_writes(&self, statements: &[Stmt]) -> Result<(), CodegenError> {
+        match &self.device {
+            Some(device) if !device.in_host_statement.get() => {
+                self.sync_to_host(&blocks_written_by(statements), "host code", true)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// `aplrt_cl_host_wrote` for each block that kernels use and `statements` store into.
+    fn mark_host_writes(&self, statements: &[Stmt]) -> Result<(), CodegenError> {
+        let Some(device) = &self.device else { return Ok(()) };
+        for block in blocks_written_by(statements) {
+            if device.device_blocks.borrow().contains(&block.id) {
+                let pointer = self.block_pointer(block)?;
+                let function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::ClHostWrote);
+                self.emitter.builder.build_call(function, &[pointer.into()], "")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `aplrt_cl_to_host` for each of the blocks that kernels use; `arrays`: the blocks are the program's arrays
+    /// (not partial results), counted in [`DeviceProgram::copies_to_host`].
+    fn sync_to_host(&self, blocks: &[Block], reader: &str, arrays: bool) -> Result<(), CodegenError> {
+        let Some(device) = &self.device else { return Ok(()) };
+        for block in blocks {
+            if !device.device_blocks.borrow().contains(&block.id) {
+                continue;
+            }
+            if device.written_by_kernels.borrow().contains(&block.id) {
+                device.record(format!("to host: {} (read by {reader})", block.name()));
+                if arrays {
+                    let mut program = device.program.borrow_mut();
+                    program.copies_to_host += 1;
+                    if device.loop_depth.get() > 0 {
+                        program.copies_to_host_in_loops += 1;
+                    }
+                }
+            }
+            let (pointer, bytes) = (self.block_pointer(*block)?, self.block_byte_count(*block)?);
+            let function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::ClToHost);
+            self.emitter
+                .builder
+                .build_call(function, &[pointer.into(), bytes.into()], "")?;
+        }
+        Ok(())
+    }
+
+    /// Before `free`: the device buffer goes too (the address may come back from the next allocation).
+    pub(super) fn forget_device_copy(&self, block: Block) -> Result<(), CodegenError> {
+        let Some(device) = &self.device else { return Ok(()) };
+        if device.device_blocks.borrow().contains(&block.id) {
+            let pointer = self.block_pointer(block)?;
+            let function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::ClForget);
+            self.emitter.builder.build_call(function, &[pointer.into()], "")?;
+        }
+        Ok(())
+    }
+
+    /// Each iteration of a while loop whose body launches kernels: the condition's blocks, current on the host.
+    pub(super) fn sync_while_condition(&self, condition: &Expr, body: &[Stmt]) -> Result<(), CodegenError> {
+        let launches = body.iter().any(|statement| self.launches_kernels(statement));
+        match &self.device {
+            Some(device) if launches && !device.in_host_statement.get() => {
+                let (mut variables, mut blocks) = (Vec::new(), Vec::new());
+                ir::collect_reads(condition, &mut variables, &mut blocks);
+                self.sync_to_host(&blocks, "a loop condition", true)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// `parfor index < count { body }` as a kernel: one work-item per iteration.
+    pub(super) fn launch_parallel_for(&self, index: &Var, count: &Expr, body: &[Stmt]) -> Result<(), CodegenError> {
+        let count_var = self.synthetic_var(ScalarType::Int, "n");
+        self.translate_let(&count_var, count)?;
+        let captures = captures_of(body, &[index]);
+        let name = self.kernel_name(index);
+        let kernel = write_kernel(
+            &KernelBody {
+                name: &name,
+                index,
+                body,
+                scalars: &captures.variables,
+                blocks: &captures.blocks,
+            },
+            self.float_mode,
+        )
+        .map_err(|Unsupported(reason)| internal_error(format!("kernel {name}: {reason}")))?;
+        let global_size = self.read_variable(&count_var)?.into_int_value();
+        self.emit_launch(kernel, global_size, &print_expression(count))
+    }
+
+    /// `reduce result = op(neutral) for index < count { body; yield element }` as a kernel over the chunks, whose
+    /// partial results the host folds in chunk order.
+    pub(super) fn launch_parallel_reduce(
+        &self,
+        result: &Var,
+        reduction: &Reduction,
+        index: &Var,
+        count: &Expr,
+        body: &[Stmt],
+        element: &Expr,
+    ) -> Result<(), CodegenError> {
+        let count_var = self.synthetic_var(ScalarType::Int, "n");
+        self.translate_let(&count_var, count)?;
+        let chunks = self.synthetic_var(ScalarType::Int, "chunks");
+        self.translate_let(
+            &chunks,
+            &Expr::div_int(
+                Expr::add_int(Expr::var(&count_var), Expr::Int(REDUCTION_CHUNK - 1)),
+                Expr::Int(REDUCTION_CHUNK),
+            ),
+        )?;
+        let folding = ChunkFolding::of(self, reduction);
+        let loop_parts = LoopParts {
+            index,
+            count: &count_var,
+            body,
+            element,
+        };
+        let chunk_count = self.read_variable(&chunks)?.into_int_value();
+        let partials: Vec<Block> = folding
+            .parts
+            .iter()
+            .map(|(part, _)| self.synthetic_block(part.ty))
+            .collect();
+        for partial in &partials {
+            let bytes = self
+                .emitter
+                .emit_byte_count(element_kind_of(partial.element), chunk_count)?;
+            let pointer = self.emitter.emit_alloc_bytes(bytes, &partial.name())?;
+            self.set_block(*partial, pointer.into(), bytes)?;
+            // The kernel writes every partial result: nothing to upload first.
+            let fresh = declare_runtime_function(self.emitter.module, RuntimeFunctionId::ClFresh);
+            self.emitter
+                .builder
+                .build_call(fresh, &[pointer.into(), bytes.into()], "")?;
+            if let Some(device) = &self.device {
+                device.device_blocks.borrow_mut().insert(partial.id);
+            }
+        }
+        let chunk = self.synthetic_var(ScalarType::Int, "chunk");
+        let tasks = self.fold_one_chunk(&folding, &loop_parts, &Expr::var(&chunk), &partials);
+        let captures = captures_of(&tasks, &[&chunk]);
+        let name = self.kernel_name(index);
+        let kernel = write_kernel(
+            &KernelBody {
+                name: &name,
+                index: &chunk,
+                body: &tasks,
+                scalars: &captures.variables,
+                blocks: &captures.blocks,
+            },
+            self.float_mode,
+        )
+        .map_err(|Unsupported(reason)| internal_error(format!("kernel {name}: {reason}")))?;
+        self.emit_launch(kernel, chunk_count, &format!("chunks of {}", print_expression(count)))?;
+        self.sync_to_host(&partials, "the fold of the partial results", false)?;
+        let position = self.synthetic_var(ScalarType::Int, "c");
+        let loads: Vec<Expr> = partials
+            .iter()
+            .map(|partial| Expr::load(*partial, Expr::var(&position)))
+            .collect();
+        let device = self.device.as_ref();
+        if let Some(device) = device {
+            device.in_host_statement.set(true);
+        }
+        let combined = self.combine_chunks(result, &folding, &position, &chunks, &loads, Vec::new());
+        if let Some(device) = device {
+            device.in_host_statement.set(false);
+        }
+        combined?;
+        for partial in &partials {
+            self.forget_device_copy(*partial)?;
+            let (pointer, bytes) = (self.block_pointer(*partial)?, self.block_byte_count(*partial)?);
+            self.emitter.emit_free(pointer, bytes)?;
+        }
+        Ok(())
+    }
+
+    fn kernel_name(&self, index: &Var) -> String {
+        let number = self
+            .device
+            .as_ref()
+            .map_or(0, |device| device.program.borrow().kernels.len());
+        format!("aplc_k{number}_{}", index.name())
+    }
+
+    /// `code = aplrt_cl_launch(source, name, global_size, scalars, blocks)`, then the kernel's APL errors by code.
+    fn emit_launch(&self, kernel: Kernel, global_size: IntValue<'ctx>, size_text: &str) -> Result<(), CodegenError> {
+        let Some(device) = &self.device else {
+            return Err(internal_error("a kernel launch without the OpenCL backend".to_string()));
+        };
+        let context = self.emitter.context;
+        let builder = &self.emitter.builder;
+        let i64_type = context.i64_type();
+        let pointer_type = context.ptr_type(AddressSpace::default());
+        // The scalars, each as 8 bytes: the work-item count first.
+        let scalar_count = kernel.scalars.len() + 1;
+        let scalars = self
+            .emitter
+            .emit_entry_block_slot(i64_type.array_type(scalar_count as u32), "kernel_scalars")?;
+        let store_scalar = |position: usize, value: IntValue<'ctx>| -> Result<(), CodegenError> {
+            // SAFETY (of the GEP): position < scalar_count, the array's length.
+            let slot = unsafe {
+                builder.build_in_bounds_gep(
+                    i64_type.array_type(scalar_count as u32),
+                    scalars,
+                    &[self.emitter.int_constant(0), self.emitter.int_constant(position as i64)],
+                    "scalar",
+                )?
+            };
+            builder.build_store(slot, value)?;
+            Ok(())
+        };
+        store_scalar(0, global_size)?;
+        for (position, var) in kernel.scalars.iter().enumerate() {
+            let value = self.read_variable(var)?;
+            let bits = match (var.ty, value) {
+                (ScalarType::Double, BasicValueEnum::FloatValue(value)) => {
+                    builder.build_bit_cast(value, i64_type, "double_bits")?.into_int_value()
+                }
+                (ScalarType::Int, BasicValueEnum::IntValue(value)) => value,
+                (ScalarType::Bool | ScalarType::Char, BasicValueEnum::IntValue(value)) => {
+                    builder.build_int_z_extend(value, i64_type, "widened")?
+                }
+                _ => {
+                    return Err(internal_error(format!(
+                        "kernel scalar {} of an unexpected type",
+                        var.name()
+                    )))
+                }
+            };
+            store_scalar(position + 1, bits)?;
+        }
+        // The blocks: pointer, byte count, whether the kernel stores into it.
+        let block_type = context.struct_type(&[pointer_type.into(), i64_type.into(), i64_type.into()], false);
+        let block_array_type = block_type.array_type(kernel.blocks.len().max(1) as u32);
+        let blocks = self.emitter.emit_entry_block_slot(block_array_type, "kernel_blocks")?;
+        for (position, (block, writes)) in kernel.blocks.iter().enumerate() {
+            let fields = [
+                self.block_pointer(*block)?.into(),
+                self.block_byte_count(*block)?.into(),
+                self.emitter.int_constant(i64::from(*writes)).into(),
+            ];
+            for (field, value) in fields.into_iter().enumerate() {
+                // SAFETY (of the GEP): position < the array's length, field < 3.
+                let slot = unsafe {
+                    builder.build_in_bounds_gep(
+                        block_array_type,
+                        blocks,
+                        &[
+                            self.emitter.int_constant(0),
+                            self.emitter.int_constant(position as i64),
+                            context.i32_type().const_int(field as u64, false),
+                        ],
+                        "block_field",
+                    )?
+                };
+                builder.build_store::<BasicValueEnum<'ctx>>(slot, value)?;
+            }
+            if *writes {
+                device.written_by_kernels.borrow_mut().insert(block.id);
+            }
+            device.device_blocks.borrow_mut().insert(block.id);
+        }
+        let (source_pointer, source_length) = self.program_source_globals();
+        let source = builder
+            .build_load(pointer_type, source_pointer.as_pointer_value(), "opencl_source")?
+            .into_pointer_value();
+        let length = builder
+            .build_load(i64_type, source_length.as_pointer_value(), "opencl_source_length")?
+            .into_int_value();
+        let name = builder.build_global_string_ptr(&kernel.name, "kernel_name")?;
+        let launch = declare_runtime_function(self.emitter.module, RuntimeFunctionId::ClLaunch);
+        let arguments = [
+            source.into(),
+            length.into(),
+            name.as_pointer_value().into(),
+            self.emitter.int_constant(kernel.name.len() as i64).into(),
+            global_size.into(),
+            scalars.into(),
+            self.emitter.int_constant(scalar_count as i64).into(),
+            blocks.into(),
+            self.emitter.int_constant(kernel.blocks.len() as i64).into(),
+        ];
+        let code = builder
+            .build_call(launch, &arguments, "kernel_error")?
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| internal_error("aplrt_cl_launch returned no value".to_string()))?
+            .into_int_value();
+        for error in &kernel.errors {
+            let failed = self.emitter.builder.build_int_compare(
+                inkwell::IntPredicate::EQ,
+                code,
+                self.emitter.int_constant(i64::from(error.code)),
+                "kernel_failed",
+            )?;
+            self.check_immediately_at(failed, error.kind, &error.message, error.site)?;
+        }
+        let reads: Vec<String> = kernel
+            .blocks
+            .iter()
+            .map(|(block, writes)| format!("{}{}", block.name(), if *writes { " (written)" } else { "" }))
+            .collect();
+        device.record(format!(
+            "launch {} over {size_text}: blocks [{}]",
+            kernel.name,
+            reads.join(", ")
+        ));
+        device.program.borrow_mut().kernels.push(kernel);
+        Ok(())
+    }
+
+    /// The globals that hold the program's OpenCL C source and its length (filled in by
+    /// [`Self::finish_device_code`]).
+    fn program_source_globals(&self) -> (GlobalValue<'ctx>, GlobalValue<'ctx>) {
+        let device = self.device.as_ref().expect("called with the OpenCL backend only");
+        if let Some(globals) = device.source_globals.get() {
+            return globals;
+        }
+        let module = self.emitter.module;
+        let context = self.emitter.context;
+        let pointer = module.add_global(context.ptr_type(AddressSpace::default()), None, "aplc_opencl_source");
+        pointer.set_linkage(Linkage::Private);
+        pointer.set_initializer(&context.ptr_type(AddressSpace::default()).const_null());
+        let length = module.add_global(context.i64_type(), None, "aplc_opencl_source_length");
+        length.set_linkage(Linkage::Private);
+        length.set_initializer(&context.i64_type().const_zero());
+        device.source_globals.set(Some((pointer, length)));
+        (pointer, length)
+    }
+
+    /// At the end of the program: the source globals get the program's OpenCL C, and `aplrt_cl_finish` ends the
+    /// device's work (and prints the statistics when asked). Returns what the dump shows.
+    pub(super) fn finish_device_code(&self) -> Result<Option<DeviceProgram>, CodegenError> {
+        let Some(device) = &self.device else { return Ok(None) };
+        let program = device.program.borrow().clone();
+        if let Some((pointer, length)) = device.source_globals.get() {
+            let source = program.source();
+            let text = self.emitter.context.const_string(source.as_bytes(), false);
+            let global = self
+                .emitter
+                .module
+                .add_global(text.get_type(), None, "aplc_opencl_program");
+            global.set_linkage(Linkage::Private);
+            global.set_constant(true);
+            global.set_initializer(&text);
+            pointer.set_initializer(&global.as_pointer_value());
+            length.set_initializer(&self.emitter.int_constant(source.len() as i64));
+            let finish = declare_runtime_function(self.emitter.module, RuntimeFunctionId::ClFinish);
+            self.emitter.builder.build_call(finish, &[], "")?;
+        }
+        Ok(Some(program))
+    }
+}

@@ -1,0 +1,675 @@
+//! One OpenCL C kernel from the body of a parallel construct of the loop IR.
+//!
+//! The kernel runs `body` once per work-item, with the work-item's global id as the construct's index:
+//!
+//! ```text
+//! __kernel void aplc_k_i12(long aplc_n, long v_n3, double v_s4, __global double* mem5, __global int* aplc_error) {
+//!     long v_i12 = get_global_id(0);
+//!     if (v_i12 >= aplc_n) return;
+//!     ...body...
+//! }
+//! ```
+//!
+//! Scalars the body reads from outside are parameters (ints as `long`, doubles as `double`; bools and chars are
+//! passed as `long` and narrowed on entry, so that the host passes every scalar as 8 bytes); blocks are `__global`
+//! pointers to their element type (bools one byte, chars 32-bit code points). Every check of the loop IR's scalar
+//! operators is kept, with the message the other backends give: a failing work-item stores the check's code in the
+//! error word (`APLC_FAIL`) and stops, and the host raises that APL error after the kernel ([`Kernel::errors`]).
+//!
+//! Expressions become C expressions where they cannot fail; an operation with a check gets a temporary and an `if`
+//! before its use, and a `select` whose arms need statements becomes an `if`/`else`, so that only the chosen arm is
+//! evaluated (as the loop IR says: the other arm may index outside its block).
+
+use std::fmt::Write as _;
+
+use crate::loops::ir::{Block, Expr, Reduction, ScalarType, Stmt, Var, REDUCTION_CHUNK};
+use crate::runtime::error::AplErrorKind;
+use crate::runtime::float_mode::FloatMode;
+use crate::source::Span;
+use crate::tail::ast::Op;
+use crate::tail::scalar_ops::{INTEGER_OVERFLOW, NOT_A_FINITE_REAL_NUMBER};
+
+/// Why a construct cannot become a kernel (it then runs on the host).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported(pub String);
+
+/// An APL error a kernel can raise: the host raises it when the kernel's error word holds `code`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelError {
+    pub code: i32,
+    pub kind: AplErrorKind,
+    pub message: String,
+    pub site: Option<Span>,
+}
+
+/// A written kernel and what its launch passes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    pub name: String,
+    /// The `__kernel` function.
+    pub source: String,
+    /// The scalar parameters after the work-item count, in order.
+    pub scalars: Vec<Var>,
+    /// The block parameters, in order, each with whether the kernel stores into it.
+    pub blocks: Vec<(Block, bool)>,
+    pub errors: Vec<KernelError>,
+}
+
+/// What a kernel is made of: its name, the index variable (the work-item id, below the count passed as `aplc_n`),
+/// the statements of one work-item, and the scalars and blocks they read from outside.
+pub struct KernelBody<'a> {
+    pub name: &'a str,
+    pub index: &'a Var,
+    pub body: &'a [Stmt],
+    pub scalars: &'a [Var],
+    pub blocks: &'a [Block],
+}
+
+/// Writes the kernel, or says why it cannot be one.
+pub fn write_kernel(parts: &KernelBody, float_mode: FloatMode) -> Result<Kernel, Unsupported> {
+    let mut writer = KernelWriter {
+        text: String::new(),
+        depth: 1,
+        next_temporary: 0,
+        errors: Vec::new(),
+        site: None,
+        float_mode,
+    };
+    let mut parameters = vec!["long aplc_n".to_string()];
+    let mut prologue = String::new();
+    for var in parts.scalars {
+        let name = variable_name(var);
+        match var.ty {
+            ScalarType::Int => parameters.push(format!("long {name}")),
+            ScalarType::Double => parameters.push(format!("double {name}")),
+            ScalarType::Bool | ScalarType::Char => {
+                parameters.push(format!("long {name}_passed"));
+                let _ = writeln!(
+                    prologue,
+                    "    {} {name} = ({}){name}_passed;",
+                    register_type(var.ty)?,
+                    register_type(var.ty)?
+                );
+            }
+            ScalarType::Complex => return Err(unsupported("a complex scalar")),
+        }
+    }
+    let stored = blocks_stored_in(parts.body);
+    let mut blocks = Vec::new();
+    for block in parts.blocks {
+        let writes = stored.contains(&block.id);
+        let qualifier = if writes { "" } else { "const " };
+        parameters.push(format!(
+            "__global {qualifier}{}* {}",
+            memory_type(block.element)?,
+            block.name()
+        ));
+        blocks.push((*block, writes));
+    }
+    parameters.push("__global int* aplc_error".to_string());
+    let index = variable_name(parts.index);
+    writer.statements(parts.body)?;
+    let source = format!(
+        "__kernel void {}({}) {{\n{prologue}    long {index} = get_global_id(0);\n    if ({index} >= aplc_n) return;\n{}}}\n",
+        parts.name,
+        parameters.join(", "),
+        writer.text
+    );
+    Ok(Kernel {
+        name: parts.name.to_string(),
+        source,
+        scalars: parts.scalars.to_vec(),
+        blocks,
+        errors: writer.errors,
+    })
+}
+
+/// Whether every statement and operator of `body` has a kernel translation (without writing one): the host side
+/// decides with this which constructs become kernels before it translates anything.
+pub fn check_kernel_body(body: &[Stmt], element: Option<&Expr>) -> Result<(), Unsupported> {
+    let mut writer = KernelWriter {
+        text: String::new(),
+        depth: 1,
+        next_temporary: 0,
+        errors: Vec::new(),
+        site: None,
+        float_mode: FloatMode::default(),
+    };
+    writer.statements(body)?;
+    if let Some(element) = element {
+        writer.expression(element)?;
+    }
+    Ok(())
+}
+
+/// The ids of the blocks `statements` store into (at any depth).
+fn blocks_stored_in(statements: &[Stmt]) -> Vec<u32> {
+    let mut stored = Vec::new();
+    crate::loops::ir::for_each_statement(statements, &mut |statement| {
+        if let Stmt::Store { block, .. } = statement {
+            stored.push(block.id);
+        }
+    });
+    stored
+}
+
+fn unsupported(what: &str) -> Unsupported {
+    Unsupported(format!("{what} has no OpenCL translation"))
+}
+
+/// `v_<hint><id>`: a name no OpenCL C keyword or vector type (`int4`, `double2`) can take.
+fn variable_name(var: &Var) -> String {
+    let name = var.name();
+    if name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        format!("v_{name}")
+    } else {
+        format!("v_{}", var.id)
+    }
+}
+
+/// The C type of a value in a register.
+fn register_type(ty: ScalarType) -> Result<&'static str, Unsupported> {
+    match ty {
+        ScalarType::Int => Ok("long"),
+        ScalarType::Double => Ok("double"),
+        ScalarType::Bool => Ok("int"),
+        ScalarType::Char => Ok("uint"),
+        ScalarType::Complex => Err(unsupported("a complex number")),
+    }
+}
+
+/// The C type of an element in memory (the run-time library's layout: bools are bytes).
+fn memory_type(ty: ScalarType) -> Result<&'static str, Unsupported> {
+    match ty {
+        ScalarType::Bool => Ok("uchar"),
+        other => register_type(other),
+    }
+}
+
+fn int_literal(value: i64) -> String {
+    if value == i64::MIN {
+        "(-9223372036854775807L - 1)".to_string()
+    } else {
+        format!("{value}L")
+    }
+}
+
+fn double_literal(value: f64) -> String {
+    if value.is_nan() {
+        "NAN".to_string()
+    } else if value.is_infinite() {
+        if value > 0.0 { "INFINITY" } else { "(-INFINITY)" }.to_string()
+    } else {
+        // `{:?}` prints the shortest text that reads back as the same double, always with a `.` or an exponent.
+        format!("{value:?}")
+    }
+}
+
+struct KernelWriter {
+    text: String,
+    depth: usize,
+    next_temporary: u32,
+    errors: Vec<KernelError>,
+    /// The site of the operation being written (`Expr::At`): where its checks' errors point.
+    site: Option<Span>,
+    float_mode: FloatMode,
+}
+
+impl KernelWriter {
+    fn line(&mut self, line: &str) {
+        for _ in 0..self.depth {
+            self.text.push_str("    ");
+        }
+        self.text.push_str(line);
+        self.text.push('\n');
+    }
+
+    fn temporary(&mut self, ty: ScalarType, value: &str) -> Result<String, Unsupported> {
+        let name = format!("t{}", self.next_temporary);
+        self.next_temporary += 1;
+        self.line(&format!("{} {name} = {value};", register_type(ty)?));
+        Ok(name)
+    }
+
+    /// `if (failed) APLC_FAIL(code);` for an APL error of this kind and message at the current site.
+    fn check(&mut self, failed: &str, kind: AplErrorKind, message: String) {
+        let site = self.site;
+        let code = match self
+            .errors
+            .iter()
+            .find(|error| error.kind == kind && error.message == message && error.site == site)
+        {
+            Some(error) => error.code,
+            None => {
+                let code = self.errors.len() as i32 + 1;
+                self.errors.push(KernelError {
+                    code,
+                    kind,
+                    message,
+                    site,
+                });
+                code
+            }
+        };
+        self.line(&format!("if ({failed}) APLC_FAIL({code});"));
+    }
+
+    fn domain_check(&mut self, failed: &str, op: Op, message: &str) {
+        self.check(failed, AplErrorKind::Domain, format!("{}: {message}", op.name()));
+    }
+
+    fn statements(&mut self, statements: &[Stmt]) -> Result<(), Unsupported> {
+        statements.iter().try_for_each(|statement| self.statement(statement))
+    }
+
+    fn nested(&mut self, statements: &[Stmt]) -> Result<(), Unsupported> {
+        self.depth += 1;
+        let result = self.statements(statements);
+        self.depth -= 1;
+        result
+    }
+
+    fn statement(&mut self, statement: &Stmt) -> Result<(), Unsupported> {
+        match statement {
+            Stmt::Let { var, value } | Stmt::Mutable { var, value } => {
+                let value = self.expression(value)?;
+                self.line(&format!("{} {} = {value};", register_type(var.ty)?, variable_name(var)));
+            }
+            Stmt::Assign { var, value } => {
+                let value = self.expression(value)?;
+                self.line(&format!("{} = {value};", variable_name(var)));
+            }
+            Stmt::For { index, count, body } | Stmt::ParallelFor { index, count, body } => {
+                let count = self.expression(count)?;
+                let count = self.temporary(ScalarType::Int, &count)?;
+                let index = variable_name(index);
+                self.line(&format!("for (long {index} = 0; {index} < {count}; {index}++) {{"));
+                self.nested(body)?;
+                self.line("}");
+            }
+            Stmt::While { condition, body } => {
+                self.line("while (1) {");
+                self.depth += 1;
+                let condition = self.expression(condition)?;
+                self.line(&format!("if (!({condition})) break;"));
+                self.statements(body)?;
+                self.depth -= 1;
+                self.line("}");
+            }
+            Stmt::If {
+                condition,
+                then,
+                otherwise,
+            } => {
+                let condition = self.expression(condition)?;
+                self.line(&format!("if ({condition}) {{"));
+                self.nested(then)?;
+                if !otherwise.is_empty() {
+                    self.line("} else {");
+                    self.nested(otherwise)?;
+                }
+                self.line("}");
+            }
+            Stmt::Store { block, index, value } => {
+                let index = self.expression(index)?;
+                let value = self.expression(value)?;
+                let value = match block.element {
+                    ScalarType::Bool => format!("(uchar)({value})"),
+                    _ => value,
+                };
+                self.line(&format!("{}[{index}] = {value};", block.name()));
+            }
+            Stmt::Error { kind, message, site } => {
+                let enclosing = std::mem::replace(&mut self.site, *site);
+                self.check("1", *kind, message.clone());
+                self.site = enclosing;
+            }
+            Stmt::ParallelReduce {
+                result,
+                reduction,
+                index,
+                count,
+                body,
+                element,
+                site,
+            } => {
+                let site = site.or(self.site);
+                let enclosing = std::mem::replace(&mut self.site, site);
+                let written = self.nested_reduction(result, reduction, index, count, body, element);
+                self.site = enclosing;
+                written?;
+            }
+            Stmt::View { name, .. } => self.line(&format!("/* view {name} */")),
+            Stmt::Alloc { .. } | Stmt::Free { .. } | Stmt::Swap { .. } => {
+                return Err(Unsupported("a block allocated inside the construct".to_string()))
+            }
+            Stmt::Call { .. } => return Err(Unsupported("a call of a function".to_string())),
+            Stmt::PrintArray { .. }
+            | Stmt::PrintScalar { .. }
+            | Stmt::ReadClock { .. }
+            | Stmt::ReadFile { .. }
+            | Stmt::ReportBench { .. }
+            | Stmt::Format { .. } => return Err(Unsupported("a run-time library call".to_string())),
+        }
+        Ok(())
+    }
+
+    /// A reduction inside a kernel runs sequentially, in the chunked order that defines it (module documentation of
+    /// the loop IR): each chunk folded from the neutral element, the chunks folded in order. `+/` on ints is the exact
+    /// sum: a 128-bit accumulator (two words) that no order of additions can change, DOMAIN ERROR when the sum does
+    /// not fit in 64 bits.
+    fn nested_reduction(
+        &mut self,
+        result: &Var,
+        reduction: &Reduction,
+        index: &Var,
+        count: &Expr,
+        body: &[Stmt],
+        element: &Expr,
+    ) -> Result<(), Unsupported> {
+        let count = self.expression(count)?;
+        let count = self.temporary(ScalarType::Int, &count)?;
+        let result_name = variable_name(result);
+        let index_name = variable_name(index);
+        if reduction.op == Op::AddI {
+            let neutral = self.expression(&reduction.neutral)?;
+            let (high, low) = (format!("{result_name}_high"), format!("{result_name}_low"));
+            self.line(&format!("long {high} = ({neutral}) < 0 ? -1 : 0;"));
+            self.line(&format!("ulong {low} = (ulong)({neutral});"));
+            self.line(&format!(
+                "for (long {index_name} = 0; {index_name} < {count}; {index_name}++) {{"
+            ));
+            self.depth += 1;
+            self.statements(body)?;
+            let x = self.expression(element)?;
+            let x = self.temporary(ScalarType::Int, &x)?;
+            self.line(&format!("{low} += (ulong){x};"));
+            self.line(&format!("{high} += ({x} < 0 ? -1 : 0) + ({low} < (ulong){x} ? 1 : 0);"));
+            self.depth -= 1;
+            self.line("}");
+            self.domain_check(&format!("{high} != ((long){low} >> 63)"), Op::AddI, INTEGER_OVERFLOW);
+            self.line(&format!("long {result_name} = (long){low};"));
+            return Ok(());
+        }
+        let ty = reduction.neutral.ty();
+        let c_type = register_type(ty)?;
+        let neutral = self.expression(&reduction.neutral)?;
+        let (chunk, part) = (format!("{result_name}_chunk"), format!("{result_name}_part"));
+        self.line(&format!("{c_type} {result_name} = {neutral};"));
+        self.line(&format!(
+            "for (long {chunk} = 0; {chunk} * {REDUCTION_CHUNK}L < {count}; {chunk}++) {{"
+        ));
+        self.depth += 1;
+        self.line(&format!("{c_type} {part} = {neutral};"));
+        self.line(&format!(
+            "for (long {index_name} = {chunk} * {REDUCTION_CHUNK}L; {index_name} < min({count}, ({chunk} + 1) * {REDUCTION_CHUNK}L); {index_name}++) {{"
+        ));
+        self.depth += 1;
+        self.statements(body)?;
+        let x = self.expression(element)?;
+        let folded = self.apply(reduction.op, &[(part.clone(), ty), (x, ty)])?;
+        self.line(&format!("{part} = {folded};"));
+        self.depth -= 1;
+        self.line("}");
+        let folded = self.apply(reduction.op, &[(result_name.clone(), ty), (part.clone(), ty)])?;
+        self.line(&format!("{result_name} = {folded};"));
+        self.depth -= 1;
+        self.line("}");
+        Ok(())
+    }
+
+    /// A C expression for `expr`, after the statements (temporaries, checks) it needs.
+    fn expression(&mut self, expr: &Expr) -> Result<String, Unsupported> {
+        Ok(match expr {
+            Expr::Int(value) => int_literal(*value),
+            Expr::Double(value) => double_literal(*value),
+            Expr::Bool(value) => if *value { "1" } else { "0" }.to_string(),
+            Expr::Char(value) => format!("{}U", u32::from(*value)),
+            Expr::Var(var) => {
+                register_type(var.ty)?;
+                variable_name(var)
+            }
+            Expr::Load { block, index } => {
+                let index = self.expression(index)?;
+                match block.element {
+                    ScalarType::Bool => format!("(int){}[{index}]", block.name()),
+                    ScalarType::Complex => return Err(unsupported("a complex number")),
+                    _ => format!("{}[{index}]", block.name()),
+                }
+            }
+            Expr::Select(condition, then, otherwise) => self.select(condition, then, otherwise)?,
+            Expr::At(site, inner) => {
+                let enclosing = self.site.replace(*site);
+                let value = self.expression(inner);
+                self.site = enclosing;
+                value?
+            }
+            Expr::Prim(op, arguments) => {
+                let mut values = Vec::new();
+                for argument in arguments {
+                    values.push((self.expression(argument)?, argument.ty()));
+                }
+                self.apply(*op, &values)?
+            }
+        })
+    }
+
+    /// `condition ? then : otherwise`, evaluating only the chosen arm.
+    fn select(&mut self, condition: &Expr, then: &Expr, otherwise: &Expr) -> Result<String, Unsupported> {
+        let condition = self.expression(condition)?;
+        let (then_text, then_value) = self.written_apart(then)?;
+        let (otherwise_text, otherwise_value) = self.written_apart(otherwise)?;
+        if then_text.is_empty() && otherwise_text.is_empty() {
+            return Ok(format!("(({condition}) ? {then_value} : {otherwise_value})"));
+        }
+        let result = format!("t{}", self.next_temporary);
+        self.next_temporary += 1;
+        self.line(&format!("{} {result};", register_type(then.ty())?));
+        self.line(&format!("if ({condition}) {{"));
+        self.text.push_str(&then_text);
+        self.line(&format!("    {result} = {then_value};"));
+        self.line("} else {");
+        self.text.push_str(&otherwise_text);
+        self.line(&format!("    {result} = {otherwise_value};"));
+        self.line("}");
+        Ok(result)
+    }
+
+    /// The statements and the value of `expr`, written one level deeper and kept apart from the text so far.
+    fn written_apart(&mut self, expr: &Expr) -> Result<(String, String), Unsupported> {
+        let before = std::mem::take(&mut self.text);
+        self.depth += 1;
+        let value = self.expression(expr);
+        self.depth -= 1;
+        let written = std::mem::replace(&mut self.text, before);
+        Ok((written, value?))
+    }
+
+    /// A scalar operator applied to C values (with their loop-IR types), with the checks the operator has.
+    fn apply(&mut self, op: Op, values: &[(String, ScalarType)]) -> Result<String, Unsupported> {
+        let value =
+            |position: usize| -> String { values.get(position).map(|(text, _)| text.clone()).unwrap_or_default() };
+        let (x, y) = (value(0), value(1));
+        let finite_checks = self.float_mode.checks_finite_results();
+        Ok(match (op, values.len()) {
+            // ---- Index arithmetic: wrapping, so computed on unsigned words (signed overflow is undefined in C). ----
+            (Op::AddW, 2) => format!("(long)((ulong)({x}) + (ulong)({y}))"),
+            (Op::SubW, 2) => format!("(long)((ulong)({x}) - (ulong)({y}))"),
+            (Op::MulW, 2) => format!("(long)((ulong)({x}) * (ulong)({y}))"),
+            (Op::NegW, 1) => format!("(long)(0UL - (ulong)({x}))"),
+            // ---- APL's int arithmetic: DOMAIN ERROR when the exact result does not fit. ----
+            (Op::AddI | Op::SubI, 2) => {
+                let (x, y) = (
+                    self.temporary(ScalarType::Int, &x)?,
+                    self.temporary(ScalarType::Int, &y)?,
+                );
+                let sign = if op == Op::AddI { "+" } else { "-" };
+                let result = self.temporary(ScalarType::Int, &format!("(long)((ulong){x} {sign} (ulong){y})"))?;
+                let overflow = if op == Op::AddI {
+                    format!("((({x}) ^ {result}) & (({y}) ^ {result})) < 0")
+                } else {
+                    format!("((({x}) ^ ({y})) & (({x}) ^ {result})) < 0")
+                };
+                self.domain_check(&overflow, op, INTEGER_OVERFLOW);
+                result
+            }
+            (Op::MulI, 2) => {
+                let (x, y) = (
+                    self.temporary(ScalarType::Int, &x)?,
+                    self.temporary(ScalarType::Int, &y)?,
+                );
+                let result = self.temporary(ScalarType::Int, &format!("(long)((ulong){x} * (ulong){y})"))?;
+                self.domain_check(&format!("mul_hi({x}, {y}) != ({result} >> 63)"), op, INTEGER_OVERFLOW);
+                result
+            }
+            (Op::NegI | Op::AbsI, 1) => {
+                let x = self.temporary(ScalarType::Int, &x)?;
+                self.domain_check(&format!("{x} == {}", int_literal(i64::MIN)), op, INTEGER_OVERFLOW);
+                if op == Op::NegI {
+                    format!("(-{x})")
+                } else {
+                    format!("({x} < 0 ? -{x} : {x})")
+                }
+            }
+            (Op::SignI, 1) => format!("(long)(({x}) > 0) - (long)(({x}) < 0)"),
+            (Op::MinI, 2) => format!("min((long)({x}), (long)({y}))"),
+            (Op::MaxI, 2) => format!("max((long)({x}), (long)({y}))"),
+            (Op::DivI, 2) => {
+                let (x, y) = (
+                    self.temporary(ScalarType::Int, &x)?,
+                    self.temporary(ScalarType::Int, &y)?,
+                );
+                self.check(
+                    &format!("{y} == 0"),
+                    AplErrorKind::Domain,
+                    "divi: division by zero".to_string(),
+                );
+                self.domain_check(
+                    &format!("{y} == -1 && {x} == {}", int_literal(i64::MIN)),
+                    op,
+                    INTEGER_OVERFLOW,
+                );
+                format!("({y} == -1 ? -{x} : aplc_floor_div({x}, {y}))")
+            }
+            (Op::ResI, 2) => format!("aplc_residue({x}, {y})"),
+            (Op::LtI | Op::LtC, 2) => format!("(int)(({x}) < ({y}))"),
+            (Op::LteI | Op::LteC, 2) => format!("(int)(({x}) <= ({y}))"),
+            (Op::GtI | Op::GtC, 2) => format!("(int)(({x}) > ({y}))"),
+            (Op::GteI | Op::GteC, 2) => format!("(int)(({x}) >= ({y}))"),
+            (Op::EqI | Op::EqB | Op::EqC, 2) => format!("(int)(({x}) == ({y}))"),
+            (Op::NeqI | Op::NeqC, 2) => format!("(int)(({x}) != ({y}))"),
+            // ---- Booleans (0 or 1 in an int). ----
+            (Op::NotB, 1) => format!("(1 - ({x}))"),
+            (Op::AndB, 2) => format!("(({x}) & ({y}))"),
+            (Op::OrB, 2) => format!("(({x}) | ({y}))"),
+            (Op::XorB, 2) => format!("(({x}) ^ ({y}))"),
+            (Op::NandB, 2) => format!("(1 - (({x}) & ({y})))"),
+            (Op::NorB, 2) => format!("(1 - (({x}) | ({y})))"),
+            // ---- Conversions. ----
+            (Op::I2D, 1) => format!("(double)({x})"),
+            (Op::B2I | Op::B2IV | Op::C2I, 1) => format!("(long)({x})"),
+            (Op::I2B, 1) => {
+                let x = self.temporary(ScalarType::Int, &x)?;
+                self.check(
+                    &format!("(ulong){x} > 1UL"),
+                    AplErrorKind::Domain,
+                    "i2b: a boolean must be 0 or 1".to_string(),
+                );
+                format!("(int)({x} == 1)")
+            }
+            (Op::Floor | Op::Ceil, 1) => {
+                let rounded = if op == Op::Floor {
+                    format!("aplc_tolerant_floor({x})")
+                } else {
+                    format!("(-aplc_tolerant_floor(-({x})))")
+                };
+                let rounded = self.temporary(ScalarType::Double, &rounded)?;
+                self.check(
+                    &format!("!({rounded} >= -9223372036854775808.0 && {rounded} < 9223372036854775808.0)"),
+                    AplErrorKind::Domain,
+                    format!("{}: value out of the int range", op.name()),
+                );
+                format!("(long){rounded}")
+            }
+            // ---- Doubles: tolerant comparisons, and results that must be finite real numbers. ----
+            (Op::EqD, 2) => format!("aplc_tolerantly_equal({x}, {y})"),
+            (Op::NeqD, 2) => format!("(1 - aplc_tolerantly_equal({x}, {y}))"),
+            (Op::LtD | Op::GtD | Op::LteD | Op::GteD, 2) => {
+                let (x, y) = (
+                    self.temporary(ScalarType::Double, &x)?,
+                    self.temporary(ScalarType::Double, &y)?,
+                );
+                match op {
+                    Op::LtD => format!("(int)({x} < {y} && !aplc_tolerantly_equal({x}, {y}))"),
+                    Op::GtD => format!("(int)({x} > {y} && !aplc_tolerantly_equal({x}, {y}))"),
+                    Op::LteD => format!("(int)({x} < {y} || aplc_tolerantly_equal({x}, {y}))"),
+                    _ => format!("(int)({x} > {y} || aplc_tolerantly_equal({x}, {y}))"),
+                }
+            }
+            (Op::MinD, 2) => format!("fmin({x}, {y})"),
+            (Op::MaxD, 2) => format!("fmax({x}, {y})"),
+            (Op::NegD, 1) => format!("(-({x}))"),
+            (Op::AbsD, 1) => format!("fabs({x})"),
+            (Op::SignD, 1) => {
+                let x = self.temporary(ScalarType::Double, &x)?;
+                format!("({x} > 0.0 ? 1.0 : ({x} < 0.0 ? -1.0 : 0.0))")
+            }
+            (Op::AddD | Op::SubD | Op::MulD, 2) => {
+                let sign = match op {
+                    Op::AddD => "+",
+                    Op::SubD => "-",
+                    _ => "*",
+                };
+                self.finite_result(op, format!("({x}) {sign} ({y})"), finite_checks)?
+            }
+            (Op::DivD, 2) => {
+                let (x, y) = (
+                    self.temporary(ScalarType::Double, &x)?,
+                    self.temporary(ScalarType::Double, &y)?,
+                );
+                if finite_checks {
+                    self.check(
+                        &format!("{y} == 0.0 && {x} != 0.0"),
+                        AplErrorKind::Domain,
+                        "divd: division by zero".to_string(),
+                    );
+                    self.finite_result(op, format!("({y} == 0.0 ? 1.0 : {x} / {y})"), true)?
+                } else {
+                    format!("(({y} == 0.0 && {x} == 0.0) ? 1.0 : {x} / {y})")
+                }
+            }
+            (Op::ResD, 2) => self.finite_result(op, format!("aplc_double_residue({x}, {y})"), finite_checks)?,
+            (Op::PowD, 2) => self.finite_result(op, format!("pow({x}, {y})"), finite_checks)?,
+            (Op::ExpD, 1) => self.finite_result(op, format!("exp({x})"), finite_checks)?,
+            (Op::Sqrt, 1) => self.finite_result(op, format!("sqrt({x})"), finite_checks)?,
+            (Op::Sin, 1) => self.finite_result(op, format!("sin({x})"), finite_checks)?,
+            (Op::Cos, 1) => self.finite_result(op, format!("cos({x})"), finite_checks)?,
+            (Op::Ln, 1) => {
+                let x = self.temporary(ScalarType::Double, &x)?;
+                if finite_checks {
+                    self.check(
+                        &format!("{x} <= 0.0"),
+                        AplErrorKind::Domain,
+                        "ln: logarithm of zero or a negative number".to_string(),
+                    );
+                }
+                self.finite_result(op, format!("log({x})"), finite_checks)?
+            }
+            _ => {
+                return Err(Unsupported(format!(
+                    "the operator {} has no OpenCL translation",
+                    op.name()
+                )))
+            }
+        })
+    }
+
+    /// A double result checked to be a finite real number (in Dyalog's float mode), as a temporary.
+    fn finite_result(&mut self, op: Op, value: String, check: bool) -> Result<String, Unsupported> {
+        let result = self.temporary(ScalarType::Double, &value)?;
+        if check {
+            self.domain_check(&format!("!isfinite({result})"), op, NOT_A_FINITE_REAL_NUMBER);
+        }
+        Ok(result)
+    }
+}

@@ -1,0 +1,93 @@
+//! The OpenCL half of code generation: OpenCL C kernels written from the parallel constructs of the loop IR.
+//!
+//! The host program stays native code (the LLVM backend); each outermost `parfor` or `reduce` that a kernel can
+//! express becomes a launch of one kernel (see `codegen/llvm/translate/opencl.rs` for the host side: the launch, and
+//! the calls that keep each block's host and device copies coherent, so that data stays on the device between
+//! kernels and crosses only where host code reads or writes it).
+//!
+//! This module owns the kernels themselves ([`kernel`]): one work-item per iteration of a `parfor`; for a `reduce`,
+//! one work-item per chunk of `REDUCTION_CHUNK` elements, each folding its chunk from the neutral element left to
+//! right into a partial result that the host folds in chunk order. That is exactly the chunked order that defines a
+//! reduction in the loop IR, so a floating-point `+/` gives the same digits on every backend.
+//!
+//! What a kernel cannot express stays on the host, where the CPU backend runs it (in parallel on the cores):
+//! allocation inside the body, complex numbers, calls, and the scalar operators without an OpenCL C translation
+//! here ([`kernel::Unsupported`] says which). `aplc dump --stage opencl` shows every kernel and, for each construct
+//! left on the host, why.
+
+pub mod kernel;
+
+/// What the OpenCL code generation needs besides the program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenClOptions {
+    /// A construct whose work (from `crate::loops::parameters`) is a compile-time constant below this many
+    /// element-operations stays on the host: launching a kernel (and moving its data) costs more than it saves.
+    /// `--opencl-min-work`; 0 sends every construct a kernel can express to the device (the corpus tests do).
+    pub min_work: i64,
+}
+
+impl Default for OpenClOptions {
+    fn default() -> Self {
+        OpenClOptions {
+            min_work: crate::loops::parameters::DEFAULT_PARALLEL_THRESHOLD,
+        }
+    }
+}
+
+/// The text that starts every generated OpenCL C program: doubles, and no contraction of `a*b+c` into a fused
+/// multiply-add (which OpenCL C allows by default and the other backends never do: results would differ in the last
+/// bit). Then the helpers the kernels share.
+pub const PROGRAM_PRELUDE: &str = r#"#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+
+/* APL's floor division of ints (the divisor is neither 0 nor -1 here). */
+static inline long aplc_floor_div(long x, long y) {
+    long q = x / y;
+    long r = x % y;
+    return (r != 0 && ((r ^ y) < 0)) ? q - 1 : q;
+}
+
+/* APL's residue x|y on ints: y when x = 0, otherwise y mod x with the sign of x. */
+static inline long aplc_residue(long x, long y) {
+    if (x == 0) return y;
+    if (x == -1) return 0;
+    long r = y % x;
+    return (r != 0 && ((r ^ x) < 0)) ? r + x : r;
+}
+
+/* x = y within the comparison tolerance relative to the larger magnitude. */
+static inline int aplc_tolerantly_equal(double x, double y) {
+    double distance = fabs(x - y);
+    /* An infinite distance is not within the tolerance of an infinite magnitude (IEEE float mode): inf equals only inf. */
+    return x == y || (distance <= APLC_COMPARISON_TOLERANCE * fmax(fabs(x), fabs(y)) && distance < INFINITY);
+}
+
+/* APL's tolerant floor: the nearest integer when x is tolerantly equal to it, the floor otherwise. */
+static inline double aplc_tolerant_floor(double x) {
+    double nearest = round(x);
+    return aplc_tolerantly_equal(x, nearest) ? nearest : floor(x);
+}
+
+/* APL's x|y on doubles: y when x = 0, 0 when y/x is tolerantly an integer, otherwise y - x*floor(y/x). */
+static inline double aplc_double_residue(double x, double y) {
+    if (x == 0.0) return y;
+    double q = y / x;
+    return aplc_tolerantly_equal(q, round(q)) ? 0.0 : y - x * floor(q);
+}
+
+/* The first error a work-item meets is kept; the host reports it after the kernel. */
+#define APLC_FAIL(code) do { atomic_cmpxchg(aplc_error, 0, (code)); return; } while (0)
+"#;
+
+/// The whole OpenCL C program of a set of kernels: the prelude, then each kernel's text.
+pub fn program_source(kernels: &[kernel::Kernel]) -> String {
+    let mut source = format!(
+        "#define APLC_COMPARISON_TOLERANCE {:?}\n{PROGRAM_PRELUDE}",
+        crate::tail::scalar_ops::COMPARISON_TOLERANCE
+    );
+    for kernel in kernels {
+        source.push('\n');
+        source.push_str(&kernel.source);
+    }
+    source
+}
