@@ -352,6 +352,12 @@ pub fn loop_program(file: &SourceFile) -> Result<crate::loops::ir::Program, Prog
     lowered_loop_program(file).map(crate::loops::optimise_memory)
 }
 
+/// The loop IR for the OpenCL backend: after the memory passes for devices (no index-space splitting, see
+/// `crate::loops::optimise_memory_for_devices`).
+pub fn device_loop_program(file: &SourceFile) -> Result<crate::loops::ir::Program, ProgramError> {
+    lowered_loop_program(file).map(crate::loops::optimise_memory_for_devices)
+}
+
 /// `aplc tail`: the typed TAIL text.
 pub fn typed_tail_text(file: &SourceFile) -> Result<String, ProgramError> {
     Ok(tail::print_program(&typed_tail(file)?))
@@ -376,7 +382,7 @@ pub fn dump(file: &SourceFile, stage: Stage) -> Result<String, ProgramError> {
                 opencl: Some(crate::codegen::opencl::OpenClOptions { min_work: 0 }),
                 ..options_with_pragmas(file, &CodegenOptions::default())?
             };
-            let program = loop_program(file)?;
+            let program = device_loop_program(file)?;
             crate::codegen::llvm::opencl_text(&program, &options)
                 .map_err(|error| lowering_error(LoweringError::Codegen(error), file))
         }
@@ -470,7 +476,10 @@ pub fn options_with_pragmas(file: &SourceFile, options: &CodegenOptions) -> Resu
 /// only once they are removed.
 pub fn build_executable(file: &SourceFile, options: &CodegenOptions, output: &Path) -> Result<(), ProgramError> {
     let options = &options_with_pragmas(file, options)?;
-    let program = loop_program(file)?;
+    let program = match options.opencl {
+        Some(_) => device_loop_program(file)?,
+        None => loop_program(file)?,
+    };
     let deferral = crate::process::InterruptDeferral::install();
     let built = crate::codegen::llvm::build_executable(&program, options, output)
         .map_err(|error| lowering_error(LoweringError::Codegen(error), file));
@@ -487,7 +496,10 @@ fn run_native(
     options: &CodegenOptions,
     arguments: &[String],
 ) -> Result<i32, ProgramError> {
-    let program = loop_program(file)?;
+    let program = match backend {
+        Backend::OpenCl => device_loop_program(file)?,
+        _ => loop_program(file)?,
+    };
     let codegen_error = |error| lowering_error(LoweringError::Codegen(error), file);
     if backend == Backend::OpenCl {
         if let Err(reason) = aplc_runtime::opencl::opencl_device_available() {

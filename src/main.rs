@@ -130,6 +130,10 @@ enum Command {
         #[arg(long, value_enum, default_value_t = FloatArg::Dyalog)]
         float: FloatArg,
     },
+    /// List the OpenCL devices that `--backend opencl` and `--gpu` executables can run on (APLC_DEVICE, a
+    /// case-insensitive substring of "<platform> <device>", picks one; without it the first GPU, else the first
+    /// device).
+    Devices,
     /// Print a completion script for a shell: `aplc completions bash > /etc/bash_completion.d/aplc`,
     /// `aplc completions zsh > ~/.zfunc/_aplc`, `aplc completions fish > ~/.config/fish/completions/aplc.fish`.
     Completions {
@@ -254,6 +258,18 @@ fn main() -> ExitCode {
     }
     let source = match &cli.command {
         Command::Repl { backend, float } => return aplc::repl::main(*backend, (*float).into()),
+        Command::Devices => {
+            return match aplc::codegen::opencl::devices::list_devices() {
+                Ok(devices) => {
+                    write_text_to_stdout(&aplc::codegen::opencl::devices::describe_devices(&devices));
+                    ExitCode::SUCCESS
+                }
+                Err(reason) => {
+                    eprintln!("aplc: {reason}");
+                    ExitCode::from(aplc_runtime::opencl::NO_DEVICE_EXIT_STATUS as u8)
+                }
+            };
+        }
         Command::Completions { shell } => {
             clap_complete::generate(*shell, &mut Cli::command(), "aplc", &mut std::io::stdout());
             return ExitCode::SUCCESS;
@@ -350,11 +366,14 @@ fn run_command(
             source,
             backend.into(),
             &CodegenOptions {
-                opencl: opencl_min_work.map(|min_work| opencl_options(Some(min_work))),
+                // Only the opencl backend has kernels; `--opencl-min-work` means nothing to the others.
+                opencl: (matches!(backend, BackendArg::Opencl)).then(|| opencl_options(opencl_min_work)),
                 ..codegen_options(target_cpu, threads, float, error_format)
             },
             &arguments,
         ) {
+            // No OpenCL device: its own status, so that scripts and test harnesses can tell it from an APL error.
+            Ok(status) if status == aplc_runtime::opencl::NO_DEVICE_EXIT_STATUS => return Ok(Some(status as u8)),
             Ok(status) if status != 0 => return Ok(Some(EXIT_PROGRAM_ERROR)),
             outcome => outcome.map(|_| ()),
         },
@@ -377,7 +396,7 @@ fn run_command(
         Command::Tail { .. } => driver::typed_tail_text(source).map(|text| write_text_to_stdout(&text)),
         Command::Check { .. } => driver::check(source).map(|summary| write_text_to_stdout(&summary)),
         Command::Dump { stage, .. } => driver::dump(source, stage.into()).map(|text| write_text_to_stdout(&text)),
-        Command::Repl { .. } | Command::Completions { .. } => unreachable!("handled above"),
+        Command::Repl { .. } | Command::Completions { .. } | Command::Devices => unreachable!("handled above"),
     };
     outcome.map(|()| None)
 }

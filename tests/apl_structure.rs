@@ -43,7 +43,7 @@ enum Stage {
 /// The counters of the `opencl` stage.
 const OPENCL_COUNTER_NAMES: &[&str] = &["kernels", "copies-to-host", "copies-to-host-in-loops"];
 
-/// An `opencl` counter of the optimised program.
+/// An `opencl` counter of the program after the memory passes for devices (as `--backend opencl` runs it).
 fn opencl_counter(program: &Program, counter: &str) -> Result<usize, String> {
     let options = aplc::codegen::llvm::target::CodegenOptions {
         opencl: Some(aplc::codegen::opencl::OpenClOptions { min_work: 0 }),
@@ -162,7 +162,10 @@ fn problems_of(name: &str, text: &str) -> Vec<String> {
     }
     for check in checks {
         let found = match check.stage {
-            Stage::OpenCl => match opencl_counter(&optimised, &check.counter) {
+            Stage::OpenCl => match opencl_counter(
+                &aplc::loops::optimise_memory_for_devices(lowered.clone()),
+                &check.counter,
+            ) {
                 Ok(found) => found,
                 Err(error) => {
                     problems.push(format!("line {}: no OpenCL translation: {error}", check.line));

@@ -31,5 +31,5 @@ pub mod rewrite;
 pub mod structure;
 
 pub use error::{CheckError, LowerError, RunError};
-pub use passes::memory_passes::optimise_memory;
+pub use passes::memory_passes::{optimise_memory, optimise_memory_for_devices};
 pub use printer::print_program;

@@ -74,38 +74,10 @@ pub fn write_kernel(parts: &KernelBody, float_mode: FloatMode) -> Result<Kernel,
         errors: Vec::new(),
         site: None,
         float_mode,
+        failure_label: None,
     };
-    let mut parameters = vec!["long aplc_n".to_string()];
-    let mut prologue = String::new();
-    for var in parts.scalars {
-        let name = variable_name(var);
-        match var.ty {
-            ScalarType::Int => parameters.push(format!("long {name}")),
-            ScalarType::Double => parameters.push(format!("double {name}")),
-            ScalarType::Bool | ScalarType::Char => {
-                parameters.push(format!("long {name}_passed"));
-                let _ = writeln!(
-                    prologue,
-                    "    {} {name} = ({}){name}_passed;",
-                    register_type(var.ty)?,
-                    register_type(var.ty)?
-                );
-            }
-            ScalarType::Complex => return Err(unsupported("a complex scalar")),
-        }
-    }
-    let stored = blocks_stored_in(parts.body);
-    let mut blocks = Vec::new();
-    for block in parts.blocks {
-        let writes = stored.contains(&block.id);
-        let qualifier = if writes { "" } else { "const " };
-        parameters.push(format!(
-            "__global {qualifier}{}* {}",
-            memory_type(block.element)?,
-            block.name()
-        ));
-        blocks.push((*block, writes));
-    }
+    let (mut parameters, prologue) = scalar_parameters(parts.scalars)?;
+    let blocks = block_parameters(parts.blocks, parts.body, &mut parameters)?;
     parameters.push("__global int* aplc_error".to_string());
     let index = variable_name(parts.index);
     writer.statements(parts.body)?;
@@ -124,6 +96,191 @@ pub fn write_kernel(parts: &KernelBody, float_mode: FloatMode) -> Result<Kernel,
     })
 }
 
+/// How a reduction kernel folds the elements of a chunk: `part := op(part, x)` from the neutral element, or the exact
+/// int sum in two parts (the sum of the elements' highs `x >> 32` and their wrapped sum), as the CPU backend folds
+/// a chunk (`codegen/llvm/translate/parallel.rs`, `FoldingKind`).
+pub enum ChunkFold<'a> {
+    Operator { op: Op, neutral: &'a Expr },
+    ExactIntSum,
+}
+
+/// What a reduction kernel is made of: the element index and the statements and element of one element, the
+/// element count (passed as `aplc_n`), the fold, and the blocks that receive one partial result per chunk (two for
+/// the exact int sum).
+pub struct ReductionBody<'a> {
+    pub name: &'a str,
+    pub index: &'a Var,
+    pub body: &'a [Stmt],
+    pub element: &'a Expr,
+    pub fold: ChunkFold<'a>,
+    pub partials: &'a [Block],
+    pub scalars: &'a [Var],
+    pub blocks: &'a [Block],
+}
+
+/// A reduction kernel: one work-group per chunk of `REDUCTION_CHUNK` elements (looping over chunks when there are
+/// fewer groups). The group's work-items compute a slice of the chunk's elements at a time into local memory, then
+/// its first work-item folds them in order: the chunk's partial result is the left-to-right fold that defines the
+/// reduction, bit for bit, while the elements (the expensive part: a division, an exponential) are computed in
+/// parallel. The host folds the partial results in chunk order. A failed check jumps past its element (or the fold)
+/// instead of returning, since every work-item must reach the group's barriers.
+pub fn write_reduction_kernel(parts: &ReductionBody, float_mode: FloatMode) -> Result<Kernel, Unsupported> {
+    let mut writer = KernelWriter {
+        text: String::new(),
+        depth: 4,
+        next_temporary: 0,
+        errors: Vec::new(),
+        site: None,
+        float_mode,
+        failure_label: Some("aplc_element_done".to_string()),
+    };
+    let element_type = match parts.fold {
+        ChunkFold::ExactIntSum => ScalarType::Int,
+        ChunkFold::Operator { neutral, .. } => neutral.ty(),
+    };
+    let c_element = register_type(element_type)?;
+    let (mut parameters, prologue) = scalar_parameters(parts.scalars)?;
+    let blocks = block_parameters(parts.blocks, parts.body, &mut parameters)?;
+    for partial in parts.partials {
+        parameters.push(format!(
+            "__global {}* {}",
+            memory_type(partial.element)?,
+            partial.name()
+        ));
+    }
+    parameters.push("__global int* aplc_error".to_string());
+    // One element, into the group's buffer.
+    let index = variable_name(parts.index);
+    writer.line(&format!("long {index} = aplc_first + aplc_k;"));
+    writer.statements(parts.body)?;
+    let element = writer.expression(parts.element)?;
+    writer.line(&format!("aplc_elements[aplc_lid] = {element};"));
+    let element_text = std::mem::take(&mut writer.text);
+    // The fold of the buffer, by the group's first work-item.
+    writer.depth = 5;
+    writer.failure_label = Some("aplc_fold_done".to_string());
+    writer.line(&format!("{c_element} x = aplc_elements[aplc_t];"));
+    let (declarations, stores) = match parts.fold {
+        ChunkFold::ExactIntSum => {
+            writer.line("aplc_high = (long)((ulong)aplc_high + (ulong)(x >> 32));");
+            writer.line("aplc_sum = (long)((ulong)aplc_sum + (ulong)x);");
+            let [high, sum] = parts.partials else {
+                return Err(Unsupported("an exact sum without its two partial blocks".to_string()));
+            };
+            (
+                "long aplc_high = 0; long aplc_sum = 0;".to_string(),
+                format!(
+                    "{}[aplc_chunk] = aplc_high; {}[aplc_chunk] = aplc_sum;",
+                    high.name(),
+                    sum.name()
+                ),
+            )
+        }
+        ChunkFold::Operator { op, neutral } => {
+            let neutral = writer.expression(neutral)?;
+            let arguments = [("aplc_part".to_string(), element_type), ("x".to_string(), element_type)];
+            let folded = writer.apply(op, &arguments)?;
+            writer.line(&format!("aplc_part = {folded};"));
+            let [partial] = parts.partials else {
+                return Err(Unsupported("a reduction without its partial block".to_string()));
+            };
+            let stored = match partial.element {
+                ScalarType::Bool => "(uchar)aplc_part".to_string(),
+                _ => "aplc_part".to_string(),
+            };
+            (
+                format!("{c_element} aplc_part = {neutral};"),
+                format!("{}[aplc_chunk] = {stored};", partial.name()),
+            )
+        }
+    };
+    let fold_text = std::mem::take(&mut writer.text);
+    let source = format!(
+        "__kernel void {name}({parameters}) {{
+    __local {c_element} aplc_elements[APLC_MAX_GROUP];
+{prologue}    long aplc_group = min((long)get_local_size(0), (long)APLC_MAX_GROUP);
+    long aplc_lid = get_local_id(0);
+    long aplc_chunks = (aplc_n + {chunk}L - 1) / {chunk}L;
+    for (long aplc_chunk = get_group_id(0); aplc_chunk < aplc_chunks; aplc_chunk += get_num_groups(0)) {{
+        long aplc_first = aplc_chunk * {chunk}L;
+        long aplc_length = min({chunk}L, aplc_n - aplc_first);
+        {declarations}
+        for (long aplc_base = 0; aplc_base < aplc_length; aplc_base += aplc_group) {{
+            long aplc_k = aplc_base + aplc_lid;
+            if (aplc_lid < aplc_group && aplc_k < aplc_length) {{
+{element_text}            }}
+            aplc_element_done: ;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (aplc_lid == 0) {{
+                long aplc_count = min(aplc_group, aplc_length - aplc_base);
+                for (long aplc_t = 0; aplc_t < aplc_count; aplc_t++) {{
+{fold_text}                }}
+            }}
+            aplc_fold_done: ;
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }}
+        if (aplc_lid == 0) {{ {stores} }}
+    }}
+}}
+",
+        name = parts.name,
+        parameters = parameters.join(", "),
+        chunk = REDUCTION_CHUNK,
+    );
+    Ok(Kernel {
+        name: parts.name.to_string(),
+        source,
+        scalars: parts.scalars.to_vec(),
+        blocks: blocks
+            .into_iter()
+            .chain(parts.partials.iter().map(|partial| (*partial, true)))
+            .collect(),
+        errors: writer.errors,
+    })
+}
+
+/// The kernel parameters of the scalars (after `long aplc_n`), and the prologue that narrows bools and chars.
+fn scalar_parameters(scalars: &[Var]) -> Result<(Vec<String>, String), Unsupported> {
+    let mut parameters = vec!["long aplc_n".to_string()];
+    let mut prologue = String::new();
+    for var in scalars {
+        let name = variable_name(var);
+        match var.ty {
+            ScalarType::Int => parameters.push(format!("long {name}")),
+            ScalarType::Double => parameters.push(format!("double {name}")),
+            ScalarType::Bool | ScalarType::Char => {
+                parameters.push(format!("long {name}_passed"));
+                let c_type = register_type(var.ty)?;
+                let _ = writeln!(prologue, "    {c_type} {name} = ({c_type}){name}_passed;");
+            }
+            ScalarType::Complex => return Err(unsupported("a complex scalar")),
+        }
+    }
+    Ok((parameters, prologue))
+}
+
+/// The kernel parameters of the blocks (`const` unless `body` stores into them), appended to `parameters`; returns
+/// each block with whether the kernel stores into it.
+fn block_parameters(
+    blocks: &[Block],
+    body: &[Stmt],
+    parameters: &mut Vec<String>,
+) -> Result<Vec<(Block, bool)>, Unsupported> {
+    let stored = blocks_stored_in(body);
+    let mut written = Vec::new();
+    for block in blocks {
+        let writes = stored.contains(&block.id);
+        let qualifier = if writes { "" } else { "const " };
+        parameters.push(format!(
+            "__global {qualifier}{}* {}",
+            memory_type(block.element)?,
+            block.name()
+        ));
+        written.push((*block, writes));
+    }
+    Ok(written)
+}
+
 /// Whether every statement and operator of `body` has a kernel translation (without writing one): the host side
 /// decides with this which constructs become kernels before it translates anything.
 pub fn check_kernel_body(body: &[Stmt], element: Option<&Expr>) -> Result<(), Unsupported> {
@@ -134,6 +291,7 @@ pub fn check_kernel_body(body: &[Stmt], element: Option<&Expr>) -> Result<(), Un
         errors: Vec::new(),
         site: None,
         float_mode: FloatMode::default(),
+        failure_label: None,
     };
     writer.statements(body)?;
     if let Some(element) = element {
@@ -213,6 +371,8 @@ struct KernelWriter {
     /// The site of the operation being written (`Expr::At`): where its checks' errors point.
     site: Option<Span>,
     float_mode: FloatMode,
+    /// In a kernel with barriers: where a failed check jumps (a work-item may not return early).
+    failure_label: Option<String>,
 }
 
 impl KernelWriter {
@@ -251,7 +411,13 @@ impl KernelWriter {
                 code
             }
         };
-        self.line(&format!("if ({failed}) APLC_FAIL({code});"));
+        match &self.failure_label {
+            Some(label) => {
+                let line = format!("if ({failed}) APLC_FAIL_TO({code}, {label});");
+                self.line(&line)
+            }
+            None => self.line(&format!("if ({failed}) APLC_FAIL({code});")),
+        }
     }
 
     fn domain_check(&mut self, failed: &str, op: Op, message: &str) {

@@ -15,6 +15,7 @@
 //! here ([`kernel::Unsupported`] says which). `aplc dump --stage opencl` shows every kernel and, for each construct
 //! left on the host, why.
 
+pub mod devices;
 pub mod kernel;
 
 /// What the OpenCL code generation needs besides the program.
@@ -77,6 +78,11 @@ static inline double aplc_double_residue(double x, double y) {
 
 /* The first error a work-item meets is kept; the host reports it after the kernel. */
 #define APLC_FAIL(code) do { atomic_cmpxchg(aplc_error, 0, (code)); return; } while (0)
+/* In a kernel with barriers no work-item may leave early: it skips to the label after what failed instead. */
+#define APLC_FAIL_TO(code, label) do { atomic_cmpxchg(aplc_error, 0, (code)); goto label; } while (0)
+
+/* The most work-items of a group that a reduction kernel's local buffer of elements holds. */
+#define APLC_MAX_GROUP 1024
 "#;
 
 /// The whole OpenCL C program of a set of kernels: the prelude, then each kernel's text.

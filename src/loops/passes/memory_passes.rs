@@ -58,3 +58,16 @@ pub fn optimise_memory(program: Program) -> Program {
         .iter()
         .fold(program, |program, pass| (pass.run)(program))
 }
+
+/// The name of the pass that the memory IR for devices leaves out ([`optimise_memory_for_devices`]).
+pub const INDEX_SPLITTING: &str = "split-index-spaces";
+
+/// The memory passes for the OpenCL backend: all but index-space splitting. Its pieces serve a CPU's vector units (an
+/// interior without selects); a GPU predicates a kernel's selects at no cost, and each piece would be a kernel
+/// launch of its own, mostly too small to be worth one (the edge rows of a stencil).
+pub fn optimise_memory_for_devices(program: Program) -> Program {
+    memory_pipeline()
+        .iter()
+        .filter(|pass| pass.name != INDEX_SPLITTING)
+        .fold(program, |program, pass| (pass.run)(program))
+}

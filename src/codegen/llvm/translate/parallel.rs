@@ -644,7 +644,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     }
 
     /// The value of a program parameter, read from the run-time library on first use and kept in a global.
-    fn parameter_value(&self, name: &str, default: i64) -> Result<IntValue<'ctx>, CodegenError> {
+    pub(super) fn parameter_value(&self, name: &str, default: i64) -> Result<IntValue<'ctx>, CodegenError> {
         let module = self.emitter.module;
         let i64_type = self.emitter.context.i64_type();
         let unset = i64_type.const_int(i64::MIN as u64, true);
@@ -751,7 +751,7 @@ pub(super) struct LoopParts<'a> {
 }
 
 /// How a chunk of a reduction is folded.
-enum FoldingKind {
+pub(super) enum FoldingKind {
     /// `part := op(part, x)` from the neutral element.
     Operator(Op),
     /// APL's `+/` on ints, which is the exact sum (see `Op::AddI`). Each element is `high × 2^32 + low` with
@@ -764,7 +764,7 @@ enum FoldingKind {
 
 /// The parts a chunk folds into, each with its start value, and how.
 pub(super) struct ChunkFolding {
-    kind: FoldingKind,
+    pub(super) kind: FoldingKind,
     pub(super) parts: Vec<(Var, Expr)>,
 }
 
