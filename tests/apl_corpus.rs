@@ -4,8 +4,9 @@
 //! file), `⍝? skip BACKEND reason`. The native backends (jit,
 //! aot) run every file twice: on one thread, and on two threads with every threshold 0
 //! (`APLC_PARAM_threshold=0`), so that each parallel construct whose work is not known at compile time to be small
-//! runs on the thread pool; both must print the expected output. The opencl backend runs every file once, with every
-//! construct a kernel can express on the device (`--opencl-min-work 0`); on a machine without an OpenCL device it is
+//! runs on the thread pool; both must print the expected output. The opencl backend runs every file twice: with every
+//! construct a kernel can express on the device (`--opencl-min-work 0`), and with only those of 64 element operations
+//! or more there (the others on the host's threads, on the same arrays); on a machine without an OpenCL device it is
 //! skipped, and the harness says so on standard error.
 //!
 //! All files run, and every mismatch is reported together at the end, so one run shows the whole state of the corpus.
@@ -131,9 +132,12 @@ impl Threads {
 /// Runs `aplc run --backend B file` as a child process (native code writes to the process's own output and exits on
 /// an APL error) and reads the outcome back from its output, standard error and exit status.
 fn run_in_child_process(path: &Path, backend: Backend, threads: Threads) -> RunReport {
-    // The OpenCL backend sends every construct a kernel can express to the device, however small its work.
-    let opencl_arguments: &[&str] = match backend {
-        Backend::OpenCl => &["--opencl-min-work", "0"],
+    // The OpenCL backend runs twice: every construct a kernel can express on the device, however small its work;
+    // and (with the two-thread setting) each construct with at least 64 element operations on the device and the
+    // others on the host's threads, which mixes host and device code on the same arrays.
+    let opencl_arguments: &[&str] = match (backend, threads) {
+        (Backend::OpenCl, Threads::One) => &["--opencl-min-work", "0"],
+        (Backend::OpenCl, Threads::TwoAlwaysParallel) => &["--opencl-min-work", "64"],
         _ => &[],
     };
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_aplc"))
@@ -173,10 +177,10 @@ fn run_on_backend(path: &Path, file: &SourceFile, backend: Backend, threads: Thr
     }
 }
 
-/// The thread settings a backend runs each file with: both for native code, one run for the interpreters and for
-/// OpenCL (whose parallel constructs are kernels).
+/// The thread settings a backend runs each file with: both for native code (for OpenCL they also choose the offload
+/// threshold, see `run_in_child_process`), one run for the interpreters.
 fn thread_settings(backend: Backend) -> &'static [Threads] {
-    if backend.runs_in_process() || backend == Backend::OpenCl {
+    if backend.runs_in_process() {
         &[Threads::One]
     } else {
         &[Threads::One, Threads::TwoAlwaysParallel]

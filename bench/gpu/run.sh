@@ -1,0 +1,34 @@
+#!/bin/bash
+# On a GPU machine, from the repository root, with what bench/gpu/build.sh made (in $1, default .devcarry): the
+# corpus programs built with --gpu (every construct on the device) against jit's output, then the benchmarks (--gpu
+# executables against native executables on all cores, then one profiled run). Writes $OUT/gpu.txt as it goes.
+D=$(pwd)/${1:-.devcarry}
+L=$(ls /usr/lib/libnvidia-opencl.so.1 /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 2>/dev/null | head -1)
+mkdir -p /tmp/icd; echo "$L" > /tmp/icd/nvidia.icd
+export OCL_ICD_VENDORS=/tmp/icd LD_LIBRARY_PATH=$D/lib:${LD_LIBRARY_PATH:-} APLC_DEVICE=nvidia
+R=${OUT:-/tmp}/gpu.txt
+log() { echo "$@" | tee -a $R; }
+log "$(nvidia-smi --query-gpu=name,memory.total,clocks.max.mem --format=csv,noheader)"
+pass=0; fail=0
+for exe in $(ls $D/corpus/* | grep -v expected); do
+  got=$(cd $D/.. && timeout 20 $exe 2>/dev/null; echo "rc=$?")
+  if [ "$got" == "$(cat $exe.expected)" ]; then pass=$((pass+1)); else fail=$((fail+1)); log "CORPUS DIFF $(basename $exe)"; fi
+done
+log "CORPUS pass=$pass fail=$fail"
+now() { date +%s.%N; }
+measure() {
+  local name=$1 variant=$2; shift 2
+  local exe=$D/bin/$name-$variant
+  local out; out=$(timeout 30 $exe "$@" 2>/tmp/err); local rc=$?
+  local times=""
+  for r in 1 2; do local s=$(now); timeout 30 $exe "$@" >/dev/null 2>&1; local e=$(now); times="$times $(awk -v a=$s -v b=$e 'BEGIN{printf "%.3f", b-a}')"; done
+  log "RUN $name $variant args=[$*] rc=$rc out=[$(echo $out | tr '\n' ' ')] times=[$times ]"
+  if [ $rc != 0 ]; then head -c 600 /tmp/err | tee -a $R; fi
+  if [ $variant = gpu ]; then APLC_OPENCL_STATS=1 APLC_OPENCL_PROFILE=1 timeout 30 $exe "$@" 2>&1 >/dev/null | sed "s/^/PROFILE $name [$*] /" | tee -a $R; fi
+}
+for spec in "signal 50000000" "sum 100000000" "blackscholes 10000000" "life 4000 100" "mandelbrot 2048 100" \
+  "hotspot 2048 360" "sobol 10000000" "easter 3000 300" "primes 10000" "matmul 512" "life 1000 100" "optionpricer 1048576"; do
+  set -- $spec; name=$1; shift
+  measure $name gpu "$@"
+  measure $name cpu "$@"
+done
