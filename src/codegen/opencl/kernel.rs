@@ -505,7 +505,14 @@ impl KernelWriter {
                 self.site = enclosing;
                 written?;
             }
-            Stmt::View { name, .. } => self.line(&format!("/* view {name} */")),
+            Stmt::View { name, .. } => {
+                // The array's name, as far as it is plain ASCII (APL names may hold ∆ and ⍙).
+                let ascii: String = name
+                    .chars()
+                    .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                self.line(&format!("/* view {ascii} */"))
+            }
             Stmt::Alloc { .. } | Stmt::Free { .. } | Stmt::Swap { .. } => {
                 return Err(Unsupported("a block allocated inside the construct".to_string()))
             }
@@ -837,5 +844,168 @@ impl KernelWriter {
             self.domain_check(&format!("!isfinite({result})"), op, NOT_A_FINITE_REAL_NUMBER);
         }
         Ok(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loops::parser::parse_program;
+
+    /// The index and body of the first `parfor` of a loop program, with the blocks and scalars its kernel takes.
+    fn first_parallel_map(text: &str) -> (Var, Vec<Stmt>, Vec<Block>) {
+        let program = parse_program(text).expect("the loop program parses");
+        let (index, body) = program
+            .body
+            .iter()
+            .find_map(|statement| match statement {
+                Stmt::ParallelFor { index, body, .. } => Some((index.clone(), body.clone())),
+                _ => None,
+            })
+            .expect("a parfor");
+        let mut blocks = Vec::new();
+        crate::loops::ir::for_each_statement(&body, &mut |statement| {
+            let mut variables = Vec::new();
+            for expr in crate::loops::ir::statement_expressions(statement) {
+                crate::loops::ir::collect_reads(expr, &mut variables, &mut blocks);
+            }
+            if let Stmt::Store { block, .. } = statement {
+                if !blocks.contains(block) {
+                    blocks.push(*block);
+                }
+            }
+        });
+        (index, body, blocks)
+    }
+
+    fn kernel_of(text: &str) -> Result<Kernel, Unsupported> {
+        let (index, body, blocks) = first_parallel_map(text);
+        write_kernel(
+            &KernelBody {
+                name: "k",
+                index: &index,
+                body: &body,
+                scalars: &[],
+                blocks: &blocks,
+            },
+            FloatMode::Dyalog,
+        )
+    }
+
+    const GUARDED_DIVISION: &str = "alloc mem2 : double[10]\nalloc mem3 : double[10]\nparfor i4 < 10 {\n  \
+        let x5 : double = ((i4 < 5) ? at(10, 12, divd(1.0, mem2[i4])) : 0.0)\n  \
+        store mem3[i4] = at(20, 22, divd(x5, mem2[i4]))\n}\nresult 0\n";
+
+    #[test]
+    fn a_select_whose_arm_has_checks_evaluates_only_the_chosen_arm() {
+        let kernel = kernel_of(GUARDED_DIVISION).expect("a kernel");
+        let source = &kernel.source;
+        // The division of the first arm and its checks sit inside `if (...) {` ... `} else {`.
+        let branch = source
+            .find("if ((int)((v_i4) < (5L))) {")
+            .unwrap_or_else(|| panic!("the select is no if:\n{source}"));
+        let otherwise = source[branch..].find("} else {").expect("with an else") + branch;
+        let first_check = source.find("APLC_FAIL(").expect("a check");
+        assert!(branch < first_check && first_check < otherwise, "{source}");
+    }
+
+    #[test]
+    fn each_check_has_its_own_code_with_its_message_and_site() {
+        let kernel = kernel_of(GUARDED_DIVISION).expect("a kernel");
+        let described: Vec<(i32, String, Option<Span>)> = kernel
+            .errors
+            .iter()
+            .map(|error| (error.code, error.message.clone(), error.site))
+            .collect();
+        let finite = format!("divd: {NOT_A_FINITE_REAL_NUMBER}");
+        assert_eq!(
+            described,
+            vec![
+                (1, "divd: division by zero".to_string(), Some(Span::new(10, 12))),
+                (2, finite.clone(), Some(Span::new(10, 12))),
+                (3, "divd: division by zero".to_string(), Some(Span::new(20, 22))),
+                (4, finite, Some(Span::new(20, 22))),
+            ]
+        );
+        assert!(kernel.errors.iter().all(|error| error.kind == AplErrorKind::Domain));
+    }
+
+    #[test]
+    fn blocks_the_kernel_only_reads_are_const_and_the_stored_one_is_written() {
+        let kernel = kernel_of(GUARDED_DIVISION).expect("a kernel");
+        assert!(
+            kernel.source.contains("__global const double* mem2"),
+            "{}",
+            kernel.source
+        );
+        assert!(kernel.source.contains("__global double* mem3"), "{}", kernel.source);
+        let written: Vec<(u32, bool)> = kernel
+            .blocks
+            .iter()
+            .map(|(block, writes)| (block.id, *writes))
+            .collect();
+        assert_eq!(written, vec![(2, false), (3, true)]);
+    }
+
+    #[test]
+    fn booleans_are_bytes_in_memory_and_ints_in_registers() {
+        let text = "alloc mem2 : bool[8]\nparfor i3 < 8 {\n  store mem2[i3] = notb(mem2[i3])\n}\nresult 0\n";
+        let kernel = kernel_of(text).expect("a kernel");
+        assert!(kernel.source.contains("__global uchar* mem2"), "{}", kernel.source);
+        assert!(
+            kernel.source.contains("mem2[v_i3] = (uchar)((1 - ((int)mem2[v_i3])))"),
+            "{}",
+            kernel.source
+        );
+    }
+
+    #[test]
+    fn a_body_that_allocates_is_left_on_the_host_with_the_reason() {
+        let text = "alloc mem2 : int[4]\nparfor i3 < 4 {\n  alloc mem4 : int[2]\n  store mem4[0] = i3\n  \
+                    store mem2[i3] = mem4[0]\n  free mem4\n}\nresult 0\n";
+        let Err(Unsupported(reason)) = kernel_of(text) else {
+            panic!("a body with an allocation became a kernel");
+        };
+        assert!(reason.contains("allocated inside"), "{reason}");
+    }
+
+    #[test]
+    fn a_reduction_kernel_with_barriers_never_returns_early() {
+        let (index, body, blocks) = first_parallel_map(GUARDED_DIVISION);
+        let partial = Block {
+            id: 90,
+            element: ScalarType::Double,
+        };
+        let element = Expr::Var(Var {
+            id: 5,
+            ty: ScalarType::Double,
+            hint: "x".into(),
+        });
+        let neutral = Expr::Double(-0.0);
+        let kernel = write_reduction_kernel(
+            &ReductionBody {
+                name: "r",
+                index: &index,
+                body: &body[..1],
+                element: &element,
+                fold: ChunkFold::Operator {
+                    op: Op::AddD,
+                    neutral: &neutral,
+                },
+                partials: &[partial],
+                scalars: &[],
+                blocks: &blocks[..1],
+            },
+            FloatMode::Dyalog,
+        )
+        .expect("a reduction kernel");
+        let source = &kernel.source;
+        // Every work-item reaches both barriers of each slice: checks jump to a label instead of returning.
+        assert_eq!(source.matches("barrier(CLK_LOCAL_MEM_FENCE)").count(), 2, "{source}");
+        assert!(!source.contains("APLC_FAIL(") && !source.contains("return"), "{source}");
+        assert!(source.contains("APLC_FAIL_TO(1, aplc_element_done)"), "{source}");
+        // The fold's own check (a sum that is not finite) jumps past the fold.
+        assert!(source.contains("aplc_fold_done);"), "{source}");
+        assert_eq!(kernel.blocks.last(), Some(&(partial, true)));
     }
 }

@@ -5,10 +5,12 @@
 //! the calls that keep each block's host and device copies coherent, so that data stays on the device between
 //! kernels and crosses only where host code reads or writes it).
 //!
-//! This module owns the kernels themselves ([`kernel`]): one work-item per iteration of a `parfor`; for a `reduce`,
-//! one work-item per chunk of `REDUCTION_CHUNK` elements, each folding its chunk from the neutral element left to
-//! right into a partial result that the host folds in chunk order. That is exactly the chunked order that defines a
-//! reduction in the loop IR, so a floating-point `+/` gives the same digits on every backend.
+//! This module owns the kernels themselves ([`kernel`]): one work-item per iteration of a `parfor` (or per element of
+//! a perfect nest, which the host side flattens); for a `reduce`, one work-item per chunk of `REDUCTION_CHUNK`
+//! elements folding its chunk in registers, or one work-group per chunk computing the elements in parallel and
+//! folding them in order. Either way each chunk is folded from the neutral element left to right into a partial
+//! result that the host folds in chunk order: exactly the chunked order that defines a reduction in the loop IR, so
+//! a floating-point `+/` gives the same digits on every backend. [`devices`] lists the machine's OpenCL devices.
 //!
 //! What a kernel cannot express stays on the host, where the CPU backend runs it (in parallel on the cores):
 //! allocation inside the body, complex numbers, calls, and the scalar operators without an OpenCL C translation

@@ -15,8 +15,20 @@
 //! Only blocks that some kernel uses (and the blocks they are swapped with) get these calls; a kernel's APL errors
 //! come back as the error word's code, which the host turns into the same error (message and site) as on the CPU.
 //!
-//! A reduction becomes one work-item per chunk of `REDUCTION_CHUNK` elements, storing its partial results; the host
-//! folds them in chunk order, exactly as the CPU backend does (`parallel.rs`).
+//! Which constructs launch, and how:
+//! - a construct whose work is a compile-time constant below `--opencl-min-work` stays on the host; one whose work
+//!   is known only at run time is launched when it reaches its offload threshold (the program parameter
+//!   `offload_<index>`, default `--opencl-min-work`) and otherwise runs on the host, with the same calls around it
+//!   as any host statement;
+//! - a `parfor` whose body is a perfect nest (`lets; for j < m { .. }` with independent inner iterations) is one
+//!   work-item per element, the inner index varying fastest (coalesced accesses); any other `parfor` is one
+//!   work-item per iteration;
+//! - a reduction stores one partial result per chunk of `REDUCTION_CHUNK` elements, which the host folds in chunk
+//!   order exactly as the CPU backend does (`parallel.rs`): one work-item per chunk where the element is cheap, one
+//!   work-group per chunk where it is expensive ([`element_is_expensive`]).
+//!
+//! The program it translates is the memory IR for devices (`crate::loops::optimise_memory_for_devices`: no
+//! index-space splitting, whose pieces would each be a launch).
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
