@@ -63,19 +63,14 @@ pub struct KernelBody<'a> {
     pub body: &'a [Stmt],
     pub scalars: &'a [Var],
     pub blocks: &'a [Block],
+    /// The APL text of the construct (a reduction's), where the errors of checks with no site of their own point.
+    pub site: Option<Span>,
 }
 
 /// Writes the kernel, or says why it cannot be one.
 pub fn write_kernel(parts: &KernelBody, float_mode: FloatMode) -> Result<Kernel, Unsupported> {
-    let mut writer = KernelWriter {
-        text: String::new(),
-        depth: 1,
-        next_temporary: 0,
-        errors: Vec::new(),
-        site: None,
-        float_mode,
-        failure_label: None,
-    };
+    let mut writer = KernelWriter::new(1, float_mode, None);
+    writer.site = parts.site;
     let (mut parameters, prologue) = scalar_parameters(parts.scalars)?;
     let blocks = block_parameters(parts.blocks, parts.body, &mut parameters)?;
     parameters.push("__global int* aplc_error".to_string());
@@ -116,6 +111,8 @@ pub struct ReductionBody<'a> {
     pub partials: &'a [Block],
     pub scalars: &'a [Var],
     pub blocks: &'a [Block],
+    /// The APL text of the reduction: where the errors of its fold (a sum that is not finite) point.
+    pub site: Option<Span>,
 }
 
 /// A reduction kernel: one work-group per chunk of `REDUCTION_CHUNK` elements (looping over chunks when there are
@@ -125,15 +122,8 @@ pub struct ReductionBody<'a> {
 /// parallel. The host folds the partial results in chunk order. A failed check jumps past its element (or the fold)
 /// instead of returning, since every work-item must reach the group's barriers.
 pub fn write_reduction_kernel(parts: &ReductionBody, float_mode: FloatMode) -> Result<Kernel, Unsupported> {
-    let mut writer = KernelWriter {
-        text: String::new(),
-        depth: 4,
-        next_temporary: 0,
-        errors: Vec::new(),
-        site: None,
-        float_mode,
-        failure_label: Some("aplc_element_done".to_string()),
-    };
+    let mut writer = KernelWriter::new(4, float_mode, Some("aplc_element_done".to_string()));
+    writer.site = parts.site;
     let element_type = match parts.fold {
         ChunkFold::ExactIntSum => ScalarType::Int,
         ChunkFold::Operator { neutral, .. } => neutral.ty(),
@@ -284,15 +274,7 @@ fn block_parameters(
 /// Whether every statement and operator of `body` has a kernel translation (without writing one): the host side
 /// decides with this which constructs become kernels before it translates anything.
 pub fn check_kernel_body(body: &[Stmt], element: Option<&Expr>) -> Result<(), Unsupported> {
-    let mut writer = KernelWriter {
-        text: String::new(),
-        depth: 1,
-        next_temporary: 0,
-        errors: Vec::new(),
-        site: None,
-        float_mode: FloatMode::default(),
-        failure_label: None,
-    };
+    let mut writer = KernelWriter::new(1, FloatMode::default(), None);
     writer.statements(body)?;
     if let Some(element) = element {
         writer.expression(element)?;
@@ -376,6 +358,19 @@ struct KernelWriter {
 }
 
 impl KernelWriter {
+    /// A writer whose lines start `depth` levels in; `failure_label`: see [`KernelWriter::failure_label`].
+    fn new(depth: usize, float_mode: FloatMode, failure_label: Option<String>) -> KernelWriter {
+        KernelWriter {
+            text: String::new(),
+            depth,
+            next_temporary: 0,
+            errors: Vec::new(),
+            site: None,
+            float_mode,
+            failure_label,
+        }
+    }
+
     fn line(&mut self, line: &str) {
         for _ in 0..self.depth {
             self.text.push_str("    ");
@@ -887,6 +882,7 @@ mod tests {
                 body: &body,
                 scalars: &[],
                 blocks: &blocks,
+                site: None,
             },
             FloatMode::Dyalog,
         )
@@ -995,6 +991,7 @@ mod tests {
                 partials: &[partial],
                 scalars: &[],
                 blocks: &blocks[..1],
+                site: Some(Span::new(30, 32)),
             },
             FloatMode::Dyalog,
         )
@@ -1004,8 +1001,11 @@ mod tests {
         assert_eq!(source.matches("barrier(CLK_LOCAL_MEM_FENCE)").count(), 2, "{source}");
         assert!(!source.contains("APLC_FAIL(") && !source.contains("return"), "{source}");
         assert!(source.contains("APLC_FAIL_TO(1, aplc_element_done)"), "{source}");
-        // The fold's own check (a sum that is not finite) jumps past the fold.
+        // The fold's own check (a sum that is not finite) jumps past the fold, and points at the reduction.
         assert!(source.contains("aplc_fold_done);"), "{source}");
+        let fold_error = kernel.errors.last().expect("the fold's check");
+        assert_eq!(fold_error.message, format!("addd: {NOT_A_FINITE_REAL_NUMBER}"));
+        assert_eq!(fold_error.site, Some(Span::new(30, 32)));
         assert_eq!(kernel.blocks.last(), Some(&(partial, true)));
     }
 }

@@ -45,7 +45,7 @@ use crate::codegen::opencl::kernel::{
     check_kernel_body, write_kernel, write_reduction_kernel, ChunkFold, Kernel, KernelBody, ReductionBody, Unsupported,
 };
 use crate::codegen::opencl::{program_source, OpenClOptions};
-use crate::loops::ir::{self, Block, Expr, Reduction, ScalarType, Stmt, Var, REDUCTION_CHUNK};
+use crate::loops::ir::{self, Block, Expr, Reduction, ScalarType, Stmt, Var};
 use crate::loops::parameters::{parallel_for_work, reduce_work};
 use crate::loops::printer::print_expr as print_expression;
 use crate::tail::ast::Op;
@@ -645,6 +645,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 body,
                 scalars: &captures.variables,
                 blocks: &captures.blocks,
+                site: self.current_site.get(),
             },
             self.float_mode,
         )
@@ -664,16 +665,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         body: &[Stmt],
         element: &Expr,
     ) -> Result<(), CodegenError> {
-        let count_var = self.synthetic_var(ScalarType::Int, "n");
-        self.translate_let(&count_var, count)?;
-        let chunks = self.synthetic_var(ScalarType::Int, "chunks");
-        self.translate_let(
-            &chunks,
-            &Expr::div_int(
-                Expr::add_int(Expr::var(&count_var), Expr::Int(REDUCTION_CHUNK - 1)),
-                Expr::Int(REDUCTION_CHUNK),
-            ),
-        )?;
+        let (count_var, chunks) = self.count_and_chunks(count)?;
         let folding = ChunkFolding::of(self, reduction);
         let chunk_count = self.read_variable(&chunks)?.into_int_value();
         let partials: Vec<Block> = folding
@@ -774,6 +766,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 body: &tasks,
                 scalars: &captures.variables,
                 blocks: &captures.blocks,
+                site: self.current_site.get(),
             },
             self.float_mode,
         )
@@ -825,6 +818,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 partials,
                 scalars: &captures.variables,
                 blocks: &captures.blocks,
+                site: self.current_site.get(),
             },
             self.float_mode,
         )

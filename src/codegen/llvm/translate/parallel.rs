@@ -95,16 +95,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         body: &[Stmt],
         element: &Expr,
     ) -> Result<(), CodegenError> {
-        let count_var = self.synthetic_var(ScalarType::Int, "n");
-        self.translate_let(&count_var, count)?;
-        let chunks = self.synthetic_var(ScalarType::Int, "chunks");
-        self.translate_let(
-            &chunks,
-            &Expr::div_int(
-                Expr::add_int(Expr::var(&count_var), Expr::Int(REDUCTION_CHUNK - 1)),
-                Expr::Int(REDUCTION_CHUNK),
-            ),
-        )?;
+        let (count_var, chunks) = self.count_and_chunks(count)?;
         let folding = ChunkFolding::of(self, reduction);
         let loop_parts = LoopParts {
             index,
@@ -153,6 +144,21 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             self.release_partials_buffer(*partial, &chunks)?;
         }
         Ok(())
+    }
+
+    /// `let n = count; let chunks = (n + C - 1) / C` before a reduction: its element count and its number of chunks.
+    pub(super) fn count_and_chunks(&self, count: &Expr) -> Result<(Var, Var), CodegenError> {
+        let count_var = self.synthetic_var(ScalarType::Int, "n");
+        self.translate_let(&count_var, count)?;
+        let chunks = self.synthetic_var(ScalarType::Int, "chunks");
+        self.translate_let(
+            &chunks,
+            &Expr::div_int(
+                Expr::add_int(Expr::var(&count_var), Expr::Int(REDUCTION_CHUNK - 1)),
+                Expr::Int(REDUCTION_CHUNK),
+            ),
+        )?;
+        Ok((count_var, chunks))
     }
 
     /// Inside a parallel body: the chunked fold inline, each chunk's parts combined into the result in chunk order.
