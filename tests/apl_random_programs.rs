@@ -3,8 +3,8 @@
 //! the supported subset (scalar functions with scalar extension, structural functions, reductions and scans, outer
 //! and inner products, indexing, dfns, `¨`, guards, recursion), with random lengths so that LENGTH, INDEX and DOMAIN errors and
 //! empty arrays occur. Every backend must print what the TAIL interpreter (the oracle) prints and stop with the same
-//! APL error: the loop-IR interpreter on every case, the JIT (a child process) on a share of them, AOT executables on
-//! a few.
+//! APL error: the loop-IR interpreter on every case, the JIT and the OpenCL backend (child processes) on a share of
+//! them, AOT executables on a few.
 //!
 //! The number of cases is proptest's (`PROPTEST_CASES`), so a long run is `PROPTEST_CASES=10000 cargo test --release
 //! --test apl_random_programs`; CI runs the default below with the fixed seed of scripts/test.sh.
@@ -355,6 +355,34 @@ proptest! {
         let expected = run_in_process(&text, Backend::Interp);
         let actual = run_native(&path, "aot");
         prop_assert!(agrees(&actual, &expected), "aot disagrees with interp on\n{}\n{:?}\n{:?}", text, actual, expected);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
+
+    /// The OpenCL backend with every construct a kernel can express on the device (PoCL's CPU device here), against
+    /// the oracle. Without an OpenCL device the cases say so once and check nothing.
+    #[test]
+    fn random_programs_agree_on_interp_and_opencl(text in program()) {
+        if let Err(reason) = aplc_runtime::opencl::opencl_device_available() {
+            static SAID: std::sync::Once = std::sync::Once::new();
+            SAID.call_once(|| eprintln!("skipped: no OpenCL device: {reason}"));
+            return Ok(());
+        }
+        let path = scratch_directory().join("opencl_case.apl");
+        std::fs::write(&path, &text).expect("the case is written");
+        let expected = run_in_process(&text, Backend::Interp);
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_aplc"))
+            .args(["run", "--backend", "opencl", "--opencl-min-work", "0"])
+            .arg(&path)
+            .output()
+            .expect("the aplc binary runs");
+        let actual = Outcome {
+            printed: String::from_utf8_lossy(&output.stdout).into_owned(),
+            error: (!output.status.success()).then(|| error_name(&String::from_utf8_lossy(&output.stderr))),
+        };
+        prop_assert!(agrees(&actual, &expected), "opencl disagrees with interp on\n{}\n{:?}\n{:?}", text, actual, expected);
     }
 }
 
