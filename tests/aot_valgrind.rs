@@ -10,8 +10,11 @@
 //! valgrind is part of the project's set-up (scripts/setup.sh); without it the test fails rather than passing
 //! silently.
 
+mod valgrind_support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use valgrind_support::require_valgrind;
 
 /// The memcheck options: exit status 99 on any error, leaks of the definite and indirect kinds counted as errors
 /// (a block still reachable at exit, such as the output buffer the run-time library keeps, is not a leak).
@@ -35,17 +38,6 @@ fn scratch_directory(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&directory);
     std::fs::create_dir_all(&directory).expect("the temporary directory is writable");
     directory
-}
-
-fn require_valgrind() {
-    let found = Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .is_ok_and(|output| output.status.success());
-    assert!(
-        found,
-        "valgrind is not installed; run scripts/setup.sh, which installs it (the memory checks cannot run without it)"
-    );
 }
 
 /// Under memcheck every parallel construct goes through the thread pool (two threads, every threshold 0), so that the

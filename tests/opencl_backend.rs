@@ -59,6 +59,16 @@ fn aplc(directory: &Path, arguments: &[&str], environment: &[(&str, &str)]) -> O
     run_in(directory, None, arguments, environment)
 }
 
+/// `aplc run --backend opencl --opencl-min-work 0 FILE -- ARGS`: every construct a kernel can express on the device.
+fn run_on_device(directory: &Path, file: &str, arguments: &[&str], environment: &[(&str, &str)]) -> Output {
+    let mut command_line = vec!["run", "--backend", "opencl", "--opencl-min-work", "0", file];
+    if !arguments.is_empty() {
+        command_line.push("--");
+        command_line.extend_from_slice(arguments);
+    }
+    aplc(directory, &command_line, environment)
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -164,21 +174,7 @@ fn a_life_power_loop_keeps_its_board_on_the_device() {
     let directory = test_directory("life");
     std::fs::write(directory.join("life.apl"), LIFE).unwrap();
     let run = |steps: &str| {
-        let opencl = aplc(
-            &directory,
-            &[
-                "run",
-                "--backend",
-                "opencl",
-                "--opencl-min-work",
-                "0",
-                "life.apl",
-                "--",
-                "16",
-                steps,
-            ],
-            &[("APLC_OPENCL_STATS", "1")],
-        );
+        let opencl = run_on_device(&directory, "life.apl", &["16", steps], &[("APLC_OPENCL_STATS", "1")]);
         assert_eq!(opencl.status.code(), Some(0), "{}", described(&opencl));
         let jit = aplc(
             &directory,
@@ -242,20 +238,7 @@ fn signal_is_one_kernel_with_no_copy_back_but_its_partial_results() {
     assert_eq!(dump_counters(&dump), (1, 0, 0), "{dump}");
     assert_eq!(dump.matches("__kernel void ").count(), 1, "{dump}");
 
-    let opencl = aplc(
-        &directory,
-        &[
-            "run",
-            "--backend",
-            "opencl",
-            "--opencl-min-work",
-            "0",
-            "signal.apl",
-            "--",
-            "1000",
-        ],
-        &[("APLC_OPENCL_STATS", "1")],
-    );
+    let opencl = run_on_device(&directory, "signal.apl", &["1000"], &[("APLC_OPENCL_STATS", "1")]);
     assert_eq!(opencl.status.code(), Some(0), "{}", described(&opencl));
     assert_eq!(text(&opencl.stdout), "373.4575324\n");
     let counts = statistics(&text(&opencl.stderr));
@@ -277,11 +260,7 @@ fn signal_is_one_kernel_with_no_copy_back_but_its_partial_results() {
 fn fails_alike_on_jit_and_opencl(test_name: &str, source: &str, printed: &str, error: &str, site: &str) {
     let directory = test_directory(test_name);
     std::fs::write(directory.join("error.apl"), source).unwrap();
-    let opencl = aplc(
-        &directory,
-        &["run", "--backend", "opencl", "--opencl-min-work", "0", "error.apl"],
-        &[],
-    );
+    let opencl = run_on_device(&directory, "error.apl", &[], &[]);
     let jit = aplc(&directory, &["run", "--backend", "jit", "error.apl"], &[]);
     for (backend, output) in [("opencl", &opencl), ("jit", &jit)] {
         assert_eq!(
@@ -453,11 +432,7 @@ fn a_construct_a_kernel_cannot_express_stays_on_the_host_and_says_why() {
     // The real sum is still a kernel.
     assert_eq!(dump_counters(&dump).0, 1, "{dump}");
 
-    let opencl = aplc(
-        &directory,
-        &["run", "--backend", "opencl", "--opencl-min-work", "0", "complex.apl"],
-        &[("APLC_OPENCL_STATS", "1")],
-    );
+    let opencl = run_on_device(&directory, "complex.apl", &[], &[("APLC_OPENCL_STATS", "1")]);
     assert_eq!(opencl.status.code(), Some(0), "{}", described(&opencl));
     assert_eq!(text(&opencl.stdout), "1000\n1001000\n");
     assert_eq!(statistics(&text(&opencl.stderr)).launches, 1);

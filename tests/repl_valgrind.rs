@@ -6,8 +6,8 @@
 //! The first run of this check found a leak in the session itself: inkwell's `TargetMachine::get_feature_string`
 //! never frees the copy LLVM returns, about 900 bytes per compiled line (`codegen/llvm/target.rs` now frees it).
 //!
-//! valgrind is part of the project's set-up (scripts/setup.sh); without it the test fails rather than passing
-//! silently.
+
+mod valgrind_support;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -25,14 +25,7 @@ const MEMCHECK_ARGUMENTS: &[&str] = &[
 
 #[test]
 fn repl_lines_and_their_child_processes_are_clean_under_memcheck() {
-    let found = Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .is_ok_and(|output| output.status.success());
-    assert!(
-        found,
-        "valgrind is not installed; run scripts/setup.sh, which installs it"
-    );
+    valgrind_support::require_valgrind();
     // A kept vector, a parallel reduction on it, a matrix product, ⍕ (text from the run-time library), an INDEX
     // ERROR that ends its line's child, and the kept vector used again after it.
     let lines = "x←⍳10\n+/x×2\ny←3 3⍴⍳9\n+/,y+.×y\n⍕x\nx[11]\n+/x\n";

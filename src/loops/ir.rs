@@ -763,6 +763,30 @@ pub fn largest_id(statements: &[Stmt]) -> u32 {
     largest
 }
 
+/// The blocks `statements` store into (at any depth), each once, in the order of their first store.
+pub fn blocks_stored_in(statements: &[Stmt]) -> Vec<Block> {
+    let mut stored = Vec::new();
+    for_each_statement(statements, &mut |statement| {
+        if let Stmt::Store { block, .. } = statement {
+            if !stored.contains(block) {
+                stored.push(*block);
+            }
+        }
+    });
+    stored
+}
+
+/// The ids of the blocks `statements` allocate (at any depth).
+pub fn blocks_allocated_in(statements: &[Stmt]) -> std::collections::HashSet<u32> {
+    let mut allocated = std::collections::HashSet::new();
+    for_each_statement(statements, &mut |statement| {
+        if let Stmt::Alloc { block, .. } = statement {
+            allocated.insert(block.id);
+        }
+    });
+    allocated
+}
+
 /// The ids of the variables the statements define (at any depth).
 pub fn variables_defined_in(statements: &[Stmt]) -> std::collections::HashSet<u32> {
     let mut defined = std::collections::HashSet::new();

@@ -256,10 +256,10 @@ fn block_parameters(
     body: &[Stmt],
     parameters: &mut Vec<String>,
 ) -> Result<Vec<(Block, bool)>, Unsupported> {
-    let stored = blocks_stored_in(body);
+    let stored = crate::loops::ir::blocks_stored_in(body);
     let mut written = Vec::new();
     for block in blocks {
-        let writes = stored.contains(&block.id);
+        let writes = stored.contains(block);
         let qualifier = if writes { "" } else { "const " };
         parameters.push(format!(
             "__global {qualifier}{}* {}",
@@ -280,17 +280,6 @@ pub fn check_kernel_body(body: &[Stmt], element: Option<&Expr>) -> Result<(), Un
         writer.expression(element)?;
     }
     Ok(())
-}
-
-/// The ids of the blocks `statements` store into (at any depth).
-fn blocks_stored_in(statements: &[Stmt]) -> Vec<u32> {
-    let mut stored = Vec::new();
-    crate::loops::ir::for_each_statement(statements, &mut |statement| {
-        if let Stmt::Store { block, .. } = statement {
-            stored.push(block.id);
-        }
-    });
-    stored
 }
 
 fn unsupported(what: &str) -> Unsupported {

@@ -19,7 +19,7 @@
 //!
 //! Only outermost loops are made parallel: a loop inside a parallel body runs sequentially anyway.
 
-use crate::loops::ir::{Block, Expr, Program, Stmt, Var};
+use crate::loops::ir::{blocks_allocated_in, Block, Expr, Program, Stmt, Var};
 use crate::loops::parameters::is_always_sequential;
 use crate::loops::printer::print_expr;
 use crate::mem::term::{Term, VariableBounds};
@@ -216,16 +216,6 @@ fn mutables_assigned_outside_declaration(body: &[Stmt]) -> Vec<Var> {
     });
     assigned.retain(|var| !declared.contains(&var.id));
     assigned
-}
-
-fn blocks_allocated_in(body: &[Stmt]) -> HashSet<u32> {
-    let mut blocks = HashSet::new();
-    crate::loops::ir::for_each_statement(body, &mut |statement| {
-        if let Stmt::Alloc { block, .. } = statement {
-            blocks.insert(block.id);
-        }
-    });
-    blocks
 }
 
 /// Every block the body frees it allocated, and every block it allocates it frees (in the same list).

@@ -31,7 +31,7 @@
 //! index-space splitting, whose pieces would each be a launch).
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use inkwell::module::Linkage;
 use inkwell::values::{BasicValueEnum, GlobalValue, IntValue};
@@ -105,6 +105,8 @@ pub(super) struct DeviceCode<'ctx> {
     device_blocks: RefCell<HashSet<u32>>,
     /// The blocks some kernel stores into (for the schedule's copies back).
     written_by_kernels: RefCell<HashSet<u32>>,
+    /// What [`DeviceCode::decide_on_kernel`] said of each construct, by the id of its index variable.
+    reasons_to_stay_on_host: RefCell<HashMap<u32, Option<String>>>,
     /// While a statement that launches nothing is translated: its nested statements need no calls of their own.
     in_host_statement: Cell<bool>,
     /// How many host loops and branches around the statement being translated launch kernels (the schedule's
@@ -122,11 +124,28 @@ impl<'ctx> DeviceCode<'ctx> {
             program: RefCell::new(DeviceProgram::default()),
             device_blocks: RefCell::new(HashSet::new()),
             written_by_kernels: RefCell::new(HashSet::new()),
+            reasons_to_stay_on_host: RefCell::new(HashMap::new()),
             in_host_statement: Cell::new(false),
             schedule_depth: Cell::new(0),
             loop_depth: Cell::new(0),
             source_globals: Cell::new(None),
         }
+    }
+
+    /// Why a parallel construct (of the main program, outside other constructs) cannot be a kernel: work known to be
+    /// too small, or a body a kernel cannot express. `None`: it becomes one.
+    fn decide_on_kernel(&self, statement: &Stmt) -> Option<String> {
+        let (work, checked) = match statement {
+            Stmt::ParallelFor { count, body, .. } => (parallel_for_work(count, body), check_kernel_body(body, None)),
+            Stmt::ParallelReduce {
+                count, body, element, ..
+            } => (reduce_work(count, body), check_kernel_body(body, Some(element))),
+            _ => return Some("not a parallel construct".to_string()),
+        };
+        if let Some(work) = work.as_int().filter(|work| *work < self.options.min_work) {
+            return Some(format!("its work ({work}) is below --opencl-min-work"));
+        }
+        checked.err().map(|Unsupported(reason)| reason)
     }
 
     fn record(&self, line: String) {
@@ -191,6 +210,17 @@ fn element_is_expensive(body: &[Stmt], element: &Expr) -> bool {
     count >= 3
 }
 
+/// A reduction's kernel launch: its loop (the count is the element count's variable), the text of its size for the
+/// schedule, its operator and how a chunk folds, the number of chunks, and the blocks of the partial results.
+struct ReductionLaunch<'a, 'ctx> {
+    parts: LoopParts<'a>,
+    size_text: String,
+    reduction: &'a Reduction,
+    folding: &'a ChunkFolding,
+    chunk_count: IntValue<'ctx>,
+    partials: &'a [Block],
+}
+
 /// The work-items of a reduction kernel's group (its local buffer holds up to `APLC_MAX_GROUP`).
 const REDUCTION_GROUP: i64 = 256;
 
@@ -204,11 +234,7 @@ fn offload_parameter_name(index: &Var) -> String {
 fn blocks_read_by(statements: &[Stmt]) -> Vec<Block> {
     let mut blocks = Vec::new();
     let mut variables = Vec::new();
-    let mut allocated = HashSet::new();
     ir::for_each_statement(statements, &mut |statement| {
-        if let Stmt::Alloc { block, .. } = statement {
-            allocated.insert(block.id);
-        }
         for expr in ir::statement_expressions(statement) {
             ir::collect_reads(expr, &mut variables, &mut blocks);
         }
@@ -231,21 +257,15 @@ fn blocks_read_by(statements: &[Stmt]) -> Vec<Block> {
             }
         }
     });
+    let allocated = ir::blocks_allocated_in(statements);
     blocks.retain(|block| !allocated.contains(&block.id));
     blocks
 }
 
 /// The blocks `statements` store into, except those allocated inside them.
 fn blocks_written_by(statements: &[Stmt]) -> Vec<Block> {
-    let mut blocks = Vec::new();
-    let mut allocated = HashSet::new();
-    ir::for_each_statement(statements, &mut |statement| match statement {
-        Stmt::Alloc { block, .. } => {
-            allocated.insert(block.id);
-        }
-        Stmt::Store { block, .. } if !blocks.contains(block) => blocks.push(*block),
-        _ => {}
-    });
+    let allocated = ir::blocks_allocated_in(statements);
+    let mut blocks = ir::blocks_stored_in(statements);
     blocks.retain(|block| !allocated.contains(&block.id));
     blocks
 }
@@ -266,17 +286,20 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         if self.inside_parallel_body || self.call_context.is_some() {
             return Some("inside another construct or a function".to_string());
         }
-        let (work, checked) = match statement {
-            Stmt::ParallelFor { count, body, .. } => (parallel_for_work(count, body), check_kernel_body(body, None)),
-            Stmt::ParallelReduce {
-                count, body, element, ..
-            } => (reduce_work(count, body), check_kernel_body(body, Some(element))),
+        let index = match statement {
+            Stmt::ParallelFor { index, .. } | Stmt::ParallelReduce { index, .. } => index,
             _ => return Some("not a parallel construct".to_string()),
         };
-        if let Some(work) = work.as_int().filter(|work| *work < device.options.min_work) {
-            return Some(format!("its work ({work}) is below --opencl-min-work"));
+        // The walks over the program ask about each construct at every level around it: decided once.
+        if let Some(reason) = device.reasons_to_stay_on_host.borrow().get(&index.id) {
+            return reason.clone();
         }
-        checked.err().map(|Unsupported(reason)| reason)
+        let reason = device.decide_on_kernel(statement);
+        device
+            .reasons_to_stay_on_host
+            .borrow_mut()
+            .insert(index.id, reason.clone());
+        reason
     }
 
     /// Whether the statement is a parallel construct that runs as a kernel (when its work is at least its offload
@@ -688,29 +711,23 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 device.device_blocks.borrow_mut().insert(partial.id);
             }
         }
-        if !element_is_expensive(body, element) {
-            self.launch_chunk_per_work_item(
+        let launch = ReductionLaunch {
+            parts: LoopParts {
                 index,
-                count,
+                count: &count_var,
                 body,
                 element,
-                &folding,
-                &count_var,
-                chunk_count,
-                &partials,
-            )?;
+            },
+            size_text: format!("chunks of {}", print_expression(count)),
+            reduction,
+            folding: &folding,
+            chunk_count,
+            partials: &partials,
+        };
+        if element_is_expensive(body, element) {
+            self.launch_group_per_chunk(&launch)?;
         } else {
-            self.launch_group_per_chunk(
-                index,
-                count,
-                body,
-                element,
-                reduction,
-                &folding,
-                &count_var,
-                chunk_count,
-                &partials,
-            )?;
+            self.launch_chunk_per_work_item(&launch)?;
         }
         self.sync_to_host(&partials, "the fold of the partial results", false)?;
         let position = self.synthetic_var(ScalarType::Int, "c");
@@ -737,28 +754,11 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
 
     /// A reduction whose elements are cheap as one work-item per chunk, folding its chunk in registers (the
     /// statements of the CPU backend's chunk, `fold_one_chunk`).
-    #[allow(clippy::too_many_arguments)]
-    fn launch_chunk_per_work_item(
-        &self,
-        index: &Var,
-        count: &Expr,
-        body: &[Stmt],
-        element: &Expr,
-        folding: &ChunkFolding,
-        count_var: &Var,
-        chunk_count: IntValue<'ctx>,
-        partials: &[Block],
-    ) -> Result<(), CodegenError> {
-        let loop_parts = LoopParts {
-            index,
-            count: count_var,
-            body,
-            element,
-        };
+    fn launch_chunk_per_work_item(&self, launch: &ReductionLaunch<'_, 'ctx>) -> Result<(), CodegenError> {
         let chunk = self.synthetic_var(ScalarType::Int, "chunk");
-        let tasks = self.fold_one_chunk(folding, &loop_parts, &Expr::var(&chunk), partials);
+        let tasks = self.fold_one_chunk(launch.folding, &launch.parts, &Expr::var(&chunk), launch.partials);
         let captures = captures_of(&tasks, &[&chunk]);
-        let name = self.kernel_name(index);
+        let name = self.kernel_name(launch.parts.index);
         let kernel = write_kernel(
             &KernelBody {
                 name: &name,
@@ -771,28 +771,17 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             self.float_mode,
         )
         .map_err(|Unsupported(reason)| internal_error(format!("kernel {name}: {reason}")))?;
-        self.emit_launch(
-            kernel,
-            chunk_count,
-            chunk_count,
-            &format!("chunks of {}", print_expression(count)),
-        )
+        self.emit_launch(kernel, launch.chunk_count, launch.chunk_count, &launch.size_text)
     }
 
     /// A reduction whose elements are expensive as one work-group per chunk (`write_reduction_kernel`).
-    #[allow(clippy::too_many_arguments)]
-    fn launch_group_per_chunk(
-        &self,
-        index: &Var,
-        count: &Expr,
-        body: &[Stmt],
-        element: &Expr,
-        reduction: &Reduction,
-        folding: &ChunkFolding,
-        count_var: &Var,
-        chunk_count: IntValue<'ctx>,
-        partials: &[Block],
-    ) -> Result<(), CodegenError> {
+    fn launch_group_per_chunk(&self, launch: &ReductionLaunch<'_, 'ctx>) -> Result<(), CodegenError> {
+        let LoopParts {
+            index,
+            count,
+            body,
+            element,
+        } = launch.parts;
         // The statements of one element and the element itself, for the values and blocks they read.
         let mut element_statements = body.to_vec();
         element_statements.push(Stmt::Let {
@@ -801,10 +790,10 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         });
         let captures = captures_of(&element_statements, &[index]);
         let name = self.kernel_name(index);
-        let fold = match &folding.kind {
+        let fold = match &launch.folding.kind {
             FoldingKind::Operator(op) => ChunkFold::Operator {
                 op: *op,
-                neutral: &reduction.neutral,
+                neutral: &launch.reduction.neutral,
             },
             FoldingKind::ExactIntSum { .. } => ChunkFold::ExactIntSum,
         };
@@ -815,7 +804,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 body,
                 element,
                 fold,
-                partials,
+                partials: launch.partials,
                 scalars: &captures.variables,
                 blocks: &captures.blocks,
                 site: self.current_site.get(),
@@ -825,19 +814,13 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         .map_err(|Unsupported(reason)| internal_error(format!("kernel {name}: {reason}")))?;
         // One work-group per chunk (of REDUCTION_GROUP work-items unless the run-time library chooses another size:
         // the kernel loops over the chunks whatever the number of groups).
-        let element_count = self.read_variable(count_var)?.into_int_value();
+        let element_count = self.read_variable(count)?.into_int_value();
         let work_items = self.emitter.builder.build_int_mul(
-            chunk_count,
+            launch.chunk_count,
             self.emitter.int_constant(REDUCTION_GROUP),
             "work_items",
         )?;
-        self.emit_launch(
-            kernel,
-            work_items,
-            element_count,
-            &format!("chunks of {}", print_expression(count)),
-        )?;
-        Ok(())
+        self.emit_launch(kernel, work_items, element_count, &launch.size_text)
     }
 
     fn kernel_name(&self, index: &Var) -> String {
