@@ -25,3 +25,5 @@ printf 'x←⍳5\n+/x×x\n⌽x\n' > "$install_check/work/prog.apl"
 [ "$("$install_check/work/prog")" = "$(printf '55\n5 4 3 2 1')" ] \
   || { echo "test.sh: the installed aplc built a program that prints the wrong thing" >&2; exit 1; }
 python3 bench/run --smoke
+# The tuning benchmark end to end (aplc tune on every tuning program and backend, tiny sizes; times mean nothing).
+python3 bench/tune --smoke --aplc target/release/aplc

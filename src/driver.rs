@@ -358,6 +358,25 @@ pub fn device_loop_program(file: &SourceFile) -> Result<crate::loops::ir::Progra
     lowered_loop_program(file).map(crate::loops::optimise_memory_for_devices)
 }
 
+/// The threshold tree of the program as `backend` compiles it (see `crate::loops::parameters::ThresholdNode`): what
+/// `aplc dump --stage params` prints and what `aplc tune` searches. Only native backends (jit, aot, opencl) have
+/// parameters; the interpreters ignore them.
+pub fn parameter_tree(
+    file: &SourceFile,
+    backend: Backend,
+) -> Result<Vec<crate::loops::parameters::ThresholdNode>, ProgramError> {
+    match backend {
+        Backend::OpenCl => {
+            let min_work = crate::codegen::opencl::OpenClOptions::default().min_work;
+            Ok(crate::loops::parameters::parameter_tree(
+                &device_loop_program(file)?,
+                Some(min_work),
+            ))
+        }
+        _ => Ok(crate::loops::parameters::parameter_tree(&loop_program(file)?, None)),
+    }
+}
+
 /// `aplc tail`: the typed TAIL text.
 pub fn typed_tail_text(file: &SourceFile) -> Result<String, ProgramError> {
     Ok(tail::print_program(&typed_tail(file)?))
@@ -373,9 +392,14 @@ pub fn dump(file: &SourceFile, stage: Stage) -> Result<String, ProgramError> {
         Stage::TailOpt => Ok(tail::print_program(&optimised_tail(file)?)),
         Stage::Loops => Ok(crate::loops::print_program(&lowered_loop_program(file)?)),
         Stage::Mem => Ok(crate::loops::memory_printer::print_memory_program(&loop_program(file)?)),
-        Stage::Params => Ok(crate::loops::parameters::print_parameters(
-            &crate::loops::parameters::program_parameters(&loop_program(file)?),
-        )),
+        Stage::Params => {
+            let print = crate::loops::parameters::print_parameter_tree;
+            let native = print(&parameter_tree(file, Backend::Jit)?);
+            let device = print(&parameter_tree(file, Backend::OpenCl)?);
+            Ok(format!(
+                "{native}# the OpenCL backend's host code (--backend opencl, --gpu):\n{device}"
+            ))
+        }
         Stage::OpenCl => {
             // Every construct a kernel can express, as `--opencl-min-work 0` runs them (and the corpus checks them).
             let options = CodegenOptions {

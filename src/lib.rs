@@ -20,3 +20,4 @@ pub mod runtime;
 pub mod source;
 pub mod syntax;
 pub mod tail;
+pub mod tune;

@@ -34,6 +34,10 @@ enum Command {
     /// Run a program and print what it prints (each unassigned top-level value, and ⎕←).
     ///
     /// Exits with 1 and a diagnostic pointing into the source when the program has an APL error.
+    ///
+    /// Native backends read the program's threshold settings from the tuning file `prog.tuning` beside `prog.apl`
+    /// (as `aplc tune` writes it) when there is one, unless the environment variable APLC_TUNING names another file
+    /// (an empty APLC_TUNING reads none); APLC_PARAM_<name>=value overrides both.
     Run {
         /// The .apl script or .tail program; `-` reads an APL script from standard input.
         #[arg(required_unless_present = "expression", conflicts_with = "expression")]
@@ -95,6 +99,44 @@ enum Command {
         /// operations stays on the host.
         #[arg(long, value_name = "N", requires = "gpu")]
         opencl_min_work: Option<i64>,
+    },
+    /// Find faster values for the program's threshold parameters on given datasets and write them to a tuning file.
+    ///
+    /// Builds the program once (as `aplc build`, with `--gpu` for `--backend opencl`) and runs it on each dataset
+    /// with different threshold settings, trying only the values the program compares each threshold with
+    /// (Munksgaard et al.'s structure-aware tuning), from the deepest thresholds of the tree up. A dataset file holds
+    /// the program's arguments (what `⎕ArgInt` and `⎕ArgDouble` read): words separated by white space, on one or
+    /// more lines, `#` starting a comment to the end of the line. Without --dataset the program runs once per
+    /// measurement with no arguments. Each measurement is the median of --runs timed runs after one warm-up run;
+    /// every run must print what the default run prints. At the end the defaults and the tuned settings are timed
+    /// once more on every dataset, and the tuned settings are written only if they are nowhere slower (within
+    /// --epsilon): `name=value` lines after `#` comments giving the backend, the datasets with their default and
+    /// tuned times and the number of runs. Built executables read `prog.tuning` beside them, `aplc run prog.apl`
+    /// reads it beside the script, and APLC_TUNING=file names another.
+    Tune {
+        /// The .apl script or .tail program.
+        file: PathBuf,
+        /// Which code to tune: `jit` (native code for the CPU's threads) or `opencl` (an `aplc build --gpu`
+        /// executable, whose offload thresholds choose between a kernel and the host).
+        #[arg(long, value_enum, default_value_t = TuneBackendArg::Jit)]
+        backend: TuneBackendArg,
+        /// A dataset file: the program's arguments, white-space separated, `#` comments (repeat for several
+        /// datasets; the tuned settings must suit them all).
+        #[arg(long = "dataset", value_name = "FILE")]
+        datasets: Vec<PathBuf>,
+        /// Timed runs per measurement; their median is the measurement.
+        #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..))]
+        runs: u16,
+        /// Where to write the tuning file (`prog.tuning` beside the program by default).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Also write the figures (times per dataset, runs, settings) as JSON to this file.
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+        /// The relative margin of timing noise: a setting other than the default must be faster by more than this
+        /// to be chosen, and the tuned settings may not be slower than the defaults by more than this anywhere.
+        #[arg(long, value_name = "FRACTION", default_value_t = 0.02)]
+        epsilon: f64,
     },
     /// Print the program's TAIL, with every let and lambda annotated with its inferred type.
     Tail {
@@ -171,6 +213,24 @@ enum BackendArg {
     Aot,
     /// Native host code with the parallel constructs as OpenCL kernels (APLC_DEVICE chooses the device).
     Opencl,
+}
+
+/// The backends `aplc tune` can tune.
+#[derive(Clone, Copy, ValueEnum)]
+enum TuneBackendArg {
+    /// Native code for the CPU: thresholds choose between all threads and one.
+    Jit,
+    /// Native host code with OpenCL kernels: thresholds also choose between a kernel and the host.
+    Opencl,
+}
+
+impl From<TuneBackendArg> for Backend {
+    fn from(backend: TuneBackendArg) -> Backend {
+        match backend {
+            TuneBackendArg::Jit => Backend::Jit,
+            TuneBackendArg::Opencl => Backend::OpenCl,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -256,6 +316,9 @@ fn main() -> ExitCode {
         eprintln!("aplc: {message}");
         return ExitCode::from(EXIT_USAGE_ERROR);
     }
+    if let Command::Run { file: Some(file), .. } = &cli.command {
+        use_tuning_file_beside(file);
+    }
     let source = match &cli.command {
         Command::Repl { backend, float } => return aplc::repl::main(*backend, (*float).into()),
         Command::Devices => {
@@ -279,6 +342,7 @@ fn main() -> ExitCode {
         } => Ok(driver::source_from_expression(text)),
         Command::Run { file: Some(file), .. }
         | Command::Build { file, .. }
+        | Command::Tune { file, .. }
         | Command::Tail { file }
         | Command::Check { file }
         | Command::Dump { file, .. } => driver::read_source(file),
@@ -334,7 +398,36 @@ fn check_arguments(command: &Command) -> Result<(), String> {
             }
             driver::check_build_output(file, output)
         }
+        Command::Tune {
+            file,
+            epsilon,
+            output,
+            report,
+            ..
+        } => {
+            if file.as_path() == std::path::Path::new("-") {
+                return Err("aplc tune needs a program file, not standard input".to_string());
+            }
+            if !(epsilon.is_finite() && *epsilon >= 0.0) {
+                return Err(format!("--epsilon must be a fraction of at least 0, not {epsilon}"));
+            }
+            aplc::tune::command::check_output_paths(file, output.as_deref(), report.as_deref())
+        }
         _ => Ok(()),
+    }
+}
+
+/// `aplc run prog.apl` reads `prog.tuning` beside the script (as `aplc tune` writes it) unless APLC_TUNING is set
+/// (an empty value included, which reads no file): the JIT runs inside aplc, whose own path would name
+/// `aplc.tuning`, and `--backend aot` runs an executable in a temporary folder. Called before any thread starts,
+/// since setting an environment variable while another thread reads the environment is undefined behaviour.
+fn use_tuning_file_beside(program: &std::path::Path) {
+    if std::env::var_os(aplc_runtime::tuning::TUNING_FILE_VARIABLE).is_some() || program == std::path::Path::new("-") {
+        return;
+    }
+    let tuning_file = program.with_extension("tuning");
+    if tuning_file.is_file() {
+        std::env::set_var(aplc_runtime::tuning::TUNING_FILE_VARIABLE, &tuning_file);
     }
 }
 
@@ -395,6 +488,38 @@ fn run_command(
             },
             &output,
         ),
+        Command::Tune {
+            file,
+            backend,
+            datasets,
+            runs,
+            output,
+            report,
+            epsilon,
+        } => {
+            let options = aplc::tune::command::TuneOptions {
+                program: file,
+                backend: backend.into(),
+                dataset_files: datasets,
+                timed_runs: usize::from(runs),
+                output,
+                report,
+                epsilon,
+                error_format,
+            };
+            return match aplc::tune::command::tune_program(source, &options) {
+                Ok(_) => Ok(None),
+                Err(aplc::tune::command::TuneFailure::Program(error)) => Err(error),
+                Err(aplc::tune::command::TuneFailure::Usage(message)) => {
+                    eprintln!("aplc: {message}");
+                    Ok(Some(EXIT_USAGE_ERROR))
+                }
+                Err(aplc::tune::command::TuneFailure::Tuning(message)) => {
+                    eprintln!("aplc: tune: {message}");
+                    Ok(Some(EXIT_PROGRAM_ERROR))
+                }
+            };
+        }
         Command::Tail { .. } => driver::typed_tail_text(source).map(|text| write_text_to_stdout(&text)),
         Command::Check { .. } => driver::check(source).map(|summary| write_text_to_stdout(&summary)),
         Command::Dump { stage, .. } => driver::dump(source, stage.into()).map(|text| write_text_to_stdout(&text)),

@@ -11,3 +11,4 @@ pub mod opencl;
 pub mod parallel;
 pub mod stack;
 pub mod text_input;
+pub mod tuning;

@@ -10,7 +10,8 @@
 //!
 //! The number of threads is, in order of precedence: the environment variable `APLC_THREADS`; the default the
 //! program was compiled with (`aplc build --threads N`, set through [`aplrt_set_default_threads`]); the number of
-//! cores. Work below a construct's threshold (a named parameter, see [`aplrt_parameter`]) runs on the calling thread.
+//! cores. Work below a construct's threshold (a named parameter, see [`aplrt_parameter`], set by the environment or a
+//! tuning file) runs on the calling thread.
 //!
 //! Robustness: a construct started while the pool is busy (two JIT-compiled programs of one process, in tests) runs on
 //! its own thread instead of waiting; a process forked from one that had a pool (the REPL's children) makes its own,
@@ -67,8 +68,8 @@ fn threads_from_environment() -> Option<usize> {
     })
 }
 
-/// The value of the program parameter `name` (a UTF-8 string of `length` bytes): the environment variable
-/// `APLC_PARAM_<name>` when set, else `default`. A value that is not an integer stops the program with a usage error.
+/// The value of the program parameter `name` (a UTF-8 string of `length` bytes): see [`parameter_value`]. Generated
+/// code calls it once per parameter and keeps the value in a global.
 ///
 /// # Safety
 /// `name` must point to `length` readable bytes.
@@ -85,20 +86,11 @@ pub unsafe extern "C" fn aplrt_parameter(name: *const u8, length: i64, default: 
 }
 
 /// [`aplrt_parameter`] for Rust callers. A parameter's name starts with its class (`threshold_i45` is of class
-/// `threshold`): `APLC_PARAM_<class>` sets every parameter of the class that has no variable of its own.
+/// `threshold`). The value is, in order: the environment variable `APLC_PARAM_<name>`, `APLC_PARAM_<class>`, the
+/// tuning file's `name`, its `class`, else `default` (`crate::tuning` documents the tuning file). A malformed
+/// variable or tuning file stops the program with a usage error.
 pub fn parameter_value(name: &str, default: i64) -> i64 {
-    let class = name.split('_').next().unwrap_or(name);
-    [name, class]
-        .iter()
-        .find_map(|key| {
-            let variable = format!("APLC_PARAM_{key}");
-            let text = std::env::var(&variable).ok()?;
-            Some(match text.trim().parse::<i64>() {
-                Ok(value) => value,
-                Err(_) => crate::abi::exit_with_usage_error(&format!("{variable} must be an integer, not `{text}`")),
-            })
-        })
-        .unwrap_or(default)
+    crate::tuning::process_parameter_value(name, default)
 }
 
 /// Runs `body(context, start, end)` over the tasks `0..tasks`, on every thread of the pool when `work` (the

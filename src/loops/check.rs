@@ -225,6 +225,13 @@ impl Checker {
                 Ok(ty)
             }
             Expr::At(_, inner) => self.expr(inner),
+            Expr::Threshold { name, value } => {
+                if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                    return Err(error(format!("reached: `{name}` is not a parameter name")));
+                }
+                self.expect(value, ScalarType::Int, "reached")?;
+                Ok(ScalarType::Bool)
+            }
         }
     }
 
@@ -291,7 +298,7 @@ impl Checker {
                 if index.ty != ScalarType::Int {
                     return Err(error(format!("loop index {} is not an int", index.name())));
                 }
-                if !super::passes::parallelise::stores_are_disjoint_across_iterations(index, body) {
+                if !super::passes::parallelise::stores_are_disjoint_across_iterations(index, count, body) {
                     return Err(error(format!(
                         "parfor {}: iterations may store to the same position",
                         index.name()

@@ -355,6 +355,13 @@ impl Machine<'_> {
                 }
             }
             Expr::At(site, inner) => self.eval(inner).map_err(|error| at_site(error, Some(*site))),
+            Expr::Threshold { name, value } => {
+                let value = self.eval_int(value)?;
+                let default = crate::loops::parameters::default_value(name, false);
+                Ok(Scalar::Bool(
+                    value >= aplc_runtime::parallel::parameter_value(name, default),
+                ))
+            }
         }
     }
 

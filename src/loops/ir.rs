@@ -155,6 +155,13 @@ pub enum Expr {
     /// the code of the APL text at the span `START..END`: its error points there. Lowering puts sites only around the
     /// scalar operations of APL primitives that can fail; every pass treats a site as its operand.
     At(Span, Box<Expr>),
+    /// `reached(name, value)`: whether `value` reaches the program parameter `name` (`value >= name`), the run-time
+    /// choice between the versions of a multi-versioned construct (see `parameters.rs`). A bool; no effect, no error.
+    /// The backends read the parameter through the run-time library and tell it the value compared (for `aplc tune`).
+    Threshold {
+        name: String,
+        value: Box<Expr>,
+    },
 }
 
 /// The scalar type an operator returns, from its type scheme (`None` for non-scalar operators).
@@ -205,6 +212,7 @@ impl Expr {
             Expr::Load { block, .. } => block.element,
             Expr::Select(_, then, _) => then.ty(),
             Expr::At(_, inner) => inner.ty(),
+            Expr::Threshold { .. } => ScalarType::Bool,
         }
     }
 
@@ -234,7 +242,7 @@ impl Expr {
             Expr::Select(condition, then, otherwise) => {
                 condition.draws_random_numbers() || then.draws_random_numbers() || otherwise.draws_random_numbers()
             }
-            Expr::At(_, inner) => inner.draws_random_numbers(),
+            Expr::At(_, inner) | Expr::Threshold { value: inner, .. } => inner.draws_random_numbers(),
             Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => false,
         }
     }
@@ -821,7 +829,7 @@ pub fn collect_reads(expr: &Expr, variables: &mut Vec<Var>, blocks: &mut Vec<Blo
             collect_reads(a, variables, blocks);
             collect_reads(b, variables, blocks);
         }
-        Expr::At(_, inner) => collect_reads(inner, variables, blocks),
+        Expr::At(_, inner) | Expr::Threshold { value: inner, .. } => collect_reads(inner, variables, blocks),
         Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => {}
     }
 }

@@ -848,6 +848,20 @@ impl Cursor<'_, '_> {
             self.expect(")")?;
             return Ok(Expr::At(Span::new(start, end), Box::new(inner)));
         }
+        // `reached(name, value)`: a choice between versions.
+        if word == "reached" && self.eat("(") {
+            let name = self.word().to_string();
+            if name.is_empty() {
+                return Err(self.error("expected a parameter name"));
+            }
+            self.expect(", ")?;
+            let value = self.expr()?;
+            self.expect(")")?;
+            return Ok(Expr::Threshold {
+                name,
+                value: Box::new(value),
+            });
+        }
         // `memK[index]`: a load from an allocated block.
         let block_id: Option<u32> = word.strip_prefix("mem").and_then(|id| id.parse().ok());
         if let Some(block) = block_id.and_then(|id| self.parser.blocks.get(&id).copied()) {

@@ -294,6 +294,7 @@ pub fn print_expr(expr: &Expr) -> String {
         Expr::Var(var) => var.name(),
         Expr::Load { block, index } => format!("{}[{}]", block.name(), print_expr(index)),
         Expr::At(site, inner) => format!("at({}, {}, {})", site.start, site.end, print_expr(inner)),
+        Expr::Threshold { name, value } => format!("reached({name}, {})", print_expr(value)),
         Expr::Select(condition, then, otherwise) => format!(
             "({} ? {} : {})",
             print_expr(condition),

@@ -83,10 +83,26 @@ fn rewrite_expr(expr: &mut Expr, visit: &mut dyn FnMut(&mut Expr)) {
             rewrite_expr(then, visit);
             rewrite_expr(otherwise, visit);
         }
-        Expr::At(_, inner) => rewrite_expr(inner, visit),
+        Expr::At(_, inner) | Expr::Threshold { value: inner, .. } => rewrite_expr(inner, visit),
         _ => {}
     }
     visit(expr);
+}
+
+/// Gives every block the statements allocate (at any depth) a fresh id above `next_id`, and renames its uses there:
+/// with [`rename_defined_variables`], what makes a copy of statements that can stand beside the original.
+pub fn rename_allocated_blocks(statements: &mut [Stmt], next_id: &mut u32) {
+    let mut allocated = Vec::new();
+    for_each_statement(statements, &mut |statement| {
+        if let Stmt::Alloc { block, .. } = statement {
+            allocated.push(*block);
+        }
+    });
+    for block in allocated {
+        *next_id += 1;
+        let renamed = Block { id: *next_id, ..block };
+        rename_block(statements, block, renamed);
+    }
 }
 
 /// Renames block `from` to `to` everywhere in the statements (definitions, uses, frees, swaps, views).
@@ -212,7 +228,7 @@ pub fn expr_loads_block(expr: &Expr, id: u32) -> bool {
         Expr::Load { block, index } => block.id == id || expr_loads_block(index, id),
         Expr::Prim(_, args) => args.iter().any(|arg| expr_loads_block(arg, id)),
         Expr::Select(c, a, b) => expr_loads_block(c, id) || expr_loads_block(a, id) || expr_loads_block(b, id),
-        Expr::At(_, inner) => expr_loads_block(inner, id),
+        Expr::At(_, inner) | Expr::Threshold { value: inner, .. } => expr_loads_block(inner, id),
         _ => false,
     }
 }
@@ -230,7 +246,7 @@ pub fn variables_of(expr: &Expr, into: &mut HashSet<u32>) {
             variables_of(a, into);
             variables_of(b, into);
         }
-        Expr::At(_, inner) => variables_of(inner, into),
+        Expr::At(_, inner) | Expr::Threshold { value: inner, .. } => variables_of(inner, into),
         _ => {}
     }
 }
@@ -305,6 +321,7 @@ pub fn size_of(expr: &Expr) -> usize {
         Expr::Prim(_, args) => 1 + args.iter().map(size_of).sum::<usize>(),
         Expr::Select(c, a, b) => 1 + size_of(c) + size_of(a) + size_of(b),
         Expr::At(_, inner) => size_of(inner),
+        Expr::Threshold { value, .. } => 1 + size_of(value),
         _ => 1,
     }
 }
@@ -320,6 +337,8 @@ pub fn is_safe_pure(expr: &Expr) -> bool {
         Expr::Select(c, a, b) => is_safe_pure(c) && is_safe_pure(a) && is_safe_pure(b),
         Expr::Prim(op, args) => operator_is_safe(*op, args) && args.iter().all(is_safe_pure),
         Expr::At(_, inner) => is_safe_pure(inner),
+        // Reading a parameter is pure, but a pass must not move the choice between versions.
+        Expr::Threshold { .. } => false,
     }
 }
 
@@ -332,7 +351,7 @@ pub fn raises_no_apl_error(expr: &Expr) -> bool {
         Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => true,
         Expr::Load { index, .. } => raises_no_apl_error(index),
         Expr::Select(c, a, b) => raises_no_apl_error(c) && raises_no_apl_error(a) && raises_no_apl_error(b),
-        Expr::At(_, inner) => raises_no_apl_error(inner),
+        Expr::At(_, inner) | Expr::Threshold { value: inner, .. } => raises_no_apl_error(inner),
         Expr::Prim(op, args) => operator_raises_no_apl_error(*op, args) && args.iter().all(raises_no_apl_error),
     }
 }

@@ -33,6 +33,9 @@ pub struct StructureCounts {
     /// index-space splitting leaves of a stencil, among others.
     pub select_free_innermost_loops: usize,
     pub frees: usize,
+    /// Choices between the versions of a loop (`if reached(outer_i, n) { parfor … } else { for … }`, see
+    /// `parameters.rs`); the loops of both versions count above.
+    pub versions: usize,
 }
 
 /// The counter names of `⍝#` lines, in the order the dumps list them.
@@ -46,6 +49,7 @@ pub const COUNTER_NAMES: &[&str] = &[
     "parallel-maps",
     "parallel-reductions",
     "select-free-innermost-loops",
+    "versions",
 ];
 
 impl StructureCounts {
@@ -61,6 +65,7 @@ impl StructureCounts {
             "parallel-maps" => Some(self.parallel_maps),
             "parallel-reductions" => Some(self.parallel_reductions),
             "select-free-innermost-loops" => Some(self.select_free_innermost_loops),
+            "versions" => Some(self.versions),
             _ => None,
         }
     }
@@ -108,7 +113,7 @@ fn contains_select(expr: &Expr) -> bool {
         Expr::Select(..) => true,
         Expr::Prim(_, arguments) => arguments.iter().any(contains_select),
         Expr::Load { index, .. } => contains_select(index),
-        Expr::At(_, inner) => contains_select(inner),
+        Expr::At(_, inner) | Expr::Threshold { value: inner, .. } => contains_select(inner),
         Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => false,
     }
 }
@@ -138,7 +143,12 @@ fn count_statements(statements: &[Stmt], loop_depth: usize, inside_parallel: boo
                 counts.parallel_reductions += 1;
                 count_statements(body, loop_depth + 1, true, counts);
             }
-            Stmt::If { then, otherwise, .. } => {
+            Stmt::If {
+                condition,
+                then,
+                otherwise,
+            } => {
+                counts.versions += usize::from(matches!(condition, Expr::Threshold { .. }));
                 count_statements(then, loop_depth, inside_parallel, counts);
                 count_statements(otherwise, loop_depth, inside_parallel, counts);
             }

@@ -82,6 +82,7 @@ fn expression_cost(expr: &Expr) -> usize {
             1 + expression_cost(condition) + expression_cost(then) + expression_cost(otherwise)
         }
         Expr::At(_, inner) => expression_cost(inner),
+        Expr::Threshold { value, .. } => 1 + expression_cost(value),
     };
     cost.min(EXPENSIVE)
 }

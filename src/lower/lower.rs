@@ -261,6 +261,7 @@ impl Lowerer {
             Expr::Load { .. } => false,
             Expr::Select(c, a, b) => self.is_stable(c) && self.is_stable(a) && self.is_stable(b),
             Expr::At(_, inner) => self.is_stable(inner),
+            Expr::Threshold { .. } => false,
         }
     }
 

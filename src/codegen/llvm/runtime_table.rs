@@ -51,6 +51,7 @@ pub enum RuntimeFunctionId {
     Format,
     ParallelFor,
     Parameter,
+    NoteComparison,
     SetDefaultThreads,
     StackFloor,
     ClLaunch,
@@ -279,6 +280,15 @@ pub const RUNTIME_FUNCTIONS: &[RuntimeFunction] = &[
         never_returns: false,
         returns_fresh_memory: false,
         address_in_this_process: parallel::aplrt_parameter as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::NoteComparison,
+        name: "aplrt_note_comparison",
+        parameters: &[Pointer, I64, I64],
+        result: None,
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: aplc_runtime::tuning::aplrt_note_comparison as *const (),
     },
     RuntimeFunction {
         id: RuntimeFunctionId::SetDefaultThreads,

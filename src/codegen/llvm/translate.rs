@@ -1271,7 +1271,7 @@ fn count_in_expression(expression: &Expr, var: &Var) -> usize {
         Expr::Select(condition, then, otherwise) => {
             count_in_expression(condition, var) + count_in_expression(then, var) + count_in_expression(otherwise, var)
         }
-        Expr::At(_, inner) => count_in_expression(inner, var),
+        Expr::At(_, inner) | Expr::Threshold { value: inner, .. } => count_in_expression(inner, var),
         Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => 0,
     }
 }

@@ -595,6 +595,8 @@ impl KernelWriter {
                 }
             }
             Expr::Select(condition, then, otherwise) => self.select(condition, then, otherwise)?,
+            // Versions are chosen on the host, around the constructs that become kernels.
+            Expr::Threshold { .. } => return Err(unsupported("a choice between versions")),
             Expr::At(site, inner) => {
                 let enclosing = self.site.replace(*site);
                 let value = self.expression(inner);

@@ -411,6 +411,7 @@ impl Facts {
                 [condition, then, otherwise].iter().all(|part| self.is_stable(part))
             }
             Expr::At(_, inner) => self.is_stable(inner),
+            Expr::Threshold { .. } => false,
         }
     }
 
@@ -660,7 +661,7 @@ pub(super) fn mentions(expr: &Expr, var: &Var) -> bool {
         Expr::Select(condition, then, otherwise) => {
             mentions(condition, var) || mentions(then, var) || mentions(otherwise, var)
         }
-        Expr::At(_, inner) => mentions(inner, var),
+        Expr::At(_, inner) | Expr::Threshold { value: inner, .. } => mentions(inner, var),
         Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => false,
     }
 }

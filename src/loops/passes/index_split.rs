@@ -297,7 +297,7 @@ impl Splitter {
                 .for_each(|argument| self.collect_cuts_in_expr(scope, argument, cuts)),
             Expr::Load { index, .. } => self.collect_cuts_in_expr(scope, index, cuts),
             Expr::At(_, inner) => self.collect_cuts_in_expr(scope, inner, cuts),
-            Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => {}
+            Expr::Threshold { .. } | Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) | Expr::Var(_) => {}
         }
     }
 

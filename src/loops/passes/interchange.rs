@@ -58,11 +58,13 @@ fn remember_definition(statement: &Stmt, definitions: &mut HashMap<u32, Expr>) {
 
 /// The parts of a row of reductions:
 /// `for row < rows { var acc = initial; for k < depth { lets; acc := step }; store out[counter] = acc;
-/// counter := counter + 1 }`.
+/// counter := counter + 1 }`, possibly with the guard of an empty reduction, `acc := ((depth == 0) ? c : acc)`, after
+/// the fold (a `+/` of no elements is 0, not the fold's -0.0); the guard is folded into the initial value, which is
+/// what every element holds when the fold runs no step.
 struct RowOfReductions<'a> {
     row: &'a Var,
     rows: &'a Expr,
-    initial: &'a Expr,
+    initial: Expr,
     accumulator: &'a Var,
     reduction_index: &'a Var,
     depth: &'a Expr,
@@ -81,21 +83,31 @@ fn match_row_of_reductions(statement: &Stmt) -> Option<RowOfReductions<'_>> {
     else {
         return None;
     };
-    let [Stmt::Mutable {
-        var: accumulator,
-        value: initial,
-    }, Stmt::For {
-        index: reduction_index,
-        count: depth,
-        body: inner,
-    }, Stmt::Store {
-        block: out,
-        index: Expr::Var(counter),
-        value: Expr::Var(stored),
-    }, Stmt::Assign {
-        var: advanced,
-        value: Expr::Prim(Op::AddW, increment),
-    }] = body.as_slice()
+    let (mutable, fold, empty_guard, store, advance) = match body.as_slice() {
+        [mutable, fold, store, advance] => (mutable, fold, None, store, advance),
+        [mutable, fold, guard, store, advance] => (mutable, fold, Some(empty_reduction_guard(guard)?), store, advance),
+        _ => return None,
+    };
+    let (
+        Stmt::Mutable {
+            var: accumulator,
+            value: initial,
+        },
+        Stmt::For {
+            index: reduction_index,
+            count: depth,
+            body: inner,
+        },
+        Stmt::Store {
+            block: out,
+            index: Expr::Var(counter),
+            value: Expr::Var(stored),
+        },
+        Stmt::Assign {
+            var: advanced,
+            value: Expr::Prim(Op::AddW, increment),
+        },
+    ) = (mutable, fold, store, advance)
     else {
         return None;
     };
@@ -113,6 +125,24 @@ fn match_row_of_reductions(statement: &Stmt) -> Option<RowOfReductions<'_>> {
         return None;
     };
     let shape_holds = stored == accumulator && assigned == accumulator && advanced == counter;
+    let initial = match empty_guard {
+        None => initial.clone(),
+        Some((guard_var, condition, value)) => {
+            let guard_holds = guard_var == accumulator
+                && !mentions(condition, row)
+                && !mentions(condition, accumulator)
+                && is_constant(initial)
+                && is_constant(value);
+            if !guard_holds {
+                return None;
+            }
+            Expr::Select(
+                Box::new(condition.clone()),
+                Box::new(value.clone()),
+                Box::new(initial.clone()),
+            )
+        }
+    };
     shape_holds.then_some(RowOfReductions {
         row,
         rows,
@@ -125,6 +155,22 @@ fn match_row_of_reductions(statement: &Stmt) -> Option<RowOfReductions<'_>> {
         out: *out,
         counter,
     })
+}
+
+/// The parts of the guard of an empty reduction, `acc := (condition ? value : acc)`.
+fn empty_reduction_guard(statement: &Stmt) -> Option<(&Var, &Expr, &Expr)> {
+    let Stmt::Assign {
+        var,
+        value: Expr::Select(condition, value, otherwise),
+    } = statement
+    else {
+        return None;
+    };
+    matches!(&**otherwise, Expr::Var(kept) if kept == var).then_some((var, &**condition, &**value))
+}
+
+fn is_constant(expr: &Expr) -> bool {
+    matches!(expr, Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_))
 }
 
 /// The interchanged statements for a row of reductions, when legal and profitable.
@@ -144,10 +190,10 @@ fn is_legal(found: &RowOfReductions) -> bool {
         _ => false,
     });
     let step_is_pure = cannot_fail_but_by_nan(found.step, Some(found.out));
-    let initial_is_constant = matches!(
-        found.initial,
-        Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_)
-    );
+    let initial_is_constant = match &found.initial {
+        Expr::Select(_, value, initial) => is_constant(value) && is_constant(initial),
+        initial => is_constant(initial),
+    };
     let depth_is_invariant = !mentions(found.depth, found.row);
     lets_are_pure && step_is_pure && initial_is_constant && depth_is_invariant
 }
@@ -161,7 +207,7 @@ pub(super) fn cannot_fail_but_by_nan(expr: &Expr, out: Option<Block>) -> bool {
         Expr::Select(condition, then, otherwise) => [condition, then, otherwise]
             .iter()
             .all(|part| cannot_fail_but_by_nan(part, out)),
-        Expr::At(_, inner) => cannot_fail_but_by_nan(inner, out),
+        Expr::At(_, inner) | Expr::Threshold { value: inner, .. } => cannot_fail_but_by_nan(inner, out),
         Expr::Prim(op, arguments) => {
             let divisor_is_positive = || arguments.first().and_then(Expr::as_int).is_some_and(|n| n > 0);
             let second_is_positive = || arguments.get(1).and_then(Expr::as_int).is_some_and(|n| n > 0);

@@ -215,7 +215,7 @@ impl IntRanges {
                     }
                 }
             }
-            Expr::Load { index, .. } => self.rewrite_expr(index),
+            Expr::Load { index, .. } | Expr::Threshold { value: index, .. } => self.rewrite_expr(index),
             Expr::Select(condition, then, otherwise) => {
                 self.rewrite_expr(condition);
                 self.refined_by(condition, true, || self.rewrite_expr(then));
@@ -318,7 +318,9 @@ impl IntRanges {
             }
             Expr::Prim(op, args) => self.operation_range(*op, args),
             Expr::At(_, inner) => self.range_of(inner),
-            Expr::Load { .. } | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => IntRange::ANY,
+            Expr::Threshold { .. } | Expr::Load { .. } | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => {
+                IntRange::ANY
+            }
         }
     }
 

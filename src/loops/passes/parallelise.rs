@@ -20,8 +20,11 @@
 //! Only outermost loops are made parallel: a loop inside a parallel body runs sequentially anyway.
 
 use crate::loops::ir::{blocks_allocated_in, Block, Expr, Program, Stmt, Var};
-use crate::loops::parameters::is_always_sequential;
+use crate::loops::parameters::{
+    construct_work, is_always_sequential, outer_threshold_name, DEFAULT_PARALLEL_THRESHOLD,
+};
 use crate::loops::printer::print_expr;
+use crate::loops::rewrite::{rename_allocated_blocks, rename_defined_variables};
 use crate::mem::term::{Term, VariableBounds};
 use crate::tail::ast::Op;
 use std::collections::{HashMap, HashSet};
@@ -60,17 +63,40 @@ fn parallelise_list(statements: &mut Vec<Stmt>, definitions: &mut HashMap<u32, E
 }
 
 /// The statements that replace `statements[position]` when it is a loop that can run in parallel: the `parfor`,
-/// with the cursors it advanced set to their final values before and after it.
+/// with the cursors it advanced set to their final values before and after it; or, when the loop also holds parallel
+/// constructs (its own, or loops inside that are parallel on their own), both versions (see
+/// [`outer_or_inner_version`]).
 fn parallel_version(
     statements: &[Stmt],
     position: usize,
     definitions: &HashMap<u32, Expr>,
     next_id: &mut u32,
 ) -> Option<Vec<Stmt>> {
-    let Stmt::For { index, count, body } = &statements[position] else {
+    let outer_parallel = outer_parallel_version(&statements[position], definitions, next_id)?;
+    let inner_parallel = inner_parallel_version(&statements[position], definitions, next_id);
+    let Stmt::For { body: inner_body, .. } = &inner_parallel else {
+        unreachable!("the inner version is a loop")
+    };
+    if inner_version_is_worth_keeping(inner_body, definitions) {
+        let Stmt::For { index, .. } = &statements[position] else {
+            unreachable!("only loops have a parallel version")
+        };
+        return Some(vec![outer_or_inner_version(index, outer_parallel, inner_parallel)]);
+    }
+    Some(outer_parallel)
+}
+
+/// The loop as a `parfor` (with its cursors replaced by closed forms), when its iterations are independent. What is
+/// inside stays as it is: inside a parallel body every construct runs sequentially.
+fn outer_parallel_version(
+    sequential_loop: &Stmt,
+    definitions: &HashMap<u32, Expr>,
+    next_id: &mut u32,
+) -> Option<Vec<Stmt>> {
+    let Stmt::For { index, count, body } = sequential_loop else {
         return None;
     };
-    if contains_parallel_construct_worth_running(body) || body_has_forbidden_effect(body) {
+    if body_has_forbidden_effect(body) {
         return None;
     }
     let outer_mutables = mutables_assigned_outside_declaration(body);
@@ -84,7 +110,7 @@ fn parallel_version(
     }
     let mut definitions = definitions.clone();
     collect_definitions(&body, &mut definitions);
-    if !frees_only_its_own_blocks(&body) || !iterations_are_independent(index, &body, &definitions) {
+    if !frees_only_its_own_blocks(&body) || !iterations_are_independent(index, count, &body, &definitions) {
         return None;
     }
     before.push(Stmt::ParallelFor {
@@ -96,24 +122,58 @@ fn parallel_version(
     Some(before)
 }
 
+/// The loop kept sequential, with the loops inside made parallel as any others: a renamed copy, so that it can stand
+/// beside the outer-parallel version.
+fn inner_parallel_version(sequential_loop: &Stmt, definitions: &HashMap<u32, Expr>, next_id: &mut u32) -> Stmt {
+    let mut copy = vec![sequential_loop.clone()];
+    rename_defined_variables(&mut copy, next_id);
+    rename_allocated_blocks(&mut copy, next_id);
+    let mut copy = copy.pop().expect("one loop was copied");
+    if let Stmt::For { body, .. } = &mut copy {
+        parallelise_list(body, &mut definitions.clone(), next_id);
+    }
+    copy
+}
+
+/// The two versions of a parallel loop that holds parallel constructs, chosen at run time by the number of its
+/// iterations: `if reached(outer_i, n) { parfor i < n { … } } else { for i < n { … } }`. The first runs the
+/// iterations on the threads and what is inside each sequentially (many short rows); the second runs the iterations
+/// one after another and each inner construct on every thread (a few long rows). In the tree of thresholds the
+/// first version's are the `parfor`'s own, the second's those of the constructs inside.
+fn outer_or_inner_version(index: &Var, outer_parallel: Vec<Stmt>, inner_parallel: Stmt) -> Stmt {
+    let Stmt::For { count, .. } = &inner_parallel else {
+        unreachable!("the inner version is a loop")
+    };
+    let condition = Expr::Threshold {
+        name: outer_threshold_name(&index.name()),
+        value: Box::new(count.clone()),
+    };
+    Stmt::If {
+        condition,
+        then: outer_parallel,
+        otherwise: vec![inner_parallel],
+    }
+}
+
 /// Whether distinct iterations of a loop with this index and body store to distinct positions of every block the
 /// body does not allocate itself, and load no position another iteration stores. The checker uses it for `parfor`.
 ///
 /// The pieces of a loop that index-space splitting made are looked at joined back into one loop
 /// ([`super::index_split::join_pieces`]): each piece covers part of the loop's range, so its own counts and offsets
 /// would not show that together they stay within a row.
-pub fn stores_are_disjoint_across_iterations(index: &Var, body: &[Stmt]) -> bool {
+pub fn stores_are_disjoint_across_iterations(index: &Var, count: &Expr, body: &[Stmt]) -> bool {
     let body = super::index_split::join_pieces(body);
     let mut definitions = HashMap::new();
     collect_definitions(&body, &mut definitions);
-    iterations_are_independent(index, &body, &definitions)
+    iterations_are_independent(index, count, &body, &definitions)
 }
 
-fn iterations_are_independent(index: &Var, body: &[Stmt], definitions: &HashMap<u32, Expr>) -> bool {
+fn iterations_are_independent(index: &Var, count: &Expr, body: &[Stmt], definitions: &HashMap<u32, Expr>) -> bool {
     let private = blocks_allocated_in(body);
     let loops = inner_loops(body);
     let affine = AffineForm {
         index,
+        count,
         loops: &loops,
         definitions,
     };
@@ -172,14 +232,58 @@ fn contains_parallel_construct(body: &[Stmt]) -> bool {
 /// Neither does an int sum: lowering makes each row of an int `+/` of a matrix a parallel reduction for its exact
 /// value (`Op::AddI`), not for its parallelism, and the loop over the rows is the one to run in parallel, as for the
 /// rows of any other reduction.
-fn contains_parallel_construct_worth_running(body: &[Stmt]) -> bool {
+fn contains_parallel_construct_worth_running(body: &[Stmt], definitions: &HashMap<u32, Expr>) -> bool {
     let mut found = false;
     crate::loops::ir::for_each_statement(body, &mut |statement| {
         let int_sum = matches!(statement, Stmt::ParallelReduce { reduction, .. }
             if matches!(reduction.op, Op::AddI | Op::AddW));
-        found |= statement.is_parallel() && !int_sum && !is_always_sequential(statement)
+        let small = is_always_sequential(statement)
+            || construct_work(statement)
+                .and_then(|work| constant_value(&work, definitions, DEFINITION_DEPTH))
+                .is_some_and(|work| work < DEFAULT_PARALLEL_THRESHOLD);
+        found |= statement.is_parallel() && !int_sum && !small
     });
     found
+}
+
+/// Whether the inner-parallel version of a loop can beat its outer-parallel version on some sizes: when its body
+/// holds a parallel reduction worth running (a row's sum, which the outer version folds sequentially), or a parallel
+/// construct worth running inside a sequential loop (matrix product's `for k { parfor j }`: few rows leave the outer
+/// version with little parallelism). A map over the inner index of a plain nest is not: the outer version covers the
+/// same elements with one level of parallelism (and a GPU kernel of it covers every element), so a second version
+/// would only double the code.
+fn inner_version_is_worth_keeping(body: &[Stmt], definitions: &HashMap<u32, Expr>) -> bool {
+    fn search(statements: &[Stmt], inside_loop: bool, definitions: &HashMap<u32, Expr>) -> bool {
+        statements.iter().any(|statement| match statement {
+            Stmt::ParallelFor { .. } | Stmt::ParallelReduce { .. } => {
+                let reduction = matches!(statement, Stmt::ParallelReduce { .. });
+                (reduction || inside_loop)
+                    && contains_parallel_construct_worth_running(std::slice::from_ref(statement), definitions)
+            }
+            Stmt::For { body, .. } | Stmt::While { body, .. } => search(body, true, definitions),
+            _ => statement
+                .nested_lists()
+                .into_iter()
+                .any(|list| search(list, inside_loop, definitions)),
+        })
+    }
+    search(body, false, definitions)
+}
+
+/// The value of an int expression whose variables are let-bound to constants (a board of `6 6⍴…` has extents
+/// `let s = 6`), when it has one.
+fn constant_value(expr: &Expr, definitions: &HashMap<u32, Expr>, depth: usize) -> Option<i64> {
+    let value = |expr: &Expr| constant_value(expr, definitions, depth);
+    match expr {
+        Expr::Int(n) => Some(*n),
+        Expr::Var(var) if depth > 0 => constant_value(definitions.get(&var.id)?, definitions, depth - 1),
+        Expr::Prim(Op::AddW, args) => value(&args[0])?.checked_add(value(&args[1])?),
+        Expr::Prim(Op::SubW, args) => value(&args[0])?.checked_sub(value(&args[1])?),
+        Expr::Prim(Op::MulW, args) => value(&args[0])?.checked_mul(value(&args[1])?),
+        Expr::Prim(Op::MaxI, args) => Some(value(&args[0])?.max(value(&args[1])?)),
+        Expr::Prim(Op::MinI, args) => Some(value(&args[0])?.min(value(&args[1])?)),
+        _ => None,
+    }
 }
 
 fn body_has_forbidden_effect(body: &[Stmt]) -> bool {
@@ -452,7 +556,7 @@ fn for_each_access<'a>(body: &'a [Stmt], visit: &mut dyn FnMut(Access<'a>)) {
                 loads_in(a, visit);
                 loads_in(b, visit);
             }
-            Expr::At(_, inner) => loads_in(inner, visit),
+            Expr::At(_, inner) | Expr::Threshold { value: inner, .. } => loads_in(inner, visit),
             _ => {}
         }
     }
@@ -472,6 +576,8 @@ fn for_each_access<'a>(body: &'a [Stmt], visit: &mut dyn FnMut(Access<'a>)) {
 /// Index expressions as polynomials over the parallel index, the inner loop indices and opaque invariants.
 struct AffineForm<'a> {
     index: &'a Var,
+    /// The loop's count: the body runs only when it is positive, so there `maxi(count, 0)` is `count`.
+    count: &'a Expr,
     loops: &'a HashMap<u32, (Var, Expr)>,
     definitions: &'a HashMap<u32, Expr>,
 }
@@ -510,9 +616,35 @@ impl AffineForm<'_> {
                 .term_at_depth(&args[0], depth)?
                 .checked_mul(&self.term_at_depth(&args[1], depth)?),
             Expr::Prim(Op::NegW, args) => self.term_at_depth(&args[0], depth)?.checked_scale(-1),
+            Expr::Prim(Op::MaxI, args) => self.term_of_clamped_at_zero(args, depth),
             _ if self.depends_on_loop_index(expr, DEFINITION_DEPTH) => None,
             _ => Some(Term::variable(&format!("({})", print_expr(expr)))),
         }
+    }
+
+    /// The term of `maxi(x, 0)` (or `maxi(0, x)`): `x`'s, when the algebra's bounds (sizes and the variables they
+    /// are made of are never negative, `VariableBounds::all_non_negative`) prove `x ≥ 0`. A cursor that advances by a
+    /// whole row per iteration advances by `maxi(n, 0)`, lowering's count of a loop that may not run. The loop's own
+    /// count is never negative where its body runs.
+    fn term_of_clamped_at_zero(&self, args: &[Expr], depth: usize) -> Option<Term> {
+        let ([value, Expr::Int(0)] | [Expr::Int(0), value]) = args else {
+            return self.opaque_term(&Expr::Prim(Op::MaxI, args.to_vec()));
+        };
+        if value == self.count {
+            return self.term_at_depth(value, depth);
+        }
+        match self.term_at_depth(value, depth) {
+            Some(term) if VariableBounds::all_non_negative().is_provably_non_negative(&term) => Some(term),
+            _ => self.opaque_term(&Expr::Prim(Op::MaxI, args.to_vec())),
+        }
+    }
+
+    /// An expression the algebra cannot look into, as one variable (`None` when it depends on a loop index).
+    fn opaque_term(&self, expr: &Expr) -> Option<Term> {
+        if self.depends_on_loop_index(expr, DEFINITION_DEPTH) {
+            return None;
+        }
+        Some(Term::variable(&format!("({})", print_expr(expr))))
     }
 
     /// Whether the expression reads a loop index or a variable defined inside the body other than by a `let` (a
@@ -530,7 +662,7 @@ impl AffineForm<'_> {
             Expr::Prim(_, args) => args.iter().any(|arg| self.depends_on_loop_index(arg, depth)),
             Expr::Load { index, .. } => self.depends_on_loop_index(index, depth),
             Expr::Select(c, a, b) => [c, a, b].iter().any(|e| self.depends_on_loop_index(e, depth)),
-            Expr::At(_, inner) => self.depends_on_loop_index(inner, depth),
+            Expr::At(_, inner) | Expr::Threshold { value: inner, .. } => self.depends_on_loop_index(inner, depth),
             _ => false,
         }
     }

@@ -121,6 +121,7 @@ fn count_expression_uses(expr: &Expr, as_propagating_argument: bool, uses: &mut 
             count_expression_uses(otherwise, false, uses);
         }
         Expr::At(_, inner) => count_expression_uses(inner, as_propagating_argument, uses),
+        Expr::Threshold { value, .. } => count_expression_uses(value, false, uses),
         Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_) => {}
     }
 }

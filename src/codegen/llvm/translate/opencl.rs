@@ -136,10 +136,16 @@ impl<'ctx> DeviceCode<'ctx> {
     /// too small, or a body a kernel cannot express. `None`: it becomes one.
     fn decide_on_kernel(&self, statement: &Stmt) -> Option<String> {
         let (work, checked) = match statement {
-            Stmt::ParallelFor { count, body, .. } => (parallel_for_work(count, body), check_kernel_body(body, None)),
+            Stmt::ParallelFor { index, count, body } => {
+                (parallel_for_work(index, count, body), check_kernel_body(body, None))
+            }
             Stmt::ParallelReduce {
-                count, body, element, ..
-            } => (reduce_work(count, body), check_kernel_body(body, Some(element))),
+                index,
+                count,
+                body,
+                element,
+                ..
+            } => (reduce_work(index, count, body), check_kernel_body(body, Some(element))),
             _ => return Some("not a parallel construct".to_string()),
         };
         if let Some(work) = work.as_int().filter(|work| *work < self.options.min_work) {
@@ -173,7 +179,7 @@ fn collapsible_inner_loop(body: &[Stmt]) -> Option<(&[Stmt], &Var, &Expr, &[Stmt
     }
     let defined = ir::variables_defined_in(prefix);
     let independent = ir::reads_only_outside(count, &defined)
-        && crate::loops::passes::parallelise::stores_are_disjoint_across_iterations(index, inner);
+        && crate::loops::passes::parallelise::stores_are_disjoint_across_iterations(index, count, inner);
     independent.then_some((prefix, index, count, inner.as_slice()))
 }
 
@@ -321,8 +327,8 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     fn offload_work(&self, statement: &Stmt) -> Option<(Expr, String)> {
         let device = self.device.as_ref()?;
         let (work, index) = match statement {
-            Stmt::ParallelFor { index, count, body } => (parallel_for_work(count, body), index),
-            Stmt::ParallelReduce { index, count, body, .. } => (reduce_work(count, body), index),
+            Stmt::ParallelFor { index, count, body } => (parallel_for_work(index, count, body), index),
+            Stmt::ParallelReduce { index, count, body, .. } => (reduce_work(index, count, body), index),
             _ => return None,
         };
         (device.options.min_work > 0 && work.as_int().is_none()).then(|| (work, offload_parameter_name(index)))
@@ -336,6 +342,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         };
         let work = self.translate_int(work)?;
         let threshold = self.parameter_value(parameter, device.options.min_work)?;
+        self.note_comparison(parameter, work)?;
         let on_device =
             self.emitter
                 .builder

@@ -52,7 +52,7 @@ pub(super) struct Captures {
 impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     /// `parfor index < count { body }`.
     pub(super) fn translate_parallel_for(&self, index: &Var, count: &Expr, body: &[Stmt]) -> Result<(), CodegenError> {
-        if self.inside_parallel_body || is_below_default_threshold(&parallel_for_work(count, body)) {
+        if self.inside_parallel_body || is_below_default_threshold(&parallel_for_work(index, count, body)) {
             return self.translate_for_loop(index, count, body);
         }
         let count_var = self.synthetic_var(ScalarType::Int, "n");
@@ -81,7 +81,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             captures.variables.push(count_var.clone());
         }
         let function = self.outline(&index.name(), &captures, &start, &end, &tasks)?;
-        let work = parallel_for_work(&Expr::var(&count_var), body);
+        let work = parallel_for_work(index, &Expr::var(&count_var), body);
         self.call_parallel_for(function, &captures, &Expr::var(&count_var), &work, &index.name())
     }
 
@@ -103,7 +103,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             body,
             element,
         };
-        if self.inside_parallel_body || is_below_default_threshold(&reduce_work(count, body)) {
+        if self.inside_parallel_body || is_below_default_threshold(&reduce_work(index, count, body)) {
             return self.translate_sequential_reduce(result, &folding, &loop_parts, &chunks);
         }
         let partials: Vec<Block> = folding
@@ -131,7 +131,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         for partial in &partials {
             self.with_runtime_site(self.current_site.get(), || self.bind_partials_buffer(*partial, &chunks))?;
         }
-        let work = reduce_work(&Expr::var(&count_var), body);
+        let work = reduce_work(index, &Expr::var(&count_var), body);
         self.call_parallel_for(function, &captures, &Expr::var(&chunks), &work, &index.name())?;
         // The partials, folded in chunk order into the result.
         let position = self.synthetic_var(ScalarType::Int, "c");
@@ -637,6 +637,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         let tasks = self.translate_int(tasks)?;
         let work = self.translate_int(work)?;
         let threshold = self.parameter_value(&threshold_name(name), DEFAULT_PARALLEL_THRESHOLD)?;
+        self.note_comparison(&threshold_name(name), work)?;
         let parallel_for = declare_runtime_function(self.emitter.module, RuntimeFunctionId::ParallelFor);
         let arguments = [
             function.as_global_value().as_pointer_value().into(),
@@ -646,6 +647,33 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             threshold.into(),
         ];
         self.emitter.builder.build_call(parallel_for, &arguments, "")?;
+        Ok(())
+    }
+
+    /// `reached(name, value)`: `value >= name`, the parameter read once per process. The run-time library is told
+    /// the value compared (it logs it for `aplc tune` when asked to, and returns at once otherwise). The OpenCL
+    /// backend's host code has its own defaults (a device wants far more parallelism than a CPU).
+    pub(super) fn translate_threshold(&self, name: &str, value: &Expr) -> Result<IntValue<'ctx>, CodegenError> {
+        let value = self.translate_int(value)?;
+        let default = crate::loops::parameters::default_value(name, self.device.is_some());
+        let threshold = self.parameter_value(name, default)?;
+        self.note_comparison(name, value)?;
+        Ok(self
+            .emitter
+            .builder
+            .build_int_compare(inkwell::IntPredicate::SGE, value, threshold, "reached")?)
+    }
+
+    /// Tells the run-time library that `value` was compared against the parameter `name` (see `aplc tune`).
+    pub(super) fn note_comparison(&self, name: &str, value: IntValue<'ctx>) -> Result<(), CodegenError> {
+        let text = self.emitter.builder.build_global_string_ptr(name, "parameter_name")?;
+        let function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::NoteComparison);
+        let arguments = [
+            text.as_pointer_value().into(),
+            self.emitter.int_constant(name.len() as i64).into(),
+            value.into(),
+        ];
+        self.emitter.builder.build_call(function, &arguments, "")?;
         Ok(())
     }
 

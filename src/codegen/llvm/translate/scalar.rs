@@ -89,6 +89,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             Expr::Load { block, index } => self.translate_load(*block, index),
             Expr::Select(condition, then, otherwise) => self.translate_select(condition, then, otherwise),
             Expr::At(site, inner) => self.with_site(*site, || self.translate_expression(inner)),
+            Expr::Threshold { name, value } => Ok(self.translate_threshold(name, value)?.into()),
         }
     }
 
@@ -111,6 +112,8 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
                 self.is_speculatable(condition) && self.is_speculatable(then) && self.is_speculatable(otherwise)
             }
             Expr::At(_, inner) => self.is_speculatable(inner),
+            // It calls the run-time library (to read the parameter and log the comparison).
+            Expr::Threshold { .. } => false,
             Expr::Prim(op, arguments) => {
                 let allowed = match failure_class(*op, arguments) {
                     FailureClass::Never => true,

@@ -1,0 +1,98 @@
+//! The threshold tree of compiled programs (`aplc::loops::parameters`, `aplc dump --stage params`): which
+//! parameters a program has, how the versions of a multi-versioned loop nest them, and their defaults per backend.
+
+use aplc::driver::{parameter_tree, Backend};
+use aplc::loops::parameters::{
+    ThresholdNode, DEFAULT_OUTER_THRESHOLD, DEFAULT_OUTER_THRESHOLD_ON_DEVICE, DEFAULT_PARALLEL_THRESHOLD,
+};
+use aplc::source::SourceFile;
+
+/// A matrix product whose size is read at run time: its i-k-j nest has two versions.
+const PRODUCT_OF_RUN_TIME_SIZE: &str = "n←100 ⎕ArgInt 1\nA←0.5×(⍳n)∘.+⍳n\nB←0.25×(⍳n)∘.×⍳n\n⎕←+/,A+.×B\n";
+
+fn tree(text: &str, backend: Backend) -> Vec<ThresholdNode> {
+    parameter_tree(&SourceFile::new("tree.apl", text), backend).expect("the program compiles")
+}
+
+fn names(nodes: &[ThresholdNode]) -> Vec<String> {
+    nodes.iter().map(|node| node.parameter.name.clone()).collect()
+}
+
+fn outer_nodes(nodes: &[ThresholdNode]) -> Vec<&ThresholdNode> {
+    nodes
+        .iter()
+        .filter(|node| node.parameter.name.starts_with("outer_"))
+        .collect()
+}
+
+#[test]
+fn a_product_of_run_time_size_chooses_between_its_outer_and_inner_versions() {
+    let nodes = tree(PRODUCT_OF_RUN_TIME_SIZE, Backend::Jit);
+    let outer = outer_nodes(&nodes);
+    assert_eq!(outer.len(), 1, "one versioned nest in {:?}", names(&nodes));
+    let outer = outer[0];
+    assert_eq!(outer.parameter.default, DEFAULT_OUTER_THRESHOLD);
+    // The outer version is one parallel loop over the rows, with the loop's own work threshold.
+    let index = outer.parameter.name.trim_start_matches("outer_");
+    assert_eq!(names(&outer.reached), vec![format!("threshold_{index}")]);
+    // The inner version runs each row's initialisation and each row update (k) in parallel.
+    assert_eq!(outer.otherwise.len(), 2, "{:?}", names(&outer.otherwise));
+    assert!(outer
+        .otherwise
+        .iter()
+        .all(|node| node.parameter.name.starts_with("threshold_")
+            && node.parameter.default == DEFAULT_PARALLEL_THRESHOLD));
+}
+
+#[test]
+fn the_opencl_backend_has_its_own_outer_default_and_offload_choices() {
+    let nodes = tree(PRODUCT_OF_RUN_TIME_SIZE, Backend::OpenCl);
+    let outer = outer_nodes(&nodes);
+    assert_eq!(outer.len(), 1);
+    assert_eq!(outer[0].parameter.default, DEFAULT_OUTER_THRESHOLD_ON_DEVICE);
+    // Under each version, a construct of run-time work chooses the device first, then the host's threads.
+    let offload = &outer[0].reached[0];
+    assert!(
+        offload.parameter.name.starts_with("offload_"),
+        "{:?}",
+        offload.parameter
+    );
+    assert!(offload.reached.is_empty());
+    assert_eq!(
+        names(&offload.otherwise),
+        vec![offload.parameter.name.replace("offload_", "threshold_")]
+    );
+}
+
+#[test]
+fn a_product_of_compile_time_size_has_no_versions() {
+    let nodes = tree("A←0.5×(⍳100)∘.+⍳100\n⎕←+/,A+.×A\n", Backend::Jit);
+    assert!(outer_nodes(&nodes).is_empty(), "{:?}", names(&nodes));
+}
+
+#[test]
+fn a_plain_map_nest_and_a_row_reduction_are_not_versioned() {
+    // The outer version already covers every element of a map nest; doubling the code would buy nothing.
+    let nodes = tree("n←100 ⎕ArgInt 1\nm←(⍳n)∘.+⍳n\n⎕←+/,1⌽m\n⎕←+/+/0.5×m\n", Backend::Jit);
+    assert!(outer_nodes(&nodes).is_empty(), "{:?}", names(&nodes));
+    assert!(!nodes.is_empty());
+}
+
+#[test]
+fn the_dump_prints_each_version_s_parameters_under_its_choice() {
+    let text = aplc::driver::dump(
+        &SourceFile::new("tree.apl", PRODUCT_OF_RUN_TIME_SIZE),
+        aplc::driver::Stage::Params,
+    )
+    .expect("the program compiles");
+    let outer_line = text
+        .lines()
+        .position(|line| line.starts_with("outer_"))
+        .expect("an outer line");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[outer_line + 1], "  >=:");
+    assert!(lines[outer_line + 2].starts_with("    threshold_"));
+    assert_eq!(lines[outer_line + 3], "  <:");
+    assert!(text.contains("# the OpenCL backend's host code"));
+    assert!(text.contains(&format!("= {DEFAULT_OUTER_THRESHOLD_ON_DEVICE}  #")));
+}
