@@ -387,6 +387,36 @@ fn the_runner_stops_when_a_setting_changes_the_output_or_makes_the_program_fail(
 }
 
 #[test]
+fn the_runner_stops_a_run_far_slower_than_the_default_and_counts_it_as_failed() {
+    use aplc::tune::runner::TIME_LIMIT_FLOOR_SECONDS;
+    use aplc::tune::{RunError, Runner};
+    let directory = test_directory("runner_time_limit");
+    // With the setting it would take a minute; the default run prints at once.
+    let program = script(
+        &directory,
+        "program",
+        "[ -z \"$APLC_PARAM_threshold_a\" ] || exec sleep 60\necho done\n",
+    );
+    let mut runner = runner_for(program, &[]);
+    runner.record_reference_outputs().unwrap();
+    let started = std::time::Instant::now();
+    let settings = aplc::tune::Settings::from([("threshold_a".to_string(), 5)]);
+    match runner.run(0, &settings) {
+        Err(RunError::Failed(message)) => {
+            assert!(message.contains("stopped after"), "{message}");
+            assert!(message.contains("APLC_PARAM_threshold_a=5"), "{message}");
+        }
+        other => panic!("expected the run to be stopped, got {other:?}"),
+    }
+    // Stopped at the floor of the limit (the default run is far shorter than a tenth of it), not after a minute.
+    assert!(started.elapsed().as_secs_f64() < 30.0, "{:?}", started.elapsed());
+    assert!(started.elapsed().as_secs_f64() >= TIME_LIMIT_FLOOR_SECONDS);
+    // The default settings still run.
+    assert!(runner.run(0, &aplc::tune::Settings::new()).is_ok());
+    runner.finish();
+}
+
+#[test]
 fn aplc_tune_refuses_to_overwrite_the_program_or_to_write_where_it_cannot_before_tuning() {
     let directory = test_directory("refused_outputs");
     std::fs::write(directory.join("prog.apl"), ROW_SUMS).unwrap();

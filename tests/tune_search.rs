@@ -626,3 +626,45 @@ mod monotone_models {
         }
     }
 }
+
+#[test]
+fn a_final_check_drops_the_thresholds_that_made_a_dataset_slower_and_keeps_the_rest() {
+    // Two independent constructs whose thresholds both win in the search; once the search is over, settings that
+    // change threshold_b cost three times as much (a machine whose behaviour drifted for that construct), settings
+    // that change only threshold_a keep their gain.
+    struct DriftingForOne {
+        model: CostModel,
+    }
+    impl Runner for DriftingForOne {
+        fn run(&mut self, dataset: usize, settings: &Settings) -> Result<Measurement, RunError> {
+            let search_over = self.model.runs >= 3;
+            let mut measurement = self.model.run(dataset, settings)?;
+            if search_over && settings.contains_key("threshold_b") {
+                measurement.time *= 3.0;
+            }
+            Ok(measurement)
+        }
+    }
+    let mut runner = DriftingForOne {
+        model: CostModel::new(vec![independent_constructs(2, 30_000)]),
+    };
+    let mut ignore = |_: &aplc::tune::search::Progress| {};
+    let mut tuner = Tuner::new(&mut runner, 1, exact_options(), &mut ignore);
+    // Defaults that never reach, so that the search's choice (run in parallel) differs from both defaults.
+    let never_by_default = |name: &str| {
+        let mut node = leaf(name);
+        node.parameter.default = NEVER_REACHED;
+        node
+    };
+    let tree = [never_by_default("threshold_a"), never_by_default("threshold_b")];
+    let search = tuner.search(&tree).unwrap();
+    assert_eq!(
+        search.settings.keys().cloned().collect::<Vec<_>>(),
+        ["threshold_a", "threshold_b"]
+    );
+    let verification = tuner.verify(&search.settings).unwrap();
+    assert!(!verification.keeps_tuned);
+    assert_eq!(verification.dropped, ["threshold_b"]);
+    assert_eq!(verification.kept.keys().cloned().collect::<Vec<_>>(), ["threshold_a"]);
+    assert!(verification.kept_times[0] < verification.default_times[0]);
+}

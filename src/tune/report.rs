@@ -29,10 +29,7 @@ pub struct TuningReport {
 impl TuningReport {
     /// The settings written to the tuning file: the search's, unless the final check found them slower.
     pub fn kept_settings(&self) -> Settings {
-        match self.verification.keeps_tuned {
-            true => self.search.settings.clone(),
-            false => Settings::new(),
-        }
+        self.verification.kept.clone()
     }
 
     /// Measurements in all: the search's and the final check's.
@@ -42,10 +39,7 @@ impl TuningReport {
 
     /// The final check's time of the settings that are kept, on a dataset.
     pub fn kept_time(&self, dataset: usize) -> f64 {
-        match self.verification.keeps_tuned {
-            true => self.verification.tuned_times[dataset],
-            false => self.verification.default_times[dataset],
-        }
+        self.verification.kept_times[dataset]
     }
 
     /// The datasets on which the search's settings were slower than the defaults beyond the epsilon.
@@ -124,11 +118,20 @@ fn verdict_comment(report: &TuningReport) -> String {
             .map(|index| (index + 1).to_string())
             .collect();
         let proposed_text: Vec<String> = proposed.iter().map(|(name, value)| format!("{name}={value}")).collect();
+        if report.verification.kept.is_empty() {
+            return format!(
+                "# defaults kept: the search's settings ({}) were slower than the defaults on dataset(s) {} in the \
+                 final check, and so was every part of them\n",
+                proposed_text.join(" "),
+                slower.join(", ")
+            );
+        }
         return format!(
-            "# defaults kept: the search's settings ({}) were slower than the defaults on dataset(s) {} in the final \
-             check\n",
+            "# the search's settings ({}) were slower than the defaults on dataset(s) {} in the final check; without \
+             {} they are nowhere slower:\n",
             proposed_text.join(" "),
-            slower.join(", ")
+            slower.join(", "),
+            report.verification.dropped.join(", ")
         );
     }
     let mut text = String::new();
@@ -260,7 +263,7 @@ pub fn json_text(report: &TuningReport) -> String {
     format!(
         "{{\n  \"program\": {},\n  \"backend\": {},\n  \"timed_runs\": {},\n  \"epsilon\": {},\n  \"measurements\": {},\n  \
          \"search_measurements\": {},\n  \"check_measurements\": {},\n  \"executions\": {},\n  \"kept_tuned\": {},\n  \
-         \"proposed\": {},\n  \"settings\": {},\n  \"conflicts\": [{}],\n  \"thresholds\": [{}],\n  \"datasets\": [\n    {}\n  ]\n}}\n",
+         \"proposed\": {},\n  \"settings\": {},\n  \"dropped\": [{}],\n  \"conflicts\": [{}],\n  \"thresholds\": [{}],\n  \"datasets\": [\n    {}\n  ]\n}}\n",
         json_string(&report.program),
         json_string(report.backend),
         report.timed_runs,
@@ -272,6 +275,13 @@ pub fn json_text(report: &TuningReport) -> String {
         report.verification.keeps_tuned,
         json_settings(&report.search.settings),
         json_settings(&report.kept_settings()),
+        report
+            .verification
+            .dropped
+            .iter()
+            .map(|name| json_string(name))
+            .collect::<Vec<_>>()
+            .join(", "),
         conflicts.join(", "),
         thresholds.join(", "),
         datasets.join(",\n    ")

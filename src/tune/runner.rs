@@ -6,6 +6,11 @@
 //! `bench/run` measures, so that start-up and the pool's threads count as they do for a user. Every run's standard
 //! output must be the default run's, because a threshold only chooses between versions that compute the same
 //! thing: a difference is a compiler bug, and tuning stops naming the settings that changed the output.
+//!
+//! A run that takes more than [`TIME_LIMIT_FACTOR`] times as long as the dataset's default run (and at least
+//! [`TIME_LIMIT_FLOOR_SECONDS`]) is stopped and counts as infinitely slow: the tuner could never keep a setting that
+//! slow, and some versions are slower by orders of magnitude (a kernel launch per row update of a 100,000-row matrix
+//! product on a device that launches slowly).
 
 use super::datasets::Dataset;
 use super::{ComparedValues, Measurement, RunError, Runner, Settings};
@@ -19,6 +24,12 @@ use std::time::Instant;
 /// every run so that they neither slow the timed runs nor differ between them.
 const REPORTING_VARIABLES: [&str; 2] = ["APLC_OPENCL_STATS", "APLC_OPENCL_PROFILE"];
 
+/// How many times the default run's time a run may take before it is stopped.
+pub const TIME_LIMIT_FACTOR: f64 = 10.0;
+
+/// The least time limit of a run, in seconds (start-up times vary more than short runs do).
+pub const TIME_LIMIT_FLOOR_SECONDS: f64 = 1.0;
+
 /// Runs a built executable on the datasets.
 pub struct ExecutableRunner {
     /// Holds the executable, the empty tuning file and the comparison logs; removed when the runner is dropped.
@@ -31,6 +42,8 @@ pub struct ExecutableRunner {
     timed_runs: usize,
     /// What each dataset's default run printed, once [`ExecutableRunner::record_reference_outputs`] ran.
     reference_outputs: Vec<String>,
+    /// How long each dataset's default run took, in seconds (the base of the runs' time limits).
+    reference_seconds: Vec<f64>,
     logs_made: usize,
     /// Every child process started, warm-up and reference runs included.
     executions: usize,
@@ -43,6 +56,8 @@ struct Execution {
     /// The exit status, `None` when a signal killed it.
     status: Option<i32>,
     seconds: f64,
+    /// Whether the run was stopped at its time limit.
+    stopped: bool,
 }
 
 impl ExecutableRunner {
@@ -61,6 +76,7 @@ impl ExecutableRunner {
             datasets,
             timed_runs: timed_runs.max(1),
             reference_outputs: Vec::new(),
+            reference_seconds: Vec::new(),
             logs_made: 0,
             executions: 0,
         }
@@ -93,6 +109,7 @@ impl ExecutableRunner {
         std::fs::write(self.empty_tuning_file(), "")
             .map_err(|error| format!("cannot write {}: {error}", self.empty_tuning_file().display()))?;
         self.reference_outputs.clear();
+        self.reference_seconds.clear();
         for dataset in 0..self.datasets.len() {
             let execution = self.execute(dataset, &Settings::new(), None)?;
             if execution.status != Some(0) {
@@ -104,8 +121,17 @@ impl ExecutableRunner {
                 ));
             }
             self.reference_outputs.push(execution.stdout);
+            self.reference_seconds.push(execution.seconds);
         }
         Ok(())
+    }
+
+    /// The time limit of a run on `dataset` (none before its default run was timed).
+    fn time_limit(&self, dataset: usize) -> Option<std::time::Duration> {
+        let reference = *self.reference_seconds.get(dataset)?;
+        Some(std::time::Duration::from_secs_f64(
+            (reference * TIME_LIMIT_FACTOR).max(TIME_LIMIT_FLOOR_SECONDS),
+        ))
     }
 
     /// The tuning file every run is pointed at (`APLC_TUNING`): empty, so that no `.tuning` file lying around changes
@@ -145,19 +171,38 @@ impl ExecutableRunner {
             command.env(COMPARISON_LOG_VARIABLE, log);
         }
         self.executions += 1;
+        let limit = self.time_limit(dataset);
         let start = Instant::now();
-        let output = command
-            .output()
+        let child = command
+            .spawn()
             .map_err(|error| format!("cannot run {}: {error}", self.executable.display()))?;
+        let watchdog = limit.map(|limit| Watchdog::start(child.id(), limit));
+        let output = child
+            .wait_with_output()
+            .map_err(|error| format!("cannot run {}: {error}", self.executable.display()));
+        let seconds = start.elapsed().as_secs_f64();
+        let stopped = watchdog.is_some_and(Watchdog::cancel);
+        let output = output?;
         if self.interrupted() {
             return Err("interrupted".to_string());
         }
         Ok(Execution {
-            seconds: start.elapsed().as_secs_f64(),
+            seconds,
             stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
             stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
             status: output.status.code(),
+            stopped,
         })
+    }
+
+    /// The failure of a run stopped at its time limit: infinitely slow for the search.
+    fn stopped_at_limit(&self, dataset: usize, settings: &Settings) -> RunError {
+        RunError::Failed(format!(
+            "{} on the dataset {}: stopped after {:.1} s, more than {TIME_LIMIT_FACTOR} times the default's time",
+            describe_settings(settings),
+            self.datasets[dataset].describe(),
+            self.time_limit(dataset).unwrap_or_default().as_secs_f64()
+        ))
     }
 
     /// Checks one run. A program that ran with its defaults (the reference runs) and fails or prints something else
@@ -194,12 +239,18 @@ impl Runner for ExecutableRunner {
     fn run(&mut self, dataset: usize, settings: &Settings) -> Result<Measurement, RunError> {
         let log = self.fresh_log_file();
         let warm_up = self.execute(dataset, settings, Some(&log)).map_err(RunError::Fatal)?;
+        if warm_up.stopped {
+            return Err(self.stopped_at_limit(dataset, settings));
+        }
         self.check_execution(dataset, settings, &warm_up)?;
         let compared = read_comparison_log(&log).map_err(RunError::Fatal)?;
         let _ = std::fs::remove_file(&log);
         let mut seconds = Vec::new();
         for _ in 0..self.timed_runs {
             let execution = self.execute(dataset, settings, None).map_err(RunError::Fatal)?;
+            if execution.stopped {
+                return Err(self.stopped_at_limit(dataset, settings));
+            }
             self.check_execution(dataset, settings, &execution)?;
             seconds.push(execution.seconds);
         }
@@ -211,6 +262,36 @@ impl Runner for ExecutableRunner {
 }
 
 /// Reads a comparison log: `name value` lines (a missing file is an empty log: the program compared nothing).
+/// Kills a child process (by its process id) when it is still running at its time limit, from a thread of its own,
+/// so that the waiting thread times the child exactly.
+struct Watchdog {
+    cancel: std::sync::mpsc::Sender<()>,
+    thread: std::thread::JoinHandle<bool>,
+}
+
+impl Watchdog {
+    fn start(process: u32, limit: std::time::Duration) -> Watchdog {
+        let (cancel, cancelled) = std::sync::mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            if cancelled.recv_timeout(limit).is_ok() {
+                return false;
+            }
+            // SAFETY: kill has no memory effects. The child may have ended and been reaped by the waiting thread in
+            // the instant since the timeout; its id could then name another process, but ids are not reused within
+            // microseconds.
+            unsafe { libc::kill(process as libc::pid_t, libc::SIGKILL) };
+            true
+        });
+        Watchdog { cancel, thread }
+    }
+
+    /// Stops the watchdog (after the child ended); whether it killed the child.
+    fn cancel(self) -> bool {
+        let _ = self.cancel.send(());
+        self.thread.join().unwrap_or(false)
+    }
+}
+
 pub fn read_comparison_log(path: &Path) -> Result<ComparedValues, String> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,

@@ -107,10 +107,18 @@ pub struct SearchOutcome {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Verification {
     pub default_times: Vec<f64>,
+    /// The times of the search's settings.
     pub tuned_times: Vec<f64>,
-    /// Whether the tuned settings are kept: no dataset is slower with them than with the defaults by more than the
-    /// epsilon.
+    /// Whether the search's settings are kept whole: no dataset is slower with them than with the defaults by more
+    /// than the epsilon.
     pub keeps_tuned: bool,
+    /// The settings kept: the search's, or (when they were slower somewhere) what is left of them after dropping
+    /// thresholds one at a time until no dataset is slower than with the defaults; empty when nothing is left.
+    pub kept: Settings,
+    /// The times of [`Self::kept`] (the defaults' when it is empty).
+    pub kept_times: Vec<f64>,
+    /// The thresholds of the search's settings that were dropped, in the order they were.
+    pub dropped: Vec<String>,
     pub runs: usize,
 }
 
@@ -193,16 +201,89 @@ impl<'a> Tuner<'a> {
             default_times.push(default_time);
             tuned_times.push(tuned_time);
         }
-        let keeps_tuned = default_times
-            .iter()
-            .zip(&tuned_times)
-            .all(|(default, tuned)| !self.is_slower_beyond_epsilon(*tuned, *default));
+        let keeps_tuned = self.is_nowhere_slower(&tuned_times, &default_times);
+        let (kept, kept_times, dropped) = match keeps_tuned {
+            true => (tuned.clone(), tuned_times.clone(), Vec::new()),
+            false => self.drop_thresholds_until_nowhere_slower(tuned, &tuned_times, &default_times)?,
+        };
         Ok(Verification {
             default_times,
             tuned_times,
             keeps_tuned,
+            kept,
+            kept_times,
+            dropped,
             runs: self.runs - first_run,
         })
+    }
+
+    /// Whether no dataset's time is worse than the default's beyond the epsilon.
+    fn is_nowhere_slower(&self, times: &[f64], default_times: &[f64]) -> bool {
+        times
+            .iter()
+            .zip(default_times)
+            .all(|(time, default)| !self.is_slower_beyond_epsilon(*time, *default))
+    }
+
+    /// When the search's settings are slower than the defaults on some dataset (timing noise on a shared machine, or
+    /// settings that suit each dataset alone but not together), drops one of their thresholds at a time (back to its
+    /// default): each round times every setting with one more threshold dropped on every dataset, and goes on from the
+    /// one whose worst ratio to the defaults is least, until a setting is nowhere slower (kept) or nothing is left
+    /// (the defaults). At most `k(k+1)/2` settings for `k` thresholds, each timed on every dataset.
+    fn drop_thresholds_until_nowhere_slower(
+        &mut self,
+        tuned: &Settings,
+        tuned_times: &[f64],
+        default_times: &[f64],
+    ) -> Result<(Settings, Vec<f64>, Vec<String>), String> {
+        let mut current = tuned.clone();
+        let mut current_times = tuned_times.to_vec();
+        let mut dropped = Vec::new();
+        while !current.is_empty() {
+            if self.is_nowhere_slower(&current_times, default_times) {
+                return Ok((current, current_times, dropped));
+            }
+            let mut best: Option<(f64, String, Vec<f64>)> = None;
+            for name in current.keys() {
+                let mut candidate = current.clone();
+                candidate.remove(name);
+                let times = match candidate.is_empty() {
+                    true => default_times.to_vec(),
+                    false => self.time_on_every_dataset(&candidate, default_times, &format!("without {name}"))?,
+                };
+                let worst = times
+                    .iter()
+                    .zip(default_times)
+                    .map(|(time, default)| time / default)
+                    .fold(0.0, f64::max);
+                if best.as_ref().is_none_or(|(least, _, _)| worst < *least) {
+                    best = Some((worst, name.clone(), times));
+                }
+            }
+            let Some((_, name, times)) = best else { break };
+            current.remove(&name);
+            current_times = times;
+            dropped.push(name);
+        }
+        match current.is_empty() {
+            true => Ok((Settings::new(), default_times.to_vec(), dropped)),
+            false => Ok((current, current_times, dropped)),
+        }
+    }
+
+    /// The times of `settings` on every dataset, labelled for the progress lines.
+    fn time_on_every_dataset(
+        &mut self,
+        settings: &Settings,
+        default_times: &[f64],
+        label: &str,
+    ) -> Result<Vec<f64>, String> {
+        (0..self.datasets)
+            .map(|dataset| {
+                let references = vec![("default", default_times[dataset])];
+                Ok(self.measure(dataset, settings, label, references)?.time)
+            })
+            .collect()
     }
 
     /// Whether `time` is worse than `reference` by more than the epsilon (an infinite time always is, unless the

@@ -13,11 +13,14 @@
 //!   stores: each store position is affine in `i` and the indices of the loops inside the body,
 //!   `τ + c·i + Σ c_j·j` with `j < n_j`, and the iteration's positions span at most `Σ |c_j|·(n_j-1) + 1 ≤ |c|`
 //!   (the non-negativity of sizes and strides is the LMAD algebra's, `crate::mem::term::VariableBounds`);
-//! - it loads a shared block that it stores only at positions where the same iteration stores;
-//! - it holds no parallel construct (the inner one is preferred: on the CPU nested constructs run sequentially, and
-//!   an inner reduction or map is where the bulk of the work of a small outer loop is).
+//! - it loads a shared block that it stores only at positions where the same iteration stores.
 //!
-//! Only outermost loops are made parallel: a loop inside a parallel body runs sequentially anyway.
+//! Only outermost loops are made parallel: a loop inside a parallel body runs sequentially anyway. When the loop's
+//! body, made parallel on its own, would hold parallel constructs worth running (an inner reduction, or a map inside
+//! a sequential loop, as in a matrix product's `for i { for k { parfor j } }`), which level should be parallel depends
+//! on the sizes: the loop gets two versions under `if reached(outer_i, n)`, the outer-parallel one and the
+//! sequential loop with its inner constructs parallel (a renamed copy), and the run-time parameter `outer_i` chooses
+//! (see `crate::loops::parameters`). A plain nest of maps gets only the outer version.
 
 use crate::loops::ir::{blocks_allocated_in, Block, Expr, Program, Stmt, Var};
 use crate::loops::parameters::{
