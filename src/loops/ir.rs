@@ -14,9 +14,13 @@
 //!   with an associative operator and its neutral element. Its value is defined by a fixed chunking that does not
 //!   depend on the number of threads: the element range is cut into chunks of [`REDUCTION_CHUNK`] elements, each chunk
 //!   is folded from the neutral element left to right (`part := op(part, x)`), and the chunks' results are folded
-//!   left to right in chunk order. Every backend evaluates exactly this, so a floating-point `+/` prints the same
-//!   digits whatever the thread count. A segmented reduction (one result per row) is a parallel map over the rows whose
-//!   body folds its row.
+//!   left to right in chunk order. The chunking never depends on the thread count, so a floating-point `+/` prints the
+//!   same digits whatever the thread count. Within a chunk, native code lets LLVM reassociate a double `+` or `×`
+//!   (APL's licence; it vectorises the fold into lane sums) while an OpenCL kernel folds left to right, so the two
+//!   agree up to the rounding of a 4,096-element partial sum, below the printed digits in practice but not bit for
+//!   bit. A segmented reduction (one result per row) is a parallel map over the rows whose body folds its row
+//!   sequentially (vectorised the same way on the CPU, with no chunks to bound the difference on a long row: issue
+//!   #12's note has a 32-million-element column whose last printed digit differs).
 //! - Everything else is sequential: `for` and `while` loops stay for what is sequential (⍣, folds whose operator is
 //!   not associative, compress with its running write position).
 //!
