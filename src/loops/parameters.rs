@@ -84,7 +84,6 @@ pub fn threshold_name(index_name: &str) -> String {
     format!("threshold_{index_name}")
 }
 
-/// Every parameter of the program, in program order.
 /// The program's threshold tree, in program order: for native code on the CPU, or (`device`, with the OpenCL
 /// backend's `--opencl-min-work`) for the host code of the OpenCL backend.
 pub fn parameter_tree(program: &Program, device: Option<i64>) -> Vec<ThresholdNode> {
@@ -174,20 +173,6 @@ fn construct_parameter(statement: &Stmt) -> Parameter {
         default: DEFAULT_PARALLEL_THRESHOLD,
         description: format!("{}: least work to run it on every thread", construct_title(statement)),
     }
-}
-
-/// Every parameter of the program's tree for native code, in program order (depth first).
-pub fn program_parameters(program: &Program) -> Vec<Parameter> {
-    fn flatten(nodes: &[ThresholdNode], into: &mut Vec<Parameter>) {
-        for node in nodes {
-            into.push(node.parameter.clone());
-            flatten(&node.reached, into);
-            flatten(&node.otherwise, into);
-        }
-    }
-    let mut parameters = Vec::new();
-    flatten(&parameter_tree(program, None), &mut parameters);
-    parameters
 }
 
 /// The text of `aplc dump --stage params` for a tree: one `name = default  # description` line per parameter, and

@@ -230,11 +230,6 @@ struct ReductionLaunch<'a, 'ctx> {
 /// The work-items of a reduction kernel's group (its local buffer holds up to `APLC_MAX_GROUP`).
 const REDUCTION_GROUP: i64 = 256;
 
-/// The name of the offload threshold of the construct with this index (see `offload_work`).
-fn offload_parameter_name(index: &Var) -> String {
-    format!("offload_{}", index.name())
-}
-
 /// The blocks `statements` read (loads, and the arrays that prints, formats, calls and file reads pass to the
 /// run-time library or a function), except those allocated inside them.
 fn blocks_read_by(statements: &[Stmt]) -> Vec<Block> {
@@ -331,7 +326,8 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             Stmt::ParallelReduce { index, count, body, .. } => (reduce_work(index, count, body), index),
             _ => return None,
         };
-        (device.options.min_work > 0 && work.as_int().is_none()).then(|| (work, offload_parameter_name(index)))
+        (device.options.min_work > 0 && work.as_int().is_none())
+            .then(|| (work, crate::loops::parameters::offload_threshold_name(&index.name())))
     }
 
     /// A construct that runs on the device when its work is at least its offload threshold, on the host otherwise.
