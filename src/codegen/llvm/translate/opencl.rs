@@ -337,12 +337,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             return self.translate_statement_itself(statement);
         };
         let work = self.translate_int(work)?;
-        let threshold = self.parameter_value(parameter, device.options.min_work)?;
-        self.note_comparison(parameter, work)?;
-        let on_device =
-            self.emitter
-                .builder
-                .build_int_compare(inkwell::IntPredicate::SGE, work, threshold, "offload")?;
+        let on_device = self.reaches_parameter(work, parameter, device.options.min_work)?;
         let result = match statement {
             Stmt::ParallelReduce { result, .. } => Some(result),
             _ => None,

@@ -656,6 +656,17 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     pub(super) fn translate_threshold(&self, name: &str, value: &Expr) -> Result<IntValue<'ctx>, CodegenError> {
         let value = self.translate_int(value)?;
         let default = crate::loops::parameters::default_value(name, self.device.is_some());
+        self.reaches_parameter(value, name, default)
+    }
+
+    /// `value >= name` for a threshold parameter with this default, the comparison noted for `aplc tune`: every
+    /// run-time choice between versions (`reached`, an offload threshold) is this.
+    pub(super) fn reaches_parameter(
+        &self,
+        value: IntValue<'ctx>,
+        name: &str,
+        default: i64,
+    ) -> Result<IntValue<'ctx>, CodegenError> {
         let threshold = self.parameter_value(name, default)?;
         self.note_comparison(name, value)?;
         Ok(self
@@ -665,7 +676,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     }
 
     /// Tells the run-time library that `value` was compared against the parameter `name` (see `aplc tune`).
-    pub(super) fn note_comparison(&self, name: &str, value: IntValue<'ctx>) -> Result<(), CodegenError> {
+    fn note_comparison(&self, name: &str, value: IntValue<'ctx>) -> Result<(), CodegenError> {
         let text = self.emitter.builder.build_global_string_ptr(name, "parameter_name")?;
         let function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::NoteComparison);
         let arguments = [
