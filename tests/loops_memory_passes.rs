@@ -6,18 +6,11 @@
 mod loops_common;
 
 use aplc::loops::ir::Program;
-use aplc::loops::{check::check_program, parser::parse_program, print_program};
-use loops_common::run_loops;
+use aplc::loops::parser::parse_program;
 
 /// Parses, checks, runs the pass, checks again, and compares the two runs; returns the printed result.
 fn apply(pass: fn(Program) -> Program, text: &str) -> String {
-    let program = parse_program(text).unwrap_or_else(|error| panic!("{error}\n{text}"));
-    check_program(&program).unwrap_or_else(|error| panic!("input: {error}\n{text}"));
-    let rewritten = pass(program.clone());
-    let printed = print_program(&rewritten);
-    check_program(&rewritten).unwrap_or_else(|error| panic!("output: {error}\n{printed}"));
-    assert_eq!(run_loops(&program), run_loops(&rewritten), "{printed}");
-    printed
+    loops_common::apply_pass(pass, text)
 }
 
 /// The pass must leave the program exactly as it was.

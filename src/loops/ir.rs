@@ -817,6 +817,24 @@ pub fn reads_only_outside(expr: &Expr, defined: &std::collections::HashSet<u32>)
     blocks.is_empty() && variables.iter().all(|var| !defined.contains(&var.id))
 }
 
+/// Calls `visit` with the block and the index expression of every load in `expr`, outer loads first.
+pub fn for_each_load<'a>(expr: &'a Expr, visit: &mut dyn FnMut(Block, &'a Expr)) {
+    match expr {
+        Expr::Load { block, index } => {
+            visit(*block, index);
+            for_each_load(index, visit);
+        }
+        Expr::Prim(_, args) => args.iter().for_each(|arg| for_each_load(arg, visit)),
+        Expr::Select(condition, then, otherwise) => {
+            for_each_load(condition, visit);
+            for_each_load(then, visit);
+            for_each_load(otherwise, visit);
+        }
+        Expr::At(_, inner) | Expr::Threshold { value: inner, .. } => for_each_load(inner, visit),
+        _ => {}
+    }
+}
+
 /// Appends the variables `expr` reads to `variables` (with repeats) and the blocks it loads from to `blocks` (once each).
 pub fn collect_reads(expr: &Expr, variables: &mut Vec<Var>, blocks: &mut Vec<Block>) {
     match expr {

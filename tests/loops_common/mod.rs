@@ -79,3 +79,15 @@ pub fn loop_ir(text: &str) -> (ir::Program, String) {
     let printed = print_program(&lowered);
     (lowered, printed)
 }
+
+/// Parses hand-written loop IR, checks it, runs `pass`, checks the result, and requires both to run alike (what they
+/// print and how they end); returns the rewritten program as printed.
+pub fn apply_pass(pass: fn(ir::Program) -> ir::Program, text: &str) -> String {
+    let program = aplc::loops::parser::parse_program(text).unwrap_or_else(|error| panic!("{error}\n{text}"));
+    check_program(&program).unwrap_or_else(|error| panic!("input: {error}\n{text}"));
+    let rewritten = pass(program.clone());
+    let printed = print_program(&rewritten);
+    check_program(&rewritten).unwrap_or_else(|error| panic!("output: {error}\n{printed}"));
+    assert_eq!(run_loops(&program), run_loops(&rewritten), "{printed}");
+    printed
+}

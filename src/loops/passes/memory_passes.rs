@@ -7,7 +7,8 @@
 //! remove copies, and with them allocations that hoisting would otherwise have to move), then hoisting, and last the
 //! recognition of parallel maps, which must see where the other passes left each block. Index-space splitting comes
 //! last: it copies loop bodies, so every pass before it works on one copy, and its pieces of a parallel map are
-//! parallel maps already.
+//! parallel maps already. Interchanging element-wise steps comes after the recognition of parallel maps, whose
+//! proof it relies on (a step's map is parallel), and before splitting, which then sees the strips' loops.
 
 use crate::loops::ir::Program;
 
@@ -44,6 +45,12 @@ pub fn memory_pipeline() -> Vec<MemoryPass> {
             run: super::parallelise::parallelise_maps,
         },
         MemoryPass {
+            name: STEP_INTERCHANGE,
+            description: "run a loop whose steps are one element-wise parallel map of its state strip by strip, \
+                          each strip taking every step while it is in the cache",
+            run: super::step_interchange::interchange_element_wise_steps,
+        },
+        MemoryPass {
             name: "split-index-spaces",
             description: "cut the index range of a loop whose body selects on comparisons of its index with invariant \
                           bounds (rotations, shifts, catenations) into pieces where each comparison is known",
@@ -62,12 +69,21 @@ pub fn optimise_memory(program: Program) -> Program {
 /// The name of the pass that the memory IR for devices leaves out ([`optimise_memory_for_devices`]).
 pub const INDEX_SPLITTING: &str = "split-index-spaces";
 
-/// The memory passes for the OpenCL backend: all but index-space splitting. Its pieces serve a CPU's vector units (an
-/// interior without selects); a GPU predicates a kernel's selects at no cost, and each piece would be a kernel
-/// launch of its own, mostly too small to be worth one (the edge rows of a stencil).
+/// The name of the pass that runs element-wise steps strip by strip, which devices run with shorter strips.
+pub const STEP_INTERCHANGE: &str = "interchange-element-wise-steps";
+
+/// The memory passes for the OpenCL backend: all but index-space splitting, and element-wise steps in strips of a
+/// work-item's share. Index-space splitting's pieces serve a CPU's vector units (an interior without selects); a GPU
+/// predicates a kernel's selects at no cost, and each piece would be a kernel launch of its own, mostly too small to
+/// be worth one (the edge rows of a stencil). A strip of cache-sized length serves a CPU's cache; a kernel needs
+/// strips short enough to give every work-item one.
 pub fn optimise_memory_for_devices(program: Program) -> Program {
     memory_pipeline()
         .iter()
         .filter(|pass| pass.name != INDEX_SPLITTING)
-        .fold(program, |program, pass| (pass.run)(program))
+        .map(|pass| match pass.name {
+            STEP_INTERCHANGE => super::step_interchange::interchange_element_wise_steps_on_device,
+            _ => pass.run,
+        })
+        .fold(program, |program, run| run(program))
 }

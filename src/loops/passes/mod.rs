@@ -9,7 +9,8 @@
 //!   reductions in i-k-j order when the innermost loop then reads contiguously, and `row_fusion` fuses a loop that
 //!   writes an array row by row with the loop that reads it row by row, contracting the array to one row.
 //! - [`memory_passes`]: the passes over blocks after lowering ([`rematerialise`], [`in_place`], [`hoist`] with
-//!   [`double_buffer`], then [`parallelise`], and last [`index_split`], which cuts the index range of stencil loops
+//!   [`double_buffer`], then [`parallelise`], [`step_interchange`] (a `⍣` of element-wise steps runs strip by
+//!   strip), and last [`index_split`], which cuts the index range of stencil loops
 //!   into an interior without selects and thin borders), run by the driver's `loop_program` so that every backend
 //!   gets them.
 
@@ -25,3 +26,4 @@ pub mod overflow_checks;
 pub mod parallelise;
 pub mod rematerialise;
 pub(crate) mod row_fusion;
+pub mod step_interchange;

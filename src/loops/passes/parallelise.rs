@@ -547,28 +547,12 @@ enum Access<'a> {
 }
 
 fn for_each_access<'a>(body: &'a [Stmt], visit: &mut dyn FnMut(Access<'a>)) {
-    fn loads_in<'a>(expr: &'a Expr, visit: &mut dyn FnMut(Access<'a>)) {
-        match expr {
-            Expr::Load { block, index } => {
-                visit(Access::Load(*block, index));
-                loads_in(index, visit);
-            }
-            Expr::Prim(_, args) => args.iter().for_each(|arg| loads_in(arg, visit)),
-            Expr::Select(c, a, b) => {
-                loads_in(c, visit);
-                loads_in(a, visit);
-                loads_in(b, visit);
-            }
-            Expr::At(_, inner) | Expr::Threshold { value: inner, .. } => loads_in(inner, visit),
-            _ => {}
-        }
-    }
     for statement in body {
         if let Stmt::Store { block, index, .. } = statement {
             visit(Access::Store(*block, index));
         }
         for expr in crate::loops::ir::statement_expressions(statement) {
-            loads_in(expr, visit);
+            crate::loops::ir::for_each_load(expr, &mut |block, index| visit(Access::Load(block, index)));
         }
         for list in statement.nested_lists() {
             for_each_access(list, visit);
