@@ -58,7 +58,7 @@ fn assert_success(output: &Output, what: &str) {
 const ROW_SUMS: &str = "R←300 ⎕ArgInt 1\nC←200 ⎕ArgInt 2\nm←(R,C)⍴⍳R×C\ns←+/m\n⎕←+/s\n⎕←s[1],s[R]\n";
 
 /// Programs with nested parallel work, and the arguments to run them with: row sums, a matrix product, a sum of
-/// sums, column sums and an outer product reduced per element.
+/// sums, column sums, an outer product reduced per element, and double row and column sums.
 const NESTED_PROGRAMS: &[(&str, &str, &[&str])] = &[
     ("row_sums", ROW_SUMS, &["300", "200"]),
     (
@@ -69,6 +69,18 @@ const NESTED_PROGRAMS: &[(&str, &str, &[&str])] = &[
     ("sum_of_sums", "R←400 ⎕ArgInt 1\nm←(R,R)⍴⍳R×R\n⎕←+/+/m\n", &["400"]),
     ("column_sums", "R←500 ⎕ArgInt 1\nm←(R,7)⍴⍳R×7\n⎕←+⌿m\n", &["500"]),
     ("outer_reduce", "N←90 ⎕ArgInt 1\nA←⍳N\n⎕←+/,A∘.{+/⍳⍺+⍵}A\n", &["90"]),
+    // Double sums of rows longer than a reduction chunk (4096), printed to 17 digits: both versions of the loop over
+    // the rows, and the kernels, fold each row in the same chunked order.
+    (
+        "double_row_sums",
+        "⎕PP←17\nR←3 ⎕ArgInt 1\nC←9000 ⎕ArgInt 2\nm←(R,C)⍴0.1×⍳R×C\n⎕←+/m\n",
+        &["3", "9000"],
+    ),
+    (
+        "double_column_sums",
+        "⎕PP←17\nR←9000 ⎕ArgInt 1\nm←(R,3)⍴0.1×⍳R×3\n⎕←+⌿m\n",
+        &["9000"],
+    ),
 ];
 
 /// The names of the program's parameters, from `aplc dump --stage params` (`name = default  # what` lines, indented
