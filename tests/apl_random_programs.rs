@@ -154,6 +154,9 @@ fn expression() -> impl Strategy<Value = Term> {
             (inner.clone(), -3i64..4, -3i64..4)
                 .prop_map(|(x, r, c)| term(format!("(({} {})↑2 3⍴{})", number(r), number(c), x.text), 2)),
             (inner.clone(), 0i64..4).prop_map(|(x, k)| term(format!("(({{⍵+1}}⍣{k}){})", x.text), x.rank)),
+            // A ⍣ of element-wise steps reading an array beside the state (run strip by strip when the shapes agree).
+            (pair.clone(), 4i64..8)
+                .prop_map(|((x, y), k)| term(format!("(({{(⍵⌈{})-⍵>1}}⍣{k}){})", y.text, x.text), x.rank.max(y.rank))),
             // Recursion that is not a tail call (unfolded on known elements, a recursive function otherwise).
             inner
                 .clone()
