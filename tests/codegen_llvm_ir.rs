@@ -188,10 +188,31 @@ fn only_associative_double_reductions_may_reassociate() {
 }
 
 #[test]
-fn a_row_sum_whose_step_has_a_source_site_still_reassociates() {
-    // The rows of a double matrix are summed by a sequential loop per row, `acc := at(..., addd(x, acc))`: the step's
+fn a_row_sum_is_a_nested_reduction_with_its_site_and_reassociates() {
+    // The rows of a double matrix of run-time width are summed by a nested parallel reduction per row
+    // (`passes::interchange` makes the row's fold one), which carries the APL reduction's site for its error report;
+    // its chunks are still folded with reassociated additions, their check after each chunk's loop.
+    let source = "n←100 ⎕ArgInt 1\nm←(3,n)⍴÷⍳3×n\n⎕←+/m\n";
+    let program = typed_loop_program("rows.apl", source);
+    let printed = aplc::loops::print_program(&program);
+    let reduction = source.find("+/").expect("the source has a reduction");
+    let nested = printed
+        .lines()
+        .find(|line| line.starts_with("  reduce acc") && line.contains("commutative for k"))
+        .unwrap_or_else(|| panic!("the row is no nested reduction:\n{printed}"));
+    assert!(
+        nested.ends_with(&format!(" at {reduction}..{} {{", reduction + 2)),
+        "{nested}"
+    );
+    let ir = unoptimised_ir(&program);
+    assert!(ir.contains("fadd reassoc nsz double"), "{ir}");
+}
+
+#[test]
+fn a_row_sum_of_a_known_width_within_one_chunk_stays_a_sequential_fold_with_its_site() {
+    // A row of 26 elements is one chunk whatever happens: its fold stays the loop LLVM unrolls best, and the step's
     // site (for the error report) must not hide that it is a reduction (reassociated, its check after the loop).
-    let program = typed_loop_program("rows.apl", "n←100 ⎕ArgInt 1\nm←(3,n)⍴÷⍳3×n\n⎕←+/m\n");
+    let program = typed_loop_program("rows.apl", "m←(3,26)⍴÷⍳78\n⎕←+/m\n");
     let printed = aplc::loops::print_program(&program);
     assert!(printed.contains(":= at("), "the row step has no site:\n{printed}");
     let ir = unoptimised_ir(&program);

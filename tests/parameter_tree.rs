@@ -71,11 +71,29 @@ fn a_product_of_compile_time_size_has_no_versions() {
 }
 
 #[test]
-fn a_plain_map_nest_and_a_row_reduction_are_not_versioned() {
-    // The outer version already covers every element of a map nest; doubling the code would buy nothing.
-    let nodes = tree("n←100 ⎕ArgInt 1\nm←(⍳n)∘.+⍳n\n⎕←+/,1⌽m\n⎕←+/+/0.5×m\n", Backend::Jit);
+fn a_plain_map_nest_and_rows_of_known_short_width_are_not_versioned() {
+    // The outer version already covers every element of a map nest; doubling the code would buy nothing. Rows of 26
+    // elements are one reduction chunk each, never worth running in parallel: their loop has one version too.
+    let nodes = tree(
+        "n←100 ⎕ArgInt 1\nm←(⍳n)∘.+⍳n\n⎕←+/,1⌽m\n⎕←+/+/0.5×(n,26)⍴m\n",
+        Backend::Jit,
+    );
     assert!(outer_nodes(&nodes).is_empty(), "{:?}", names(&nodes));
     assert!(!nodes.is_empty());
+}
+
+#[test]
+fn rows_of_a_reduction_of_run_time_width_get_both_versions() {
+    // +/ of a double matrix of run-time size: the rows in parallel, or each row's chunks in parallel (a few long
+    // rows), under one outer_ choice whose two versions both hold thresholds.
+    let nodes = tree("n←100 ⎕ArgInt 1\nm←(⍳n)∘.+⍳n\n⎕←+/+/0.5×m\n", Backend::Jit);
+    let outer = outer_nodes(&nodes);
+    assert_eq!(outer.len(), 1, "{:?}", names(&nodes));
+    assert!(
+        !outer[0].reached.is_empty() && !outer[0].otherwise.is_empty(),
+        "{:?}",
+        outer[0]
+    );
 }
 
 #[test]

@@ -540,6 +540,24 @@ pub enum Stmt {
     },
 }
 
+/// The start of a parallel reduction with operator `op` when `op` may fold in chunks (associative, and exactly so
+/// where the order could show: see `crate::lower`'s `folds_in_any_order`, which this decides): an element `e` with
+/// `op(e, x) = x` bit for bit for every `x` (-0.0 for a double sum, since 0.0 + -0.0 is 0.0). `None` for the other
+/// operators.
+pub fn chunked_reduction_start(op: Op) -> Option<Expr> {
+    Some(match op {
+        Op::AddI | Op::OrI | Op::XorI => Expr::Int(0),
+        Op::MaxI => Expr::Int(i64::MIN),
+        Op::MinI => Expr::Int(i64::MAX),
+        Op::AndI => Expr::Int(-1),
+        Op::AndB | Op::EqB => Expr::Bool(true),
+        Op::OrB | Op::XorB => Expr::Bool(false),
+        Op::AddD => Expr::Double(-0.0),
+        Op::MulD => Expr::Double(1.0),
+        _ => return None,
+    })
+}
+
 /// The chunk length of [`Stmt::ParallelReduce`]: part of its meaning (floating-point sums are rounded per chunk), so a
 /// constant of the IR rather than a tuning parameter.
 pub const REDUCTION_CHUNK: i64 = 4096;

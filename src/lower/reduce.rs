@@ -39,21 +39,7 @@ fn identity_start(op: Op, neutral: &Expr) -> Option<Expr> {
 /// computes whatever the order; int `×` is not: its steps are checked for overflow one by one, and which step
 /// overflows first (or whether a later 0 comes first) depends on the order, so it keeps the right fold's.
 pub(super) fn folds_in_any_order(op: Op) -> bool {
-    matches!(
-        op,
-        Op::AddI
-            | Op::MaxI
-            | Op::MinI
-            | Op::AndI
-            | Op::OrI
-            | Op::XorI
-            | Op::AndB
-            | Op::OrB
-            | Op::XorB
-            | Op::EqB
-            | Op::AddD
-            | Op::MulD
-    )
+    crate::loops::ir::chunked_reduction_start(op).is_some()
 }
 
 impl Lowerer {

@@ -36,6 +36,11 @@ fn interchange_list(statements: &mut Vec<Stmt>, definitions: &mut HashMap<u32, E
             position += added;
             continue;
         }
+        if let Some(reduction) = fold_as_parallel_reduction(&statements[position..], next_id) {
+            statements.splice(position..position + 2, reduction);
+            position += 2;
+            continue;
+        }
         match &mut statements[position] {
             Stmt::For { body, .. } | Stmt::While { body, .. } => interchange_list(body, definitions, next_id),
             Stmt::If { then, otherwise, .. } => {
@@ -171,6 +176,99 @@ fn empty_reduction_guard(statement: &Stmt) -> Option<(&Var, &Expr, &Expr)> {
 
 fn is_constant(expr: &Expr) -> bool {
     matches!(expr, Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Char(_))
+}
+
+/// A sequential fold that the interchange left in its order (a row of a reduction that reads its row contiguously),
+/// `var acc = start; for k < depth { lets; acc := op(x, acc) }`, as the parallel reduction it is, `reduce r =
+/// op(start) for k < depth { lets; yield x }; var acc = r`, when its operator folds in chunks, it starts from the
+/// operator's exact identity, and its length is not known to be at most one chunk. Then the loop over the rows and
+/// each row's reduction can both be parallel: `passes::parallelise` gives the loop both versions (the rows in
+/// parallel, or a few long rows one after another, each on every thread), and both fold each row in the same chunked
+/// order, as an OpenCL kernel does (a long sequential fold rounds differently on the CPU, whose vectoriser
+/// reassociates it, than in a kernel). Lowering cannot decide this itself: before `index_simplify`, the reads of a
+/// pull array go through residues that hide whether a row's fold walks a row or a column (which the interchange
+/// wants).
+fn fold_as_parallel_reduction(statements: &[Stmt], next_id: &mut u32) -> Option<Vec<Stmt>> {
+    let [Stmt::Mutable {
+        var: accumulator,
+        value: initial,
+    }, Stmt::For { index, count, body }, ..] = statements
+    else {
+        return None;
+    };
+    let (
+        Stmt::Assign {
+            var: assigned,
+            value: step,
+        },
+        lets,
+    ) = body.split_last()?
+    else {
+        return None;
+    };
+    let (site, op, element) = fold_step(step, accumulator)?;
+    let start = crate::loops::ir::chunked_reduction_start(op)?;
+    let exact_start = match (initial, &start) {
+        (Expr::Double(a), Expr::Double(b)) => a.to_bits() == b.to_bits(),
+        (a, b) => a == b,
+    };
+    let plain = |value: &Expr| !mentions(value, accumulator) && !value.draws_random_numbers();
+    let lets_are_plain = lets
+        .iter()
+        .all(|statement| matches!(statement, Stmt::Let { value, .. } if plain(value)));
+    // A fold of at most one chunk whose length is known is the chunked reduction already, and never worth running
+    // in parallel (sobol's and optionpricer's rows of 26 and 30 bits): it stays the loop that LLVM unrolls best.
+    let one_known_chunk = count
+        .as_int()
+        .is_some_and(|count| count <= crate::loops::ir::REDUCTION_CHUNK);
+    if assigned != accumulator
+        || one_known_chunk
+        || !exact_start
+        || !lets_are_plain
+        || !plain(element)
+        || mentions(count, accumulator)
+    {
+        return None;
+    }
+    *next_id += 1;
+    let result = Var {
+        id: *next_id,
+        ..accumulator.clone()
+    };
+    Some(vec![
+        Stmt::ParallelReduce {
+            result: result.clone(),
+            reduction: crate::loops::ir::Reduction {
+                op,
+                neutral: start,
+                commutative: true,
+            },
+            index: index.clone(),
+            count: count.clone(),
+            body: lets.to_vec(),
+            element: element.clone(),
+            site,
+        },
+        Stmt::Mutable {
+            var: accumulator.clone(),
+            value: Expr::var(&result),
+        },
+    ])
+}
+
+/// The site, operator and element of a fold's step `acc := op(x, acc)` (or `op(acc, x)`, the operator commuting).
+fn fold_step<'a>(step: &'a Expr, accumulator: &Var) -> Option<(Option<crate::source::Span>, Op, &'a Expr)> {
+    let (site, operation) = match step {
+        Expr::At(site, inner) => (Some(*site), &**inner),
+        other => (None, other),
+    };
+    let Expr::Prim(op, arguments) = operation else {
+        return None;
+    };
+    match arguments.as_slice() {
+        [x, Expr::Var(acc)] | [Expr::Var(acc), x] if acc == accumulator => Some((site, *op, x)),
+        _ => None,
+    }
 }
 
 /// The interchanged statements for a row of reductions, when legal and profitable.

@@ -7,7 +7,8 @@
 //! such an argument is implied by the checks of those uses, and is left out:
 //! - a nested argument (`addd(subd(x, y), z)`: only the `addd` is checked);
 //! - a `let` whose every use in the loop nest is such an argument (the reduction step `acc := addd(x, acc)` counts:
-//!   its check is the one on the final accumulator).
+//!   its check is the one on the final accumulator, and so does the element of a nested `reduce` with `addd` or
+//!   `muld`, which its chunks fold that way).
 //!
 //! With checks left out, an argument may be an unchecked NaN or ∞, so inside such loops a check looks at the result
 //! only (not "NaN or ∞ from finite numbers"): by the invariant, such an argument there is always one whose check was
@@ -81,7 +82,8 @@ fn count_statement_uses(statements: &[Stmt], uses: &mut UseCounts, defined: &mut
                 count_expression_uses(&reduction.neutral, false, uses);
                 count_expression_uses(count, false, uses);
                 count_statement_uses(body, uses, defined);
-                count_expression_uses(element, false, uses);
+                // Each element is folded as `part := op(part, element)`, whose accumulator is checked once per chunk.
+                count_expression_uses(element, propagates_non_finite(reduction.op, 1), uses);
             }
             Stmt::While { condition, body } => {
                 count_expression_uses(condition, false, uses);
