@@ -18,9 +18,11 @@
 //!   same digits whatever the thread count. Within a chunk, native code lets LLVM reassociate a double `+` or `×`
 //!   (APL's licence; it vectorises the fold into lane sums) while an OpenCL kernel folds left to right, so the two
 //!   agree up to the rounding of a 4,096-element partial sum, below the printed digits in practice but not bit for
-//!   bit. A segmented reduction (one result per row) is a parallel map over the rows whose body folds its row
-//!   sequentially (vectorised the same way on the CPU, with no chunks to bound the difference on a long row: issue
-//!   #12's note has a 32-million-element column whose last printed digit differs).
+//!   bit. A segmented reduction (one result per row) is a parallel map over the rows whose body reduces its row: a
+//!   nested `reduce` when the row's length is not known to be at most one chunk (`passes/interchange.rs` makes the
+//!   row's fold one), so a long row keeps the chunks' bound as well; a sequential fold when it is (one chunk is the
+//!   same fold), or when the interchange put the rows in i-k-j order (an inner product's rows, of one chunk each
+//!   in practice).
 //! - Everything else is sequential: `for` and `while` loops stay for what is sequential (⍣, folds whose operator is
 //!   not associative, compress with its running write position).
 //!

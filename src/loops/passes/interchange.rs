@@ -13,6 +13,11 @@
 //! double result that is not a finite real number (a DOMAIN ERROR whichever element fails first — the order in which
 //! elements are tried changes, as with the deferred checks of code generation), then the accumulating assignment.
 //! It is chosen by counting loads whose stride along the innermost loop is neither 0 nor ±1, before and after.
+//!
+//! A fold the interchange leaves in its order (its row is read contiguously: `+/` of a matrix, `+⌿` of a formula)
+//! becomes the nested parallel reduction it is ([`fold_as_parallel_reduction`]), unless its length is known to be at
+//! most one chunk: then the loop over the rows gets an outer-parallel and an inner-parallel version like any other
+//! nest, and a long row is folded in the chunked order of every `reduce`.
 
 use super::index_simplify::{coefficient_of, mentions};
 use crate::loops::ir::{Block, Expr, Stmt, Var};

@@ -6,7 +6,8 @@
 //!   that never change (the shape of a `⍣` state whose step keeps it), `overflow_checks` turns APL's checked int
 //!   arithmetic into wrapping index arithmetic where value ranges prove it cannot overflow, `index_simplify` drops residues and floor quotients
 //!   of affine index arithmetic that the ranges of the loop indices make redundant, `interchange` puts rows of
-//!   reductions in i-k-j order when the innermost loop then reads contiguously, and `row_fusion` fuses a loop that
+//!   reductions in i-k-j order when the innermost loop then reads contiguously (and makes the other rows' folds
+//!   nested parallel reductions), and `row_fusion` fuses a loop that
 //!   writes an array row by row with the loop that reads it row by row, contracting the array to one row.
 //! - [`memory_passes`]: the passes over blocks after lowering ([`rematerialise`], [`in_place`], [`hoist`] with
 //!   [`double_buffer`], then [`parallelise`], [`step_interchange`] (a `⍣` of element-wise steps runs strip by
