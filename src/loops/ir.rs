@@ -238,6 +238,15 @@ impl Expr {
         }
     }
 
+    /// Whether two constants are the same bit for bit (`-0.0` and `0.0` are not, though they compare equal as
+    /// numbers); other expressions compare as `==` does.
+    pub fn same_bits(&self, other: &Expr) -> bool {
+        match (self, other) {
+            (Expr::Double(a), Expr::Double(b)) => a.to_bits() == b.to_bits(),
+            (a, b) => a == b,
+        }
+    }
+
     /// Whether evaluating the expression draws from the random generator (`roll`). Such an expression must be
     /// evaluated exactly where and as often as the program says: a pass may not hoist it out of a loop, duplicate it,
     /// or merge two equal ones, since every backend must draw the same numbers in the same order.

@@ -89,6 +89,31 @@ fn rewrite_expr(expr: &mut Expr, visit: &mut dyn FnMut(&mut Expr)) {
     visit(expr);
 }
 
+/// What replaces `statements[position]`, if anything (see [`replace_statements_outside_parallel`]).
+pub type StatementReplacement<'a> = dyn FnMut(&[Stmt], usize) -> Option<Vec<Stmt>> + 'a;
+
+/// Walks the statements in order, nested lists included but not the bodies of parallel constructs, and replaces each
+/// statement for which `replacement(statements, position)` gives statements; the replacements are not walked again.
+/// The passes that turn one statement into others use it (a loop into its parallel versions, or inside out).
+pub fn replace_statements_outside_parallel(statements: &mut Vec<Stmt>, replacement: &mut StatementReplacement<'_>) {
+    let mut position = 0;
+    while position < statements.len() {
+        if let Some(replacement) = replacement(statements, position) {
+            let added = replacement.len();
+            statements.splice(position..=position, replacement);
+            position += added;
+            continue;
+        }
+        let statement = &mut statements[position];
+        if !statement.is_parallel() {
+            for list in statement.nested_lists_mut() {
+                replace_statements_outside_parallel(list, replacement);
+            }
+        }
+        position += 1;
+    }
+}
+
 /// Gives every block the statements allocate (at any depth) a fresh id above `next_id`, and renames its uses there:
 /// with [`rename_defined_variables`], what makes a copy of statements that can stand beside the original.
 pub fn rename_allocated_blocks(statements: &mut [Stmt], next_id: &mut u32) {

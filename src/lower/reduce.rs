@@ -79,10 +79,7 @@ impl Lowerer {
                 step(lowerer, j)
             })?;
             // Compared bit for bit: -0.0 == 0.0 as numbers, but an empty row must give exactly `neutral`.
-            let same_start = match (&start, neutral) {
-                (Expr::Double(a), Expr::Double(b)) => a.to_bits() == b.to_bits(),
-                (a, b) => a == b,
-            };
+            let same_start = start.same_bits(neutral);
             if !same_start && extent.as_int().is_none_or(|n| n == 0) {
                 let empty = Expr::eq(extent.clone(), Expr::Int(0));
                 let value = Expr::select(empty, neutral.clone(), Expr::var(&accumulator));
@@ -139,10 +136,7 @@ impl Lowerer {
             return Ok(None);
         }
         let result = self.fresh_var(start.ty(), "acc");
-        let same_start = match (&start, neutral) {
-            (Expr::Double(a), Expr::Double(b)) => a.to_bits() == b.to_bits(),
-            (a, b) => a == b,
-        };
+        let same_start = start.same_bits(neutral);
         self.emit(Stmt::ParallelReduce {
             result: result.clone(),
             reduction: Reduction {

@@ -213,10 +213,7 @@ fn fold_as_parallel_reduction(statements: &[Stmt], next_id: &mut u32) -> Option<
     };
     let (site, op, element) = fold_step(step, accumulator)?;
     let start = crate::loops::ir::chunked_reduction_start(op)?;
-    let exact_start = match (initial, &start) {
-        (Expr::Double(a), Expr::Double(b)) => a.to_bits() == b.to_bits(),
-        (a, b) => a == b,
-    };
+    let exact_start = initial.same_bits(&start);
     let plain = |value: &Expr| !mentions(value, accumulator) && !value.draws_random_numbers();
     let lets_are_plain = lets
         .iter()

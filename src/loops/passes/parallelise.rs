@@ -27,7 +27,7 @@ use crate::loops::parameters::{
     construct_work, is_always_sequential, outer_threshold_name, DEFAULT_PARALLEL_THRESHOLD,
 };
 use crate::loops::printer::print_expr;
-use crate::loops::rewrite::{rename_allocated_blocks, rename_defined_variables};
+use crate::loops::rewrite::{rename_allocated_blocks, rename_defined_variables, replace_statements_outside_parallel};
 use crate::mem::term::{Term, VariableBounds};
 use crate::tail::ast::Op;
 use std::collections::{HashMap, HashSet};
@@ -44,25 +44,12 @@ pub fn parallelise_maps(mut program: Program) -> Program {
 }
 
 fn parallelise_list(statements: &mut Vec<Stmt>, definitions: &mut HashMap<u32, Expr>, next_id: &mut u32) {
-    let mut position = 0;
-    while position < statements.len() {
+    replace_statements_outside_parallel(statements, &mut |statements, position| {
         if let Stmt::Let { var, value } = &statements[position] {
             definitions.insert(var.id, value.clone());
         }
-        if let Some(replacement) = parallel_version(statements, position, definitions, next_id) {
-            let added = replacement.len();
-            statements.splice(position..=position, replacement);
-            position += added;
-            continue;
-        }
-        let statement = &mut statements[position];
-        if !statement.is_parallel() {
-            for list in statement.nested_lists_mut() {
-                parallelise_list(list, definitions, next_id);
-            }
-        }
-        position += 1;
-    }
+        parallel_version(statements, position, definitions, next_id)
+    });
 }
 
 /// The statements that replace `statements[position]` when it is a loop that can run in parallel: the `parfor`,

@@ -49,6 +49,7 @@
 use crate::loops::ir::{blocks_stored_in, for_each_load, for_each_statement, statement_expressions, Block, Expr};
 use crate::loops::ir::{Program, ScalarType};
 use crate::loops::ir::{Stmt, Var};
+use crate::loops::rewrite::replace_statements_outside_parallel;
 use crate::loops::rewrite::variables_of;
 use crate::loops::rewrite::{expr_loads_block, mentions_block, rename_defined_variables, result_mentions_block};
 use std::collections::HashSet;
@@ -89,24 +90,11 @@ fn interchange_with_strip_length(mut program: Program, strip_length: i64) -> Pro
 /// Interchanges every eligible loop of the list (and of the lists nested in it, outside parallel constructs), and
 /// collects the next blocks those loops no longer write.
 fn interchange_in_list(statements: &mut Vec<Stmt>, strip_length: i64, next_id: &mut u32, next_blocks: &mut Vec<Block>) {
-    let mut position = 0;
-    while position < statements.len() {
-        if let Some(steps) = ElementWiseSteps::of(&statements[position]) {
-            next_blocks.extend(steps.pairs.iter().map(|(_, next)| *next));
-            let replacement = steps.interchanged(strip_length, next_id);
-            let added = replacement.len();
-            statements.splice(position..=position, replacement);
-            position += added;
-            continue;
-        }
-        let statement = &mut statements[position];
-        if !statement.is_parallel() {
-            for list in statement.nested_lists_mut() {
-                interchange_in_list(list, strip_length, next_id, next_blocks);
-            }
-        }
-        position += 1;
-    }
+    replace_statements_outside_parallel(statements, &mut |statements, position| {
+        let steps = ElementWiseSteps::of(&statements[position])?;
+        next_blocks.extend(steps.pairs.iter().map(|(_, next)| *next));
+        Some(steps.interchanged(strip_length, next_id))
+    });
 }
 
 /// Removes the `alloc` and `free` of a block that no other statement mentions any more (a next block of an
