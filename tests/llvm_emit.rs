@@ -254,7 +254,7 @@ fn a_reduction_emitted_with_the_reduction_add_is_vectorised() {
                 .emit_load_element(ElementKind::Double, data, index)?
                 .into_float_value();
             let partial = emitter.builder.build_load(f64_type, sum, "partial")?.into_float_value();
-            let next = emitter.emit_reduction_float_add(partial, element, "next")?;
+            let next = emitter.emit_reduction_float_add(partial, element, true, "next")?;
             emitter.builder.build_store(sum, next)?;
             Ok(())
         })

@@ -196,7 +196,7 @@ fn the_mem_dump_lists_blocks_with_their_views_and_reads_back() {
     let program = parse_program(text).unwrap();
     let dump = aplc::loops::memory_printer::print_memory_program(&program);
     let expected_header = "# memory: allocs 2, allocs-in-loops 1, loops 2, copies 0, frees 2, sequential-loops 2, parallel-maps 0, parallel-reductions 0, \
-                           select-free-innermost-loops 2, versions 0\n\
+                           select-free-innermost-loops 2, versions 0, register-tiles 0\n\
                            # mem1 : int[6] allocated outside loops\n\
                            #   a3 = [2][3]@mem1 -> 0+{(2:3),(3:1)}\n\
                            #   t4 = [3][2]@mem1 -> 0+{(3:1),(2:3)}\n\

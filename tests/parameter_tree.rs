@@ -32,9 +32,14 @@ fn a_product_of_run_time_size_chooses_between_its_outer_and_inner_versions() {
     assert_eq!(outer.len(), 1, "one versioned nest in {:?}", names(&nodes));
     let outer = outer[0];
     assert_eq!(outer.parameter.default, DEFAULT_OUTER_THRESHOLD);
-    // The outer version is one parallel loop over the rows, with the loop's own work threshold.
-    let index = outer.parameter.name.trim_start_matches("outer_");
-    assert_eq!(names(&outer.reached), vec![format!("threshold_{index}")]);
+    // The outer version runs the rows in parallel: on the CPU, as tiles of eight rows
+    // (src/loops/passes/register_tiles.rs) and then the last rows, each loop with its own work threshold.
+    let reached = names(&outer.reached);
+    assert_eq!(reached.len(), 2, "{reached:?}");
+    assert!(
+        reached[0].starts_with("threshold_tile") && reached[1].starts_with("threshold_rest"),
+        "{reached:?}"
+    );
     // The inner version runs each row's initialisation and each row update (k) in parallel.
     assert_eq!(outer.otherwise.len(), 2, "{:?}", names(&outer.otherwise));
     assert!(outer
@@ -109,8 +114,9 @@ fn the_dump_prints_each_version_s_parameters_under_its_choice() {
         .expect("an outer line");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[outer_line + 1], "  >=:");
-    assert!(lines[outer_line + 2].starts_with("    threshold_"));
-    assert_eq!(lines[outer_line + 3], "  <:");
+    assert!(lines[outer_line + 2].starts_with("    threshold_tile"));
+    assert!(lines[outer_line + 3].starts_with("    threshold_rest"));
+    assert_eq!(lines[outer_line + 4], "  <:");
     assert!(text.contains("# the OpenCL backend's host code"));
     assert!(text.contains(&format!("= {DEFAULT_OUTER_THRESHOLD_ON_DEVICE}  #")));
 }

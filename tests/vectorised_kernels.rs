@@ -30,7 +30,7 @@ const EXPECTED: &[(&str, &str, &str, usize)] = &[
     ("hotspot", "x86-64-v3", "double", 5),
     // The escape-time step (the three arrays of the state computed in one loop), the final count and the grid set-up.
     ("mandelbrot", "x86-64-v4", "double", 4),
-    // The i-k-j inner loop of the product and the final sum.
+    // The register tile with the i-k-j loop of its last columns, and the final sum.
     ("matmul", "x86-64-v4", "double", 2),
     // +/⍳N.
     ("sum", "x86-64-v4", "i64", 1),
@@ -80,14 +80,7 @@ fn has_vector_loop_of(body: &str, element: &str) -> bool {
 #[test]
 fn benchmark_kernels_vectorise() {
     for (name, cpu, element, fewest) in EXPECTED {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("bench/programs/{name}/{name}.apl"));
-        let file = read_source(&path).unwrap_or_else(|message| panic!("{message}"));
-        let program = loop_program(&file).unwrap_or_else(|error| panic!("{name}: {error:?}"));
-        let options = CodegenOptions {
-            target_cpu: Some(cpu.to_string()),
-            ..CodegenOptions::default()
-        };
-        let ir = llvm_ir_text(&program, &options, true).unwrap_or_else(|error| panic!("{name}: {error:?}"));
+        let ir = benchmark_ir(name, cpu);
         let bodies = parallel_bodies(&ir);
         let vectorised = bodies.iter().filter(|body| has_vector_loop_of(body, element)).count();
         assert!(
@@ -95,6 +88,45 @@ fn benchmark_kernels_vectorise() {
             "{name} on {cpu}: {vectorised} of {} parallel bodies vectorise on {element}, expected at least {fewest}",
             bodies.len()
         );
+    }
+}
+
+/// The optimised LLVM IR of a benchmark program for a CPU.
+fn benchmark_ir(name: &str, cpu: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("bench/programs/{name}/{name}.apl"));
+    let file = read_source(&path).unwrap_or_else(|message| panic!("{message}"));
+    let program = loop_program(&file).unwrap_or_else(|error| panic!("{name}: {error:?}"));
+    let options = CodegenOptions {
+        target_cpu: Some(cpu.to_string()),
+        ..CodegenOptions::default()
+    };
+    llvm_ir_text(&program, &options, true).unwrap_or_else(|error| panic!("{name}: {error:?}"))
+}
+
+#[test]
+fn the_register_tile_of_matmul_multiplies_whole_vectors_of_its_rows() {
+    // The tile's walk along k (src/loops/passes/register_tiles.rs): its 8 rows of 16 accumulators are 16 vectors of
+    // 8 doubles (znver4's 512-bit vectors) or 32 of 4 (AVX2, and x86-64-v4, which prefers 256-bit vectors), each
+    // multiplied by a broadcast element of A. A gather of A's column instead (one vector of all 128 accumulators,
+    // which the SLP vectoriser made while a deferred check or-ed the 128 results together) ran the tile at half the
+    // speed.
+    let cpus = [
+        ("znver4", "<8 x double>", 16),
+        ("x86-64-v4", "<4 x double>", 32),
+        ("x86-64-v3", "<4 x double>", 32),
+    ];
+    for (cpu, vector, fewest) in cpus {
+        let ir = benchmark_ir("matmul", cpu);
+        let tile = parallel_bodies(&ir)
+            .into_iter()
+            .find(|body| body.starts_with("define internal void @aplc_parallel_tile"))
+            .unwrap_or_else(|| panic!("matmul on {cpu} has no register tile:\n{ir}"));
+        let products = tile
+            .lines()
+            .filter(|line| line.contains("= fmul ") && line.contains(vector))
+            .count();
+        assert!(products >= fewest, "{cpu}: {products} products of {vector}:\n{tile}");
+        assert!(!tile.contains("masked.gather"), "{cpu}:\n{tile}");
     }
 }
 

@@ -74,7 +74,8 @@ pub fn rewrite_exprs(statements: &mut [Stmt], visit: &mut dyn FnMut(&mut Expr)) 
     }
 }
 
-fn rewrite_expr(expr: &mut Expr, visit: &mut dyn FnMut(&mut Expr)) {
+/// Rewrites an expression bottom-up: `visit` sees every node after its operands.
+pub fn rewrite_expr(expr: &mut Expr, visit: &mut dyn FnMut(&mut Expr)) {
     match expr {
         Expr::Prim(_, args) => args.iter_mut().for_each(|arg| rewrite_expr(arg, visit)),
         Expr::Load { index, .. } => rewrite_expr(index, visit),
@@ -258,6 +259,18 @@ pub fn expr_loads_block(expr: &Expr, id: u32) -> bool {
     }
 }
 
+/// Visits every node of an expression, the expression itself first.
+pub fn for_each_subexpression(expr: &Expr, visit: &mut dyn FnMut(&Expr)) {
+    visit(expr);
+    match expr {
+        Expr::Prim(_, args) => args.iter().for_each(|arg| for_each_subexpression(arg, visit)),
+        Expr::Load { index, .. } => for_each_subexpression(index, visit),
+        Expr::Select(c, a, b) => [c, a, b].into_iter().for_each(|e| for_each_subexpression(e, visit)),
+        Expr::At(_, inner) | Expr::Threshold { value: inner, .. } => for_each_subexpression(inner, visit),
+        _ => {}
+    }
+}
+
 /// The ids of the variables an expression reads.
 pub fn variables_of(expr: &Expr, into: &mut HashSet<u32>) {
     match expr {
@@ -290,6 +303,14 @@ pub fn substitute_variable(expr: &Expr, id: u32, replacement: &Expr) -> Expr {
 /// Gives every variable the statements define (at any depth) a fresh id above `next_id`, and renames its uses there:
 /// a copy of statements made to stand beside the original keeps variable ids unique in the program.
 pub fn rename_defined_variables(statements: &mut [Stmt], next_id: &mut u32) {
+    let renaming = fresh_names_of_defined_variables(statements, next_id);
+    rename_variables(statements, &renaming);
+}
+
+/// A fresh variable (id above `next_id`, same type and hint) for every variable the statements define at any depth,
+/// keyed by the old id: the renaming that [`rename_variables`] applies to a copy of the statements (and to whatever
+/// else refers to them).
+pub fn fresh_names_of_defined_variables(statements: &[Stmt], next_id: &mut u32) -> HashMap<u32, Var> {
     let mut renaming = HashMap::new();
     for_each_statement(statements, &mut |statement| {
         for var in defined_variables_of(statement) {
@@ -303,10 +324,11 @@ pub fn rename_defined_variables(statements: &mut [Stmt], next_id: &mut u32) {
             );
         }
     });
-    rename_variables(statements, &renaming);
+    renaming
 }
 
-fn rename_variables(statements: &mut [Stmt], renaming: &HashMap<u32, Var>) {
+/// Replaces every variable of `renaming`'s keys, where it is defined and where it is read, by its value.
+pub fn rename_variables(statements: &mut [Stmt], renaming: &HashMap<u32, Var>) {
     let rename = |var: &mut Var| {
         if let Some(renamed) = renaming.get(&var.id) {
             *var = renamed.clone();

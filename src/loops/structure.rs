@@ -36,7 +36,14 @@ pub struct StructureCounts {
     /// Choices between the versions of a loop (`if reached(outer_i, n) { parfor … } else { for … }`, see
     /// `parameters.rs`); the loops of both versions count above.
     pub versions: usize,
+    /// `for` loops whose body updates at least [`MANY_ACCUMULATORS`] accumulators (`acc := f(…, acc)` at its top
+    /// level): the walks along k of register tiles (`passes/register_tiles.rs`), which keep a block of a matrix
+    /// product's results in registers.
+    pub register_tiles: usize,
 }
+
+/// How many accumulators make a loop a register tile's walk for [`StructureCounts::register_tiles`].
+pub const MANY_ACCUMULATORS: usize = 16;
 
 /// The counter names of `⍝#` lines, in the order the dumps list them.
 pub const COUNTER_NAMES: &[&str] = &[
@@ -50,6 +57,7 @@ pub const COUNTER_NAMES: &[&str] = &[
     "parallel-reductions",
     "select-free-innermost-loops",
     "versions",
+    "register-tiles",
 ];
 
 impl StructureCounts {
@@ -66,6 +74,7 @@ impl StructureCounts {
             "parallel-reductions" => Some(self.parallel_reductions),
             "select-free-innermost-loops" => Some(self.select_free_innermost_loops),
             "versions" => Some(self.versions),
+            "register-tiles" => Some(self.register_tiles),
             _ => None,
         }
     }
@@ -92,8 +101,25 @@ pub fn structure_counts(program: &Program) -> StructureCounts {
             };
             counts.select_free_innermost_loops += usize::from(element_free && is_select_free_innermost_body(body));
         }
+        if let Stmt::For { body, .. } = statement {
+            counts.register_tiles += usize::from(accumulators_updated_in(body) >= MANY_ACCUMULATORS);
+        }
     });
     counts
+}
+
+/// The assignments `v := e` at the top level of a loop body whose `e` reads `v`.
+fn accumulators_updated_in(body: &[Stmt]) -> usize {
+    body.iter()
+        .filter(|statement| match statement {
+            Stmt::Assign { var, value } => {
+                let mut read = std::collections::HashSet::new();
+                super::rewrite::variables_of(value, &mut read);
+                read.contains(&var.id)
+            }
+            _ => false,
+        })
+        .count()
 }
 
 /// Whether a loop body has no loop, no `if` and no select, at any depth.

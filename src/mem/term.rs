@@ -168,6 +168,14 @@ impl Term {
         self.checked_scale(factor).expect("a term coefficient overflows i64")
     }
 
+    /// The variable's name when the term is exactly one variable (`1·x`).
+    pub fn as_single_variable(&self) -> Option<String> {
+        match self.coefficients.iter().collect::<Vec<_>>().as_slice() {
+            [(monomial, 1)] if monomial.len() == 1 => Some(monomial[0].clone()),
+            _ => None,
+        }
+    }
+
     /// Replaces every occurrence of the variable `name` by `replacement`.
     pub fn substitute(&self, name: &str, replacement: &Term) -> Term {
         let mut result = Term::zero();

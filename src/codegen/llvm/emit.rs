@@ -320,17 +320,20 @@ impl<'module, 'ctx> FunctionEmitter<'module, 'ctx> {
 
     // ---- Arithmetic that needs flags ----
 
-    /// `left + right` for one step of a sum reduction over doubles, with the fast-math flags that let LLVM reorder
-    /// the additions (`reassoc`, `nsz`), without which it cannot vectorise the reduction. Only for associative
-    /// reductions: the result may differ from the in-order sum in the last bits, as APL allows for `+/`.
+    /// `left + right` for one step of a sum reduction over doubles; with `reassociate`, with the fast-math flags that
+    /// let LLVM reorder the additions (`reassoc`, `nsz`), without which it cannot vectorise the reduction. Only for
+    /// associative reductions: the result may differ from the in-order sum in the last bits, as APL allows for `+/`.
     pub fn emit_reduction_float_add(
         &self,
         left: FloatValue<'ctx>,
         right: FloatValue<'ctx>,
+        reassociate: bool,
         name: &str,
     ) -> Result<FloatValue<'ctx>, CodegenError> {
         let sum = self.builder.build_float_add(left, right, name)?;
-        allow_reassociation(sum)?;
+        if reassociate {
+            allow_reassociation(sum)?;
+        }
         Ok(sum)
     }
 
@@ -339,10 +342,13 @@ impl<'module, 'ctx> FunctionEmitter<'module, 'ctx> {
         &self,
         left: FloatValue<'ctx>,
         right: FloatValue<'ctx>,
+        reassociate: bool,
         name: &str,
     ) -> Result<FloatValue<'ctx>, CodegenError> {
         let product = self.builder.build_float_mul(left, right, name)?;
-        allow_reassociation(product)?;
+        if reassociate {
+            allow_reassociation(product)?;
+        }
         Ok(product)
     }
 

@@ -27,7 +27,10 @@
 //!   loop, gets the `reassoc` and `nsz` fast-math flags (APL lets `+/` on doubles associate; no other operation gets
 //!   them, so `-/` keeps its order). Its not-a-real-number check moves after the loop: no value of a running program
 //!   is NaN (every operation that makes one from non-NaN arguments stops the program), and NaN stays NaN under `+`
-//!   and `×`, so the final accumulator is NaN exactly when one step was.
+//!   and `×`, so the final accumulator is NaN exactly when one step was. A loop with more than
+//!   [`MOST_REASSOCIATED_REDUCTIONS`] of them (a register tile's 128 accumulators) keeps each fold in order, and
+//!   checks each result with a branch of its own after the loop (see [`ProgramTranslator::check_reduction_result`]):
+//!   the SLP vectoriser vectorises such a loop across its accumulators.
 
 mod functions;
 pub mod line;
@@ -147,6 +150,9 @@ pub(super) struct ProgramTranslator<'module, 'ctx> {
     speculation_guard: RefCell<Option<IntValue<'ctx>>>,
     /// The accumulators of the reductions of the loops being translated, by variable id.
     reduction_accumulators: RefCell<HashSet<u32>>,
+    /// Those of them whose steps keep their order (no `reassoc`): the accumulators of a loop with more than
+    /// [`MOST_REASSOCIATED_REDUCTIONS`] reductions.
+    accumulators_in_order: RefCell<HashSet<u32>>,
     /// The `let`s of the deferring loop nest being translated whose NaN check their uses imply (`nan_checks.rs`).
     lets_checked_by_uses: RefCell<HashSet<u32>>,
     /// Set just before an operation is translated whose NaN check is implied; taken by that operation.
@@ -215,6 +221,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             deferred_checks: RefCell::new(None),
             speculation_guard: RefCell::new(None),
             reduction_accumulators: RefCell::new(HashSet::new()),
+            accumulators_in_order: RefCell::new(HashSet::new()),
             lets_checked_by_uses: RefCell::new(HashSet::new()),
             elide_next_nan_check: Cell::new(false),
             nan_check_elided: Cell::new(false),
@@ -576,17 +583,24 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         self.reduction_accumulators
             .borrow_mut()
             .extend(reductions.iter().map(|(var, _, _)| var.id));
+        if reductions.len() > MOST_REASSOCIATED_REDUCTIONS {
+            self.accumulators_in_order
+                .borrow_mut()
+                .extend(reductions.iter().map(|(var, _, _)| var.id));
+        }
         let loop_name = index.name();
         self.emitter.emit_for_loop(count, &loop_name, |_, index_value| {
             index_value.set_name(&loop_name);
             self.bind_variable(index, VariableStorage::Value(index_value.into()));
             self.translate_statements(body)
         })?;
+        let many = reductions.len() > MOST_REASSOCIATED_REDUCTIONS;
         for (accumulator, op, site) in &reductions {
             self.reduction_accumulators.borrow_mut().remove(&accumulator.id);
+            self.accumulators_in_order.borrow_mut().remove(&accumulator.id);
             match site {
-                Some(site) => self.with_site(*site, || self.check_reduction_result(accumulator, *op))?,
-                None => self.check_reduction_result(accumulator, *op)?,
+                Some(site) => self.with_site(*site, || self.check_reduction_result(accumulator, *op, many))?,
+                None => self.check_reduction_result(accumulator, *op, many)?,
             }
         }
         if opens_deferral {
@@ -1071,13 +1085,20 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     }
 
     /// The deferred not-a-finite-number check of a reduction, on its final accumulator.
-    fn check_reduction_result(&self, accumulator: &Var, op: Op) -> Result<(), CodegenError> {
+    /// The not-a-real-number check of a reduction's final value. Where a loop has many reductions (a register tile),
+    /// each is checked at once, with a branch, not or-ed into a deferred flag: the `or` of many flags is a horizontal
+    /// reduction that LLVM's SLP vectoriser would vectorise by making all the accumulators one vector, and with them
+    /// the whole loop, loads of single elements included (as gathers); the branches cost one compare each per loop.
+    fn check_reduction_result(&self, accumulator: &Var, op: Op, immediately: bool) -> Result<(), CodegenError> {
         if !matches!(op, Op::AddD | Op::MulD) || !self.float_mode.checks_finite_results() {
             // max and min never make NaN or ∞ from finite numbers.
             return Ok(());
         }
         let value = self.read_variable(accumulator)?.into_float_value();
         let not_finite = self.is_not_finite(value)?;
+        if immediately {
+            return self.check_immediately(not_finite, AplErrorKind::Domain, &not_a_finite_real_number(op));
+        }
         self.check_deferrable_domain(not_finite, not_a_finite_real_number(op))
     }
 
@@ -1212,6 +1233,13 @@ fn body_has_no_observable_effect(statements: &[Stmt]) -> bool {
         | Stmt::Format { .. } => false,
     })
 }
+
+/// The most reductions one loop may have for their steps to get `reassoc`. Reassociation is there for the loop
+/// vectoriser, which folds each reduction into vector lanes along the loop; a loop with many accumulators (a register
+/// tile of a matrix product: 128 of them, `passes/register_tiles.rs`) is vectorised across them instead by the SLP
+/// vectoriser, and with `reassoc` the loop vectoriser would also fold every one along the loop, one vector each and
+/// with gathers: slower, and no longer the fold in order. Their not-a-real-number checks still move after the loop.
+const MOST_REASSOCIATED_REDUCTIONS: usize = 4;
 
 /// The reductions of a loop body: top-level assignments `acc := f(x, acc)` (or `f(acc, x)`) with `f` an associative
 /// double operation, where `acc` is declared outside the body and appears nowhere else in it; with the step's site.

@@ -7,8 +7,9 @@
 //! remove copies, and with them allocations that hoisting would otherwise have to move), then hoisting, and last the
 //! recognition of parallel maps, which must see where the other passes left each block. Index-space splitting comes
 //! last: it copies loop bodies, so every pass before it works on one copy, and its pieces of a parallel map are
-//! parallel maps already. Interchanging element-wise steps comes after the recognition of parallel maps, whose
-//! proof it relies on (a step's map is parallel), and before splitting, which then sees the strips' loops.
+//! parallel maps already. Interchanging element-wise steps and register tiling come after the recognition of parallel
+//! maps, whose proof they rely on (a step's map is parallel; the rows of a tile are independent), and before
+//! splitting, which then sees the strips' loops.
 
 use crate::loops::ir::Program;
 
@@ -51,7 +52,13 @@ pub fn memory_pipeline() -> Vec<MemoryPass> {
             run: super::step_interchange::interchange_element_wise_steps,
         },
         MemoryPass {
-            name: "split-index-spaces",
+            name: REGISTER_TILING,
+            description: "compute the rows of a matrix product's accumulation nest eight at a time, in tiles of \
+                          8×16 accumulators kept in registers along the reduced axis",
+            run: super::register_tiles::tile_row_accumulations,
+        },
+        MemoryPass {
+            name: INDEX_SPLITTING,
             description: "cut the index range of a loop whose body selects on comparisons of its index with invariant \
                           bounds (rotations, shifts, catenations) into pieces where each comparison is known",
             run: super::index_split::split_index_spaces,
@@ -69,18 +76,22 @@ pub fn optimise_memory(program: Program) -> Program {
 /// The name of the pass that the memory IR for devices leaves out ([`optimise_memory_for_devices`]).
 pub const INDEX_SPLITTING: &str = "split-index-spaces";
 
+/// The name of the pass that computes rows of accumulations in register tiles, which devices leave out.
+pub const REGISTER_TILING: &str = "tile-row-accumulations";
+
 /// The name of the pass that runs element-wise steps strip by strip, which devices run with shorter strips.
 pub const STEP_INTERCHANGE: &str = "interchange-element-wise-steps";
 
-/// The memory passes for the OpenCL backend: all but index-space splitting, and element-wise steps in strips of a
-/// work-item's share. Index-space splitting's pieces serve a CPU's vector units (an interior without selects); a GPU
-/// predicates a kernel's selects at no cost, and each piece would be a kernel launch of its own, mostly too small to
-/// be worth one (the edge rows of a stencil). A strip of cache-sized length serves a CPU's cache; a kernel needs
+/// The memory passes for the OpenCL backend: all but index-space splitting and register tiling, and element-wise
+/// steps in strips of a work-item's share. Index-space splitting's pieces serve a CPU's vector units (an interior
+/// without selects); a GPU predicates a kernel's selects at no cost, and each piece would be a kernel launch of its
+/// own, mostly too small to be worth one (the edge rows of a stencil). A register tile gives a CPU core 128
+/// accumulators; a GPU wants a work-item per element, and a tile would leave most of its work-items idle. A strip of cache-sized length serves a CPU's cache; a kernel needs
 /// strips short enough to give every work-item one.
 pub fn optimise_memory_for_devices(program: Program) -> Program {
     memory_pipeline()
         .iter()
-        .filter(|pass| pass.name != INDEX_SPLITTING)
+        .filter(|pass| pass.name != INDEX_SPLITTING && pass.name != REGISTER_TILING)
         .map(|pass| match pass.name {
             STEP_INTERCHANGE => super::step_interchange::interchange_element_wise_steps_on_device,
             _ => pass.run,

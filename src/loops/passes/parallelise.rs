@@ -161,12 +161,14 @@ pub fn stores_are_disjoint_across_iterations(index: &Var, count: &Expr, body: &[
 fn iterations_are_independent(index: &Var, count: &Expr, body: &[Stmt], definitions: &HashMap<u32, Expr>) -> bool {
     let private = blocks_allocated_in(body);
     let loops = inner_loops(body);
-    let affine = AffineForm {
+    let mut affine = AffineForm {
         index,
         count,
         loops: &loops,
         definitions,
+        quotients: HashMap::new(),
     };
+    affine.quotients = affine.quotients_of(body);
     let mut stores: HashMap<u32, Vec<Expr>> = HashMap::new();
     let mut loads: Vec<(Block, Expr)> = Vec::new();
     for_each_access(body, &mut |access| match access {
@@ -554,9 +556,50 @@ struct AffineForm<'a> {
     count: &'a Expr,
     loops: &'a HashMap<u32, (Var, Expr)>,
     definitions: &'a HashMap<u32, Expr>,
+    /// The floor quotients `x / c` of the body whose dividend is one invariant `x`, by `x`'s name: `x` is
+    /// `c·q + ρ` with `q` the quotient and `ρ` its remainder (both opaque variables, never negative as `x` is not),
+    /// and [`AffineForm::term`] writes `x` so. That is what proves that `c·q ≤ x`: a register tile's columns
+    /// (`passes/register_tiles.rs`) run in whole tiles up to `c·(n / c)` and one by one from there to `n`.
+    quotients: HashMap<String, Term>,
 }
 
 impl AffineForm<'_> {
+    /// The quotients of [`AffineForm::quotients`] in the body's expressions (and the definitions they read): the
+    /// first divisor of each dividend (another divisor of the same dividend stays an opaque variable).
+    fn quotients_of(&self, body: &[Stmt]) -> HashMap<String, Term> {
+        let mut quotients = HashMap::new();
+        let mut visit = |expr: &Expr| {
+            crate::loops::rewrite::for_each_subexpression(expr, &mut |node| {
+                let Expr::Prim(Op::DivI, args) = node else {
+                    return;
+                };
+                let [dividend, Expr::Int(divisor)] = args.as_slice() else {
+                    return;
+                };
+                let Some(name) = self.term(dividend).and_then(|term| term.as_single_variable()) else {
+                    return;
+                };
+                if *divisor <= 0 || quotients.contains_key(&name) || self.loop_or_index_named(&name) {
+                    return;
+                }
+                let quotient = Term::variable(&format!("({})", print_expr(node)));
+                let remainder = Term::variable(&format!("({} % {divisor})", print_expr(dividend)));
+                quotients.insert(name, &(&quotient * &Term::constant(*divisor)) + &remainder);
+            });
+        };
+        crate::loops::ir::for_each_statement(body, &mut |statement| {
+            crate::loops::ir::statement_expressions(statement)
+                .into_iter()
+                .for_each(&mut visit);
+        });
+        self.definitions.values().for_each(&mut visit);
+        quotients
+    }
+
+    fn loop_or_index_named(&self, name: &str) -> bool {
+        Self::variable_name(self.index) == name || self.loops.values().any(|(var, _)| Self::variable_name(var) == name)
+    }
+
     fn variable_name(var: &Var) -> String {
         var.name()
     }
@@ -564,7 +607,12 @@ impl AffineForm<'_> {
     /// The expression as a term, let-bound variables looked through; an opaque subexpression (division, select,
     /// load, ...) becomes a variable of its own when it depends on no loop index, else there is no term.
     fn term(&self, expr: &Expr) -> Option<Term> {
-        self.term_at_depth(expr, DEFINITION_DEPTH)
+        let term = self.term_at_depth(expr, DEFINITION_DEPTH)?;
+        Some(
+            self.quotients
+                .iter()
+                .fold(term, |term, (name, expanded)| term.substitute(name, expanded)),
+        )
     }
 
     fn term_at_depth(&self, expr: &Expr, depth: usize) -> Option<Term> {
@@ -716,22 +764,28 @@ impl AffineForm<'_> {
         } else {
             return false;
         };
-        // The lowest offset: every other offset must differ from the first by a constant.
+        // Every offset's shift from the first, then the lowest offset: one provably at most every other (a
+        // constant shift, or one such as `r·n + w` in a register tile's rows, which is never negative).
         let Some(shifts) = extents
             .iter()
             .map(|(offset, c, _)| {
                 if c != coefficient {
                     return None;
                 }
-                offset.checked_sub(first_offset)?.as_constant()
+                offset.checked_sub(first_offset)
             })
-            .collect::<Option<Vec<i64>>>()
+            .collect::<Option<Vec<Term>>>()
         else {
             return false;
         };
-        let lowest = shifts.iter().copied().min().unwrap_or(0);
+        let Some(lowest) = shifts
+            .iter()
+            .find(|candidate| shifts.iter().all(|shift| bounds.is_provably_at_most(candidate, shift)))
+        else {
+            return false;
+        };
         extents.iter().zip(&shifts).all(|((_, _, span), shift)| {
-            let reach = span.checked_add(&Term::constant(shift - lowest));
+            let reach = shift.checked_sub(lowest).and_then(|above| span.checked_add(&above));
             reach.is_some_and(|reach| bounds.is_provably_at_most(&reach, &stride))
         })
     }

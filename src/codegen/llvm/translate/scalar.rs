@@ -213,27 +213,29 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
         let left = self.translate_expression(&arguments[0])?.into_float_value();
         let right = self.translate_expression(&arguments[1])?.into_float_value();
         let name = accumulator.name();
+        let reassociate = !self.accumulators_in_order.borrow().contains(&accumulator.id);
         let result = match op {
-            Op::AddD => self.emitter.emit_reduction_float_add(left, right, &name)?,
-            Op::MulD => self.emitter.emit_reduction_float_mul(left, right, &name)?,
-            Op::MaxD => self.call_reassociable_intrinsic("llvm.maxnum", left, right, &name)?,
-            Op::MinD => self.call_reassociable_intrinsic("llvm.minnum", left, right, &name)?,
+            Op::AddD => self.emitter.emit_reduction_float_add(left, right, reassociate, &name)?,
+            Op::MulD => self.emitter.emit_reduction_float_mul(left, right, reassociate, &name)?,
+            Op::MaxD => self.call_reduction_intrinsic("llvm.maxnum", left, right, reassociate, &name)?,
+            Op::MinD => self.call_reduction_intrinsic("llvm.minnum", left, right, reassociate, &name)?,
             other => return Err(internal_error(format!("{} is not a reduction operator", other.name()))),
         };
         Ok(result.into())
     }
 
-    fn call_reassociable_intrinsic(
+    fn call_reduction_intrinsic(
         &self,
         intrinsic_name: &str,
         left: FloatValue<'ctx>,
         right: FloatValue<'ctx>,
+        reassociate: bool,
         name: &str,
     ) -> Result<FloatValue<'ctx>, CodegenError> {
         let result = self
             .emitter
             .emit_double_intrinsic(intrinsic_name, &[left, right], name)?;
-        if let Some(instruction) = result.as_instruction_value() {
+        if let Some(instruction) = result.as_instruction_value().filter(|_| reassociate) {
             instruction
                 .set_fast_math_flags(FastMathFlags::AllowReassoc | FastMathFlags::NoSignedZeros)
                 .map_err(|error| internal_error(error.to_string()))?;
