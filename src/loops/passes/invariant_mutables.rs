@@ -2,7 +2,9 @@
 //!
 //! Lowering keeps the shape of a loop state (the state of `⍣`) in mutables, because in general a step may change it:
 //! `var s = n; for it < k { ...; let m = s; ...; s := m }`. When the step keeps the shape, every assignment stores
-//! the variable's own value back (looked through let-bound copies), or the constant it started with. Such a variable
+//! the variable's own value back (looked through let-bound copies), or the constant it started with, or the `let` it
+//! started with (`var s = n; …; s := n'` with `let n' = n`: a matrix product by the state, `{A+.×⍵}⍣k`, whose
+//! rows are A's, which the state had from the start). Such a variable
 //! is a constant of the loop: here it becomes a `let` and its assignments go, so that the passes that follow see it
 //! as invariant: an index through it is simplified (`index_simplify` looks only through immutable values), and an
 //! allocation whose size it gives is hoisted out of the loop instead of being made and freed every iteration. With
@@ -49,16 +51,32 @@ fn invariant_mutables(statements: &[Stmt]) -> HashSet<u32> {
         }
         value.clone()
     };
+    // The `let` whose value a value is, through chains of copies: one `let` has one value wherever it is visible.
+    let original_let = |value: &Expr| {
+        let Expr::Var(var) = value else {
+            return None;
+        };
+        let mut id = copies.contains_key(&var.id).then_some(var.id)?;
+        for _ in 0..64 {
+            match &copies[&id] {
+                Expr::Var(next) if copies.contains_key(&next.id) => id = next.id,
+                _ => break,
+            }
+        }
+        Some(id)
+    };
     initial_values
         .iter()
         .filter(|(id, initial)| {
             let own_value = |value: &Expr| matches!(value, Expr::Var(var) if var.id == **id);
             let constant_initial = matches!(initial, Expr::Int(_) | Expr::Bool(_) | Expr::Char(_));
+            let initial_let = original_let(initial);
             assigned_values.get(id).is_none_or(|values| {
-                values
-                    .iter()
-                    .map(&resolved)
-                    .all(|value| own_value(&value) || (constant_initial && value == **initial))
+                values.iter().all(|value| {
+                    let same_let = initial_let.is_some() && original_let(value) == initial_let;
+                    let value = resolved(value);
+                    same_let || own_value(&value) || (constant_initial && value == **initial)
+                })
             })
         })
         .map(|(id, _)| *id)
