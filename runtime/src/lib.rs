@@ -11,4 +11,5 @@ pub mod opencl;
 pub mod parallel;
 pub mod stack;
 pub mod text_input;
+pub mod thread_checker;
 pub mod tuning;

@@ -19,7 +19,9 @@
 //! `abi::exit_after_reporting`, which lets only the first error report).
 
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+
+use crate::thread_checker::{happens_after, happens_before};
 
 /// A parallel body: runs tasks `start..end` with the captured values in `context`.
 pub type ParallelBody = unsafe extern "C" fn(context: *mut u8, start: i64, end: i64);
@@ -136,29 +138,21 @@ pub unsafe extern "C" fn aplrt_parallel_for(
         pieces_left: AtomicI64::new(pieces),
     });
     {
-        let mut state = pool
-            .shared
-            .state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut state = pool.shared.lock_state();
         state.generation += 1;
         state.job = Some(job.clone());
         pool.shared.work_available.notify_all();
+        pool.shared.unlock_state(state);
     }
     job.run_pieces(&pool.shared);
-    let mut state = pool
-        .shared
-        .state
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut state = pool.shared.lock_state();
     while job.pieces_left.load(Ordering::Acquire) > 0 {
-        state = pool
-            .shared
-            .job_done
-            .wait(state)
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        state = pool.shared.wait(&pool.shared.job_done, state);
     }
+    // Every piece's results were written before its worker counted it done.
+    happens_after(&job.pieces_left);
     state.job = None;
+    pool.shared.unlock_state(state);
 }
 
 /// One call of [`aplrt_parallel_for`] on the pool.
@@ -184,9 +178,11 @@ impl Job {
             let end = (piece + 1) * self.tasks / self.pieces;
             // SAFETY: pieces are disjoint subranges of 0..tasks, as `aplrt_parallel_for`'s contract allows.
             unsafe { (self.body)(self.context as *mut u8, start, end) };
+            happens_before(&self.pieces_left);
             if self.pieces_left.fetch_sub(1, Ordering::AcqRel) == 1 {
-                let _state = shared.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                let state = shared.lock_state();
                 shared.job_done.notify_all();
+                shared.unlock_state(state);
             }
         }
     }
@@ -204,6 +200,28 @@ struct Shared {
     state: Mutex<State>,
     work_available: Condvar,
     job_done: Condvar,
+}
+
+/// The state's lock, its release and the waits on its condition variables, annotated for valgrind's thread checkers
+/// (`thread_checker.rs`): a release happens before the next acquisition, which they cannot see through std's futexes.
+impl Shared {
+    fn lock_state(&self) -> MutexGuard<'_, State> {
+        let guard = self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        happens_after(&self.state);
+        guard
+    }
+
+    fn unlock_state(&self, guard: MutexGuard<'_, State>) {
+        happens_before(&self.state);
+        drop(guard);
+    }
+
+    fn wait<'a>(&self, condition: &Condvar, guard: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        happens_before(&self.state);
+        let guard = condition.wait(guard).unwrap_or_else(|poisoned| poisoned.into_inner());
+        happens_after(&self.state);
+        guard
+    }
 }
 
 struct Pool {
@@ -278,11 +296,9 @@ pub extern "C" fn aplrt_finish() {
         std::mem::take(&mut *pools)
     };
     for pool in pools.iter().filter(|pool| pool.process == process) {
-        pool.shared
-            .state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .stopping = true;
+        let mut state = pool.shared.lock_state();
+        state.stopping = true;
+        pool.shared.unlock_state(state);
         pool.shared.work_available.notify_all();
         let workers = std::mem::take(&mut *pool.workers.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
         for worker in workers {
@@ -296,18 +312,18 @@ fn run_worker(shared: &Shared) {
     let mut seen = 0;
     loop {
         let job = {
-            let mut state = shared.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut state = shared.lock_state();
             while !state.stopping && (state.generation == seen || state.job.is_none()) {
-                state = shared
-                    .work_available
-                    .wait(state)
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                state = shared.wait(&shared.work_available, state);
             }
             if state.stopping {
+                shared.unlock_state(state);
                 return;
             }
             seen = state.generation;
-            state.job.clone().expect("checked above")
+            let job = state.job.clone().expect("checked above");
+            shared.unlock_state(state);
+            job
         };
         job.run_pieces(shared);
     }
