@@ -583,7 +583,8 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         self.reduction_accumulators
             .borrow_mut()
             .extend(reductions.iter().map(|(var, _, _)| var.id));
-        if reductions.len() > MOST_REASSOCIATED_REDUCTIONS {
+        let many = reductions.len() > MOST_REASSOCIATED_REDUCTIONS;
+        if many {
             self.accumulators_in_order
                 .borrow_mut()
                 .extend(reductions.iter().map(|(var, _, _)| var.id));
@@ -594,7 +595,6 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             self.bind_variable(index, VariableStorage::Value(index_value.into()));
             self.translate_statements(body)
         })?;
-        let many = reductions.len() > MOST_REASSOCIATED_REDUCTIONS;
         for (accumulator, op, site) in &reductions {
             self.reduction_accumulators.borrow_mut().remove(&accumulator.id);
             self.accumulators_in_order.borrow_mut().remove(&accumulator.id);
@@ -1084,7 +1084,6 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         Ok(())
     }
 
-    /// The deferred not-a-finite-number check of a reduction, on its final accumulator.
     /// The not-a-real-number check of a reduction's final value. Where a loop has many reductions (a register tile),
     /// each is checked at once, with a branch, not or-ed into a deferred flag: the `or` of many flags is a horizontal
     /// reduction that LLVM's SLP vectoriser would vectorise by making all the accumulators one vector, and with them
