@@ -259,6 +259,23 @@ pub fn expr_loads_block(expr: &Expr, id: u32) -> bool {
     }
 }
 
+/// Whether an expression loads from any block.
+pub fn expr_loads_any_block(expr: &Expr) -> bool {
+    let mut loads = false;
+    super::ir::for_each_load(expr, &mut |_, _| loads = true);
+    loads
+}
+
+/// A variable with an id above `next_id` (which it advances), for the statements a pass adds.
+pub fn fresh_variable(next_id: &mut u32, ty: super::ir::ScalarType, hint: &str) -> Var {
+    *next_id += 1;
+    Var {
+        id: *next_id,
+        ty,
+        hint: hint.into(),
+    }
+}
+
 /// Visits every node of an expression, the expression itself first.
 pub fn for_each_subexpression(expr: &Expr, visit: &mut dyn FnMut(&Expr)) {
     visit(expr);

@@ -55,9 +55,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::index_simplify::mentions;
 use crate::loops::ir::{for_each_load, variables_defined_in, Block, Expr, Program, ScalarType, Stmt, Var};
+use crate::loops::rewrite::{expr_loads_any_block, expr_loads_block, fresh_variable, variables_of};
 use crate::loops::rewrite::{fresh_names_of_defined_variables, rename_defined_variables, rename_variables};
-use crate::loops::rewrite::{replace_statements_outside_parallel, rewrite_expr, variables_of};
+use crate::loops::rewrite::{replace_statements_outside_parallel, rewrite_expr};
 use crate::tail::ast::Op;
 
 /// Rows of a tile: with [`TILE_COLUMNS`] 16, AVX-512 holds the 128 accumulators in 16 of its 32 vector registers.
@@ -194,29 +196,29 @@ impl<'a> RowAccumulation<'a> {
             && all_lets(self.row_values)
             && all_lets(self.k_values)
             && all_lets(self.column_values)
-            && !loads_any(self.start)
+            && !expr_loads_any_block(self.start)
             && self.lets_never_load_the_block(self.row_values)
             && self.lets_never_load_the_block(self.k_values)
             && self.lets_never_load_the_block(self.column_values)
-            && !loads_block(&self.offset, self.block)
+            && !expr_loads_block(&self.offset, self.block.id)
             && !loads_block_elsewhere(self.value, self.block, self.stored_at)
-            && loads_block(self.value, self.block)
+            && expr_loads_block(self.value, self.block.id)
     }
 
     fn lets_never_load_the_block(&self, statements: &[Stmt]) -> bool {
         statements.iter().all(|statement| match statement {
-            Stmt::Let { value, .. } => !loads_block(value, self.block),
+            Stmt::Let { value, .. } => !expr_loads_block(value, self.block.id),
             _ => false,
         })
     }
 
     /// The statements that replace the row loop: the tiles, then the rows of the last, partial tile.
     fn tiled(&self, next_id: &mut u32) -> Vec<Stmt> {
-        let total = fresh(next_id, ScalarType::Int, "rows");
-        let tiles = fresh(next_id, ScalarType::Int, "tiles");
-        let tile = fresh(next_id, ScalarType::Int, "tile");
-        let done = fresh(next_id, ScalarType::Int, "tiled_rows");
-        let rest = fresh(next_id, ScalarType::Int, "rest");
+        let total = fresh_variable(next_id, ScalarType::Int, "rows");
+        let tiles = fresh_variable(next_id, ScalarType::Int, "tiles");
+        let tile = fresh_variable(next_id, ScalarType::Int, "tile");
+        let done = fresh_variable(next_id, ScalarType::Int, "tiled_rows");
+        let rest = fresh_variable(next_id, ScalarType::Int, "rest");
         let mut tile_body = self.tile_of_columns(&tile, next_id);
         tile_body.push(self.last_columns_of_the_tile_rows(&tile, next_id));
         let mut last_rows = vec![Stmt::ParallelFor {
@@ -267,7 +269,7 @@ impl<'a> RowAccumulation<'a> {
             statements.extend(row);
             row_renamings.push(renaming);
         }
-        let column_tile = fresh(next_id, ScalarType::Int, "column_tile");
+        let column_tile = fresh_variable(next_id, ScalarType::Int, "column_tile");
         let column_tiles = floor_quotient(Expr::max(self.columns.clone(), Expr::Int(0)), Expr::Int(TILE_COLUMNS));
         statements.push(Stmt::For {
             index: column_tile.clone(),
@@ -287,7 +289,7 @@ impl<'a> RowAccumulation<'a> {
         let mut statements = Vec::new();
         let columns: Vec<Var> = (0..TILE_COLUMNS)
             .map(|w| {
-                let column = fresh(next_id, ScalarType::Int, "j");
+                let column = fresh_variable(next_id, ScalarType::Int, "j");
                 statements.push(Stmt::Let {
                     var: column.clone(),
                     value: Expr::add_int(
@@ -298,7 +300,7 @@ impl<'a> RowAccumulation<'a> {
                 column
             })
             .collect();
-        let k = fresh(next_id, ScalarType::Int, &self.k.hint);
+        let k = fresh_variable(next_id, ScalarType::Int, &self.k.hint);
         let mut walk = Vec::new();
         let mut stores = Vec::new();
         for renaming in row_renamings {
@@ -309,7 +311,7 @@ impl<'a> RowAccumulation<'a> {
             rename_variables(&mut k_values, &renaming);
             walk.extend(k_values);
             for column in &columns {
-                let accumulator = fresh(next_id, self.block.element, "acc");
+                let accumulator = fresh_variable(next_id, self.block.element, "acc");
                 let mut start = vec![Stmt::Mutable {
                     var: accumulator.clone(),
                     value: self.start.clone(),
@@ -360,7 +362,7 @@ impl<'a> RowAccumulation<'a> {
 
     /// `for r < TILE_ROWS { the row TILE_ROWS·tile + r over the columns after the last whole tile of columns }`.
     fn last_columns_of_the_tile_rows(&self, tile: &Var, next_id: &mut u32) -> Stmt {
-        let r = fresh(next_id, ScalarType::Int, "r");
+        let r = fresh_variable(next_id, ScalarType::Int, "r");
         let row = Expr::add_int(Expr::mul_int(Expr::var(tile), Expr::Int(TILE_ROWS)), Expr::var(&r));
         let tiled_columns = Expr::mul_int(
             floor_quotient(Expr::max(self.columns.clone(), Expr::Int(0)), Expr::Int(TILE_COLUMNS)),
@@ -428,7 +430,7 @@ fn columns_from(column: &Var, columns: &Expr, first: &Expr, body: Vec<Stmt>, nex
             body,
         };
     }
-    let index = fresh(next_id, ScalarType::Int, &format!("{}_rest", column.hint));
+    let index = fresh_variable(next_id, ScalarType::Int, &format!("{}_rest", column.hint));
     let mut statements = vec![Stmt::Let {
         var: column.clone(),
         value: Expr::add_int(first.clone(), Expr::var(&index)),
@@ -452,9 +454,7 @@ fn offset_before(index: &Expr, j: &Var) -> Option<Expr> {
         [first, offset] if is_j(first) => offset,
         _ => return None,
     };
-    let mut read = HashSet::new();
-    variables_of(offset, &mut read);
-    (!read.contains(&j.id)).then(|| offset.clone())
+    (!mentions(offset, j)).then(|| offset.clone())
 }
 
 /// `a / divisor` (floor division by a positive constant), folded when `a` is a constant: the parallel-map proof
@@ -466,18 +466,6 @@ fn floor_quotient(a: Expr, divisor: Expr) -> Expr {
     }
 }
 
-fn loads_any(expr: &Expr) -> bool {
-    let mut loads = false;
-    for_each_load(expr, &mut |_, _| loads = true);
-    loads
-}
-
-fn loads_block(expr: &Expr, block: Block) -> bool {
-    let mut loads = false;
-    for_each_load(expr, &mut |loaded, _| loads |= loaded == block);
-    loads
-}
-
 /// Whether `expr` loads `block` at an index other than `allowed`.
 fn loads_block_elsewhere(expr: &Expr, block: Block, allowed: &Expr) -> bool {
     let mut elsewhere = false;
@@ -485,13 +473,4 @@ fn loads_block_elsewhere(expr: &Expr, block: Block, allowed: &Expr) -> bool {
         elsewhere |= loaded == block && index != allowed
     });
     elsewhere
-}
-
-fn fresh(next_id: &mut u32, ty: ScalarType, hint: &str) -> Var {
-    *next_id += 1;
-    Var {
-        id: *next_id,
-        ty,
-        hint: hint.into(),
-    }
 }

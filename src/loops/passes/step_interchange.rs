@@ -51,7 +51,8 @@ use crate::loops::ir::{Program, ScalarType};
 use crate::loops::ir::{Stmt, Var};
 use crate::loops::rewrite::replace_statements_outside_parallel;
 use crate::loops::rewrite::variables_of;
-use crate::loops::rewrite::{expr_loads_block, mentions_block, rename_defined_variables, result_mentions_block};
+use crate::loops::rewrite::{expr_loads_any_block, expr_loads_block, fresh_variable, mentions_block};
+use crate::loops::rewrite::{rename_defined_variables, result_mentions_block};
 use std::collections::HashSet;
 
 /// Elements per strip on the CPU: with mandelbrot's five arrays of doubles a strip is 10 KB, well inside a core's L1
@@ -166,7 +167,7 @@ impl<'a> ElementWiseSteps<'a> {
         if swaps.is_empty() || !checks.iter().all(|check| is_invariant_check(check, step)) {
             return None;
         }
-        if mentions_variable(elements, step) || expr_loads(elements) {
+        if mentions_variable(elements, step) || expr_loads_any_block(elements) {
             return None;
         }
         let pairs = swapped_pairs(swaps, map_body)?;
@@ -240,7 +241,7 @@ impl<'a> ElementWiseSteps<'a> {
 
     /// The loop turned inside out (see the module documentation): the statements that replace it.
     fn interchanged(&self, strip_length: i64, next_id: &mut u32) -> Vec<Stmt> {
-        let total = fresh_int(next_id, "elements");
+        let total = fresh_variable(next_id, ScalarType::Int, "elements");
         let mut then = self.checks.to_vec();
         then.push(Stmt::Let {
             var: total.clone(),
@@ -261,11 +262,11 @@ impl<'a> ElementWiseSteps<'a> {
     /// The parallel map over whole strips, then the one over the elements of the last, partial strip (fewer than
     /// `strip_length` of them, so its work is mostly below the threshold of running on more than one thread).
     fn strips_and_last_strip(&self, total: &Var, strip_length: i64, next_id: &mut u32) -> Vec<Stmt> {
-        let strips = fresh_int(next_id, "strips");
-        let strip = fresh_int(next_id, "strip");
-        let lane = fresh_int(next_id, "lane");
-        let done = fresh_int(next_id, "done");
-        let rest = fresh_int(next_id, "rest");
+        let strips = fresh_variable(next_id, ScalarType::Int, "strips");
+        let strip = fresh_variable(next_id, ScalarType::Int, "strip");
+        let lane = fresh_variable(next_id, ScalarType::Int, "lane");
+        let done = fresh_variable(next_id, ScalarType::Int, "done");
+        let rest = fresh_variable(next_id, ScalarType::Int, "rest");
         let element_in_strip = Stmt::Let {
             var: self.element.clone(),
             value: Expr::add_int(
@@ -343,7 +344,7 @@ impl<'a> ElementWiseSteps<'a> {
                 .expect("the map stores next blocks");
             let var = Var {
                 ty: block.element,
-                ..fresh_int(next_id, "next")
+                ..fresh_variable(next_id, ScalarType::Int, "next")
             };
             body.push(Stmt::Let {
                 var: var.clone(),
@@ -360,20 +361,11 @@ impl<'a> ElementWiseSteps<'a> {
     }
 }
 
-fn fresh_int(next_id: &mut u32, hint: &str) -> Var {
-    *next_id += 1;
-    Var {
-        id: *next_id,
-        ty: ScalarType::Int,
-        hint: hint.into(),
-    }
-}
-
 /// Whether a statement before the map is an invariant check: a `let` of a value that loads nothing, a view, or an
 /// `if` on such a value whose branches hold only checks and errors, none of them reading the step's index. Such
 /// statements have the same outcome at every step.
 fn is_invariant_check(statement: &Stmt, step: &Var) -> bool {
-    let invariant = |expr: &Expr| !expr_loads(expr) && !mentions_variable(expr, step);
+    let invariant = |expr: &Expr| !expr_loads_any_block(expr) && !mentions_variable(expr, step);
     match statement {
         Stmt::Let { value, .. } => invariant(value),
         Stmt::View { shape, .. } => shape.iter().all(invariant),
@@ -422,12 +414,6 @@ fn mentions_variable(expr: &Expr, var: &Var) -> bool {
     let mut read = HashSet::new();
     variables_of(expr, &mut read);
     read.contains(&var.id)
-}
-
-fn expr_loads(expr: &Expr) -> bool {
-    let mut loads = false;
-    for_each_load(expr, &mut |_, _| loads = true);
-    loads
 }
 
 /// Whether evaluating `expr` always loads `block[index]`: a load outside the branches of every select.
