@@ -9,7 +9,8 @@ cargo clippy --release --workspace --all-targets -- -D warnings
 # fail on a case that the previous run never drew. Without this variable (a developer's `cargo test`) every run draws
 # new cases, which is how they keep finding bugs; a failure prints its minimal input to add to a corpus.
 export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-20261125}"
-cargo test --release --workspace
+# --no-fail-fast: a failing test binary does not hide the results of the ones after it.
+cargo test --release --workspace --no-fail-fast
 
 # Issue #16's acceptance: `cargo install --path .` gives a self-contained aplc. Installed into a temporary root (reusing
 # the target folder the tests just built, so it takes seconds, not the five minutes of a build from scratch), it builds

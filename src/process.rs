@@ -159,6 +159,28 @@ impl Drop for InterruptDeferral {
     }
 }
 
+/// Starts `command`, trying again for a while when the kernel says its executable is busy (`ETXTBSY`).
+///
+/// Linux refuses to `exec` a file that some process holds open for writing. A file this process has just written
+/// (the tuner's stand-in programs in tests, a copied binary) can be held so for a moment after it was closed here:
+/// a child that another thread forked while the file was open inherits the descriptor until that child itself calls
+/// `exec` (close-on-exec), which takes microseconds. Retrying is the usual remedy; a file that stays busy for a
+/// second is a real error and is reported as such.
+pub fn spawn_retrying_busy_executable(command: &mut std::process::Command) -> std::io::Result<std::process::Child> {
+    const ATTEMPTS: u32 = 100;
+    const PAUSE: std::time::Duration = std::time::Duration::from_millis(10);
+    let mut attempt = 1;
+    loop {
+        match command.spawn() {
+            Err(error) if error.kind() == std::io::ErrorKind::ExecutableFileBusy && attempt < ATTEMPTS => {
+                attempt += 1;
+                std::thread::sleep(PAUSE);
+            }
+            outcome => return outcome,
+        }
+    }
+}
+
 /// Runs the executable with aplc's standard streams and waits for it; an interrupt of aplc is passed on to it (which
 /// is why an [`InterruptDeferral`] must be in place). The child starts with the default handling of every signal
 /// (handlers do not survive `exec`).
@@ -168,22 +190,21 @@ pub fn run_executable_forwarding_signals(
     deferral: &InterruptDeferral,
 ) -> Result<ChildEnd, String> {
     use std::os::unix::process::ExitStatusExt;
-    let outcome = std::process::Command::new(executable)
-        .args(arguments)
-        .spawn()
-        .and_then(|mut child| {
-            RUNNING_CHILD.store(child.id() as i32, Ordering::SeqCst);
-            // A signal that came between the start and the line above was not passed on.
-            if let Some(signal) = deferral.received() {
-                // SAFETY: `kill` on the child this process started and has not waited for yet.
-                unsafe {
-                    libc::kill(child.id() as i32, signal);
-                }
+    let mut command = std::process::Command::new(executable);
+    command.args(arguments);
+    let outcome = spawn_retrying_busy_executable(&mut command).and_then(|mut child| {
+        RUNNING_CHILD.store(child.id() as i32, Ordering::SeqCst);
+        // A signal that came between the start and the line above was not passed on.
+        if let Some(signal) = deferral.received() {
+            // SAFETY: `kill` on the child this process started and has not waited for yet.
+            unsafe {
+                libc::kill(child.id() as i32, signal);
             }
-            let status = child.wait();
-            RUNNING_CHILD.store(0, Ordering::SeqCst);
-            status
-        });
+        }
+        let status = child.wait();
+        RUNNING_CHILD.store(0, Ordering::SeqCst);
+        status
+    });
     let status = outcome.map_err(|error| format!("cannot run {}: {error}", executable.display()))?;
     Ok(match (status.code(), status.signal()) {
         (Some(code), _) => ChildEnd::Exited(code),

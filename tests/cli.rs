@@ -74,14 +74,18 @@ fn a_copied_binary_builds_executables_from_any_folder() {
     std::fs::copy(env!("CARGO_BIN_EXE_aplc"), &aplc).unwrap();
     std::fs::write(work.join("prog.apl"), PROGRAM).unwrap();
     let build = |output: &str| {
-        Command::new(&aplc)
+        let mut command = Command::new(&aplc);
+        command
             .args(["build", "prog.apl", "-o", output])
             .current_dir(&work)
             .env_remove("APLC_RUNTIME_LIB")
             .env("XDG_CACHE_HOME", &cache)
             .env("HOME", &home)
-            .output()
-            .unwrap()
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        // The copy was written by this process: a child forked by another test meanwhile may hold it for a moment.
+        let child = aplc::process::spawn_retrying_busy_executable(&mut command).unwrap();
+        child.wait_with_output().unwrap()
     };
     let built = build("prog");
     assert_eq!((text(&built.stderr), built.status.code()), (String::new(), Some(0)));

@@ -299,7 +299,18 @@ fn run_child(executable: &Path, folder: &Path, scenario: &str, variables: &[(&st
     for (name, value) in variables {
         command.env(name, value);
     }
-    command.output().expect("the test binary runs")
+    // A copy of the test binary was written by this process: a child that another test forked meanwhile holds it
+    // open for writing until that child execs, and Linux refuses to run it (ETXTBSY) for that moment.
+    let mut busy_attempts = 0;
+    loop {
+        match command.output() {
+            Err(error) if error.kind() == std::io::ErrorKind::ExecutableFileBusy && busy_attempts < 100 => {
+                busy_attempts += 1;
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            outcome => return outcome.expect("the test binary runs"),
+        }
+    }
 }
 
 fn this_test_binary() -> PathBuf {

@@ -173,8 +173,7 @@ impl ExecutableRunner {
         self.executions += 1;
         let limit = self.time_limit(dataset);
         let start = Instant::now();
-        let child = command
-            .spawn()
+        let child = crate::process::spawn_retrying_busy_executable(&mut command)
             .map_err(|error| format!("cannot run {}: {error}", self.executable.display()))?;
         let watchdog = limit.map(|limit| Watchdog::start(child.id(), limit));
         let output = child
