@@ -46,6 +46,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::display::{display, format_to_char_matrix, ArrayData, ArrayView};
+use crate::retained_blocks::{self, Block};
 
 /// The alignment of every block [`aplrt_alloc`] returns: a cache line, which is also the width of an AVX-512
 /// register, so that vectorised loops over a whole array never split a vector across lines.
@@ -184,11 +185,11 @@ impl ElementKind {
 #[no_mangle]
 pub extern "C" fn aplrt_alloc(bytes: i64) -> *mut u8 {
     match allocate_aligned_block(bytes) {
-        Ok(pointer) => {
+        Ok(block) => {
             if bytes > 0 {
-                live_blocks().insert(pointer as usize);
+                live_blocks().insert(block.address, block.capacity);
             }
-            pointer
+            block.address as *mut u8
         }
         Err(AllocationFailure::NegativeSize) => {
             exit_with_internal_error(&format!("aplrt_alloc called with a negative size ({bytes} bytes)"))
@@ -210,12 +211,37 @@ pub unsafe extern "C" fn aplrt_free(pointer: *mut u8, bytes: i64) {
     if pointer.is_null() || bytes <= 0 {
         return;
     }
-    live_blocks().remove(&(pointer as usize));
-    match allocation_layout(bytes) {
-        // SAFETY: the caller guarantees the pointer came from `alloc` with this same layout.
-        Ok(layout) => unsafe { dealloc(pointer, layout) },
-        Err(_) => exit_with_internal_error(&format!("aplrt_free called with an impossible size ({bytes} bytes)")),
+    let Some(capacity) = live_blocks().remove(&(pointer as usize)) else {
+        exit_with_internal_error(&format!(
+            "aplrt_free called on a block it did not allocate ({bytes} bytes)"
+        ))
+    };
+    let block = Block {
+        address: pointer as usize,
+        capacity,
+    };
+    if !retained_blocks::keep(block) {
+        // SAFETY: the block came from `allocate_aligned_block`, which allocated `capacity` bytes.
+        unsafe { free_block(block) };
     }
+}
+
+/// Returns a block to the allocator.
+///
+/// # Safety
+/// `block` must come from [`allocate_aligned_block`] and be used no more.
+unsafe fn free_block(block: Block) {
+    match allocation_layout(block.capacity as i64) {
+        // SAFETY: the block was allocated with this layout.
+        Ok(layout) => unsafe { dealloc(block.address as *mut u8, layout) },
+        Err(_) => exit_with_internal_error(&format!("a block of an impossible size ({} bytes)", block.capacity)),
+    }
+}
+
+/// Frees the large blocks kept for reuse (`retained_blocks.rs`); called when a program ends.
+pub fn release_retained_blocks() {
+    // SAFETY: a kept block is used by no array.
+    retained_blocks::release_all(|block| unsafe { free_block(block) });
 }
 
 /// The blocks of [`aplrt_alloc`] not freed yet. A program that stops on an APL error exits at once, from whichever
@@ -223,11 +249,11 @@ pub unsafe extern "C" fn aplrt_free(pointer: *mut u8, bytes: i64) {
 /// keeps every one of them reachable until the process ends (memory checkers count it as memory in use at exit, not
 /// as a leak), and a program that ends normally has freed them all. A B-tree rather than a hash table: memcheck
 /// finds a B-tree's nodes by pointers to their starts, while a hash table is pointed to in its middle ("possibly
-/// lost" at exit).
-fn live_blocks() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<usize>> {
-    static LIVE_BLOCKS: OnceLock<Mutex<std::collections::BTreeSet<usize>>> = OnceLock::new();
+/// lost" at exit). Each block's capacity is kept with it: a reused large block may be larger than the array in it.
+fn live_blocks() -> std::sync::MutexGuard<'static, std::collections::BTreeMap<usize, usize>> {
+    static LIVE_BLOCKS: OnceLock<Mutex<std::collections::BTreeMap<usize, usize>>> = OnceLock::new();
     LIVE_BLOCKS
-        .get_or_init(|| Mutex::new(std::collections::BTreeSet::new()))
+        .get_or_init(|| Mutex::new(std::collections::BTreeMap::new()))
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
@@ -239,23 +265,35 @@ pub enum AllocationFailure {
     OutOfMemory,
 }
 
-/// The allocation behind [`aplrt_alloc`], returning failures instead of exiting, so that tests can see them.
-pub fn allocate_aligned_block(bytes: i64) -> Result<*mut u8, AllocationFailure> {
+/// The allocation behind [`aplrt_alloc`], returning failures instead of exiting, so that tests can see them: a large
+/// block kept from an earlier free when one fits (`retained_blocks.rs`), else a new one.
+pub fn allocate_aligned_block(bytes: i64) -> Result<Block, AllocationFailure> {
     if bytes < 0 {
         return Err(AllocationFailure::NegativeSize);
     }
     if bytes == 0 {
-        // The allocator must not be asked for zero bytes; an aligned dangling pointer is what Rust's own empty
-        // collections use, and `aplrt_free` ignores it.
-        return Ok(std::ptr::without_provenance_mut(ALLOCATION_ALIGNMENT));
+        // The allocator must not be asked for zero bytes; an aligned address is what Rust's own empty collections
+        // use, and `aplrt_free` ignores it.
+        return Ok(Block {
+            address: ALLOCATION_ALIGNMENT,
+            capacity: 0,
+        });
     }
     let layout = allocation_layout(bytes)?;
+    if layout.size() >= retained_blocks::LARGE_BLOCK_BYTES {
+        if let Some(block) = retained_blocks::take(layout.size()) {
+            return Ok(block);
+        }
+    }
     // SAFETY: the layout has a non-zero size.
     let pointer = unsafe { alloc(layout) };
     if pointer.is_null() {
         Err(AllocationFailure::OutOfMemory)
     } else {
-        Ok(pointer)
+        Ok(Block {
+            address: pointer as usize,
+            capacity: layout.size(),
+        })
     }
 }
 

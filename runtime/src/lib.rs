@@ -9,6 +9,7 @@ pub mod json;
 pub mod number_format;
 pub mod opencl;
 pub mod parallel;
+pub mod retained_blocks;
 pub mod stack;
 pub mod text_input;
 pub mod thread_checker;

@@ -338,6 +338,7 @@ fn start_pool(threads: usize, process: u32) -> Pool {
 #[no_mangle]
 pub extern "C" fn aplrt_finish() {
     crate::abi::aplrt_flush();
+    crate::abi::release_retained_blocks();
     let process = std::process::id();
     let pools: Vec<Arc<Pool>> = {
         let mut pools = POOLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
