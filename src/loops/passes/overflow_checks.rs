@@ -10,10 +10,14 @@
 //! (`for i < n`: 0 ≤ i ≤ n-1); `let`s (the range of their value); conversions from booleans and characters; residues
 //! (smaller in magnitude than the modulus); floor division by positive constants, also through doubles (`⌊x÷c`);
 //! min, max, sign; select (each arm with the ranges its condition narrows: in `(w < 1) ? 0 : w - 1`, w ≥ 1 in the
-//! second arm); the 32-bit bitwise operators;
+//! second arm, and the branches of an `if` likewise); the 32-bit bitwise operators;
 //! and the arithmetic itself (a checked operation's result, when there is one, is in both its exact interval and the
 //! int range; a wrapping one whose exact interval leaves the int range may be any int). Everything else (mutables,
 //! loads, conversions from doubles) may be any int.
+//!
+//! A select whose condition the ranges decide becomes the arm it picks: where both arms are evaluated (a vectorised
+//! select), the other would cost its work for nothing, as the double division of an int floor division's guard for
+//! huge magnitudes did in every element of easter.
 //!
 //! Lowering uses the same analysis to decide whether reading one element of a pull array may fail
 //! (`crate::lower`'s `elements_may_fail`), so `1↓x+1` with `x←⍳n` still fuses.
@@ -114,7 +118,7 @@ impl IntRange {
     }
 
     /// The largest magnitude of a value of the interval.
-    fn magnitude(self) -> i128 {
+    pub fn magnitude(self) -> i128 {
         self.low.abs().max(self.high.abs())
     }
 }
@@ -179,8 +183,10 @@ impl IntRanges {
                 otherwise,
             } => {
                 self.rewrite_expr(condition);
-                self.rewrite_statements(then);
-                self.rewrite_statements(otherwise);
+                let narrowed_then = self.narrowed_variable_ranges(condition, true);
+                self.with_variable_ranges(narrowed_then, |ranges| ranges.rewrite_statements(then));
+                let narrowed_otherwise = self.narrowed_variable_ranges(condition, false);
+                self.with_variable_ranges(narrowed_otherwise, |ranges| ranges.rewrite_statements(otherwise));
             }
             Stmt::Let { var, value } => {
                 self.rewrite_expr(value);
@@ -190,6 +196,33 @@ impl IntRanges {
                 }
             }
             other => for_each_own_expr_mut(other, &mut |expr| self.rewrite_expr(expr)),
+        }
+    }
+
+    /// The ranges of variables that `condition` being `holds` narrows (a branch of an `if`).
+    fn narrowed_variable_ranges(&self, condition: &Expr, holds: bool) -> Vec<(u32, IntRange)> {
+        self.narrowed_ranges(condition, holds)
+            .into_iter()
+            .filter_map(|(expr, range)| match expr {
+                Expr::Var(var) => Some((var.id, range)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// `walk` with the variables' ranges replaced by `narrowed`, the ranges before restored after it.
+    fn with_variable_ranges(&mut self, narrowed: Vec<(u32, IntRange)>, walk: impl FnOnce(&mut Self)) {
+        let before: Vec<(u32, Option<IntRange>)> = narrowed
+            .iter()
+            .map(|(id, _)| (*id, self.ranges.get(id).copied()))
+            .collect();
+        self.ranges.extend(narrowed);
+        walk(self);
+        for (id, range) in before {
+            match range {
+                Some(range) => self.ranges.insert(id, range),
+                None => self.ranges.remove(&id),
+            };
         }
     }
 
@@ -220,6 +253,11 @@ impl IntRanges {
                 self.rewrite_expr(condition);
                 self.refined_by(condition, true, || self.rewrite_expr(then));
                 self.refined_by(condition, false, || self.rewrite_expr(otherwise));
+                // A guard the ranges decide (the small-magnitude test of an int floor division, `⌊x÷c`) leaves the
+                // arm it picks: the other would be computed for nothing where both are evaluated.
+                if let Some(holds) = self.decided(condition) {
+                    *expr = if holds { (**then).clone() } else { (**otherwise).clone() };
+                }
             }
             Expr::At(_, inner) => {
                 self.rewrite_expr(inner);
@@ -283,6 +321,50 @@ impl IntRanges {
             ));
         }
         narrowed
+    }
+
+    /// Whether a condition always holds (`Some(true)`) or never does (`Some(false)`) for the ranges known: an order
+    /// comparison of ints whose ranges do not overlap in the wrong way, an equality of disjoint ranges or of one
+    /// constant, a conjunction or a negation of such.
+    pub fn decided(&self, condition: &Expr) -> Option<bool> {
+        let Expr::Prim(op, args) = condition else {
+            return None;
+        };
+        let compare = |a: &Expr, b: &Expr, strict: bool| {
+            let (a, b) = (self.range_of(a), self.range_of(b));
+            let gap = i128::from(strict);
+            if a.high + gap <= b.low {
+                Some(true)
+            } else if a.low + gap > b.high {
+                Some(false)
+            } else {
+                None
+            }
+        };
+        match op {
+            Op::LtI => compare(&args[0], &args[1], true),
+            Op::LteI => compare(&args[0], &args[1], false),
+            Op::GtI => compare(&args[1], &args[0], true),
+            Op::GteI => compare(&args[1], &args[0], false),
+            Op::EqI | Op::NeqI => {
+                let (a, b) = (self.range_of(&args[0]), self.range_of(&args[1]));
+                let equal = if a.high < b.low || b.high < a.low {
+                    Some(false)
+                } else if a.low == a.high && a == b {
+                    Some(true)
+                } else {
+                    None
+                };
+                equal.map(|equal| equal == (*op == Op::EqI))
+            }
+            Op::AndB => match (self.decided(&args[0]), self.decided(&args[1])) {
+                (Some(false), _) | (_, Some(false)) => Some(false),
+                (Some(true), Some(true)) => Some(true),
+                _ => None,
+            },
+            Op::NotB => self.decided(&args[0]).map(|holds| !holds),
+            _ => None,
+        }
     }
 
     /// The exact (unbounded) interval of `+ - × -x` applied to the arguments' ranges.
