@@ -4,7 +4,8 @@
 //! checker after every pass, and compare runs before and after).
 //!
 //! Order: recomputing cheap blocks first (fewer blocks for the others to consider), then in-place updates (which
-//! remove copies, and with them allocations that hoisting would otherwise have to move), then hoisting, and last the
+//! remove copies, and with them allocations that hoisting would otherwise have to move), then hoisting, then the
+//! splitting of product ranges (whose map of row reductions is left sequential for the next pass), and last the
 //! recognition of parallel maps, which must see where the other passes left each block. Index-space splitting comes
 //! last: it copies loop bodies, so every pass before it works on one copy, and its pieces of a parallel map are
 //! parallel maps already. Interchanging element-wise steps and register tiling come after the recognition of parallel
@@ -38,6 +39,12 @@ pub fn memory_pipeline() -> Vec<MemoryPass> {
             name: "hoist-allocations",
             description: "allocate before a loop the blocks of invariant size that every iteration allocates and frees",
             run: super::hoist::hoist_allocations,
+        },
+        MemoryPass {
+            name: "split-product-ranges",
+            description: "make a reduction over R×Y elements that reads its index modulo Y a reduction over R of \
+                          reductions over Y (a reshaped vector's cycle), without a division per element",
+            run: super::product_ranges::split_product_ranges,
         },
         MemoryPass {
             name: "parallelise-maps",

@@ -10,7 +10,8 @@
 //!   nested parallel reductions), and `row_fusion` fuses a loop that
 //!   writes an array row by row with the loop that reads it row by row, contracting the array to one row.
 //! - [`memory_passes`]: the passes over blocks after lowering ([`rematerialise`], [`in_place`], [`hoist`] with
-//!   [`double_buffer`], then [`parallelise`], [`step_interchange`] (a `⍣` of element-wise steps runs strip by
+//!   [`double_buffer`], [`product_ranges`] (a reduction over R×Y elements read modulo Y becomes R row reductions,
+//!   without a division per element), then [`parallelise`], [`step_interchange`] (a `⍣` of element-wise steps runs strip by
 //!   strip), [`register_tiles`] (a matrix product's rows eight at a time, 8×16 results in registers along k), and
 //!   last [`index_split`], which cuts the index range of stencil loops into an interior without selects and thin
 //!   borders), run by the driver's `loop_program` so that every backend gets them.
@@ -25,6 +26,7 @@ pub(crate) mod invariant_mutables;
 pub mod memory_passes;
 pub mod overflow_checks;
 pub mod parallelise;
+pub mod product_ranges;
 pub mod register_tiles;
 pub mod rematerialise;
 pub(crate) mod row_fusion;
