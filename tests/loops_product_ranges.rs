@@ -109,3 +109,35 @@ fn reductions_that_regrouping_could_change_stay() {
     let whole_index = reduction("addw", 7, 5, "", "(k5 * 2)");
     assert_eq!(apply(&whole_index), whole_index);
 }
+
+#[test]
+fn a_map_and_a_sequential_loop_over_a_product_range_become_rows_in_the_same_order() {
+    // mem4[k] = k mod 7 + k ÷ 7 over 5 rows of 7: row q holds q, q+1, …, q+6. The sequential loop folds
+    // s := (3s + k mod 7) mod 1000003 in index order, which only the same order reproduces.
+    let text = "let y1 : int = argInt(1, 7)\nlet r2 : int = argInt(2, 5)\nlet c3 : int = (r2 * y1)\n\
+                alloc mem4 : int[c3]\nfor k5 < c3 {\n  store mem4[k5] = ((k5 % y1) + (k5 / y1))\n}\n\
+                var s6 : int = 0\nfor k7 < c3 {\n  s6 := (((s6 * 3) + (k7 % y1)) % 1000003)\n}\n\
+                print(10) mem4 : int[c3]\nprint(10) s6\nfree mem4\nresult 0\n";
+    let rows: Vec<String> = (0..5).flat_map(|q| (0..7).map(move |r| (q + r).to_string())).collect();
+    let fold = (0..35).fold(0_i64, |s, k| (3 * s + k % 7) % 1_000_003);
+    let expected = [rows.join(" "), fold.to_string()];
+    assert_eq!(printed(text), expected);
+    let split = apply(text);
+    assert_eq!(printed(&split), expected);
+    // Each loop under the test of y, its rows without a residue or a quotient, the loop as it was beside them.
+    assert_eq!(
+        split.matches("if andb((y1 > 0), (y1 <= 1099511627776))").count(),
+        2,
+        "{split}"
+    );
+    assert_eq!(
+        split.matches("% y1)").count(),
+        2,
+        "only in the loops as they were: {split}"
+    );
+    assert_eq!(split.matches("/ y1)").count(), 1, "only in the loop as it was: {split}");
+    assert!(
+        split.contains("store mem4[((q"),
+        "the store's index is q·y + r: {split}"
+    );
+}

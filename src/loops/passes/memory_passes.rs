@@ -42,8 +42,8 @@ pub fn memory_pipeline() -> Vec<MemoryPass> {
         },
         MemoryPass {
             name: "split-product-ranges",
-            description: "make a reduction over R×Y elements that reads its index modulo Y a reduction over R of \
-                          reductions over Y (a reshaped vector's cycle), without a division per element",
+            description: "make a reduction or a loop over R×Y elements that reads its index modulo Y a loop over R \
+                          of reductions or loops over Y (a reshaped vector's cycle), without a division per element",
             run: super::product_ranges::split_product_ranges,
         },
         MemoryPass {

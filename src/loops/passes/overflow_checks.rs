@@ -295,8 +295,17 @@ impl IntRanges {
             (Op::LteI, true) | (Op::GtI, false) => (&args[0], &args[1], false),
             (Op::LteI, false) | (Op::GtI, true) => (&args[1], &args[0], true),
             (Op::AndB, true) => {
+                // Both hold: an expression bounded by both sides (`0 < n` and `n ≤ m`) is in both intervals.
                 let mut both = self.narrowed_ranges(&args[0], true);
-                both.extend(self.narrowed_ranges(&args[1], true));
+                for (expr, range) in self.narrowed_ranges(&args[1], true) {
+                    match both.iter_mut().find(|(seen, _)| *seen == expr) {
+                        Some((_, seen_range)) => {
+                            *seen_range =
+                                IntRange::between(seen_range.low.max(range.low), seen_range.high.min(range.high))
+                        }
+                        None => both.push((expr, range)),
+                    }
+                }
                 return both;
             }
             (Op::NotB, _) => return self.narrowed_ranges(&args[0], !holds),

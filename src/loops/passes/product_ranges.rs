@@ -1,4 +1,4 @@
-//! A reduction over a product range that reads its index through a residue becomes a reduction of reductions.
+//! A reduction or a loop over a product range that reads its index through a residue becomes a loop of rows.
 //!
 //! `+/(R×Y)⍴⍳Y`, or any reduction of an array reshaped from a shorter one, reads element `k` of the reshaped array as
 //! element `k mod Y` of the source: `reduce acc = addw(0) for k < R·Y { … k % Y … }`. With `Y` known only at run
@@ -7,12 +7,17 @@
 //! same order, come from
 //!
 //! ```text
-//! reduce acc = addw(0) for q < R {
+//! alloc rows : int[R]
+//! for q < R {
 //!   reduce inner = addw(0) for r < Y { … r … }
-//!   yield inner
+//!   store rows[q] = inner
 //! }
+//! reduce acc = addw(0) for q < R { yield rows[q] }
+//! free rows
 //! ```
 //!
+//! (a map of row reductions rather than a reduction of reductions: a reduction's threads share whole chunks of 4096
+//! elements, and R is often smaller),
 //! where `k % Y` is `r`, `k / Y` (floor division) is `q`, and any other use of `k` is `q·Y + r`. Only reductions
 //! whose operator is exactly associative and commutative are regrouped this way (wrapping int `+` and `×`, int min and
 //! max, boolean and, or, xor), since the grouping of the elements changes (a floating-point sum would round
@@ -21,9 +26,14 @@
 //! sums that cannot overflow as long as `Y ≤ int max ÷ M`, which the guard below tests, and the outer reduction stays
 //! the exact sum of the same total.
 //!
-//! The identities hold when `Y > 0`. When `Y` is not a positive constant the rewrite keeps the original beside it:
-//! `var acc' = neutral; if Y > 0 { reduction of reductions; acc' := inner result } else { the reduction as it was;
-//! acc' := its result }; let acc = acc'`.
+//! A loop (a parallel map, or a sequential loop) over `R·Y` iterations that reads its index the same way becomes
+//! `for q < R { for r < Y { … } }`: its iterations run in the same order, so nothing needs to be associative; the
+//! map that fills a reshaped vector, `x←(R×Y)⍴⍳Y` used more than once, is such a loop.
+//!
+//! The identities hold when `Y > 0`; the rewrite also wants `Y ≤ 2^40` (see [`LONGEST_INNER_RANGE`]). When `Y` is not
+//! such a constant it keeps the original beside the split, under a test: `var acc' = neutral; if 0 < Y ≤ bound {
+//! split; acc' := its result } else { the reduction as it was; acc' := its result }; let acc = acc'` (for a loop,
+//! simply `if 0 < Y ≤ bound { split } else { the loop }`).
 
 use crate::loops::ir::{Block, Expr, Program, Reduction, ScalarType, Stmt, Var};
 use crate::loops::passes::overflow_checks::remove_overflow_checks;
@@ -31,7 +41,8 @@ use crate::loops::rewrite::{fresh_variable, nested_lists_mut, rename_defined_var
 use crate::tail::ast::Op;
 use std::collections::HashMap;
 
-/// Splits every reduction over a product range whose index is read through a residue or a quotient (see the module).
+/// Splits every reduction and loop over a product range whose index is read through a residue or a quotient (see
+/// the module).
 pub fn split_product_ranges(mut program: Program) -> Program {
     let mut next_id = program.largest_id();
     let mut products = HashMap::new();
@@ -78,7 +89,10 @@ fn rewrite_list(statements: &mut Vec<Stmt>, products: &HashMap<u32, [Expr; 2]>, 
     let mut changed = false;
     let mut position = 0;
     while position < statements.len() {
-        if let Some(replacement) = split_reduction(&statements[position], products, next_id) {
+        let statement = &statements[position];
+        let replacement =
+            split_reduction(statement, products, next_id).or_else(|| split_loop(statement, products, next_id));
+        if let Some(replacement) = replacement {
             let added = replacement.len();
             statements.splice(position..=position, replacement);
             position += added;
@@ -276,13 +290,7 @@ fn guarded_by_modulus(
             value: reduction.neutral.clone(),
         },
         Stmt::If {
-            condition: Expr::Prim(
-                Op::AndB,
-                vec![
-                    Expr::Prim(Op::GtI, vec![modulus.clone(), Expr::Int(0)]),
-                    Expr::Prim(Op::LteI, vec![modulus.clone(), Expr::Int(largest_modulus)]),
-                ],
-            ),
+            condition: modulus_within(modulus, largest_modulus),
             then: split,
             otherwise: fallback,
         },
@@ -291,6 +299,67 @@ fn guarded_by_modulus(
             value: Expr::Var(chosen),
         },
     ]
+}
+
+/// `for q < R { for r < Y { body } }` for a loop (sequential, or a parallel map) over `R×Y` iterations whose body reads
+/// its index through `k % Y` or `k / Y`: the iterations run in the same order, so any body keeps its meaning. The
+/// outer loop is sequential here; `parallelise` (the next memory pass) makes it a parallel map when its rows are
+/// independent, as a parallel map's are. Under the same test of `Y` as a reduction's when `Y` is not a constant.
+fn split_loop(statement: &Stmt, products: &HashMap<u32, [Expr; 2]>, next_id: &mut u32) -> Option<Vec<Stmt>> {
+    let (Stmt::For { index, count, body } | Stmt::ParallelFor { index, count, body }) = statement else {
+        return None;
+    };
+    let Expr::Var(count_var) = count else {
+        return None;
+    };
+    let factors = products.get(&count_var.id)?;
+    let (rows, modulus) = [(&factors[0], &factors[1]), (&factors[1], &factors[0])]
+        .into_iter()
+        .find(|(_, modulus)| reads_index_through(body, &Expr::Int(0), index, modulus))?;
+    let outer_index = fresh_variable(next_id, ScalarType::Int, "q");
+    let inner_index = fresh_variable(next_id, ScalarType::Int, "r");
+    let uses = IndexUses {
+        index: index.id,
+        modulus,
+        outer: &outer_index,
+        inner: &inner_index,
+    };
+    let mut inner_body = body.clone();
+    uses.rewrite_statements(&mut inner_body);
+    let split = Stmt::For {
+        index: outer_index,
+        count: rows.clone(),
+        body: vec![Stmt::For {
+            index: inner_index,
+            count: modulus.clone(),
+            body: inner_body,
+        }],
+    };
+    match modulus {
+        Expr::Int(n) if *n > 0 && *n <= LONGEST_INNER_RANGE => Some(vec![split]),
+        Expr::Int(_) => None,
+        _ => {
+            let mut split = vec![split];
+            // The original stays beside the copy: the copy's variables get fresh names.
+            rename_defined_variables(&mut split, next_id);
+            Some(vec![Stmt::If {
+                condition: modulus_within(modulus, LONGEST_INNER_RANGE),
+                then: split,
+                otherwise: vec![statement.clone()],
+            }])
+        }
+    }
+}
+
+/// `0 < modulus ≤ largest`.
+fn modulus_within(modulus: &Expr, largest: i64) -> Expr {
+    Expr::Prim(
+        Op::AndB,
+        vec![
+            Expr::Prim(Op::GtI, vec![modulus.clone(), Expr::Int(0)]),
+            Expr::Prim(Op::LteI, vec![modulus.clone(), Expr::Int(largest)]),
+        ],
+    )
 }
 
 /// Whether the body or the element reads `index` through `index % modulus` or `index / modulus` at least once.
