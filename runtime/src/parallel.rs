@@ -309,16 +309,23 @@ fn start_pool(threads: usize, process: u32) -> Pool {
         job_done: Condvar::new(),
     });
     let spins = threads <= core_count() && !crate::thread_checker::running_under_valgrind();
+    let first_cores = first_cores::cores_for_workers(threads - 1);
     static WORKERS_STARTED: AtomicUsize = AtomicUsize::new(0);
     let workers = (1..threads)
-        .filter_map(|_| {
+        .filter_map(|worker| {
             let shared = shared.clone();
+            let first_core = first_cores.get(worker - 1).copied();
             let number = WORKERS_STARTED.fetch_add(1, Ordering::Relaxed);
             // A worker that cannot be started leaves more pieces for the others: the job still completes.
             std::thread::Builder::new()
                 .name(format!("aplc-worker-{number}"))
                 .stack_size(crate::abi::WORKER_STACK_BYTES)
-                .spawn(move || run_worker(&shared, spins))
+                .spawn(move || {
+                    if let Some(core) = first_core {
+                        first_cores::start_on(core);
+                    }
+                    run_worker(&shared, spins)
+                })
                 .ok()
         })
         .collect();
@@ -401,6 +408,60 @@ fn spin_until(mut ready: impl FnMut() -> bool) -> bool {
     }
 }
 
+/// Where a new worker starts. Linux may start a thread on the core of the thread that created it, and the caller of
+/// the first parallel construct then keeps that core busy: the worker waits for it (2 ms in this VM, measured with
+/// `perf sched`) and the two share one core until the balancer moves one, milliseconds later, which made a program
+/// with one parallel loop of 10 ms (easter) run on two threads as slowly as on one in half the runs. So each worker
+/// starts on a core of its own, other than the caller's, and is then allowed every core again (the affinity it had):
+/// a first placement, not a pinning.
+mod first_cores {
+    /// A `cpu_set_t` of glibc: 1024 bits.
+    type CpuSet = [u64; 16];
+
+    extern "C" {
+        fn sched_getcpu() -> i32;
+        fn sched_getaffinity(pid: i32, size: usize, mask: *mut CpuSet) -> i32;
+        fn sched_setaffinity(pid: i32, size: usize, mask: *const CpuSet) -> i32;
+    }
+
+    /// The cores the calling thread may run on (`None` when they cannot be read).
+    pub fn allowed() -> Option<CpuSet> {
+        let mut allowed: CpuSet = [0; 16];
+        // SAFETY: the mask is a writable `cpu_set_t` of the size passed; pid 0 is the calling thread.
+        (unsafe { sched_getaffinity(0, std::mem::size_of::<CpuSet>(), &mut allowed) } == 0).then_some(allowed)
+    }
+
+    /// The cores the process may use other than the calling thread's, one for each of `workers` (fewer when there
+    /// are fewer such cores; empty when the affinity cannot be read).
+    pub fn cores_for_workers(workers: usize) -> Vec<usize> {
+        let Some(allowed) = allowed() else {
+            return Vec::new();
+        };
+        // SAFETY: no arguments; -1 when the core is unknown.
+        let current = unsafe { sched_getcpu() };
+        (0..1024)
+            .filter(|&core| allowed[core / 64] >> (core % 64) & 1 == 1 && core as i32 != current)
+            .take(workers)
+            .collect()
+    }
+
+    /// Moves the calling thread to `core`, then allows it every core it was allowed before; does nothing if either
+    /// step fails.
+    pub fn start_on(core: usize) {
+        let Some(allowed) = allowed() else {
+            return;
+        };
+        let mut only: CpuSet = [0; 16];
+        only[core / 64] |= 1 << (core % 64);
+        // SAFETY: both masks are readable `cpu_set_t`s of the size passed; pid 0 is the calling thread.
+        unsafe {
+            if sched_setaffinity(0, std::mem::size_of::<CpuSet>(), &only) == 0 {
+                sched_setaffinity(0, std::mem::size_of::<CpuSet>(), &allowed);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -439,6 +500,32 @@ mod tests {
             unsafe { aplrt_parallel_for(add_task_numbers, sums.as_ptr() as *mut u8, tasks, 1 << 40, 0) };
             let total: i64 = sums.iter().map(|sum| sum.load(Ordering::Relaxed)).sum();
             assert_eq!(total, tasks * (tasks + 1) / 2, "round {round}");
+        }
+    }
+
+    #[test]
+    fn a_worker_starts_on_a_core_of_its_own_and_may_then_run_on_every_core() {
+        let before = first_cores::allowed().expect("the affinity can be read");
+        let cores = first_cores::cores_for_workers(64);
+        let allowed_count = before.iter().map(|word| word.count_ones() as usize).sum::<usize>();
+        // Every allowed core but (at most) the calling thread's, each once.
+        assert!(
+            cores.len() + 1 >= allowed_count && cores.len() <= allowed_count,
+            "{cores:?}"
+        );
+        assert!(cores.iter().all(|&core| before[core / 64] >> (core % 64) & 1 == 1));
+        let mut distinct = cores.clone();
+        distinct.dedup();
+        assert_eq!(distinct, cores);
+        if let Some(&core) = cores.first() {
+            let after = std::thread::spawn(move || {
+                first_cores::start_on(core);
+                first_cores::allowed()
+            })
+            .join()
+            .unwrap();
+            // A first placement, not a pinning: the thread may run anywhere it could before.
+            assert_eq!(after, Some(before));
         }
     }
 
