@@ -145,27 +145,13 @@ fn split_reduction(statement: &Stmt, products: &HashMap<u32, [Expr; 2]>, next_id
     } else {
         return None;
     };
-    let Expr::Var(count_var) = count else {
-        return None;
-    };
-    let factors = products.get(&count_var.id)?;
-    // The factor the index is divided by; the other counts the outer iterations.
-    let (rows, modulus) = [(&factors[0], &factors[1]), (&factors[1], &factors[0])]
-        .into_iter()
-        .find(|(_, modulus)| reads_index_through(body, element, index, modulus))?;
-    let outer_index = fresh_variable(next_id, ScalarType::Int, "q");
-    let inner_index = fresh_variable(next_id, ScalarType::Int, "r");
+    let (rows, modulus) = rows_and_modulus(count, products, index, body, element)?;
+    let (outer_index, inner_index) = fresh_row_indices(next_id);
     let inner_result = fresh_variable(next_id, result.ty, "inner");
-    let uses = IndexUses {
-        index: index.id,
-        modulus,
-        outer: &outer_index,
-        inner: &inner_index,
-    };
+    let uses = IndexUses::of(index, modulus, &outer_index, &inner_index);
     // The body moves into the inner reduction (in the unguarded case the original goes, so its variables stay
-    // defined once; `guarded_by_positive_modulus` renames its copies).
-    let mut inner_body = body.clone();
-    uses.rewrite_statements(&mut inner_body);
+    // defined once; `guarded_by_modulus` renames the split's).
+    let inner_body = uses.rewritten(body);
     let inner_element = uses.rewrite(element);
     // The inner reductions' results go to a block, one per row, which a map fills (in parallel once
     // `parallelise` has seen it: a row's reduction is too long to be a chunk of the outer reduction's, and a
@@ -309,23 +295,9 @@ fn split_loop(statement: &Stmt, products: &HashMap<u32, [Expr; 2]>, next_id: &mu
     let (Stmt::For { index, count, body } | Stmt::ParallelFor { index, count, body }) = statement else {
         return None;
     };
-    let Expr::Var(count_var) = count else {
-        return None;
-    };
-    let factors = products.get(&count_var.id)?;
-    let (rows, modulus) = [(&factors[0], &factors[1]), (&factors[1], &factors[0])]
-        .into_iter()
-        .find(|(_, modulus)| reads_index_through(body, &Expr::Int(0), index, modulus))?;
-    let outer_index = fresh_variable(next_id, ScalarType::Int, "q");
-    let inner_index = fresh_variable(next_id, ScalarType::Int, "r");
-    let uses = IndexUses {
-        index: index.id,
-        modulus,
-        outer: &outer_index,
-        inner: &inner_index,
-    };
-    let mut inner_body = body.clone();
-    uses.rewrite_statements(&mut inner_body);
+    let (rows, modulus) = rows_and_modulus(count, products, index, body, &Expr::Int(0))?;
+    let (outer_index, inner_index) = fresh_row_indices(next_id);
+    let inner_body = IndexUses::of(index, modulus, &outer_index, &inner_index).rewritten(body);
     let split = Stmt::For {
         index: outer_index,
         count: rows.clone(),
@@ -349,6 +321,32 @@ fn split_loop(statement: &Stmt, products: &HashMap<u32, [Expr; 2]>, next_id: &mu
             }])
         }
     }
+}
+
+/// The factors `(R, Y)` of a count `R×Y` (a variable bound to the product) when the body or the element reads `index`
+/// through `index % Y` or `index / Y`.
+fn rows_and_modulus<'a>(
+    count: &Expr,
+    products: &'a HashMap<u32, [Expr; 2]>,
+    index: &Var,
+    body: &[Stmt],
+    element: &Expr,
+) -> Option<(&'a Expr, &'a Expr)> {
+    let Expr::Var(count_var) = count else {
+        return None;
+    };
+    let [first, second] = products.get(&count_var.id)?;
+    [(first, second), (second, first)]
+        .into_iter()
+        .find(|(_, modulus)| reads_index_through(body, element, index, modulus))
+}
+
+/// The indices of the rows (`q`) and of the elements in a row (`r`) of a split.
+fn fresh_row_indices(next_id: &mut u32) -> (Var, Var) {
+    (
+        fresh_variable(next_id, ScalarType::Int, "q"),
+        fresh_variable(next_id, ScalarType::Int, "r"),
+    )
 }
 
 /// `0 < modulus ≤ largest`.
@@ -396,7 +394,23 @@ struct IndexUses<'a> {
     inner: &'a Var,
 }
 
-impl IndexUses<'_> {
+impl<'a> IndexUses<'a> {
+    fn of(index: &Var, modulus: &'a Expr, outer: &'a Var, inner: &'a Var) -> IndexUses<'a> {
+        IndexUses {
+            index: index.id,
+            modulus,
+            outer,
+            inner,
+        }
+    }
+
+    /// A copy of the statements with the index's uses replaced.
+    fn rewritten(&self, statements: &[Stmt]) -> Vec<Stmt> {
+        let mut copy = statements.to_vec();
+        self.rewrite_statements(&mut copy);
+        copy
+    }
+
     fn rewrite_statements(&self, statements: &mut [Stmt]) {
         for statement in statements {
             crate::loops::rewrite::for_each_own_expr_mut(statement, &mut |expr| *expr = self.rewrite(expr));
