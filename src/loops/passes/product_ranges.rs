@@ -363,16 +363,12 @@ fn modulus_within(modulus: &Expr, largest: i64) -> Expr {
 /// Whether the body or the element reads `index` through `index % modulus` or `index / modulus` at least once.
 fn reads_index_through(body: &[Stmt], element: &Expr, index: &Var, modulus: &Expr) -> bool {
     let mut found = false;
-    let mut look = |expr: &Expr| {
-        crate::loops::rewrite::for_each_subexpression(expr, &mut |node| {
-            found |= is_residue_of(node, index.id, modulus) || is_quotient_of(node, index.id, modulus);
-        })
+    let mut look = |node: &mut Expr| {
+        found |= is_residue_of(node, index.id, modulus) || is_quotient_of(node, index.id, modulus);
     };
-    crate::loops::ir::for_each_statement(body, &mut |statement| {
-        let mut copy = statement.clone();
-        crate::loops::rewrite::for_each_own_expr_mut(&mut copy, &mut |expr| look(expr));
-    });
-    look(element);
+    // The walk over every node of every expression, nested statements included, takes them mutably: walk a copy.
+    crate::loops::rewrite::rewrite_exprs(&mut body.to_vec(), &mut look);
+    crate::loops::rewrite::rewrite_expr(&mut element.clone(), &mut look);
     found
 }
 
