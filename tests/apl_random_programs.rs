@@ -131,6 +131,11 @@ fn expression() -> impl Strategy<Value = Term> {
                 .prop_map(|(x, y)| term(format!("((,{})+.×,{})", x.text, y.text), 0)),
             pair.clone()
                 .prop_map(|(x, y)| term(format!("((2 2⍴{})+.×2 2⍴{})", x.text, y.text), 2)),
+            // Boolean inner products, packed 32 bits to a word (src/elab/boolean_products.rs): inner lengths on
+            // both sides of one and two words.
+            (pair.clone(), pick(&["≠.∧", "∨.∧", "+.∧", "+.×", "∧.=", "∨.≠"]), 0i64..4, 0i64..40, 0i64..4).prop_map(
+                |((x, y), f, r, k, c)| term(format!("(({r} {k}⍴0<{}){f}{k} {c}⍴1=2|{})", x.text, y.text), 2),
+            ),
             // Dfns: applied, with each, as the operand of a reduction, with a guard.
             inner.clone().prop_map(|x| term(format!("({{⍵+1}}{})", x.text), x.rank)),
             pair.clone()

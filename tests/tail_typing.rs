@@ -31,7 +31,11 @@ const SCALAR_GROUPS: &[(&[&str], &str, &[&str])] = &[
             "shari", "binomi", "addw", "subw", "mulw",
         ],
     ),
-    (&["int"], "int", &["negi", "absi", "signi", "noti", "facti", "negw"]),
+    (
+        &["int"],
+        "int",
+        &["negi", "absi", "signi", "noti", "popcnt", "facti", "negw"],
+    ),
     (
         &["double", "double"],
         "double",

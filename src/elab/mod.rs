@@ -22,6 +22,7 @@
 
 pub mod annotation_check;
 pub mod annotations;
+pub mod boolean_products;
 pub mod dfns;
 pub mod env;
 pub mod error;

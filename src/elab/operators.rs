@@ -14,6 +14,14 @@ use crate::source::Span;
 use crate::syntax::ast::Primitive;
 use std::rc::Rc;
 
+/// The axis of an inner product's right argument that is reduced: APL's first (`A f.g B`), or the last (the packed
+/// boolean products keep their words last on both sides; see `boolean_products.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RightInnerAxis {
+    First,
+    Last,
+}
+
 /// The identity item of a primitive reduction over values of `base`, per the thesis' table.
 pub fn identity_item(primitive: Primitive, base: Base) -> Option<Scalar> {
     use Primitive::*;
@@ -513,11 +521,19 @@ impl Elaborator {
     /// `A ∘.f B`: shape `(⍴A),⍴B`, element `[i;j]` is `A[i] f B[j]`, built from reshape, transpose and zipWith.
     fn outer_product(&mut self, function: &Rc<Fun>, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
         let function = function.clone();
-        if left.rank == 0 || right.rank == 0 {
-            return self.pointwise_dyadic(left, right, span, &mut |this, x, y| {
-                this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)
-            });
-        }
+        let (spread_left, spread_right) = if left.rank == 0 || right.rank == 0 {
+            (left, right)
+        } else {
+            self.spread_outer_product_arguments(left, right, span)?
+        };
+        self.pointwise_dyadic(spread_left, spread_right, span, &mut |this, x, y| {
+            this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)
+        })
+    }
+
+    /// The arguments of `A∘.f B` (neither a scalar) spread to one shape, `(⍴A),(⍴B)`, ready to be combined element by
+    /// element.
+    pub fn spread_outer_product_arguments(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<(Arr, Arr)> {
         let left = self.bind(left);
         let right = self.bind(right);
         let (left_rank, right_rank) = (left.rank, right.rank);
@@ -525,9 +541,11 @@ impl Elaborator {
         let right_shape = self.shape_of(&right);
         let left_shape = self.bind(left_shape);
         let right_shape = self.bind(right_shape);
+        // The reshapes' shape vectors are catenations, whose extents the reshapes do not see: state them.
+        let extents = [&left.extents[..], &right.extents[..]].concat();
         // Left: reshape to (⍴B),(⍴A), then move B's axes behind A's.
         let shape = self.catenate_last(right_shape.clone(), left_shape.clone(), span)?;
-        let spread = self.reshape(shape, left.clone(), span)?;
+        let spread = self.reshape(shape, left, span)?;
         let axes: Vec<i64> = (0..right_rank)
             .map(|i| (left_rank + i + 1) as i64)
             .chain((0..left_rank).map(|i| (i + 1) as i64))
@@ -536,9 +554,10 @@ impl Elaborator {
         // Right: reshape to (⍴A),(⍴B), already in order.
         let shape = self.catenate_last(left_shape, right_shape, span)?;
         let spread_right = self.reshape(shape, right, span)?;
-        self.pointwise_dyadic(spread_left, spread_right, span, &mut |this, x, y| {
-            this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)
-        })
+        Ok((
+            spread_left.with_extents(extents.clone()),
+            spread_right.with_extents(extents),
+        ))
     }
 
     /// Dyadic transpose with static axes (APL semantics: source axis i becomes result axis axes[i]).
@@ -568,8 +587,31 @@ impl Elaborator {
                 return Err(ElabError::length(span, format!("inner product of lengths {a} and {b}")));
             }
         }
+        if let Some(packed) = self.packed_boolean_inner_product(f, g, &left, &right, span)? {
+            return Ok(packed);
+        }
+        let (spread_left, spread_right) =
+            self.spread_inner_product_arguments(left, right, RightInnerAxis::First, span)?;
+        let g = g.clone();
+        let combined = self.pointwise_dyadic(spread_left, spread_right, span, &mut |this, x, y| {
+            this.apply_dyadic(&g, Val::Array(x), Val::Array(y), span)
+        })?;
+        self.reduce(f, combined, Axis::Last, span)
+    }
+
+    /// The arguments of `A f.g B` spread to one shape, `(¯1↓⍴A),(B's frame),k` with the inner axis k last, ready to be
+    /// combined element by element and reduced along k. B's frame is `1↓⍴B` when its inner axis is the first (APL's
+    /// inner product), `¯1↓⍴B` when it is the last (the packed boolean products keep their words last on both sides).
+    pub fn spread_inner_product_arguments(
+        &mut self,
+        left: Arr,
+        right: Arr,
+        right_inner: RightInnerAxis,
+        span: Span,
+    ) -> ElabResult<(Arr, Arr)> {
         let left = self.bind(left);
         let right = self.bind(right);
+        let (left_extents, right_extents) = (left.extents.clone(), right.extents.clone());
         let (ra, rb) = (left.rank as i64, right.rank as i64);
         let left_shape = self.shape_of(&left);
         let left_shape = self.bind(left_shape);
@@ -577,37 +619,63 @@ impl Elaborator {
         let right_shape = self.bind(right_shape);
         let one = Arr::scalar_constant(Scalar::Int(1));
         let minus_one = Arr::scalar_constant(Scalar::Int(-1));
-        let left_frame = self.take_or_drop("drop", minus_one, left_shape.clone(), span)?;
+        let left_frame = self.take_or_drop("drop", minus_one.clone(), left_shape.clone(), span)?;
         let left_frame = Arr {
             extents: vec![Some(ra - 1)],
             ..left_frame
         };
-        let right_frame = self.take_or_drop("drop", one, right_shape.clone(), span)?;
+        let right_frame = match right_inner {
+            RightInnerAxis::First => self.take_or_drop("drop", one, right_shape.clone(), span)?,
+            RightInnerAxis::Last => self.take_or_drop("drop", minus_one.clone(), right_shape.clone(), span)?,
+        };
         let right_frame = Arr {
             extents: vec![Some(rb - 1)],
             ..right_frame
         };
-        // A: reshape to (1↓⍴B),(⍴A), then order the axes as (¯1↓⍴A),(1↓⍴B),k.
-        let shape = self.catenate_last(right_frame, left_shape, span)?;
-        let spread = self.reshape(shape, left, span)?;
+        // A: reshape to (B's frame),(⍴A), then order the axes as (¯1↓⍴A),(B's frame),k. A vector B has an empty
+        // frame, and A is already spread: an identity reshape would make lowering materialise a pull array A.
+        let spread = if rb == 1 {
+            left
+        } else {
+            let shape = self.catenate_last(right_frame, left_shape, span)?;
+            self.reshape(shape, left, span)?
+        };
         let axes: Vec<i64> = (ra..=ra + rb - 2)
             .chain(1..ra)
             .chain(std::iter::once(ra + rb - 1))
             .collect();
         let spread_left = self.transpose_axes(spread, &axes);
-        // B: reshape to (¯1↓⍴A),(⍴B), then move its first axis last.
-        let shape = self.catenate_last(left_frame, right_shape, span)?;
-        let spread = self.reshape(shape, right, span)?;
-        let axes: Vec<i64> = (1..ra)
-            .chain(std::iter::once(ra + rb - 1))
-            .chain(ra..=ra + rb - 2)
-            .collect();
-        let spread_right = self.transpose_axes(spread, &axes);
-        let g = g.clone();
-        let combined = self.pointwise_dyadic(spread_left, spread_right, span, &mut |this, x, y| {
-            this.apply_dyadic(&g, Val::Array(x), Val::Array(y), span)
-        })?;
-        self.reduce(f, combined, Axis::Last, span)
+        // B: reshape to (¯1↓⍴A),(⍴B), then move its inner axis last (where it already is for RightInnerAxis::Last).
+        let spread = if ra == 1 {
+            right
+        } else {
+            let shape = self.catenate_last(left_frame, right_shape, span)?;
+            self.reshape(shape, right, span)?
+        };
+        let spread_right = match right_inner {
+            RightInnerAxis::First => {
+                let axes: Vec<i64> = (1..ra)
+                    .chain(std::iter::once(ra + rb - 1))
+                    .chain(ra..=ra + rb - 2)
+                    .collect();
+                self.transpose_axes(spread, &axes)
+            }
+            RightInnerAxis::Last => spread,
+        };
+        // The reshapes' shape vectors are catenations, whose extents the reshapes do not see: state them.
+        let (right_frame_extents, right_inner_extent) = match right_inner {
+            RightInnerAxis::First => (right_extents[1..].to_vec(), right_extents[0]),
+            RightInnerAxis::Last => (
+                right_extents[..rb as usize - 1].to_vec(),
+                right_extents[rb as usize - 1],
+            ),
+        };
+        let frame_extents = [&left_extents[..ra as usize - 1], &right_frame_extents[..]].concat();
+        let with_inner = |inner: Option<i64>| [&frame_extents[..], &[inner]].concat();
+        Ok((
+            spread_left.with_extents(with_inner(left_extents[ra as usize - 1])),
+            spread_right.with_extents(with_inner(right_inner_extent)),
+        ))
     }
 
     /// `f⍣n x`: n applications of f (a constant n is unrolled when small); a boolean n applies f conditionally.
@@ -868,7 +936,7 @@ fn op_identity(lambda: &Expr, base: Base) -> Option<Scalar> {
 }
 
 /// The primitive behind a function value, for its identity item.
-fn primitive_of(function: &Fun) -> Option<Primitive> {
+pub(super) fn primitive_of(function: &Fun) -> Option<Primitive> {
     match function {
         Fun::Primitive(primitive, _) => Some(*primitive),
         _ => None,

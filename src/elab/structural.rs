@@ -615,7 +615,7 @@ impl Elaborator {
     }
 
     /// A transpose exchanging axis 0 and `axis` (its own inverse).
-    fn swap_axis_to_front(&mut self, array: Arr, axis: usize) -> Arr {
+    pub(super) fn swap_axis_to_front(&mut self, array: Arr, axis: usize) -> Arr {
         if axis == 0 {
             return array;
         }

@@ -221,6 +221,20 @@ fn signal_and_inner_product_tail_snapshots() {
     insta::assert_snapshot!("inner_product", crate::tail::print_program(&compile(product).unwrap()));
 }
 
+#[test]
+fn boolean_inner_products_are_packed_into_words() {
+    // Rows 110, 011 against columns 101, 011: shared positions 1 / 2 and 3 / 3, so counts 1 1 / 1 2.
+    let text = "A←2 3⍴1 1 0 0 1 1\nB←3 2⍴1 0 0 1 1 1\nA+.∧B\nA≠.∧B";
+    check(text, &["1 1", "1 2", "1 1", "1 0"]);
+    let program = compile(text).unwrap();
+    insta::assert_snapshot!("packed_boolean_inner_product", crate::tail::print_program(&program));
+    let printed = crate::tail::print_program(&program);
+    assert!(!printed.contains("andb") && printed.contains("popcnt"), "{printed}");
+    // Ints are not packed (the same product on 1×A keeps the element-wise form).
+    let ints = crate::tail::print_program(&compile("A←1×2 3⍴1 1 0 0 1 1\nA+.×3 2⍴1 0 0 1 1 1").unwrap());
+    assert!(!ints.contains("popcnt"), "{ints}");
+}
+
 // ----- operators and trains -----
 
 #[test]

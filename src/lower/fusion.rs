@@ -106,6 +106,7 @@ fn operation_cost(op: Op, args: &[Expr]) -> usize {
         | Op::AndI
         | Op::OrI
         | Op::XorI
+        | Op::PopCount
         | Op::LtI
         | Op::LteI
         | Op::GtI

@@ -1042,6 +1042,8 @@ fn count_uses(name: &str, expr: &tail::Expr, in_lambda: bool) -> Uses {
         uses.under_lambda |= more.under_lambda;
     };
     match &expr.kind {
+        // `⍴x` and `≢x` read no element: a pull array stays one however often its shape is asked for.
+        _ if reads_only_the_shape_of(name, expr) => {}
         ExprKind::Var(other) if other == name => {
             return Uses {
                 count: 1,
@@ -1071,6 +1073,18 @@ fn count_uses(name: &str, expr: &tail::Expr, in_lambda: bool) -> Uses {
     uses
 }
 
+/// Whether `expr` is `shape(name)` or `tally(name)`: a use of the array's shape only, which lowering answers from
+/// the shape of a pull array without computing an element.
+fn reads_only_the_shape_of(name: &str, expr: &tail::Expr) -> bool {
+    match &expr.kind {
+        ExprKind::Op {
+            op: Op::Shape | Op::Tally,
+            args,
+        } => matches!(args.as_slice(), [argument] if matches!(&argument.kind, ExprKind::Var(other) if other == name)),
+        _ => false,
+    }
+}
+
 /// What comes first when `expr` is evaluated: a read of `name`, an observable effect (a print, a file read, the clock,
 /// ...), or neither. Arguments are evaluated before the operation they are given to, in order, and a function
 /// argument (a lambda) runs during the operation.
@@ -1089,6 +1103,7 @@ fn first_event(name: &str, expr: &tail::Expr) -> Event {
             .unwrap_or(Event::Neither)
     };
     match &expr.kind {
+        _ if reads_only_the_shape_of(name, expr) => Event::Neither,
         ExprKind::Var(other) if other == name => Event::Use,
         ExprKind::Vector { elements, .. } => first_of(&mut elements.iter()),
         ExprKind::Tuple(components) => first_of(&mut components.iter()),

@@ -210,7 +210,7 @@ fn op_is_safe_for_any_arguments(op: Op) -> bool {
         // The compiler's wrapping arithmetic (APL's `+ - ×` on ints overflow: a DOMAIN ERROR); residue by 0 is
         // defined (`0|y` is y).
         AddW | SubW | MulW | NegW | ResI | MinI | MaxI | AndI | OrI | XorI
-            | SignI | NotI
+            | SignI | NotI | PopCount
             // Doubles: these cannot produce NaN or ∞ from finite arguments (and no value is NaN or ∞).
             | MinD | MaxD | NegD | AbsD | SignD
             | AddX | SubX | NegX | ConjX | RealX | ImagX | MakeX | MagnitudeX

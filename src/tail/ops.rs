@@ -101,6 +101,9 @@ operator_table! {
     SignI = "signi" : "int -> int",
     /// Bitwise not (`⎕INT32NOT`, 32 bits).
     NotI = "noti" : "int -> int",
+    /// The number of one bits among the low 32 bits (0 to 32). No primitive spells it: the elaborator's packed
+    /// boolean inner products (`≠.∧` and its kin on bits packed 32 to a word) count with it.
+    PopCount = "popcnt" : "int -> int",
     /// `!x` on ints (factorial); DOMAIN ERROR for negative x.
     FactorialI = "facti" : "int -> int",
     /// APL roll `?x`: a pseudo-random int in 1..x (deterministic seed); DOMAIN ERROR for x ≤ 0.

@@ -141,6 +141,7 @@ fn int_unary(op: Op, x: i64) -> Result<Scalar, AplError> {
         Op::NegW => x.wrapping_neg(),
         Op::SignI => x.signum(),
         Op::NotI => !(x as i32) as i64,
+        Op::PopCount => i64::from((x as u32).count_ones()),
         Op::FactorialI => {
             if x < 0 {
                 return Err(domain(op, "factorial of a negative int"));

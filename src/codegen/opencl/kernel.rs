@@ -718,6 +718,12 @@ impl KernelWriter {
             (Op::EqI | Op::EqB | Op::EqC, 2) => format!("(int)(({x}) == ({y}))"),
             (Op::NeqI | Op::NeqC, 2) => format!("(int)(({x}) != ({y}))"),
             // ---- Booleans (0 or 1 in an int). ----
+            // ---- ⎕INT32AND and its kin: on the low 32 bits, the result sign-extended (as on the host). ----
+            (Op::AndI, 2) => format!("(long)((int)({x}) & (int)({y}))"),
+            (Op::OrI, 2) => format!("(long)((int)({x}) | (int)({y}))"),
+            (Op::XorI, 2) => format!("(long)((int)({x}) ^ (int)({y}))"),
+            (Op::NotI, 1) => format!("(long)(~(int)({x}))"),
+            (Op::PopCount, 1) => format!("(long)popcount((uint)({x}))"),
             (Op::NotB, 1) => format!("(1 - ({x}))"),
             (Op::AndB, 2) => format!("(({x}) & ({y}))"),
             (Op::OrB, 2) => format!("(({x}) | ({y}))"),

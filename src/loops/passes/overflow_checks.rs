@@ -463,6 +463,7 @@ impl IntRanges {
                 _ => IntRange::ANY,
             },
             Op::AndI | Op::OrI | Op::XorI | Op::NotI | Op::ShlI | Op::ShrI | Op::SharI => int32,
+            Op::PopCount => IntRange::between(0, 32),
             Op::Roll => IntRange::between(1, range(0).high.max(1)),
             _ => IntRange::ANY,
         }
