@@ -41,6 +41,13 @@ impl Elaborator {
         if is_scalar_monadic(primitive) {
             return self.scalar_monadic(primitive, argument, span).map(Val::Array);
         }
+        // `⍴A` and `≢A` read no element of A, but APL computes A first: binding it keeps a computation that may fail
+        // (dead-code elimination drops it only when it cannot), where a static shape would drop A altogether.
+        let argument = if matches!(primitive, Rho | Tally) {
+            self.bind(argument)
+        } else {
+            argument
+        };
         let result = match primitive {
             Rho => self.shape_of(&argument),
             Comma | Epsilon => self.ravel(argument),

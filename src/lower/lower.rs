@@ -495,6 +495,11 @@ impl Lowerer {
                 for arg in args {
                     values.push(self.lower(arg, env)?);
                 }
+                if reads_only_the_shape_of_a_computed_array(*op, args) {
+                    if let Some(Lowered::Array(arr)) = values.pop() {
+                        values.push(Lowered::Array(self.with_every_element_evaluated(arr)?));
+                    }
+                }
                 self.lower_op(*op, values)
             }
             ExprKind::OpRef(op) => Ok(Lowered::Function(Function::Op(*op))),
@@ -1083,6 +1088,14 @@ fn reads_only_the_shape_of(name: &str, expr: &tail::Expr) -> bool {
         } => matches!(args.as_slice(), [argument] if matches!(&argument.kind, ExprKind::Var(other) if other == name)),
         _ => false,
     }
+}
+
+/// Whether `op(args)` is `⍴e` or `≢e` of an array expression `e` that is not a name: APL computes `e` before `⍴` sees
+/// it, so an element of `e` that fails must fail there, though no element is read (`⍴÷0×⍳3` is a DOMAIN ERROR). A
+/// let-bound name is its binding's business: `bind_let` evaluates an array that only `⍴` and `≢` read.
+fn reads_only_the_shape_of_a_computed_array(op: Op, args: &[tail::Expr]) -> bool {
+    matches!(op, Op::Shape | Op::ShapeV | Op::Tally)
+        && matches!(args, [argument] if !matches!(argument.kind, ExprKind::Var(_)))
 }
 
 /// What comes first when `expr` is evaluated: a read of `name`, an observable effect (a print, a file read, the clock,
