@@ -128,20 +128,19 @@ impl Elaborator {
             && matches!(right_columns.extents[right_columns.rank - 1], Some(k) if k <= WORD_BITS);
         let left_words = self.pack_last_axis(left, one_word, span)?;
         let right_words = self.pack_last_axis(right_columns, one_word, span)?;
+        let (left_spread, right_spread) = match (one_word, left_words.rank, right_words.rank) {
+            (true, 0, _) | (true, _, 0) => (left_words, right_words),
+            (true, _, _) => self.spread_outer_product_arguments(left_words, right_words, span)?,
+            (false, _, _) => {
+                self.spread_inner_product_arguments(left_words, right_words, RightInnerAxis::Last, span)?
+            }
+        };
+        let combined = self.pointwise_dyadic(left_spread, right_spread, span, &mut |_, x, y| {
+            Ok(Val::Array(Arr::dynamic(product.combine(x.expr, y.expr), Base::Int, 0)))
+        })?;
         let folded = if one_word {
-            let (left_spread, right_spread) = match (left_words.rank, right_words.rank) {
-                (0, _) | (_, 0) => (left_words, right_words),
-                _ => self.spread_outer_product_arguments(left_words, right_words, span)?,
-            };
-            self.pointwise_dyadic(left_spread, right_spread, span, &mut |_, x, y| {
-                Ok(Val::Array(Arr::dynamic(product.combine(x.expr, y.expr), Base::Int, 0)))
-            })?
+            combined
         } else {
-            let (left_spread, right_spread) =
-                self.spread_inner_product_arguments(left_words, right_words, RightInnerAxis::Last, span)?;
-            let combined = self.pointwise_dyadic(left_spread, right_spread, span, &mut |_, x, y| {
-                Ok(Val::Array(Arr::dynamic(product.combine(x.expr, y.expr), Base::Int, 0)))
-            })?;
             self.fold_last_axis(product.fold_operator(), combined, span)?
         };
         if product == PackedProduct::CountBoth {
