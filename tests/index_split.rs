@@ -156,16 +156,20 @@ fn the_copies_of_a_deep_nest_stay_within_the_program_growth_bound() {
     // would copy the innermost body dozens of times (8x the compile time); the copies of the whole program may add
     // at most PROGRAM_GROWTH times its size (at least SIZE_BUDGET nodes), plus the tests and cut points.
     use aplc::loops::passes::index_split::{body_size, PROGRAM_GROWTH, SIZE_BUDGET};
-    use aplc::loops::passes::memory_passes::memory_pipeline;
+    use aplc::loops::passes::memory_passes::{memory_pipeline, INDEX_SPLITTING};
     let text = "n←20 ⎕ArgInt 1\nA←(n n n)⍴⍳n×n×n\n\
                 C←{(1⌽⍵)+(¯1⌽⍵)+(1⊖⍵)+(¯1⊖⍵)+(2 1 3⍉1⊖2 1 3⍉⍵)+(2 1 3⍉¯1⊖2 1 3⍉⍵)-6×⍵}⍣3⊢A\n⎕←+/,C\n";
     let lowered = aplc::driver::lowered_loop_program(&SourceFile::new("deep.apl", text.to_string()))
         .unwrap_or_else(|error| panic!("{}", error.render_plain()));
     let passes = memory_pipeline();
-    let (split_pass, others) = passes.split_last().expect("the pipeline ends with the split");
-    assert_eq!(split_pass.name, "split-index-spaces");
-    let before = others.iter().fold(lowered, |program, pass| (pass.run)(program));
-    let after = (split_pass.run)(before.clone());
+    let split_at = passes
+        .iter()
+        .position(|pass| pass.name == INDEX_SPLITTING)
+        .expect("the pipeline splits index spaces");
+    let before = passes[..split_at]
+        .iter()
+        .fold(lowered, |program, pass| (pass.run)(program));
+    let after = (passes[split_at].run)(before.clone());
     let (size_before, size_after) = (body_size(&before.body), body_size(&after.body));
     assert!(
         structure_counts(&after).select_free_innermost_loops > structure_counts(&before).select_free_innermost_loops,

@@ -191,16 +191,16 @@ fn blocks_that_are_not_a_safe_formula_stay() {
 fn the_mem_dump_lists_blocks_with_their_views_and_reads_back() {
     let text = "alloc mem1 : int[6]\nfor i2 < 6 {\n  store mem1[i2] = (i2 * i2)\n}\nstore mem1[0] = 4\n\
                 view a3 : int [2][3]@mem1 -> 0+{(2:3),(3:1)}\nview t4 : int [3][2]@mem1 -> 0+{(3:1),(2:3)}\n\
-                for k5 < 2 {\n  alloc mem6 : int[3]\n  store mem6[0] = k5\n  print(10) mem6[0]\n  free mem6\n}\n\
+                for k5 < 2 {\n  alloc mem6 : int8[3]\n  store mem6[0] = k5\n  print(10) mem6[0]\n  free mem6\n}\n\
                 free mem1\nresult 0\n";
     let program = parse_program(text).unwrap();
     let dump = aplc::loops::memory_printer::print_memory_program(&program);
     let expected_header = "# memory: allocs 2, allocs-in-loops 1, loops 2, copies 0, frees 2, sequential-loops 2, parallel-maps 0, parallel-reductions 0, \
-                           select-free-innermost-loops 2, versions 0, register-tiles 0\n\
+                           select-free-innermost-loops 2, versions 0, register-tiles 0, narrow-blocks 1\n\
                            # mem1 : int[6] allocated outside loops\n\
                            #   a3 = [2][3]@mem1 -> 0+{(2:3),(3:1)}\n\
                            #   t4 = [3][2]@mem1 -> 0+{(3:1),(2:3)}\n\
-                           # mem6 : int[3] allocated inside a loop\n";
+                           # mem6 : int8[3] allocated inside a loop\n";
     assert_eq!(dump, format!("{expected_header}{text}"));
     let reparsed = parse_program(&dump).unwrap();
     assert_eq!(aplc::loops::memory_printer::print_memory_program(&reparsed), dump);

@@ -34,6 +34,8 @@ const EXPECTED: &[(&str, &str, &str, usize)] = &[
     ("matmul", "x86-64-v4", "double", 2),
     // +/⍳N.
     ("sum", "x86-64-v4", "i64", 1),
+    // The count of voters with at least 5 yes answers compares the stored bytes as bytes.
+    ("votes", "x86-64-v4", "i8", 1),
 ];
 
 /// The bodies of the outlined parallel functions of an LLVM module.
@@ -89,6 +91,27 @@ fn benchmark_kernels_vectorise() {
             bodies.len()
         );
     }
+}
+
+#[test]
+fn the_reductions_over_narrow_counts_read_vectors_of_bytes() {
+    // votes' yes counts are stored one byte a voter (src/loops/passes/narrow_storage.rs): each of the three
+    // reductions over them (Σc², the count of c≥5, the largest c) loads vectors of bytes in its vectorised loop, an
+    // eighth of the memory traffic of 64-bit counts.
+    let ir = benchmark_ir("votes", "x86-64-v4");
+    let byte_loops = parallel_bodies(&ir)
+        .iter()
+        .filter(|body| {
+            body.contains("vector.body:")
+                && body
+                    .lines()
+                    .any(|line| line.contains("= load <") && line.contains(" x i8>"))
+        })
+        .count();
+    assert!(
+        byte_loops >= 3,
+        "{byte_loops} vectorised parallel bodies of votes load vectors of bytes"
+    );
 }
 
 /// The optimised LLVM IR of a benchmark program for a CPU.

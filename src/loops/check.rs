@@ -9,7 +9,9 @@
 //! (`parallelise::stores_are_disjoint_across_iterations`, the same proof the pass that makes loops parallel uses).
 
 use super::error::CheckError;
-use super::ir::{prim_argument_types, prim_result_type, ArrayRef, Block, Expr, Program, ResultValue, ScalarType, Stmt};
+use super::ir::{
+    prim_argument_types, prim_result_type, ArrayRef, Block, Expr, Program, ResultValue, ScalarType, Stmt, Storage,
+};
 use std::collections::{HashMap, HashSet};
 
 pub fn check_program(program: &Program) -> Result<(), CheckError> {
@@ -80,6 +82,8 @@ struct Checker {
     /// Every variable id ever defined (ids must be unique in the program).
     defined: HashSet<u32>,
     blocks: HashMap<u32, BlockState>,
+    /// The storage of each narrow block, from its `alloc` (a block absent here is stored naturally).
+    narrow_storage: HashMap<u32, Storage>,
     loop_depth: usize,
     /// Inside the body of a parallel construct: the number of scopes outside it (variables of those scopes may be
     /// read but not assigned).
@@ -170,6 +174,14 @@ impl Checker {
     }
 
     fn live(&self, block: &Block, what: &str) -> Result<(), CheckError> {
+        let allocated_storage = self.narrow_storage.get(&block.id).copied().unwrap_or(Storage::Natural);
+        if block.storage != allocated_storage {
+            return Err(error(format!(
+                "{what} of {} as {}, which is allocated as another storage",
+                block.name(),
+                block.storage_name()
+            )));
+        }
         match self.blocks.get(&block.id) {
             Some(BlockState::Live { .. }) => Ok(()),
             Some(BlockState::Freed) => Err(error(format!("{what} of {} after it was freed", block.name()))),
@@ -361,6 +373,12 @@ impl Checker {
                 if let Some(BlockState::Live { .. }) = self.blocks.get(&block.id) {
                     return Err(error(format!("{} allocated while live", block.name())));
                 }
+                if block.storage != Storage::Natural {
+                    if block.element != ScalarType::Int {
+                        return Err(error(format!("{} is narrow but not an int block", block.name())));
+                    }
+                    self.narrow_storage.insert(block.id, block.storage);
+                }
                 self.blocks
                     .insert(block.id, BlockState::Live { depth: self.loop_depth });
                 Ok(())
@@ -385,8 +403,8 @@ impl Checker {
             Stmt::Swap { first, second } => {
                 self.live(first, "swap")?;
                 self.live(second, "swap")?;
-                if first.element != second.element {
-                    return Err(error("swap of blocks of different element types"));
+                if first.element != second.element || first.storage != second.storage {
+                    return Err(error("swap of blocks of different element types or storage"));
                 }
                 Ok(())
             }
@@ -502,8 +520,15 @@ impl Checker {
         }
     }
 
+    /// An array handed to the run-time library or to a function, which read 64-bit ints: never a narrow block.
     fn array(&self, array: &ArrayRef) -> Result<(), CheckError> {
         self.live(&array.block, "use")?;
+        if array.block.storage != Storage::Natural {
+            return Err(error(format!(
+                "{} is stored narrow but handed to the run-time library or a function",
+                array.block.name()
+            )));
+        }
         for extent in &array.shape {
             self.expect(extent, ScalarType::Int, "extent")?;
         }

@@ -137,6 +137,16 @@ impl Machine<'_> {
             Stmt::Store { block, index, value } => {
                 let position = self.eval_int(index)?;
                 let value = self.eval(value)?;
+                // A narrow block holds only what its storage fits (the narrowing pass proved it): a value that does
+                // not fit would be truncated by native code, so here it is a bug of that proof.
+                if let (Some(bits), Scalar::Int(int)) = (block.storage.narrow_bits(), &value) {
+                    if !block.storage.holds(*int) {
+                        return Err(internal(format!(
+                            "{int} stored in {}, an int{bits} block",
+                            block.name()
+                        )));
+                    }
+                }
                 let buffer = self.buffer_mut(block)?;
                 let length = buffer.len();
                 let slot = usize::try_from(position)

@@ -125,16 +125,83 @@ impl Var {
     }
 }
 
-/// A memory block: a run-time buffer of one element type.
+/// A memory block: a run-time buffer of one element type, stored as [`Storage`] says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Block {
     pub id: u32,
     pub element: ScalarType,
+    pub storage: Storage,
+}
+
+/// How a block holds its elements in memory. Every block starts [`Storage::Natural`]; the last memory pass
+/// (`passes/narrow_storage.rs`) makes an int block whose stored values provably fit a narrower signed int
+/// [`Storage::Int8`], [`Storage::Int16`] or [`Storage::Int32`]: a store truncates to that width and a load
+/// sign-extends back to 64 bits, so the program computes with the same ints and moves an eighth (a quarter, a half)
+/// of the bytes. Only blocks that no run-time call reads or fills are narrowed (the run-time library's arrays are
+/// 64-bit ints), which the checker verifies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Storage {
+    /// The element type's own layout (see `aplc_runtime::abi::ElementKind`).
+    Natural,
+    Int8,
+    Int16,
+    Int32,
+}
+
+impl Storage {
+    /// The narrow storage of an int, by bit count (8, 16 or 32).
+    pub fn narrow_int(bits: u32) -> Option<Storage> {
+        match bits {
+            8 => Some(Storage::Int8),
+            16 => Some(Storage::Int16),
+            32 => Some(Storage::Int32),
+            _ => None,
+        }
+    }
+
+    /// The bits of a narrow int's storage (None for the natural layout).
+    pub fn narrow_bits(self) -> Option<u32> {
+        match self {
+            Storage::Natural => None,
+            Storage::Int8 => Some(8),
+            Storage::Int16 => Some(16),
+            Storage::Int32 => Some(32),
+        }
+    }
+
+    /// Whether an int value fits the storage.
+    pub fn holds(self, value: i64) -> bool {
+        match self.narrow_bits() {
+            None => true,
+            Some(bits) => {
+                let limit = 1i64 << (bits - 1);
+                (-limit..limit).contains(&value)
+            }
+        }
+    }
 }
 
 impl Block {
+    /// A block of the element type's natural layout.
+    pub fn new(id: u32, element: ScalarType) -> Block {
+        Block {
+            id,
+            element,
+            storage: Storage::Natural,
+        }
+    }
+
     pub fn name(&self) -> String {
         format!("mem{}", self.id)
+    }
+
+    /// The name of what one element of the block is in memory: the element type's name (`int`), or for a narrow int
+    /// block its width (`int8`, `int16`, `int32`), as `alloc` lines print it.
+    pub fn storage_name(&self) -> String {
+        match self.storage.narrow_bits() {
+            Some(bits) => format!("{}{bits}", self.element.name()),
+            None => self.element.name().to_string(),
+        }
     }
 }
 

@@ -32,7 +32,7 @@ pub fn print_memory_program(program: &Program) -> String {
         out.push_str(&format!(
             "# {} : {}[{}] allocated {place}\n",
             entry.block.name(),
-            entry.block.element.name(),
+            entry.block.storage_name(),
             entry.size
         ));
         for view in &entry.views {

@@ -4,11 +4,11 @@
 //! The format is line based: one statement per line, `{` at the end of a `for`/`while`/`if` line, `}` (or
 //! `} else {`) on a line of its own. A variable's name is its hint followed by its id (`acc14`, `v1_3`); its type
 //! comes from its definition (`let`, `var`, a `for` index, the extents of a `format`). A block is `mem<id>`, its
-//! element type from its `alloc` or `format`. `view` lines carry an array annotation in the memory stage's syntax
+//! element type from its `alloc` or `format` (an `alloc` of `int8`, `int16` or `int32` is a narrow int block). `view` lines carry an array annotation in the memory stage's syntax
 //! (`[n][m]@mem3 -> 0+{(n:m),(m:1)}`). Lines starting with `#` are comments.
 
 use super::ir::{
-    Argument, ArrayRef, Block, Expr, Layout, Program, Reduction, ResultValue, ScalarType, Slot, Stmt, Var,
+    Argument, ArrayRef, Block, Expr, Layout, Program, Reduction, ResultValue, ScalarType, Slot, Stmt, Storage, Var,
 };
 use crate::runtime::error::AplErrorKind;
 use crate::source::Span;
@@ -88,6 +88,14 @@ fn type_named(name: &str) -> Option<ScalarType> {
         "char" => Some(ScalarType::Char),
         "complex" => Some(ScalarType::Complex),
         _ => None,
+    }
+}
+
+/// The element type and storage of an `alloc`: a type name, or `int8`, `int16`, `int32` for a narrow int block.
+fn storage_named(name: &str) -> Option<(ScalarType, Storage)> {
+    match name.strip_prefix("int").and_then(|bits| bits.parse().ok()) {
+        Some(bits) => Some((ScalarType::Int, Storage::narrow_int(bits)?)),
+        None => Some((type_named(name)?, Storage::Natural)),
     }
 }
 
@@ -232,6 +240,16 @@ impl<'t> Parser<'t> {
     }
 
     fn new_block(&mut self, name: &str, element: ScalarType, line: usize) -> Result<Block, ParseError> {
+        self.new_block_stored(name, element, Storage::Natural, line)
+    }
+
+    fn new_block_stored(
+        &mut self,
+        name: &str,
+        element: ScalarType,
+        storage: Storage,
+        line: usize,
+    ) -> Result<Block, ParseError> {
         let id = name
             .strip_prefix("mem")
             .and_then(|id| id.parse().ok())
@@ -239,7 +257,7 @@ impl<'t> Parser<'t> {
                 line,
                 message: format!("`{name}` is not a block name"),
             })?;
-        let block = Block { id, element };
+        let block = Block { id, element, storage };
         self.blocks.insert(id, block);
         Ok(block)
     }
@@ -314,9 +332,9 @@ impl<'t> Parser<'t> {
                     .split_once(" : ")
                     .ok_or_else(|| fail("expected `alloc mem : type[size]`"))?;
                 let (ty, size) = rest.split_once('[').ok_or_else(|| fail("expected `[size]`"))?;
-                let element = type_named(ty).ok_or_else(|| fail("unknown type"))?;
+                let (element, storage) = storage_named(ty).ok_or_else(|| fail("unknown type"))?;
                 let size = self.expr_of(size.strip_suffix(']').ok_or_else(|| fail("expected `]`"))?, line)?;
-                let block = self.new_block(name, element, line)?;
+                let block = self.new_block_stored(name, element, storage, line)?;
                 Ok(Stmt::Alloc { block, size, site })
             }
             "store" => {

@@ -186,7 +186,7 @@ fn write_statement(out: &mut String, statement: &Stmt, depth: usize) {
         Stmt::Alloc { block, size, site } => out.push_str(&format!(
             "alloc {} : {}[{}]{}",
             block.name(),
-            block.element.name(),
+            block.storage_name(),
             print_expr(size),
             print_site(*site)
         )),

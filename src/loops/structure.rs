@@ -1,6 +1,7 @@
 //! Structure counts of a loop program, the numbers the corpus's `⍝# STAGE COUNTER N` lines check
-//! (apl-tests/README.md): how many allocations (and how many of them inside loops), loops, frees and copies a program has. They are counted
-//! in the program text (statically), not over a run: an allocation inside a loop counts once.
+//! (apl-tests/README.md): how many allocations (and how many of them inside loops, and of narrow int blocks), loops,
+//! frees and copies a program has. They are counted in the program text (statically), not over a run: an allocation
+//! inside a loop counts once.
 //!
 //! A *copy* is a loop nest whose only work is moving elements unchanged from one block into another: a `for` whose
 //! body is `let`s and `:=`s of index arithmetic (no loads, no possible error, see
@@ -8,7 +9,7 @@
 //! a different block than `dst` and `j` free of loads, or one `for` that is itself such a nest. A whole nest counts as
 //! one copy. A broadcast (`store dst[i] = src[0]`) is a copy too; a loop that computes anything on the way is not.
 
-use super::ir::{for_each_statement, statement_expressions, Expr, Program, Stmt};
+use super::ir::{for_each_statement, statement_expressions, Expr, Program, Stmt, Storage};
 use super::rewrite::is_safe_pure;
 
 /// The counts of one program.
@@ -40,6 +41,8 @@ pub struct StructureCounts {
     /// level): the walks along k of register tiles (`passes/register_tiles.rs`), which keep a block of a matrix
     /// product's results in registers.
     pub register_tiles: usize,
+    /// `alloc`s of narrow int blocks (`int8`, `int16`, `int32`: `passes/narrow_storage.rs`).
+    pub narrow_blocks: usize,
 }
 
 /// How many accumulators make a loop a register tile's walk for [`StructureCounts::register_tiles`].
@@ -58,6 +61,7 @@ pub const COUNTER_NAMES: &[&str] = &[
     "select-free-innermost-loops",
     "versions",
     "register-tiles",
+    "narrow-blocks",
 ];
 
 impl StructureCounts {
@@ -75,6 +79,7 @@ impl StructureCounts {
             "select-free-innermost-loops" => Some(self.select_free_innermost_loops),
             "versions" => Some(self.versions),
             "register-tiles" => Some(self.register_tiles),
+            "narrow-blocks" => Some(self.narrow_blocks),
             _ => None,
         }
     }
@@ -148,6 +153,9 @@ fn count_statements(statements: &[Stmt], loop_depth: usize, inside_parallel: boo
     for statement in statements {
         match statement {
             Stmt::Alloc { .. } | Stmt::Format { .. } | Stmt::ReadFile { .. } => {
+                if let Stmt::Alloc { block, .. } = statement {
+                    counts.narrow_blocks += usize::from(block.storage != Storage::Natural);
+                }
                 counts.allocations += 1;
                 if loop_depth > 0 {
                     counts.allocations_in_loops += 1;

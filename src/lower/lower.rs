@@ -204,10 +204,7 @@ impl Lowerer {
 
     pub fn fresh_block(&mut self, element: ScalarType) -> Block {
         self.next_id += 1;
-        Block {
-            id: self.next_id,
-            element,
-        }
+        Block::new(self.next_id, element)
     }
 
     /// The state of the fresh-name supply, for a probe whose statements are discarded (see `restore_name_supply`).

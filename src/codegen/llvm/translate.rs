@@ -47,7 +47,7 @@ use std::collections::{HashMap, HashSet};
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::Context;
 use inkwell::module::Module;
-use inkwell::types::BasicTypeEnum;
+use inkwell::types::{BasicTypeEnum, IntType};
 use inkwell::values::{BasicValue, BasicValueEnum, FloatValue, IntValue, PointerValue};
 use inkwell::AddressSpace;
 
@@ -61,7 +61,7 @@ use super::runtime_table::{declare_runtime_function, runtime_error_kind_of, Runt
 use super::target::CodegenOptions;
 use super::verify_module;
 use crate::diagnostics::{json_string, ErrorFormat};
-use crate::loops::ir::{ArrayRef, Block, Expr, Program, ScalarType, Stmt, Var};
+use crate::loops::ir::{ArrayRef, Block, Expr, Program, ScalarType, Stmt, Storage, Var};
 use crate::runtime::error::{AplError, AplErrorKind};
 use crate::runtime::float_mode::FloatMode;
 use crate::source::{SourceFile, Span};
@@ -353,13 +353,14 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         });
         let (array_type, initializer) = match block.element {
             ScalarType::Int => {
+                let int_type = self.int_storage_type(*block);
                 let constants: Vec<IntValue<'ctx>> = values
                     .filter_map(Expr::as_int)
-                    .map(|value| context.i64_type().const_int(value as u64, true))
+                    .map(|value| int_type.const_int(value as u64, true))
                     .collect();
                 (
-                    context.i64_type().array_type(constants.len() as u32),
-                    context.i64_type().const_array(&constants),
+                    int_type.array_type(constants.len() as u32),
+                    int_type.const_array(&constants),
                 )
             }
             ScalarType::Double => {
@@ -404,13 +405,8 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         global.set_constant(true);
         global.set_unnamed_addr(true);
         global.set_linkage(inkwell::module::Linkage::Private);
-        let kind = element_kind_of(block.element);
-        let destination = self
-            .emitter
-            .emit_element_pointer(kind, self.block_pointer(*block)?, first)?;
-        let bytes = self
-            .emitter
-            .emit_byte_count(kind, self.emitter.int_constant(run.len() as i64))?;
+        let destination = self.element_pointer(*block, first)?;
+        let bytes = self.block_byte_count_of(*block, self.emitter.int_constant(run.len() as i64))?;
         self.emitter
             .builder
             .build_memcpy(destination, 1, global.as_pointer_value(), 1, bytes)
@@ -672,7 +668,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     /// accesses.
     fn translate_alloc(&self, block: Block, size: &Expr) -> Result<(), CodegenError> {
         let count = self.translate_int(size)?;
-        let bytes = self.emitter.emit_byte_count(element_kind_of(block.element), count)?;
+        let bytes = self.block_byte_count_of(block, count)?;
         let alloc_function = declare_runtime_function(self.emitter.module, RuntimeFunctionId::Alloc);
         let call = self
             .emitter
@@ -728,52 +724,109 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     fn translate_store(&self, block: Block, index: &Expr, value: &Expr) -> Result<(), CodegenError> {
         let position = self.translate_int(index)?;
         let value = self.translate_expression(value)?;
-        let memory_value = self.to_memory_representation(block.element, value)?;
-        let pointer = self.block_pointer(block)?;
-        self.emitter
-            .emit_store_element(element_kind_of(block.element), pointer, position, memory_value)
+        let memory_value = self.to_memory_representation(block.element, block.storage, value)?;
+        let pointer = self.element_pointer(block, position)?;
+        self.emitter.builder.build_store(pointer, memory_value)?;
+        Ok(())
     }
 
     pub(super) fn translate_load(&self, block: Block, index: &Expr) -> Result<BasicValueEnum<'ctx>, CodegenError> {
         let position = self.translate_int(index)?;
-        let pointer = self.block_pointer(block)?;
+        let pointer = self.element_pointer(block, position)?;
         let loaded = self
             .emitter
-            .emit_load_element(element_kind_of(block.element), pointer, position)?;
-        self.to_register_representation(block.element, loaded)
+            .builder
+            .build_load(self.memory_element_type(block), pointer, "value")?;
+        self.to_register_representation(block.element, block.storage, loaded)
     }
 
-    /// Booleans are bytes in memory.
+    /// The type of one element of a block in memory: the run-time library's layout of its element type, or the
+    /// narrow int of a narrow block.
+    fn memory_element_type(&self, block: Block) -> BasicTypeEnum<'ctx> {
+        match block.storage {
+            Storage::Natural => self.emitter.element_type(element_kind_of(block.element)),
+            _ => self.int_storage_type(block).into(),
+        }
+    }
+
+    /// The int type an int block stores: i64, or the narrow int of its storage.
+    fn int_storage_type(&self, block: Block) -> IntType<'ctx> {
+        self.storage_int_type(block.storage)
+    }
+
+    /// The int type of an int storage: i64, or the narrow int.
+    fn storage_int_type(&self, storage: Storage) -> IntType<'ctx> {
+        let context = self.emitter.context;
+        match storage {
+            Storage::Natural => context.i64_type(),
+            Storage::Int8 => context.i8_type(),
+            Storage::Int16 => context.i16_type(),
+            Storage::Int32 => context.i32_type(),
+        }
+    }
+
+    /// The bytes of `count` elements of a block.
+    fn block_byte_count_of(&self, block: Block, count: IntValue<'ctx>) -> Result<IntValue<'ctx>, CodegenError> {
+        match block.storage.narrow_bits() {
+            None => self.emitter.emit_byte_count(element_kind_of(block.element), count),
+            Some(bits) => {
+                let element_size = self.emitter.int_constant(i64::from(bits / 8));
+                Ok(self.emitter.builder.build_int_mul(count, element_size, "byte_count")?)
+            }
+        }
+    }
+
+    /// The address of element `position` of a block.
+    fn element_pointer(&self, block: Block, position: IntValue<'ctx>) -> Result<PointerValue<'ctx>, CodegenError> {
+        let base = self.block_pointer(block)?;
+        // SAFETY (for LLVM): the memory IR only indexes inside its blocks, which is what `inbounds` promises.
+        let pointer = unsafe {
+            self.emitter
+                .builder
+                .build_in_bounds_gep(self.memory_element_type(block), base, &[position], "element")
+        }?;
+        Ok(pointer)
+    }
+
+    /// Booleans are bytes in memory; a narrow block's ints are truncated to its width (the narrowing pass proved that
+    /// every value stored fits, so nothing is lost).
     fn to_memory_representation(
         &self,
         element: ScalarType,
+        storage: Storage,
         value: BasicValueEnum<'ctx>,
     ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
-        Ok(match element {
-            ScalarType::Bool => self
-                .emitter
-                .builder
+        let builder = &self.emitter.builder;
+        Ok(match (element, storage) {
+            (ScalarType::Bool, _) => builder
                 .build_int_z_extend(value.into_int_value(), self.emitter.context.i8_type(), "byte")?
+                .into(),
+            (ScalarType::Int, Storage::Int8 | Storage::Int16 | Storage::Int32) => builder
+                .build_int_truncate(value.into_int_value(), self.storage_int_type(storage), "narrow")?
                 .into(),
             _ => value,
         })
     }
 
-    /// Any non-zero byte reads as true, as the run-time library's ABI says.
+    /// Any non-zero byte reads as true, as the run-time library's ABI says; a narrow int is sign-extended.
     fn to_register_representation(
         &self,
         element: ScalarType,
+        storage: Storage,
         value: BasicValueEnum<'ctx>,
     ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
-        Ok(match element {
-            ScalarType::Bool => {
+        let builder = &self.emitter.builder;
+        Ok(match (element, storage) {
+            (ScalarType::Bool, _) => {
                 let byte = value.into_int_value();
                 let zero = self.emitter.context.i8_type().const_zero();
-                self.emitter
-                    .builder
+                builder
                     .build_int_compare(inkwell::IntPredicate::NE, byte, zero, "bit")?
                     .into()
             }
+            (ScalarType::Int, Storage::Int8 | Storage::Int16 | Storage::Int32) => builder
+                .build_int_s_extend(value.into_int_value(), self.emitter.context.i64_type(), "widened")?
+                .into(),
             _ => value,
         })
     }
@@ -794,7 +847,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     fn translate_print_scalar(&self, value: &Expr, precision: &Expr) -> Result<(), CodegenError> {
         let element = value.ty();
         let value = self.translate_expression(value)?;
-        let memory_value = self.to_memory_representation(element, value)?;
+        let memory_value = self.to_memory_representation(element, Storage::Natural, value)?;
         let kind = element_kind_of(element);
         let slot = self
             .emitter

@@ -22,7 +22,7 @@
 
 use std::fmt::Write as _;
 
-use crate::loops::ir::{Block, Expr, Reduction, ScalarType, Stmt, Var, REDUCTION_CHUNK};
+use crate::loops::ir::{Block, Expr, Reduction, ScalarType, Stmt, Storage, Var, REDUCTION_CHUNK};
 use crate::runtime::error::AplErrorKind;
 use crate::runtime::float_mode::FloatMode;
 use crate::source::Span;
@@ -263,7 +263,7 @@ fn block_parameters(
         let qualifier = if writes { "" } else { "const " };
         parameters.push(format!(
             "__global {qualifier}{}* {}",
-            memory_type(block.element)?,
+            block_memory_type(block)?,
             block.name()
         ));
         written.push((*block, writes));
@@ -312,6 +312,17 @@ fn memory_type(ty: ScalarType) -> Result<&'static str, Unsupported> {
     match ty {
         ScalarType::Bool => Ok("uchar"),
         other => register_type(other),
+    }
+}
+
+/// The C type of an element of a block in memory: [`memory_type`], or the narrow int of a narrow block
+/// (`passes/narrow_storage.rs`).
+fn block_memory_type(block: &Block) -> Result<&'static str, Unsupported> {
+    match block.storage {
+        Storage::Natural => memory_type(block.element),
+        Storage::Int8 => Ok("char"),
+        Storage::Int16 => Ok("short"),
+        Storage::Int32 => Ok("int"),
     }
 }
 
@@ -463,8 +474,12 @@ impl KernelWriter {
             Stmt::Store { block, index, value } => {
                 let index = self.expression(index)?;
                 let value = self.expression(value)?;
-                let value = match block.element {
-                    ScalarType::Bool => format!("(uchar)({value})"),
+                let value = match (block.element, block.storage) {
+                    (ScalarType::Bool, _) => format!("(uchar)({value})"),
+                    // The value fits the narrow int (the narrowing pass proved it): the conversion keeps it.
+                    (_, Storage::Int8 | Storage::Int16 | Storage::Int32) => {
+                        format!("({})({value})", block_memory_type(block)?)
+                    }
                     _ => value,
                 };
                 self.line(&format!("{}[{index}] = {value};", block.name()));
@@ -588,9 +603,10 @@ impl KernelWriter {
             }
             Expr::Load { block, index } => {
                 let index = self.expression(index)?;
-                match block.element {
-                    ScalarType::Bool => format!("(int){}[{index}]", block.name()),
-                    ScalarType::Complex => return Err(unsupported("a complex number")),
+                match (block.element, block.storage) {
+                    (ScalarType::Bool, _) => format!("(int){}[{index}]", block.name()),
+                    (_, Storage::Int8 | Storage::Int16 | Storage::Int32) => format!("(long){}[{index}]", block.name()),
+                    (ScalarType::Complex, _) => return Err(unsupported("a complex number")),
                     _ => format!("{}[{index}]", block.name()),
                 }
             }
@@ -965,10 +981,7 @@ mod tests {
     #[test]
     fn a_reduction_kernel_with_barriers_never_returns_early() {
         let (index, body, blocks) = first_parallel_map(GUARDED_DIVISION);
-        let partial = Block {
-            id: 90,
-            element: ScalarType::Double,
-        };
+        let partial = Block::new(90, ScalarType::Double);
         let element = Expr::Var(Var {
             id: 5,
             ty: ScalarType::Double,

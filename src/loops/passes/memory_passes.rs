@@ -10,7 +10,8 @@
 //! last: it copies loop bodies, so every pass before it works on one copy, and its pieces of a parallel map are
 //! parallel maps already. Interchanging element-wise steps and register tiling come after the recognition of parallel
 //! maps, whose proof they rely on (a step's map is parallel; the rows of a tile are independent), and before
-//! splitting, which then sees the strips' loops.
+//! splitting, which then sees the strips' loops. Narrow storage of small ints is last of all: it must see every store
+//! into a block, wherever the other passes put it, and none of them has to know about narrow blocks.
 
 use crate::loops::ir::Program;
 
@@ -69,6 +70,11 @@ pub fn memory_pipeline() -> Vec<MemoryPass> {
             description: "cut the index range of a loop whose body selects on comparisons of its index with invariant \
                           bounds (rotations, shifts, catenations) into pieces where each comparison is known",
             run: super::index_split::split_index_spaces,
+        },
+        MemoryPass {
+            name: "store-small-ints-narrow",
+            description: "store an int block whose stored values provably fit 8, 16 or 32 bits in that width",
+            run: super::narrow_storage::store_small_ints_narrow,
         },
     ]
 }

@@ -13,8 +13,9 @@
 //!   [`double_buffer`], [`product_ranges`] (a reduction over R×Y elements read modulo Y becomes R row reductions,
 //!   without a division per element), then [`parallelise`], [`step_interchange`] (a `⍣` of element-wise steps runs strip by
 //!   strip), [`register_tiles`] (a matrix product's rows eight at a time, 8×16 results in registers along k), and
-//!   last [`index_split`], which cuts the index range of stencil loops into an interior without selects and thin
-//!   borders), run by the driver's `loop_program` so that every backend gets them.
+//!   [`index_split`], which cuts the index range of stencil loops into an interior without selects and thin
+//!   borders, and last [`narrow_storage`], which stores the int blocks whose values provably fit 8, 16 or 32 bits in
+//!   that width), run by the driver's `loop_program` so that every backend gets them.
 
 pub mod double_buffer;
 pub mod hoist;
@@ -24,6 +25,7 @@ pub mod index_split;
 pub(crate) mod interchange;
 pub(crate) mod invariant_mutables;
 pub mod memory_passes;
+pub mod narrow_storage;
 pub mod overflow_checks;
 pub mod parallelise;
 pub mod product_ranges;

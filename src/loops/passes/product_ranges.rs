@@ -157,10 +157,7 @@ fn split_reduction(statement: &Stmt, products: &HashMap<u32, [Expr; 2]>, next_id
     // `parallelise` has seen it: a row's reduction is too long to be a chunk of the outer reduction's, and a
     // reduction's chunks are the units its threads share), and the outer reduction folds the block.
     *next_id += 1;
-    let sums = Block {
-        id: *next_id,
-        element: result.ty,
-    };
+    let sums = Block::new(*next_id, result.ty);
     let row_sum_index = fresh_variable(next_id, ScalarType::Int, "q");
     let split = vec![
         Stmt::Alloc {

@@ -490,7 +490,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     pub(super) fn synthetic_block(&self, element: ScalarType) -> Block {
         let id = self.next_synthetic_id.get();
         self.next_synthetic_id.set(id + 1);
-        Block { id, element }
+        Block::new(id, element)
     }
 
     /// The function `void aplc_parallel_<name>(ptr context, i64 start, i64 end)` running `tasks` (statements that
