@@ -10,10 +10,13 @@
 //! to the target machine only affects instruction selection and scheduling, so without this nothing is inlined,
 //! unrolled or vectorised.
 
+use std::collections::HashSet;
+
 use inkwell::attributes::AttributeLoc;
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
+use inkwell::values::{CallSiteValue, FunctionValue};
 use inkwell::OptimizationLevel;
 
 use super::error::CodegenError;
@@ -187,8 +190,17 @@ pub fn prepare_module_for_target(module: &Module<'_>, target_machine: &TargetMac
 
 /// Adds `"target-cpu"` and `"target-features"` to every function defined in the module (declarations have no code
 /// to generate). Functions added later need the call again.
+///
+/// On a CPU with AVX-512, functions also get `"prefer-vector-width"="512"`: LLVM's tuning for Intel's server cores
+/// keeps vector loops to 256 bits (for the clock frequency of early AVX-512 parts), which halves the lanes of every
+/// loop and the registers a register tile may hold; on a Sapphire Rapids core, 512 bits made signal, mandelbrot and
+/// sum 25-30% faster (bench/run's programs, each built both ways). Loops that call elementary functions (`*`, `⍟`,
+/// `○`) are left at the default: the C library computes those a lane at a time, and wider vectors only added lane
+/// shuffles (blackscholes took 22% longer).
 pub fn attach_target_cpu_attributes(module: &Module<'_>, cpu: &TargetCpu) {
     let context = module.get_context();
+    let prefer_512_bits = has_512_bit_vectors(&cpu.features);
+    let elementary = functions_reaching_elementary_functions(module);
     for function in module.get_functions() {
         if function.count_basic_blocks() == 0 {
             continue;
@@ -203,7 +215,82 @@ pub fn attach_target_cpu_attributes(module: &Module<'_>, cpu: &TargetCpu) {
                 context.create_string_attribute("target-features", &cpu.features),
             );
         }
+        if prefer_512_bits && !elementary.contains(&function_name(function)) {
+            function.add_attribute(
+                AttributeLoc::Function,
+                context.create_string_attribute("prefer-vector-width", "512"),
+            );
+        }
     }
+}
+
+/// Whether a feature string enables AVX-512 (`+avx512f`).
+fn has_512_bit_vectors(features: &str) -> bool {
+    features.split(',').any(|feature| feature == "+avx512f")
+}
+
+fn function_name(function: FunctionValue<'_>) -> String {
+    function.get_name().to_string_lossy().into_owned()
+}
+
+/// The functions defined in the module that call an elementary function (`llvm.exp`, `llvm.log`, `llvm.pow`, ...),
+/// directly or through the module's other functions (an outlined parallel body is inlined into its chunk loop).
+fn functions_reaching_elementary_functions(module: &Module<'_>) -> HashSet<String> {
+    const ELEMENTARY: [&str; 12] = [
+        "llvm.exp.",
+        "llvm.exp2.",
+        "llvm.log.",
+        "llvm.log2.",
+        "llvm.log10.",
+        "llvm.pow.",
+        "llvm.sin.",
+        "llvm.cos.",
+        "llvm.tan.",
+        "llvm.asin.",
+        "llvm.acos.",
+        "llvm.atan.",
+    ];
+    let callees: Vec<(String, Vec<String>)> = module
+        .get_functions()
+        .filter(|function| function.count_basic_blocks() > 0)
+        .map(|function| (function_name(function), called_functions(function)))
+        .collect();
+    let mut reaching: HashSet<String> = HashSet::new();
+    loop {
+        let before = reaching.len();
+        for (caller, called) in &callees {
+            let reaches = called.iter().any(|name| {
+                reaching.contains(name)
+                    || ELEMENTARY.iter().any(|prefix| name.starts_with(prefix))
+                    || is_c_library_elementary(name)
+            });
+            if reaches {
+                reaching.insert(caller.clone());
+            }
+        }
+        if reaching.len() == before {
+            return reaching;
+        }
+    }
+}
+
+/// The names of the functions a function calls directly.
+fn called_functions(function: FunctionValue<'_>) -> Vec<String> {
+    function
+        .get_basic_blocks()
+        .iter()
+        .flat_map(|block| block.get_instructions())
+        .filter_map(|instruction| CallSiteValue::try_from(instruction).ok()?.get_called_fn_value())
+        .map(function_name)
+        .collect()
+}
+
+/// The C library's elementary functions that the translation calls by name.
+fn is_c_library_elementary(name: &str) -> bool {
+    matches!(
+        name,
+        "exp" | "log" | "pow" | "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "sinh" | "cosh" | "tanh" | "atan2"
+    )
 }
 
 /// Runs the O3 pipeline on the module, with the target machine's cost model (vector widths, instruction costs).
@@ -214,4 +301,69 @@ pub fn optimise_module(module: &Module<'_>, target_machine: &TargetMachine) -> R
             pipeline: OPTIMISATION_PIPELINE.to_string(),
             message: message.to_string(),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use inkwell::context::Context;
+
+    /// The `prefer-vector-width` of a function after the CPU attributes are attached (None: none).
+    fn preferred_width(module: &Module<'_>, name: &str) -> Option<String> {
+        let function = module.get_function(name).expect("the function is defined");
+        function
+            .get_string_attribute(AttributeLoc::Function, "prefer-vector-width")
+            .map(|attribute| attribute.get_string_value().to_string_lossy().into_owned())
+    }
+
+    #[test]
+    fn avx512_cpus_prefer_512_bit_vectors_except_where_elementary_functions_are_called() {
+        let context = Context::create();
+        let module = context.create_module("widths");
+        let f64_type = context.f64_type();
+        let unary = f64_type.fn_type(&[f64_type.into()], false);
+        let exp = module.add_function("llvm.exp.f64", unary, None);
+        let builder = context.create_builder();
+        // `body` calls exp; `chunks` calls `body` (as a chunk loop calls its outlined body); `plain` calls nothing.
+        let body = module.add_function("body", unary, None);
+        builder.position_at_end(context.append_basic_block(body, "entry"));
+        let argument = body.get_nth_param(0).expect("a parameter").into_float_value();
+        let value = builder.build_call(exp, &[argument.into()], "e").expect("a call");
+        let result = value.try_as_basic_value().basic().expect("a value");
+        builder.build_return(Some(&result)).expect("a return");
+        for (name, callee) in [("chunks", Some(body)), ("plain", None)] {
+            let function = module.add_function(name, unary, None);
+            builder.position_at_end(context.append_basic_block(function, "entry"));
+            let argument = function.get_nth_param(0).expect("a parameter");
+            let result = match callee {
+                Some(callee) => builder
+                    .build_call(callee, &[argument.into()], "r")
+                    .expect("a call")
+                    .try_as_basic_value()
+                    .basic()
+                    .expect("a value"),
+                None => argument,
+            };
+            builder.build_return(Some(&result)).expect("a return");
+        }
+        let avx512 = TargetCpu {
+            name: "sapphirerapids".to_string(),
+            features: "+avx2,+avx512f,+fma".to_string(),
+        };
+        attach_target_cpu_attributes(&module, &avx512);
+        assert_eq!(preferred_width(&module, "plain").as_deref(), Some("512"));
+        assert_eq!(preferred_width(&module, "body"), None);
+        assert_eq!(preferred_width(&module, "chunks"), None);
+        let other = context.create_module("avx2");
+        let plain = other.add_function("plain", unary, None);
+        builder.position_at_end(context.append_basic_block(plain, "entry"));
+        let argument = plain.get_nth_param(0).expect("a parameter");
+        builder.build_return(Some(&argument)).expect("a return");
+        let avx2 = TargetCpu {
+            name: "znver3".to_string(),
+            features: "+avx2,+fma,-avx512f".to_string(),
+        };
+        attach_target_cpu_attributes(&other, &avx2);
+        assert_eq!(preferred_width(&other, "plain"), None);
+    }
 }
