@@ -29,3 +29,30 @@ encode_array←{((≢⍺),⍴⍵)⍴⍺ encode_vector,⍵}
 
 ⍝ ⍺⍸⍵ (interval index) for an ascending vector ⍺: for each item of ⍵, how many items of ⍺ are less than or equal to it.
 interval_index←{+⌿⍺∘.≤⍵}
+
+⍝ ⍺⌹⍵ for a square matrix ⍵ and a matrix ⍺ of as many rows: the x with ⍵+.×x = ⍺, by Gauss-Jordan elimination of
+⍝ ⍵,⍺ with partial pivoting (at step k the row with the largest magnitude in column k, from row k down, comes up).
+⍝ A pivot below 1E¯13 of ⍵'s largest magnitude means ⍵ is singular, or too near it for doubles: its reciprocal is
+⍝ taken as ÷0, APL's DOMAIN ERROR, as Dyalog reports a singular matrix.
+divide_square←{
+  n←≢⍵
+  tiny←1E¯13×⌈/|,⍵
+  step←{
+    (k m)←⍵
+    c←|(k-1)↓m[;k]
+    p←(k-1)+c⍳⌈/c
+    m[k,p;]←m[p,k;]
+    pivot←m[k;k]
+    r←m[k;]×÷pivot×tiny<|pivot
+    (k+1)(m-(m[;k]-k=⍳n)∘.×r)
+  }
+  (k m)←step⍣n⊢1(⍵,⍺)
+  (0,n)↓m
+}
+
+⍝ ⍺⌹⍵ for a matrix ⍵ with at least as many rows as columns: the exact solution when ⍵ is square, otherwise the least
+⍝ squares one, from the normal equations ((⍉⍵)+.×⍵) x = (⍉⍵)+.×⍺.
+matrix_divide←{(≢⍵)=⊃⌽⍴⍵:⍺ divide_square ⍵ ⋄ ((⍉⍵)+.×⍺)divide_square(⍉⍵)+.×⍵}
+matrix_divide_vector←{,(((≢⍺),1)⍴⍺)matrix_divide ⍵}
+matrix_inverse←{((⍳≢⍵)∘.=⍳≢⍵)matrix_divide ⍵}
+vector_inverse←{⍵÷+/⍵×⍵}

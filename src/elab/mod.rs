@@ -29,6 +29,7 @@ pub mod error;
 pub mod indexing;
 pub mod ir;
 pub mod line;
+pub mod linear_algebra;
 pub mod lower;
 pub mod operators;
 pub mod resolve;

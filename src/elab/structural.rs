@@ -77,6 +77,7 @@ impl Elaborator {
                 return self.apply_prelude_monadic("unique", argument, span);
             }
             Format => self.format(argument, span)?,
+            Domino => self.matrix_inverse(argument, span)?,
             LeftShoe => {
                 return Err(ElabError::nonce(span, "⊂ (enclose: nested arrays)")
                     .with_hint("aplc compiles flat arrays only; a strand of arrays is a tuple"))
@@ -139,6 +140,7 @@ impl Elaborator {
             IotaUnderbar => self.interval_index(left, right, span)?,
             UpTack => self.decode(left, right, span)?,
             DownTack => self.encode(left, right, span)?,
+            Domino => self.matrix_divide(left, right, span)?,
             other => return Err(ElabError::nonce(span, format!("dyadic {}", other.glyph()))),
         };
         Ok(Val::Array(result))

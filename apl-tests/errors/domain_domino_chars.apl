@@ -1,0 +1,3 @@
+⍝ ⌹ of characters.
+⍝! DOMAIN ERROR at 3:1
+⌹2 2⍴'abcd'
