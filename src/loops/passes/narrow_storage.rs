@@ -53,14 +53,6 @@ pub fn store_small_ints_narrow(mut program: Program) -> Program {
     program
 }
 
-/// The blocks to narrow and their storage, by block id.
-pub fn narrow_blocks_of(program: &Program) -> HashMap<u32, Storage> {
-    small_int_blocks(program)
-        .into_iter()
-        .filter_map(|(id, range)| Some((id, narrow_storage_of(range)?)))
-        .collect()
-}
-
 /// The candidate blocks whose stored values provably fit 32 bits, with the range of those values.
 fn small_int_blocks(program: &Program) -> HashMap<u32, IntRange> {
     let candidates = candidate_blocks(program);
