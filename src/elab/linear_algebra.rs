@@ -33,7 +33,8 @@ impl Elaborator {
             }
             _ => return Err(ElabError::rank(span, "⌹ of an array of rank 3 or more")),
         };
-        self.apply_prelude_to_array(name, None, argument, span)
+        let value = self.apply_prelude_monadic(name, argument, span)?;
+        self.expect_array(value, span)
     }
 
     /// `⍺⌹⍵`.
@@ -61,22 +62,7 @@ impl Elaborator {
         } else {
             "matrix_divide"
         };
-        self.apply_prelude_to_array(name, Some(left), right, span)
-    }
-
-    /// A prelude function applied monadically (no `left`) or dyadically, with its errors pointing at the use.
-    fn apply_prelude_to_array(&mut self, name: &str, left: Option<Arr>, right: Arr, span: Span) -> ElabResult<Arr> {
-        let function = self.prelude_function(name, span)?;
-        let value = match left {
-            Some(left) => self.apply_dyadic(
-                &function,
-                super::env::Val::Array(left),
-                super::env::Val::Array(right),
-                span,
-            ),
-            None => self.apply_monadic(&function, super::env::Val::Array(right), span),
-        }
-        .map_err(|error| error.at(span))?;
+        let value = self.apply_prelude_dyadic(name, left, right, span)?;
         self.expect_array(value, span)
     }
 }

@@ -132,10 +132,7 @@ impl Elaborator {
                 }
                 let (left, right) = self.unify_bases(left, right, span)?;
                 let name = if primitive == Union { "union" } else { "intersection" };
-                let function = self.prelude_function(name, span)?;
-                return self
-                    .apply_dyadic(&function, Val::Array(left), Val::Array(right), span)
-                    .map_err(|error| error.at(span));
+                return self.apply_prelude_dyadic(name, left, right, span);
             }
             IotaUnderbar => self.interval_index(left, right, span)?,
             UpTack => self.decode(left, right, span)?,
@@ -157,15 +154,19 @@ impl Elaborator {
         if (left.base == Base::Char) != (right.base == Base::Char) {
             return Err(ElabError::domain(span, "⍸ of characters among numbers"));
         }
-        let function = self.prelude_function("interval_index", span)?;
-        let value = self
-            .apply_dyadic(&function, Val::Array(left), Val::Array(right), span)
-            .map_err(|error| error.at(span))?;
+        let value = self.apply_prelude_dyadic("interval_index", left, right, span)?;
         self.expect_array(value, span)
     }
 
+    /// Apply a dyadic prelude function, with its errors pointing at the use.
+    pub(super) fn apply_prelude_dyadic(&mut self, name: &str, left: Arr, right: Arr, span: Span) -> ElabResult<Val> {
+        let function = self.prelude_function(name, span)?;
+        self.apply_dyadic(&function, Val::Array(left), Val::Array(right), span)
+            .map_err(|error| error.at(span))
+    }
+
     /// Apply a monadic prelude function, with its errors pointing at the use.
-    fn apply_prelude_monadic(&mut self, name: &str, argument: Arr, span: Span) -> ElabResult<Val> {
+    pub(super) fn apply_prelude_monadic(&mut self, name: &str, argument: Arr, span: Span) -> ElabResult<Val> {
         let function = self.prelude_function(name, span)?;
         self.apply_monadic(&function, Val::Array(argument), span)
             .map_err(|error| error.at(span))

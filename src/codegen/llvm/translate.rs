@@ -353,7 +353,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         });
         let (array_type, initializer) = match block.element {
             ScalarType::Int => {
-                let int_type = self.int_storage_type(*block);
+                let int_type = self.storage_int_type(block.storage);
                 let constants: Vec<IntValue<'ctx>> = values
                     .filter_map(Expr::as_int)
                     .map(|value| int_type.const_int(value as u64, true))
@@ -745,13 +745,8 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     fn memory_element_type(&self, block: Block) -> BasicTypeEnum<'ctx> {
         match block.storage {
             Storage::Natural => self.emitter.element_type(element_kind_of(block.element)),
-            _ => self.int_storage_type(block).into(),
+            _ => self.storage_int_type(block.storage).into(),
         }
-    }
-
-    /// The int type an int block stores: i64, or the narrow int of its storage.
-    fn int_storage_type(&self, block: Block) -> IntType<'ctx> {
-        self.storage_int_type(block.storage)
     }
 
     /// The int type of an int storage: i64, or the narrow int.

@@ -87,19 +87,22 @@ fn narrow_storage_of(range: IntRange) -> Option<Storage> {
 /// it learns is kept.
 fn stored_ranges(program: &Program, known: &HashMap<u32, IntRange>) -> HashMap<u32, IntRange> {
     let mut analysis = IntRanges::recording_stores(known.clone());
-    for function in &program.functions {
-        analysis.rewrite_statements(&mut function.body.clone());
+    for body in bodies(program) {
+        analysis.rewrite_statements(&mut body.clone());
     }
-    analysis.rewrite_statements(&mut program.body.clone());
     analysis.stored_ranges()
+}
+
+/// The statements of the program and of each of its functions.
+fn bodies(program: &Program) -> impl Iterator<Item = &Vec<Stmt>> {
+    std::iter::once(&program.body).chain(program.functions.iter().map(|function| &function.body))
 }
 
 /// The int blocks the program allocates with `alloc` and uses only in loads, stores, `swap`, `view` and `free`.
 fn candidate_blocks(program: &Program) -> HashSet<u32> {
     let mut allocated = HashSet::new();
     let mut shared = HashSet::new();
-    let bodies = std::iter::once(&program.body).chain(program.functions.iter().map(|function| &function.body));
-    for body in bodies {
+    for body in bodies(program) {
         for_each_statement(body, &mut |statement| match statement {
             Stmt::Alloc { block, .. } if block.element == ScalarType::Int => {
                 allocated.insert(block.id);
@@ -143,8 +146,7 @@ fn blocks_of_result(result: &ResultValue) -> Vec<u32> {
 
 fn swapped_pairs(program: &Program) -> Vec<(u32, u32)> {
     let mut pairs = Vec::new();
-    let bodies = std::iter::once(&program.body).chain(program.functions.iter().map(|function| &function.body));
-    for body in bodies {
+    for body in bodies(program) {
         for_each_statement(body, &mut |statement| {
             if let Stmt::Swap { first, second } = statement {
                 pairs.push((first.id, second.id));
@@ -162,10 +164,7 @@ fn keep_swapped_blocks_together(found: &mut HashMap<u32, IntRange>, swapped: &[(
         for (first, second) in swapped {
             match (found.get(first).copied(), found.get(second).copied()) {
                 (Some(a), Some(b)) if a != b => {
-                    let both = IntRange {
-                        low: a.low.min(b.low),
-                        high: a.high.max(b.high),
-                    };
+                    let both = a.union(b);
                     found.insert(*first, both);
                     found.insert(*second, both);
                     changed = true;

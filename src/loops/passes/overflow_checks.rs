@@ -79,7 +79,7 @@ impl IntRange {
         }
     }
 
-    fn union(self, other: IntRange) -> IntRange {
+    pub fn union(self, other: IntRange) -> IntRange {
         IntRange::between(self.low.min(other.low), self.high.max(other.high))
     }
 
