@@ -1,15 +1,19 @@
 //! Register tiles (src/loops/passes/register_tiles.rs): a row-parallel accumulation nest in i-k-j order (a matrix
-//! product after the interchange) computes its rows eight at a time, with 8 × 16 accumulators along k. Every rewrite
-//! is checked by the loop-IR checker and must print, on the loop-IR interpreter, exactly what the input printed
-//! (⎕PP 17: the same folds in the same order); the shapes cover whole tiles, last rows, last columns, no tile at all
-//! and no k. The nests that must stay (booleans, another element of C read, a row-dependent width, a sequential row
-//! loop, no accumulation) stay. APL matrix products of such shapes print the same digits on the loop-IR interpreter
-//! and in native code, and agree with the TAIL interpreter to 12 digits.
+//! product after the interchange) computes its rows eight at a time, with 8 × 16 accumulators along k, block of k by
+//! block of k. Every rewrite is checked by the loop-IR checker and must print, on the loop-IR interpreter, exactly
+//! what the input printed (⎕PP 17: the same folds in the same order); the shapes cover whole tiles, last rows, last
+//! columns, no tile at all, no k and several blocks of k. The nests that must stay (booleans, another element of C
+//! read, a row-dependent width, a sequential row loop, no accumulation) stay. APL matrix products of such shapes fold
+//! every element in order: on the loop-IR interpreter bit for bit the fold with each product rounded, in native code
+//! the fold with each product fused into its step where the CPU has FMA instructions (`emit::allow_contraction`);
+//! the TAIL interpreter's right folds agree with them to 1e-12.
 
 mod loops_common;
 
 use aplc::driver::{run_source_capturing, Backend};
-use aplc::loops::passes::register_tiles::{tile_row_accumulations, TILE_COLUMNS, TILE_ROWS};
+use aplc::loops::passes::register_tiles::{
+    tile_row_accumulations, LONGEST_K_BLOCK, SHORTEST_K_BLOCK, TILE_COLUMNS, TILE_ROWS,
+};
 use aplc::source::SourceFile;
 
 fn apply(text: &str) -> String {
@@ -68,14 +72,17 @@ fn a_product_is_computed_in_tiles_of_rows_and_columns_with_the_last_rows_and_col
         "{printed}"
     );
     assert!(printed.contains("parfor rest"), "{printed}");
-    // The tile's stores come after its walk along k: one per accumulator, and no load of C inside the tile's walk.
-    let tile = &printed[printed.find("for column_tile").unwrap()..printed.find("for r").unwrap()];
+    // The tile's accumulators start from C (where the starts, or the blocks of k before, left them) and its stores
+    // come after its walk along k: one load and one store per accumulator, and no access of C inside the walk.
+    let tile = &printed[printed.find("for column_tile").unwrap()..printed.find("let tiled_rows").unwrap()];
     assert_eq!(tile.matches("store mem5").count(), accumulators, "{tile}");
     assert_eq!(
         tile.matches("mem5[").count(),
-        accumulators,
-        "the tile only stores C: {tile}"
+        2 * accumulators,
+        "the tile loads and stores C once per accumulator: {tile}"
     );
+    let walk = &tile[tile.find("for k").unwrap()..tile.find("store mem5").unwrap()];
+    assert!(!walk.contains("mem5["), "{walk}");
 }
 
 #[test]
@@ -96,6 +103,27 @@ fn every_shape_around_the_tile_prints_what_it_printed_before() {
             }
         }
     }
+}
+
+#[test]
+fn long_rows_walk_k_in_blocks_that_fit_the_cache() {
+    // Rows of 2053 doubles (16 KiB): blocks of SHORTEST_K_BLOCK (32) rows of B; depth 70 makes three blocks, the
+    // last of 6. apply() checks that the interpreter prints the same 17 digits before and after.
+    let printed = apply(&product(TILE_ROWS + 1, 70, 128 * TILE_COLUMNS + 5));
+    assert_eq!(block_length(&printed), SHORTEST_K_BLOCK.to_string(), "{printed}");
+    assert!(printed.contains("for k_block"), "{printed}");
+    // Rows of 35 doubles: one block of LONGEST_K_BLOCK rows covers any depth up to it.
+    let printed = apply(&product(TILE_ROWS, 5, 2 * TILE_COLUMNS + 3));
+    assert_eq!(block_length(&printed), LONGEST_K_BLOCK.to_string(), "{printed}");
+}
+
+/// The value of the printed `let k_block_length… : int = …`.
+fn block_length(printed: &str) -> &str {
+    let line = printed
+        .lines()
+        .find(|line| line.starts_with("let k_block_length"))
+        .expect("a block length");
+    line.rsplit(" = ").next().expect("a value")
 }
 
 #[test]
@@ -157,21 +185,58 @@ fn printed_by(text: &str, backend: Backend) -> String {
     report.stdout
 }
 
-/// The numbers of a printed result, rounded to 12 significant digits.
-fn to_twelve_digits(printed: &str) -> Vec<String> {
+/// The numbers of a printed result (APL's 17 digits read back exactly).
+fn numbers(printed: &str) -> Vec<f64> {
     printed
         .split_whitespace()
-        .map(|number| format!("{:.11e}", number.replace('¯', "-").parse::<f64>().expect("a number")))
+        .map(|number| number.replace('¯', "-").parse::<f64>().expect("a number"))
         .collect()
 }
 
+/// The elements of `apl_product`'s C in row-major order, each the fold along k in order (k = 0, 1, …, from -0.0,
+/// the start of a double sum), computed here: with `fused`, each step one fused multiply-add (one rounding), as
+/// native code on a CPU with FMA instructions computes the steps of a sum that add a product; otherwise the product
+/// rounded, then the sum.
+fn products_in_order(rows: i64, depth: i64, columns: i64, fused: bool) -> Vec<f64> {
+    let a = |i: i64, k: i64| 1.0 / (i * depth + k + 1) as f64;
+    let b = |k: i64, j: i64| 1.0 / (k * columns + j + 3) as f64;
+    let mut elements = Vec::new();
+    for i in 0..rows {
+        for j in 0..columns {
+            let mut sum = -0.0f64;
+            for k in 0..depth {
+                sum = match fused {
+                    true => a(i, k).mul_add(b(k, j), sum),
+                    false => a(i, k) * b(k, j) + sum,
+                };
+            }
+            elements.push(sum);
+        }
+    }
+    elements
+}
+
+/// Whether this machine's CPU has fused multiply-add instructions, which native code (compiled for the host) uses.
+fn host_has_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("fma");
+    #[cfg(not(target_arch = "x86_64"))]
+    return cfg!(target_arch = "aarch64");
+}
+
+fn bits(numbers: &[f64]) -> Vec<u64> {
+    numbers.iter().map(|x| x.to_bits()).collect()
+}
+
 #[test]
-fn native_products_of_tiled_shapes_print_the_digits_of_the_loop_ir_interpreter() {
+fn native_products_of_tiled_shapes_fold_every_element_in_order() {
     let shapes = [
         (TILE_ROWS, 7, TILE_COLUMNS),
         (2 * TILE_ROWS + 3, 40, 3 * TILE_COLUMNS + 5),
         (TILE_ROWS + 1, 2, TILE_COLUMNS - 1),
         (3, 9, 2 * TILE_COLUMNS),
+        // Rows of 2053 doubles make blocks of k of SHORTEST_K_BLOCK (32) rows: 70 is three blocks, the last short.
+        (TILE_ROWS + 1, 70, 128 * TILE_COLUMNS + 5),
     ];
     for (rows, depth, columns) in shapes {
         let text = apl_product(rows, depth, columns);
@@ -187,20 +252,33 @@ fn native_products_of_tiled_shapes_print_the_digits_of_the_loop_ir_interpreter()
         let native = loops_common::run_aplc_child(&path, "jit");
         std::fs::remove_file(&path).ok();
         assert!(native.status.success(), "on\n{text}");
-        // The product's elements: the same digits (the last line is a `+/`, which native code may reassociate).
-        let lines = |printed: &str| printed.lines().map(str::to_string).collect::<Vec<_>>();
+        // The product's elements (the last number is a `+/`, which native code may reassociate): the loop-IR
+        // interpreter rounds each product; native code fuses it into the step where the CPU can.
+        let elements = |printed: &str| {
+            let mut numbers = numbers(printed);
+            numbers.pop();
+            numbers
+        };
         let native = String::from_utf8_lossy(&native.stdout).to_string();
-        let (loop_lines, native_lines) = (lines(&on_loop_ir), lines(&native));
-        assert_eq!(loop_lines.len(), native_lines.len(), "on\n{text}");
         assert_eq!(
-            loop_lines[..loop_lines.len() - 1],
-            native_lines[..native_lines.len() - 1],
-            "on\n{text}"
+            bits(&elements(&on_loop_ir)),
+            bits(&products_in_order(rows, depth, columns, false)),
+            "the loop-IR interpreter on\n{text}"
         );
         assert_eq!(
-            to_twelve_digits(&on_loop_ir),
-            to_twelve_digits(&printed_by(&text, Backend::Interp)),
-            "on\n{text}"
+            bits(&elements(&native)),
+            bits(&products_in_order(rows, depth, columns, host_has_fma())),
+            "native code on\n{text}"
         );
+        // The TAIL interpreter folds from the right (APL's definition); the sums of the same positive terms in
+        // either order agree to far better than 1e-12.
+        let on_tail = numbers(&printed_by(&text, Backend::Interp));
+        let on_loop_ir = numbers(&on_loop_ir);
+        assert_eq!(on_tail.len(), on_loop_ir.len(), "on\n{text}");
+        let far_apart = on_tail
+            .iter()
+            .zip(&on_loop_ir)
+            .position(|(tail, loop_ir)| (tail - loop_ir).abs() > 1e-12 * tail.abs());
+        assert_eq!(far_apart, None, "the TAIL interpreter's elements on\n{text}");
     }
 }

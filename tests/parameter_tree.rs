@@ -33,11 +33,14 @@ fn a_product_of_run_time_size_chooses_between_its_outer_and_inner_versions() {
     let outer = outer[0];
     assert_eq!(outer.parameter.default, DEFAULT_OUTER_THRESHOLD);
     // The outer version runs the rows in parallel: on the CPU, as tiles of eight rows
-    // (src/loops/passes/register_tiles.rs) and then the last rows, each loop with its own work threshold.
+    // (src/loops/passes/register_tiles.rs): their starts and last columns, the tiles of each block of k, and then
+    // the last rows, each loop with its own work threshold.
     let reached = names(&outer.reached);
-    assert_eq!(reached.len(), 2, "{reached:?}");
+    assert_eq!(reached.len(), 3, "{reached:?}");
     assert!(
-        reached[0].starts_with("threshold_tile") && reached[1].starts_with("threshold_rest"),
+        reached[0].starts_with("threshold_edge_tile")
+            && reached[1].starts_with("threshold_tile")
+            && reached[2].starts_with("threshold_rest"),
         "{reached:?}"
     );
     // The inner version runs each row's initialisation and each row update (k) in parallel.
@@ -114,9 +117,10 @@ fn the_dump_prints_each_version_s_parameters_under_its_choice() {
         .expect("an outer line");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[outer_line + 1], "  >=:");
-    assert!(lines[outer_line + 2].starts_with("    threshold_tile"));
-    assert!(lines[outer_line + 3].starts_with("    threshold_rest"));
-    assert_eq!(lines[outer_line + 4], "  <:");
+    assert!(lines[outer_line + 2].starts_with("    threshold_edge_tile"));
+    assert!(lines[outer_line + 3].starts_with("    threshold_tile"));
+    assert!(lines[outer_line + 4].starts_with("    threshold_rest"));
+    assert_eq!(lines[outer_line + 5], "  <:");
     assert!(text.contains("# the OpenCL backend's host code"));
     assert!(text.contains(&format!("= {DEFAULT_OUTER_THRESHOLD_ON_DEVICE}  #")));
 }

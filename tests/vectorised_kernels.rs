@@ -144,11 +144,17 @@ fn the_register_tile_of_matmul_multiplies_whole_vectors_of_its_rows() {
             .into_iter()
             .find(|body| body.starts_with("define internal void @aplc_parallel_tile"))
             .unwrap_or_else(|| panic!("matmul on {cpu} has no register tile:\n{ir}"));
+        // Each product may fuse with the step that adds it (`contract`, src/codegen/llvm/emit.rs): one FMA.
         let products = tile
             .lines()
-            .filter(|line| line.contains("= fmul ") && line.contains(vector))
+            .filter(|line| line.contains("= fmul contract ") && line.contains(vector))
             .count();
         assert!(products >= fewest, "{cpu}: {products} products of {vector}:\n{tile}");
+        let steps = tile
+            .lines()
+            .filter(|line| line.contains("= fadd contract ") && line.contains(vector))
+            .count();
+        assert!(steps >= fewest, "{cpu}: {steps} contractible sums of {vector}:\n{tile}");
         assert!(!tile.contains("masked.gather"), "{cpu}:\n{tile}");
     }
 }

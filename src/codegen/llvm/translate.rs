@@ -30,7 +30,9 @@
 //!   and `×`, so the final accumulator is NaN exactly when one step was. A loop with more than
 //!   [`MOST_REASSOCIATED_REDUCTIONS`] of them (a register tile's 128 accumulators) keeps each fold in order, and
 //!   checks each result with a branch of its own after the loop (see [`ProgramTranslator::check_reduction_result`]):
-//!   the SLP vectoriser vectorises such a loop across its accumulators.
+//!   the SLP vectoriser vectorises such a loop across its accumulators. A `+` step, and the `+` of an accumulating
+//!   store (`store B[e] = addd(x, B[e])`), may fuse with the product it adds into one fused multiply-add
+//!   (`emit::allow_contraction`): a sum, which APL lets reassociate, may also round a product once.
 
 mod functions;
 pub mod line;
@@ -153,6 +155,9 @@ pub(super) struct ProgramTranslator<'module, 'ctx> {
     /// Those of them whose steps keep their order (no `reassoc`): the accumulators of a loop with more than
     /// [`MOST_REASSOCIATED_REDUCTIONS`] reductions.
     accumulators_in_order: RefCell<HashSet<u32>>,
+    /// Set just before the value of an accumulating store (`store B[e] = addd(x, B[e])`, a step of a sum kept in
+    /// memory) is translated; taken by its `addd`, which may then fuse with a product (`emit::allow_contraction`).
+    contract_next_sum: Cell<bool>,
     /// The `let`s of the deferring loop nest being translated whose NaN check their uses imply (`nan_checks.rs`).
     lets_checked_by_uses: RefCell<HashSet<u32>>,
     /// Set just before an operation is translated whose NaN check is implied; taken by that operation.
@@ -222,6 +227,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             speculation_guard: RefCell::new(None),
             reduction_accumulators: RefCell::new(HashSet::new()),
             accumulators_in_order: RefCell::new(HashSet::new()),
+            contract_next_sum: Cell::new(false),
             lets_checked_by_uses: RefCell::new(HashSet::new()),
             elide_next_nan_check: Cell::new(false),
             nan_check_elided: Cell::new(false),
@@ -723,7 +729,10 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
 
     fn translate_store(&self, block: Block, index: &Expr, value: &Expr) -> Result<(), CodegenError> {
         let position = self.translate_int(index)?;
-        let value = self.translate_expression(value)?;
+        self.contract_next_sum.set(is_accumulating_sum(block, index, value));
+        let value = self.translate_expression(value);
+        self.contract_next_sum.set(false);
+        let value = value?;
         let memory_value = self.to_memory_representation(block.element, block.storage, value)?;
         let pointer = self.element_pointer(block, position)?;
         self.emitter.builder.build_store(pointer, memory_value)?;
@@ -1309,6 +1318,17 @@ fn reduction_steps_of_loop(body: &[Stmt]) -> Vec<(Var, Op, Option<Span>)> {
             _ => None,
         })
         .collect()
+}
+
+/// Whether `store block[index] = value` is one step of a sum kept in memory: `value` adds something to the element
+/// it replaces (`addd(x, block[index])` or `addd(block[index], x)`), as the rows of a matrix product that no register
+/// tile covers do. Such a step may fuse with a product, as the steps of reductions may.
+fn is_accumulating_sum(block: Block, index: &Expr, value: &Expr) -> bool {
+    let Expr::Prim(Op::AddD, arguments) = value.without_site() else {
+        return false;
+    };
+    let is_the_element = |argument: &Expr| matches!(argument, Expr::Load { block: loaded, index: at } if *loaded == block && **at == *index);
+    arguments.iter().any(is_the_element)
 }
 
 /// The site of an operation (`Expr::At`), if it has one.

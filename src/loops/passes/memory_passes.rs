@@ -62,7 +62,8 @@ pub fn memory_pipeline() -> Vec<MemoryPass> {
         MemoryPass {
             name: REGISTER_TILING,
             description: "compute the rows of a matrix product's accumulation nest eight at a time, in tiles of \
-                          8×16 accumulators kept in registers along the reduced axis",
+                          8×16 accumulators kept in registers along the reduced axis, one cache-sized block of it \
+                          after the other",
             run: super::register_tiles::tile_row_accumulations,
         },
         MemoryPass {

@@ -247,6 +247,7 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
 
     fn translate_operator_application(&self, op: Op, arguments: &[Expr]) -> Result<BasicValueEnum<'ctx>, CodegenError> {
         let elided = self.elide_next_nan_check.replace(false);
+        let contracts = self.contract_next_sum.replace(false);
         // Inside a deferring loop nest, an operation argument that the operation propagates a NaN or ∞ of needs no
         // check of its own.
         let deferring = self.deferred_checks.borrow().is_some();
@@ -279,6 +280,9 @@ impl<'ctx> ProgramTranslator<'_, 'ctx> {
             _ => Err(unsupported_operator(op)),
         };
         self.nan_check_elided.set(false);
+        if let (true, Ok(BasicValueEnum::FloatValue(sum))) = (contracts, &result) {
+            crate::codegen::llvm::emit::allow_contraction(*sum)?;
+        }
         result
     }
 
