@@ -27,6 +27,55 @@ decode_scalar_digits←{+/(⌽×\⌽1↓⍺,1)×⍵}
 ⍝ ⍺⊤⍵ for a radix vector ⍺ and an array ⍵: the digits of each item, along a new first axis.
 encode_array←{((≢⍺),⍴⍵)⍴⍺ encode_vector,⍵}
 
+⍝ ⍺⍷⍵ (find) for a vector ⍺ and an array ⍵ of rank 1 or more: 1 where the items of ⍺ start along the last axis of
+⍝ ⍵. Each item of ⍺ in turn compares with ⍵ rotated by its offset, under a mask of the columns where ⍺ fits.
+⍝ Where ⍺ is longer than the axis, the mask is all 0 and no rotation is made (an empty axis has none).
+find_along_last_axis←{
+  n←≢⍺ ⋄ k←⊃⌽⍴⍵ ⋄ a←⍺ ⋄ w←⍵
+  step←{(d r)←⍵ ⋄ (d+1)(r∧a[d+1]=d⌽w)}
+  (d r)←step⍣(n×n≤k)⊢0((⍴⍵)⍴(⍳k)≤1+k-n)
+  r
+}
+
+⍝ ⍺⍷⍵ for matrices: each item of ⍺ in turn compares with ⍵ rotated by its row and column offsets, under a mask of
+⍝ the positions where ⍺ fits.
+find_in_matrix←{
+  r←≢⍺ ⋄ c←⊃⌽⍴⍺ ⋄ m←≢⍵ ⋄ k←⊃⌽⍴⍵ ⋄ a←,⍺ ⋄ w←⍵
+  step←{(i z)←⍵ ⋄ (i+1)(z∧a[i+1]=(⌊i÷c)⊖(c|i)⌽w)}
+  (i z)←step⍣(r×c×(r≤m)∧c≤k)⊢0(((⍳m)≤1+m-r)∘.∧(⍳k)≤1+k-c)
+  z
+}
+
+⍝ ⍺⍷⍵ for a scalar ⍵ (and a scalar or vector ⍺), and for an ⍺ that cannot occur in ⍵.
+find_in_scalar←{⊃⍺ find_along_last_axis,⍵}
+find_nowhere←{(⍴⍵)⍴1=0}
+
+⍝ ⍺?⍵ (deal): ⍺ distinct integers from ⍳⍵ in random order, the first ⍺ steps of a Fisher-Yates shuffle of ⍳⍵ (step
+⍝ i swaps item i with an item drawn by ? from item i on). More items than ⍵ has, or a negative ⍺, is a DOMAIN ERROR,
+⍝ raised as ÷0.
+deal←{
+  (⍺<0)∨⍺>⍵:⌊((|⍺)⍴1)÷0
+  m←⍵
+  step←{(i v)←⍵ ⋄ j←i+?m-i ⋄ v[(i+1),j]←v[j,i+1] ⋄ (i+1)v}
+  (i v)←step⍣⍺⊢0(⍳⍵)
+  ⍺↑v
+}
+
+⍝ f⍤k ⍵ for cells of rank k (⍺), 1 ≤ k < the rank of ⍵: f applies to each cell, in ravel order of the frame (the
+⍝ leading axes), and its results, which must all have one shape (LENGTH ERROR otherwise), make the trailing axes of
+⍝ the result. The first cell's result gives that shape; where the frame is empty, the result of f on a cell of fill
+⍝ elements does, as in Dyalog.
+rank_cells←{
+  f←⍺⍺
+  s←(-⍺)↑⍴⍵ ⋄ frame←(-⍺)↓⍴⍵ ⋄ n←×/frame ⋄ c←×/s
+  x←(n,c)⍴⍵
+  first←f s⍴c↑,⍵
+  k←≢,first
+  step←{(i r)←⍵ ⋄ z←f s⍴x[i+1;] ⋄ r[i+1;]←(k×(⍴first)≡⍴z)⍴,z ⋄ (i+1)r}
+  (i r)←step⍣(0⌈n-1)⊢1((n,k)⍴,first)
+  (frame,⍴first)⍴r
+}
+
 ⍝ ⍺⍸⍵ (interval index) for an ascending vector ⍺: for each item of ⍵, how many items of ⍺ are less than or equal to it.
 interval_index←{+⌿⍺∘.≤⍵}
 

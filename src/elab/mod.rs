@@ -367,7 +367,43 @@ impl Elaborator {
     }
 
     /// A function of `prelude/prelude.apl`.
+    /// The function that the prelude's monadic operator `name` derives from `operand` (`operand name`).
+    pub fn prelude_operator_derived(&mut self, name: &str, operand: Val, span: Span) -> ElabResult<Rc<Fun>> {
+        self.load_prelude(span)?;
+        let operator = match self.prelude.as_ref().and_then(|env| env.lookup(name)) {
+            Some(Val::Operator(operator)) => operator.clone(),
+            _ => {
+                return Err(ElabError::nonce(
+                    span,
+                    format!("internal error: the prelude has no operator {name}"),
+                ))
+            }
+        };
+        let Opr::Dfn { closure, .. } = &*operator else {
+            return Err(ElabError::nonce(
+                span,
+                format!("internal error: {name} is not a dfn operator"),
+            ));
+        };
+        let mut closure = (**closure).clone();
+        closure.operands = Some((operand, None));
+        closure.operator = Some(operator.clone());
+        Ok(Rc::new(Fun::Dfn(closure, span)))
+    }
+
     pub fn prelude_function(&mut self, name: &str, span: Span) -> ElabResult<Rc<Fun>> {
+        self.load_prelude(span)?;
+        match self.prelude.as_ref().and_then(|env| env.lookup(name)) {
+            Some(Val::Function(function)) => Ok(function.clone()),
+            _ => Err(ElabError::nonce(
+                span,
+                format!("internal error: the prelude has no function {name}"),
+            )),
+        }
+    }
+
+    /// Elaborates the prelude's definitions, once.
+    fn load_prelude(&mut self, span: Span) -> ElabResult<()> {
         if self.prelude.is_none() {
             let file = SourceFile::new("prelude.apl", PRELUDE);
             let program = crate::syntax::parse_program(&file)
@@ -388,13 +424,7 @@ impl Elaborator {
             result?;
             self.prelude = Some(prelude);
         }
-        match self.prelude.as_ref().and_then(|env| env.lookup(name)) {
-            Some(Val::Function(function)) => Ok(function.clone()),
-            _ => Err(ElabError::nonce(
-                span,
-                format!("internal error: the prelude has no function {name}"),
-            )),
-        }
+        Ok(())
     }
 
     // ----- scopes, variables and let-binding -----

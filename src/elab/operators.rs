@@ -105,7 +105,7 @@ impl Elaborator {
                 self.apply_dyadic(function, argument.clone(), argument, span)
             }
             (Commute, constant @ (Val::Array(_) | Val::Tuple(_)), None) => Ok(constant.clone()),
-            (Jot, Val::Function(f), Some(Val::Function(g))) => {
+            (Jot | Over, Val::Function(f), Some(Val::Function(g))) => {
                 let inner = self.apply_monadic(g, argument, span)?;
                 self.apply_monadic(f, inner, span)
             }
@@ -131,29 +131,18 @@ impl Elaborator {
             }
             (Rank, Val::Function(function), Some(Val::Array(rank))) => {
                 let function = function.clone();
-                let Some(cell_rank) = rank.constant_ints().filter(|r| r.len() == 1).map(|r| r[0]) else {
-                    return Err(ElabError::nonce(span, "⍤ with a cell rank that is not one constant"));
+                // One rank is the monadic rank; of two, the right argument's is; of three, the first is.
+                let Some(cell_rank) = cell_ranks(rank).map(|ranks| match ranks.as_slice() {
+                    [_, right] => *right,
+                    _ => ranks[0],
+                }) else {
+                    return Err(ElabError::nonce(
+                        span,
+                        "⍤ with a cell rank that is not 1 to 3 constants",
+                    ));
                 };
                 let argument = self.expect_array(argument, span)?;
-                let cell_rank = if cell_rank < 0 {
-                    (argument.rank as i64 + cell_rank).max(0)
-                } else {
-                    cell_rank
-                };
-                if cell_rank as usize >= argument.rank {
-                    return self.apply_monadic(&function, Val::Array(argument), span);
-                }
-                if cell_rank == 0 {
-                    return self
-                        .pointwise_monadic(argument, span, &mut |this, x| {
-                            this.apply_monadic(&function, Val::Array(x), span)
-                        })
-                        .map(Val::Array);
-                }
-                Err(ElabError::nonce(
-                    span,
-                    "⍤ with cells that are neither scalars nor the whole argument",
-                ))
+                self.rank_monadic(function, cell_rank, argument, span)
             }
             (At, replacement, Some(selector)) => {
                 let replacement = replacement.clone();
@@ -170,6 +159,77 @@ impl Elaborator {
                 format!("the operator {} used this way", operator.glyph()),
             )),
         }
+    }
+
+    /// `f⍤k ⍵`: f on each cell of rank k of ⍵ (a negative k counts down from ⍵'s rank). Scalar cells are an `each`;
+    /// cells of rank 1 or more below ⍵'s are the prelude's loop over the frame (`rank_cells`).
+    fn rank_monadic(&mut self, function: Rc<Fun>, cell_rank: i64, argument: Arr, span: Span) -> ElabResult<Val> {
+        let cell_rank = effective_cell_rank(cell_rank, argument.rank);
+        if cell_rank >= argument.rank {
+            return self.apply_monadic(&function, Val::Array(argument), span);
+        }
+        if cell_rank == 0 {
+            return self
+                .pointwise_monadic(argument, span, &mut |this, x| {
+                    this.apply_monadic(&function, Val::Array(x), span)
+                })
+                .map(Val::Array);
+        }
+        let derived = self.prelude_operator_derived("rank_cells", Val::Function(function), span)?;
+        let cell_rank = Val::Array(Arr::scalar_constant(Scalar::Int(cell_rank as i64)));
+        self.apply_dyadic(&derived, cell_rank, Val::Array(argument), span)
+            .map_err(|error| error.at(span))
+    }
+
+    /// `⍺ f⍤(a b) ⍵`: f on pairs of a cell of rank a of ⍺ and a cell of rank b of ⍵. Supported: both arguments whole,
+    /// scalar cells of both (with scalar extension, as `¨`), or one argument whole and the other in cells, which is
+    /// the monadic case of f bound to the whole one (`⍺∘f` or `f∘⍵`).
+    fn rank_dyadic(
+        &mut self,
+        function: Rc<Fun>,
+        (left_rank, right_rank): (i64, i64),
+        left: Arr,
+        right: Arr,
+        span: Span,
+    ) -> ElabResult<Val> {
+        let left_cell_rank = effective_cell_rank(left_rank, left.rank);
+        let right_cell_rank = effective_cell_rank(right_rank, right.rank);
+        let left_whole = left_cell_rank >= left.rank;
+        let right_whole = right_cell_rank >= right.rank;
+        if left_whole && right_whole {
+            return self.apply_dyadic(&function, Val::Array(left), Val::Array(right), span);
+        }
+        if left_cell_rank == 0 && right_cell_rank == 0 {
+            return self
+                .pointwise_dyadic(left, right, span, &mut |this, x, y| {
+                    this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)
+                })
+                .map(Val::Array);
+        }
+        // `⍺∘f` or `f∘⍵`: the function of the cells of the other argument.
+        let composed = |left: Val, right: Val| {
+            Rc::new(Fun::Derived {
+                operator: Primitive::Jot,
+                left,
+                right: Some(right),
+                span,
+            })
+        };
+        if left_whole {
+            let left = self.bind_value(Val::Array(left));
+            let function = composed(left, Val::Function(function));
+            return self.rank_monadic(function, right_cell_rank as i64, right, span);
+        }
+        if right_whole {
+            let right = self.bind_value(Val::Array(right));
+            let function = composed(Val::Function(function), right);
+            return self.rank_monadic(function, left_cell_rank as i64, left, span);
+        }
+        Err(
+            ElabError::nonce(span, "dyadic ⍤ with cells below the rank of both arguments").with_hint(
+                "supported: one argument whole (⍺ (f⍤k) ⍵ with k ≥ the rank of ⍺ on the left), or scalar cells",
+            ),
+        )
     }
 
     pub fn derived_dyadic(
@@ -208,6 +268,13 @@ impl Elaborator {
                 let right = self.apply_monadic(g, right, span)?;
                 self.apply_dyadic(f, left, right, span)
             }
+            // `⍺ f⍥g ⍵` is `(g ⍺) f (g ⍵)`: g applies to the right argument first, as APL evaluates right to left.
+            (Over, Val::Function(f), Some(Val::Function(g))) => {
+                let right = self.apply_monadic(g, right, span)?;
+                let right = self.bind_value(right);
+                let left = self.apply_monadic(g, left, span)?;
+                self.apply_dyadic(f, left, right, span)
+            }
             (Power, Val::Function(function), Some(count @ (Val::Array(_) | Val::Tuple(_)))) => {
                 let function = function.clone();
                 let count = self.expect_array(count.clone(), span)?;
@@ -223,6 +290,24 @@ impl Elaborator {
                 self.power_until(&predicate, right, span, &mut |this, x| {
                     this.apply_dyadic(&function, left.clone(), x, span)
                 })
+            }
+            (Rank, Val::Function(function), Some(Val::Array(rank))) => {
+                let function = function.clone();
+                let Some(ranks) = cell_ranks(rank) else {
+                    return Err(ElabError::nonce(
+                        span,
+                        "⍤ with a cell rank that is not 1 to 3 constants",
+                    ));
+                };
+                // One rank is both arguments'; two are the left's and the right's; of three, the last two.
+                let (left_rank, right_rank) = match ranks.as_slice() {
+                    [both] => (*both, *both),
+                    [.., left, right] => (*left, *right),
+                    [] => unreachable!("cell_ranks gives 1 to 3"),
+                };
+                let left = self.expect_array(left, span)?;
+                let right = self.expect_array(right, span)?;
+                self.rank_dyadic(function, (left_rank, right_rank), left, right, span)
             }
             (Slash | SlashBar, Val::Function(_), None) => {
                 Err(ElabError::nonce(span, "n-wise reduction (a left argument to f/)"))
@@ -996,5 +1081,19 @@ pub fn value_of_type(value_type: &Type) -> Val {
     match value_type {
         Type::Array { base, rank } => Val::Array(Arr::dynamic(Expr::Int(0), *base, *rank)),
         Type::Tuple(types) => Val::Tuple(types.iter().map(value_of_type).collect()),
+    }
+}
+
+/// The constant cell ranks of `⍤`'s right operand: one to three integers.
+fn cell_ranks(rank: &Arr) -> Option<Vec<i64>> {
+    rank.constant_ints().filter(|ranks| (1..=3).contains(&ranks.len()))
+}
+
+/// A cell rank for an argument of rank `rank`: a negative k counts down from it; the result is at least 0.
+fn effective_cell_rank(k: i64, rank: usize) -> usize {
+    if k < 0 {
+        (rank as i64 + k).max(0) as usize
+    } else {
+        k as usize
     }
 }

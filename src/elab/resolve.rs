@@ -90,7 +90,7 @@ pub fn primitive_class(primitive: Primitive) -> Class {
     use Primitive::*;
     match primitive {
         Slash | SlashBar | Backslash | BackslashBar | Each | Commute | Key => Class::MonadicOperator,
-        Dot | Power | Jot | Rank | Stencil | At => Class::DyadicOperator,
+        Dot | Power | Jot | Rank | Stencil | At | Over => Class::DyadicOperator,
         // `∘.` is a prefix operator: it takes its single operand from the right (handled in `bind_operators`).
         OuterProduct => Class::MonadicOperator,
         _ => Class::Function,

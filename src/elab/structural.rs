@@ -135,6 +135,8 @@ impl Elaborator {
                 return self.apply_prelude_dyadic(name, left, right, span);
             }
             IotaUnderbar => self.interval_index(left, right, span)?,
+            Find => return self.find(left, right, span),
+            Question => return self.deal(left, right, span),
             UpTack => self.decode(left, right, span)?,
             DownTack => self.encode(left, right, span)?,
             Domino => self.matrix_divide(left, right, span)?,
@@ -156,6 +158,52 @@ impl Elaborator {
         }
         let value = self.apply_prelude_dyadic("interval_index", left, right, span)?;
         self.expect_array(value, span)
+    }
+
+    /// `A⍷B` (find): a boolean array of B's shape, 1 where a copy of A starts in B. As in Dyalog, an A of lower rank
+    /// counts as having leading axes of length 1 (a vector is found along B's last axis, in every row); an A of higher
+    /// rank, or of characters among numbers, is found nowhere.
+    fn find(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Val> {
+        if (left.base == Base::Char) != (right.base == Base::Char) || left.rank > right.rank {
+            return self.apply_prelude_dyadic("find_nowhere", left, right, span);
+        }
+        let (left, right) = self.unify_bases(left, right, span)?;
+        let name = match (left.rank, right.rank) {
+            (_, 0) => "find_in_scalar",
+            (0 | 1, _) => "find_along_last_axis",
+            (2, 2) => "find_in_matrix",
+            _ => {
+                return Err(ElabError::nonce(
+                    span,
+                    "⍷ of a matrix in an array of rank 3 or more, or of an array of rank 3 or more",
+                )
+                .with_hint("find is supported for a scalar or a vector in any array, and a matrix in a matrix"))
+            }
+        };
+        let left = if left.rank == 0 { self.ravel(left) } else { left };
+        self.apply_prelude_dyadic(name, left, right, span)
+    }
+
+    /// `A?B` (deal): A distinct integers drawn from `⍳B`, in random order, from the generator of `?` (every backend
+    /// draws the same numbers). Both are scalar integers; A > B, or a negative A, is a DOMAIN ERROR.
+    fn deal(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Val> {
+        if left.rank != 0 || right.rank != 0 {
+            return Err(ElabError::rank(span, "⍺?⍵ (deal) takes two scalars"));
+        }
+        if !matches!(left.base, Base::Bool | Base::Int) || !matches!(right.base, Base::Bool | Base::Int) {
+            return Err(ElabError::domain(span, "⍺?⍵ (deal) needs integers"));
+        }
+        let left = self.convert(left, Base::Int, span)?;
+        let right = self.convert(right, Base::Int, span)?;
+        if let (Some(&[count]), Some(&[range])) = (left.constant_ints().as_deref(), right.constant_ints().as_deref()) {
+            if count < 0 || count > range {
+                return Err(ElabError::domain(
+                    span,
+                    format!("{count}?{range}: deal needs 0 ≤ ⍺ ≤ ⍵ (⍺ distinct items of ⍳⍵)"),
+                ));
+            }
+        }
+        self.apply_prelude_dyadic("deal", left, right, span)
     }
 
     /// Apply a dyadic prelude function, with its errors pointing at the use.

@@ -259,10 +259,13 @@ fn power_commute_compose() {
 }
 
 #[test]
-fn rank_operator_on_scalars_and_whole_arguments() {
+fn rank_operator_on_scalars_whole_arguments_and_cells() {
     check("{⍵×2}⍤0⊢1 2 3", &["2 4 6"]);
     check("(+/⍤1)1 2 3", &["6"]);
-    check_error("(+/⍤1)2 2⍴1", "NONCE ERROR");
+    // Rows of 1 1 / 1 1: each sums to 2.
+    check("(+/⍤1)2 2⍴1", &["2 2"]);
+    check("1 2(+⍤1)2 2⍴10", &["11 12", "11 12"]);
+    check_error("(2 2⍴1)(+⍤1)2 2⍴1", "NONCE ERROR");
 }
 
 #[test]

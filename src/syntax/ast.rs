@@ -232,6 +232,7 @@ pub enum Primitive {
     Domino,       // ⌹
     Union,        // ∪
     Intersection, // ∩
+    Find,         // ⍷
     // Operators.
     Slash,        // /
     SlashBar,     // ⌿
@@ -247,6 +248,7 @@ pub enum Primitive {
     Key,          // ⌸
     Stencil,      // ⌺
     At,           // @
+    Over,         // ⍥
 }
 
 impl Primitive {
@@ -302,6 +304,7 @@ impl Primitive {
         (Primitive::Domino, "⌹"),
         (Primitive::Union, "∪"),
         (Primitive::Intersection, "∩"),
+        (Primitive::Find, "⍷"),
         (Primitive::Slash, "/"),
         (Primitive::SlashBar, "⌿"),
         (Primitive::Backslash, "\\"),
@@ -316,6 +319,7 @@ impl Primitive {
         (Primitive::Key, "⌸"),
         (Primitive::Stencil, "⌺"),
         (Primitive::At, "@"),
+        (Primitive::Over, "⍥"),
     ];
 
     pub fn glyph(self) -> &'static str {
