@@ -76,6 +76,20 @@ rank_cells←{
   (frame,⍴first)⍴r
 }
 
+⍝ f⌸⍵ (key) for a vector ⍵: f with the key as ⍺ and the indices of its items as ⍵, once per distinct item of ⍵, in
+⍝ order of first occurrence; ⍺ f⌸⍵ with the major cells of ⍵ that have the key instead of the indices. The results,
+⍝ which must all have one shape (LENGTH ERROR otherwise), are the rows of the result; with no keys, the result of f
+⍝ on a fill key and no items gives their shape. Each key scans all of ⍵'s keys: time is keys × distinct keys.
+key_cells←{
+  f←⍺⍺ ⋄ x←⍺ ⋄ y←⍵ ⋄ u←∪⍺ ⋄ n←≢u
+  first←(⊃u)f(x=⊃u)⌿y
+  k←≢,first
+  step←{(j r)←⍵ ⋄ z←(u[j+1])f(x=u[j+1])⌿y ⋄ r[j+1;]←(k×(⍴first)≡⍴z)⍴,z ⋄ (j+1)r}
+  (j r)←step⍣(0⌈n-1)⊢1((n,k)⍴,first)
+  (n,⍴first)⍴r
+}
+key_indices←{f←⍺⍺ ⋄ ⍵ (f key_cells) ⍳≢⍵}
+
 ⍝ ⍺⍸⍵ (interval index) for an ascending vector ⍺: for each item of ⍵, how many items of ⍺ are less than or equal to it.
 interval_index←{+⌿⍺∘.≤⍵}
 

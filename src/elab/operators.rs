@@ -129,6 +129,13 @@ impl Elaborator {
                     this.apply_monadic(&function, x, span)
                 })
             }
+            (Key, Val::Function(function), None) => {
+                let argument = self.expect_array(argument, span)?;
+                let argument = self.keys_vector(argument, span)?;
+                let derived = self.prelude_operator_derived("key_indices", Val::Function(function.clone()), span)?;
+                self.apply_monadic(&derived, Val::Array(argument), span)
+                    .map_err(|error| error.at(span))
+            }
             (Rank, Val::Function(function), Some(Val::Array(rank))) => {
                 let function = function.clone();
                 // One rank is the monadic rank; of two, the right argument's is; of three, the first is.
@@ -158,6 +165,16 @@ impl Elaborator {
                 span,
                 format!("the operator {} used this way", operator.glyph()),
             )),
+        }
+    }
+
+    /// The keys of `⌸`: a vector (a scalar is one key); keys that are rows of a matrix are not supported.
+    fn keys_vector(&mut self, keys: Arr, span: Span) -> ElabResult<Arr> {
+        match keys.rank {
+            0 => Ok(self.ravel(keys)),
+            1 => Ok(keys),
+            _ => Err(ElabError::nonce(span, "⌸ with keys that are the rows of a matrix")
+                .with_hint("key is supported for a vector of keys")),
         }
     }
 
@@ -290,6 +307,17 @@ impl Elaborator {
                 self.power_until(&predicate, right, span, &mut |this, x| {
                     this.apply_dyadic(&function, left.clone(), x, span)
                 })
+            }
+            (Key, Val::Function(function), None) => {
+                let left = self.expect_array(left, span)?;
+                let left = self.keys_vector(left, span)?;
+                let right = self.expect_array(right, span)?;
+                if right.rank == 0 {
+                    return Err(ElabError::rank(span, "X f⌸ Y needs one major cell of Y per key"));
+                }
+                let derived = self.prelude_operator_derived("key_cells", Val::Function(function.clone()), span)?;
+                self.apply_dyadic(&derived, Val::Array(left), Val::Array(right), span)
+                    .map_err(|error| error.at(span))
             }
             (Rank, Val::Function(function), Some(Val::Array(rank))) => {
                 let function = function.clone();
