@@ -76,6 +76,21 @@ rank_cells←{
   (frame,⍴first)⍴r
 }
 
+⍝ ⍺ f⍤(a b) ⍵ for cells of rank a of ⍺ and b of ⍵ (⍵⍵ is a b), both below their argument's rank: f on each pair of
+⍝ cells at the same position of the two frames, which must be equal (a LENGTH ERROR otherwise: the vectors compared
+⍝ to find n differ in length), its results of one shape making the trailing axes, as in rank_cells.
+rank_cell_pairs←{
+  f←⍺⍺ ⋄ a←⊃⍵⍵ ⋄ b←⊃⌽⍵⍵
+  sa←(-a)↑⍴⍺ ⋄ sb←(-b)↑⍴⍵ ⋄ fa←(-a)↓⍴⍺ ⋄ fb←(-b)↓⍴⍵ ⋄ ca←×/sa ⋄ cb←×/sb
+  n←≢(⍳(×/fa)×fa≡fb)=⍳×/fb
+  x←(n,ca)⍴⍺ ⋄ y←(n,cb)⍴⍵
+  first←(sa⍴ca↑,⍺)f sb⍴cb↑,⍵
+  k←≢,first
+  step←{(i r)←⍵ ⋄ z←(sa⍴x[i+1;])f sb⍴y[i+1;] ⋄ r[i+1;]←(k×(⍴first)≡⍴z)⍴,z ⋄ (i+1)r}
+  (i r)←step⍣(0⌈n-1)⊢1((n,k)⍴,first)
+  (fa,⍴first)⍴r
+}
+
 ⍝ f⌸⍵ (key) for a vector ⍵: f with the key as ⍺ and the indices of its items as ⍵, once per distinct item of ⍵, in
 ⍝ order of first occurrence; ⍺ f⌸⍵ with the major cells of ⍵ that have the key instead of the indices. The results,
 ⍝ which must all have one shape (LENGTH ERROR otherwise), are the rows of the result; with no keys, the result of f

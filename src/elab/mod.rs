@@ -367,8 +367,13 @@ impl Elaborator {
     }
 
     /// A function of `prelude/prelude.apl`.
-    /// The function that the prelude's monadic operator `name` derives from `operand` (`operand name`).
-    pub fn prelude_operator_derived(&mut self, name: &str, operand: Val, span: Span) -> ElabResult<Rc<Fun>> {
+    /// The function that the prelude's operator `name` derives from its operands (`left name` or `left name right`).
+    pub fn prelude_operator_derived(
+        &mut self,
+        name: &str,
+        (left, right): (Val, Option<Val>),
+        span: Span,
+    ) -> ElabResult<Rc<Fun>> {
         self.load_prelude(span)?;
         let operator = match self.prelude.as_ref().and_then(|env| env.lookup(name)) {
             Some(Val::Operator(operator)) => operator.clone(),
@@ -386,7 +391,7 @@ impl Elaborator {
             ));
         };
         let mut closure = (**closure).clone();
-        closure.operands = Some((operand, None));
+        closure.operands = Some((left, right));
         closure.operator = Some(operator.clone());
         Ok(Rc::new(Fun::Dfn(closure, span)))
     }

@@ -132,7 +132,8 @@ impl Elaborator {
             (Key, Val::Function(function), None) => {
                 let argument = self.expect_array(argument, span)?;
                 let argument = self.keys_vector(argument, span)?;
-                let derived = self.prelude_operator_derived("key_indices", Val::Function(function.clone()), span)?;
+                let derived =
+                    self.prelude_operator_derived("key_indices", (Val::Function(function.clone()), None), span)?;
                 self.apply_monadic(&derived, Val::Array(argument), span)
                     .map_err(|error| error.at(span))
             }
@@ -192,15 +193,15 @@ impl Elaborator {
                 })
                 .map(Val::Array);
         }
-        let derived = self.prelude_operator_derived("rank_cells", Val::Function(function), span)?;
+        let derived = self.prelude_operator_derived("rank_cells", (Val::Function(function), None), span)?;
         let cell_rank = Val::Array(Arr::scalar_constant(Scalar::Int(cell_rank as i64)));
         self.apply_dyadic(&derived, cell_rank, Val::Array(argument), span)
             .map_err(|error| error.at(span))
     }
 
-    /// `⍺ f⍤(a b) ⍵`: f on pairs of a cell of rank a of ⍺ and a cell of rank b of ⍵. Supported: both arguments whole,
-    /// scalar cells of both (with scalar extension, as `¨`), or one argument whole and the other in cells, which is
-    /// the monadic case of f bound to the whole one (`⍺∘f` or `f∘⍵`).
+    /// `⍺ f⍤(a b) ⍵`: f on pairs of a cell of rank a of ⍺ and a cell of rank b of ⍵: both arguments whole; scalar
+    /// cells of both (with scalar extension, as `¨`); one argument whole and the other in cells, the monadic case of f
+    /// bound to the whole one (`⍺∘f` or `f∘⍵`); or cells of both, the prelude's loop over their common frame.
     fn rank_dyadic(
         &mut self,
         function: Rc<Fun>,
@@ -242,11 +243,22 @@ impl Elaborator {
             let function = composed(Val::Function(function), right);
             return self.rank_monadic(function, left_cell_rank as i64, left, span);
         }
-        Err(
-            ElabError::nonce(span, "dyadic ⍤ with cells below the rank of both arguments").with_hint(
-                "supported: one argument whole (⍺ (f⍤k) ⍵ with k ≥ the rank of ⍺ on the left), or scalar cells",
-            ),
-        )
+        // Cells of both: pairs of cells at the same position of frames that must agree (RANK ERROR for frames of
+        // different ranks, LENGTH ERROR at run time for different lengths).
+        if left.rank - left_cell_rank != right.rank - right_cell_rank {
+            return Err(ElabError::rank(
+                span,
+                "the frames of ⍺ and ⍵ around their cells differ in rank",
+            ));
+        }
+        let ranks = Arr::vector_constant(
+            vec![Scalar::Int(left_cell_rank as i64), Scalar::Int(right_cell_rank as i64)],
+            Base::Int,
+        );
+        let operands = (Val::Function(function), Some(Val::Array(ranks)));
+        let derived = self.prelude_operator_derived("rank_cell_pairs", operands, span)?;
+        self.apply_dyadic(&derived, Val::Array(left), Val::Array(right), span)
+            .map_err(|error| error.at(span))
     }
 
     pub fn derived_dyadic(
@@ -315,7 +327,8 @@ impl Elaborator {
                 if right.rank == 0 {
                     return Err(ElabError::rank(span, "X f⌸ Y needs one major cell of Y per key"));
                 }
-                let derived = self.prelude_operator_derived("key_cells", Val::Function(function.clone()), span)?;
+                let derived =
+                    self.prelude_operator_derived("key_cells", (Val::Function(function.clone()), None), span)?;
                 self.apply_dyadic(&derived, Val::Array(left), Val::Array(right), span)
                     .map_err(|error| error.at(span))
             }

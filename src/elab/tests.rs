@@ -265,7 +265,8 @@ fn rank_operator_on_scalars_whole_arguments_and_cells() {
     // Rows of 1 1 / 1 1: each sums to 2.
     check("(+/⍤1)2 2⍴1", &["2 2"]);
     check("1 2(+⍤1)2 2⍴10", &["11 12", "11 12"]);
-    check_error("(2 2⍴1)(+⍤1)2 2⍴1", "NONCE ERROR");
+    check("(2 2⍴1)(+⍤1)2 2⍴1", &["2 2", "2 2"]);
+    check_error("(2 2⍴1)(+⍤1)2 2 2⍴1", "RANK ERROR");
 }
 
 #[test]
