@@ -61,6 +61,16 @@ deal←{
   ⍺↑v
 }
 
+⍝ ⍺ (g stack_results) n: n results of one shape as the rows of an n×… array; ⍺ is the first (row 0), g i computes row
+⍝ i for 0 < i < n. A result of another shape is a LENGTH ERROR (the row it would fill has another length, or is
+⍝ given none). The first result is the caller's, so that an empty n still has the shape of the rows.
+stack_results←{
+  g←⍺⍺ ⋄ first←⍺ ⋄ n←⍵ ⋄ k←≢,first
+  step←{(i r)←⍵ ⋄ z←g i ⋄ r[i+1;]←(k×(⍴first)≡⍴z)⍴,z ⋄ (i+1)r}
+  (i r)←step⍣(0⌈n-1)⊢1((n,k)⍴,first)
+  (n,⍴first)⍴r
+}
+
 ⍝ f⍤k ⍵ for cells of rank k (⍺), 1 ≤ k < the rank of ⍵: f applies to each cell, in ravel order of the frame (the
 ⍝ leading axes), and its results, which must all have one shape (LENGTH ERROR otherwise), make the trailing axes of
 ⍝ the result. The first cell's result gives that shape; where the frame is empty, the result of f on a cell of fill
@@ -70,10 +80,7 @@ rank_cells←{
   s←(-⍺)↑⍴⍵ ⋄ frame←(-⍺)↓⍴⍵ ⋄ n←×/frame ⋄ c←×/s
   x←(n,c)⍴⍵
   first←f s⍴c↑,⍵
-  k←≢,first
-  step←{(i r)←⍵ ⋄ z←f s⍴x[i+1;] ⋄ r[i+1;]←(k×(⍴first)≡⍴z)⍴,z ⋄ (i+1)r}
-  (i r)←step⍣(0⌈n-1)⊢1((n,k)⍴,first)
-  (frame,⍴first)⍴r
+  (frame,⍴first)⍴first({f s⍴x[⍵+1;]}stack_results)n
 }
 
 ⍝ ⍺ f⍤(a b) ⍵ for cells of rank a of ⍺ and b of ⍵ (⍵⍵ is a b), both below their argument's rank: f on each pair of
@@ -85,10 +92,7 @@ rank_cell_pairs←{
   n←≢(⍳(×/fa)×fa≡fb)=⍳×/fb
   x←(n,ca)⍴⍺ ⋄ y←(n,cb)⍴⍵
   first←(sa⍴ca↑,⍺)f sb⍴cb↑,⍵
-  k←≢,first
-  step←{(i r)←⍵ ⋄ z←(sa⍴x[i+1;])f sb⍴y[i+1;] ⋄ r[i+1;]←(k×(⍴first)≡⍴z)⍴,z ⋄ (i+1)r}
-  (i r)←step⍣(0⌈n-1)⊢1((n,k)⍴,first)
-  (fa,⍴first)⍴r
+  (fa,⍴first)⍴first({(sa⍴x[⍵+1;])f sb⍴y[⍵+1;]}stack_results)n
 }
 
 ⍝ f⌸⍵ (key) for a vector ⍵: f with the key as ⍺ and the indices of its items as ⍵, once per distinct item of ⍵, in
@@ -98,10 +102,7 @@ rank_cell_pairs←{
 key_cells←{
   f←⍺⍺ ⋄ x←⍺ ⋄ y←⍵ ⋄ u←∪⍺ ⋄ n←≢u
   first←(⊃u)f(x=⊃u)⌿y
-  k←≢,first
-  step←{(j r)←⍵ ⋄ z←(u[j+1])f(x=u[j+1])⌿y ⋄ r[j+1;]←(k×(⍴first)≡⍴z)⍴,z ⋄ (j+1)r}
-  (j r)←step⍣(0⌈n-1)⊢1((n,k)⍴,first)
-  (n,⍴first)⍴r
+  first({(u[⍵+1])f(x=u[⍵+1])⌿y}stack_results)n
 }
 key_indices←{f←⍺⍺ ⋄ ⍵ (f key_cells) ⍳≢⍵}
 

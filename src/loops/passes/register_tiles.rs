@@ -347,6 +347,11 @@ impl<'a> RowAccumulation<'a> {
         floor_quotient(Expr::max(self.columns.clone(), Expr::Int(0)), Expr::Int(TILE_COLUMNS))
     }
 
+    /// The columns that whole tiles of columns cover: `m / 16 · 16`.
+    fn tiled_columns(&self) -> Expr {
+        Expr::mul_int(self.column_tiles(), Expr::Int(TILE_COLUMNS))
+    }
+
     /// The body of the loop over tiles of columns: the columns, the accumulators (loaded from C, where the starts or
     /// the blocks of k before left them), the walk along the k of the block, the stores.
     fn accumulators_of_one_tile(
@@ -439,7 +444,7 @@ impl<'a> RowAccumulation<'a> {
 
     /// `for r < TILE_ROWS { the row TILE_ROWS·tile + r over the columns after the last whole tile of columns }`.
     fn last_columns_of_the_tile_rows(&self, tile: &Var, next_id: &mut u32) -> Stmt {
-        let tiled_columns = Expr::mul_int(self.column_tiles(), Expr::Int(TILE_COLUMNS));
+        let tiled_columns = self.tiled_columns();
         self.for_each_row_of_the_tile(tile, next_id, |nest, row, next_id| {
             nest.row_at(row, &tiled_columns, next_id)
         })
@@ -448,7 +453,7 @@ impl<'a> RowAccumulation<'a> {
     /// `for r < TILE_ROWS { the start stores of the row TILE_ROWS·tile + r over its whole tiles of columns }`: the
     /// first block of k loads its accumulators from there.
     fn starts_of_the_tile_rows(&self, tile: &Var, next_id: &mut u32) -> Stmt {
-        let tiled_columns = Expr::mul_int(self.column_tiles(), Expr::Int(TILE_COLUMNS));
+        let tiled_columns = self.tiled_columns();
         self.for_each_row_of_the_tile(tile, next_id, |nest, row, _| {
             let mut statements = vec![Stmt::Let {
                 var: nest.row.clone(),
