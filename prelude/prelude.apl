@@ -12,8 +12,10 @@ encode_vector←{w←⌽×\⌽1↓⍺,1 ⋄ (⍉((≢⍵),≢⍺)⍴⍺)|⍉⌊�
 gcd←{|⊃{(⍵[2]),⍵[2]|⍵[1]}⍣{0=⍺[2]}⊢⍺,⍵}
 lcm←{g←⍺ gcd ⍵ ⋄ g=0:0 ⋄ ⌊0.5+⍺×⍵÷g}
 
-⍝ ∪⍵ (unique), ⍺∪⍵ (union) and ⍺∩⍵ (intersection) on vectors, in order of first occurrence.
-unique←{((⍳≢⍵)=⍵⍳⍵)/⍵}
+⍝ ≠⍵ (unique mask: 1 at the first occurrence of each item), ∪⍵ (unique), ⍺∪⍵ (union) and ⍺∩⍵ (intersection) on
+⍝ vectors, in order of first occurrence.
+unique_mask←{(⍳≢⍵)=⍵⍳⍵}
+unique←{(unique_mask ⍵)/⍵}
 union←{⍺,⍵~⍺}
 intersection←{(⍺∊⍵)/⍺}
 
@@ -105,6 +107,65 @@ key_cells←{
   first({(u[⍵+1])f(x=u[⍵+1])⌿y}stack_results)n
 }
 key_indices←{f←⍺⍺ ⋄ ⍵ (f key_cells) ⍳≢⍵}
+
+⍝ f⌺s ⍵ (stencil) for odd window sizes s, one for each of the leading axes of ⍵ that make the frame (the elaborator
+⍝ checks both): f on the window of shape s,(≢s)↓⍴⍵ centred on each position of the frame, in ravel order, with fill
+⍝ items (0 or blank) where the window reaches beyond ⍵, and as ⍺ the number of fill rows on each axis of the frame
+⍝ (positive before ⍵, negative after it). The results, which must all have one shape (LENGTH ERROR otherwise), make
+⍝ the trailing axes of the result. Windows are gathered from the ravel of ⍵ padded by ⌊s÷2⌋ on both sides of each
+⍝ frame axis, where the items of every window lie at the same offsets from its first one.
+stencil_cells←{
+  f←⍺⍺ ⋄ s←⍵⍵ ⋄ k←≢s ⋄ h←⌊s÷2
+  frame←k↑⍴⍵ ⋄ n←×/frame ⋄ ws←s,k↓⍴⍵
+  p←(-frame+2×h)↑(frame+h)↑⍵
+  offsets←(⍴p)⊥ws⊤¯1+⍳×/ws
+  flat←(1+⌈/(×/⍴p),offsets)↑,p
+  positions←frame⊤¯1+⍳n
+  starts←((⍴p)⊥((≢⍴p),n)↑positions),0
+  hs←⍉(n,k)⍴h ⋄ last←⍉(n,k)⍴frame-1
+  fills←((0⌈hs-positions)-0⌈positions+hs-last),0
+  first←fills[;1]f ws⍴flat[1+starts[1]+offsets]
+  (frame,⍴first)⍴first({fills[;⍵+1]f ws⍴flat[1+starts[⍵+1]+offsets]}stack_results)n
+}
+
+⍝ ⍺ f/ ⍵ (n-wise reduction) along the last axis: f/ of each window of |⍺| consecutive items, with the items of each
+⍝ window reversed for a negative ⍺; 1+(≢ axis)-|⍺| results along the axis, a LENGTH ERROR (the sum of vectors of
+⍝ different lengths) when that is negative. Item j of every window is one shifted array (s j), so the fold runs over
+⍝ whole arrays: the last items first, then (s j) f acc for the other items from the right (from the left for a
+⍝ negative ⍺). An ⍺ of 0 gives 1+≢ axis identity items of f.
+nwise_reduce←{
+  f←⍺⍺ ⋄ n←|⍺ ⋄ k←⊃⌽⍴⍵ ⋄ lead←¯1↓⍴⍵ ⋄ w←⍵
+  m←1+k-n
+  too_long←((0⌈-m)⍴0)+0⍴0
+  n=0:(lead,k+1)⍴f/(lead,0)⍴w
+  s←{(lead,m)↑((0×lead),⍵-1)↓w}
+  js←|(⍳n)-(n+1)×⍺≥0
+  step←{(i acc)←⍵ ⋄ (i+1)((s js[i+1])f acc)}
+  (i acc)←step⍣(n-1)⊢1(s js[1])
+  acc
+}
+
+⍝ w d⍕⍵ (format with a field width and a number of decimals) for numbers: each item written with d decimals (its
+⍝ magnitude rounded half up), right-aligned in a field of w characters with a high minus before a negative one; a
+⍝ field too narrow for its item is all asterisks. The fields of the items, in ravel order, make the rows of the
+⍝ result (the elaborator reshapes a matrix's). The digits of every item come from one encode of its magnitude scaled
+⍝ by 10*d: the k places left of the point, then d after it; leading zeros are blanks, except the units digit, and
+⍝ the last blank before a negative item's first digit is its minus sign.
+format_fields←{
+  w←⍺[1] ⋄ d←⍺[2] ⋄ x←,⍵ ⋄ n←≢x
+  p←d>0 ⋄ k←0⌈w-d+p
+  s←⌊0.5+(|x)×10*d
+  digits←((k+d)⍴10)⊤s
+  lead←(∧⍀0=k↑digits)∧⍉(n,k)⍴(⍳k)<k
+  b←+⌿lead
+  negative←(x<0)∧s>0
+  sign←((⍳k)∘.=b)∧(k,n)⍴negative
+  whole←' ¯0123456789'[1+sign+(~lead)×2+k↑digits]
+  fraction←⎕D[1+(-d)↑digits]
+  fields←whole⍪((p,n)⍴'.')⍪fraction
+  too_narrow←(k=0)∨(s≥10*k+d)∨negative∧b=0
+  (n,w)⍴⍉(fields,(w,n)⍴'*')[;(⍳n)+n×too_narrow]
+}
 
 ⍝ ⍺⍸⍵ (interval index) for an ascending vector ⍺: for each item of ⍵, how many items of ⍺ are less than or equal to it.
 interval_index←{+⌿⍺∘.≤⍵}

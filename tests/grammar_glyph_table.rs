@@ -92,8 +92,8 @@ fn function_examples() -> HashMap<&'static str, (Option<&'static str>, Option<&'
 /// Uses of each operator glyph: for "partly", the first must compile and the last must be refused.
 fn operator_examples() -> HashMap<&'static str, Vec<&'static str>> {
     HashMap::from([
-        ("/", vec!["+/⍳4", "1 0 1/⍳3"]),
-        ("⌿", vec!["+⌿2 2⍴⍳4", "1 0⌿2 2⍴⍳4"]),
+        ("/", vec!["+/⍳4", "1 0 1/⍳3", "2-/1 4 9"]),
+        ("⌿", vec!["+⌿2 2⍴⍳4", "1 0⌿2 2⍴⍳4", "2+⌿3 2⍴⍳6"]),
         ("\\", vec!["+\\⍳4", "1 0 1\\1 2"]),
         ("⍀", vec!["+⍀2 2⍴⍳4", "1 0 1⍀2 2⍴⍳4"]),
         ("¨", vec!["{⍵+1}¨1 2"]),
@@ -110,10 +110,12 @@ fn operator_examples() -> HashMap<&'static str, Vec<&'static str>> {
                 "1 2 3(+⍤1)2 3⍴⍳6",
                 "(2 3⍴⍳6)(+⍤1)2 3⍴⍳6",
                 "(2 2⍴⍳4)({⍺,⍵}⍤1 0)1 2",
+                "-⍤+/1 2 3",
+                "3 -⍤+ 4",
             ],
         ),
         ("⌸", vec!["{⍺,≢⍵}⌸1 1 2", "1 2 1{+/⍵}⌸3 4 5", "{≢⍵}⌸2 2⍴1"]),
-        ("⌺", vec!["{+/,⍵}⌺3⊢⍳5"]),
+        ("⌺", vec!["{+/,⍵}⌺3⊢⍳5", "{⍺,+/,⍵}⌺3 5⊢4 6⍴⍳24", "{+/⍵}⌺2⊢⍳5"]),
         ("@", vec!["10@2⊢1 2 3", "{⍵×2}@(1 3)⊢1 2 3"]),
         ("⍥", vec!["-⍥| ¯5", "3 +⍥| ¯5"]),
     ])

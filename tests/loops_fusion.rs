@@ -117,17 +117,19 @@ fn rotations_need_no_division_per_element() {
 #[test]
 fn floor_of_an_int_divided_by_a_constant_is_an_int_division_with_the_same_results() {
     // ⌊x÷7 by hand: ¯7→¯1, ¯1→¯1, 0→0, 6→0, 7→1, 100→14, 2^46-1 = 7×10052677739666+1 → 10052677739666, and
-    // beyond the exact range (2^46, ¯2^46) the double form: 10052677739666 and ¯10052677739667.
+    // beyond the exact range (2^46, ¯2^46) the double form: 10052677739666 and ¯10052677739667. The display shows
+    // integers beyond 32 bits as doubles of 10 digits, so each quotient is printed as its residue modulo 1000 (APL's,
+    // never negative: ¯1 gives 999, ¯10052677739667 gives 333), which keeps the digits that tell them apart.
     let values = "[~7, ~1, 0, 6, 7, 100, 70368744177663, 70368744177664, ~70368744177664]";
     let (_, printed) = lowered_and_run(
-        &format!("each(fn x => floor(divd(i2d(x), 7.0)), {values})"),
-        "¯1 ¯1 0 0 1 14 10052677739666 10052677739666 ¯10052677739667",
+        &format!("each(fn x => resi(1000, floor(divd(i2d(x), 7.0))), {values})"),
+        "999 999 0 0 1 14 666 666 333",
     );
     assert!(printed.contains(" / 7)"), "{printed}");
     // Far beyond it the tolerant floor of the rounded double is kept: 1E17÷7 rounds to 14285714285714286.
     let (_, printed) = lowered_and_run(
-        "each(fn x => floor(divd(i2d(x), 7.0)), [100000000000000000])",
-        "14285714285714286",
+        "each(fn x => resi(1000, floor(divd(i2d(x), 7.0))), [100000000000000000])",
+        "286",
     );
     assert!(printed.contains("floor"), "{printed}");
     // A divisor that is not a positive integer keeps the double division.

@@ -178,6 +178,7 @@ const ARRAY_OPS: &[(&str, &str, &str)] = &[
     ("bench(negi,3,1)", "[int]0", "bench(negi,tt,1)"),
     ("index(1,2,reshape([2,2],iota(4)))", "[int]1", "index(1,2,3)"),
     ("update(iota(3),[2],9)", "[int]1", "update(iota(3),[2],9.5)"),
+    ("scatter(iota(3),[2,1],[9,8])", "[int]1", "scatter(iota(3),[2],[9.5])"),
     (
         "indexOf(iota(3),reshape([2,2],iota(4)))",
         "[int]2",

@@ -18,6 +18,9 @@
 //!   columns do not switch as a whole.
 //! - Complex columns line up the decimal points of the real parts; the `J` and imaginary part follow the real part
 //!   directly (left-aligned), and a number with a zero imaginary part is written as a real.
+//! - Integers are 64 bits here, but Dyalog's are at most 32: it holds a larger integer as a double, and an array
+//!   with one such element as an array of doubles. So an integer array with an element beyond the 32-bit range is
+//!   shown as the doubles Dyalog would hold (`+/⍳1000000` is `5.000005E11` at `⎕PP←10`; `2*31` is `2147483648`).
 //! - Character arrays are shown as they are, with no blanks between columns.
 //! - An array of rank two or more with no rows prints no lines (`0 3⍴0`); one with rows but no columns prints one
 //!   empty line per row (`3 0⍴0` prints three).
@@ -79,6 +82,16 @@ enum Alignment {
 /// The lines of the display before trailing blanks are trimmed: one line for a scalar or vector, and lines of equal
 /// length (in characters) for a higher-rank array.
 fn layout_lines(array: &ArrayView<'_>, print_precision: u32) -> Vec<String> {
+    if let ArrayData::Int(elements) = array.data {
+        if elements.iter().any(|&element| i32::try_from(element).is_err()) {
+            let doubles: Vec<f64> = elements.iter().map(|&element| element as f64).collect();
+            let as_doubles = ArrayView {
+                shape: array.shape,
+                data: ArrayData::Double(&doubles),
+            };
+            return layout_lines(&as_doubles, print_precision);
+        }
+    }
     let element_count = element_count(&array.data);
     assert_eq!(
         element_count,

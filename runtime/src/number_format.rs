@@ -11,7 +11,8 @@
 //!
 //! This is the rule of C's `%.pG`, which Dyalog follows. Boundary cases at `⎕PP←10`: `0.0001` is `0.0001` but
 //! `0.00001` is `1E¯5`; `1234567890` (ten digits) is fixed but the double `1E10` (eleven digits) is `1E10`, and
-//! `123456789012` is `1.23456789E11`. Integers held as integers (not doubles) are exempt and always print in full.
+//! `123456789012` is `1.23456789E11`. Integers within 32 bits (all Dyalog holds as integers) print in full; the
+//! display shows larger ones as the doubles Dyalog holds them as (`crate::display`).
 //!
 //! Negative numbers and exponents use APL's high minus `¯`; negative zero prints as `0`. Infinities and NaN cannot
 //! arise in Dyalog; we write them as `∞`, `¯∞` and `NaN` so that a bug shows instead of panicking.

@@ -746,8 +746,7 @@ impl Elaborator {
                             continue;
                         }
                     }
-                    let is_assignment = expr.assignment.is_some() && expr.items.is_empty();
-                    if !is_assignment {
+                    if !self.is_whole_assignment(expr) {
                         return self.dfn_result(expr);
                     }
                     last_assigned = Some(self.expr(expr)?);

@@ -4,7 +4,7 @@
 //! over the index; other array indices go through flat row-major offsets built with outer sums, and select from the
 //! ravel. Indexed assignment is functional: a new array equal to the old one except at the indexed places.
 
-use super::env::{Arr, Fun, Scalar, Val};
+use super::env::{Arr, Fun, Opr, Scalar, Val};
 use super::error::{ElabError, ElabResult};
 use super::ir::{Base, Expr};
 use super::Elaborator;
@@ -104,8 +104,9 @@ impl Elaborator {
         let mut offsets: Option<Arr> = None;
         for (axis, index) in indices.into_iter().enumerate() {
             let extent = self.vector_element(&shape, axis, span)?;
+            // An elided axis selects all of it, in range by construction.
             let index = match index {
-                Some(index) => index,
+                Some(index) => self.checked_axis_index(index, extent, span)?,
                 None => {
                     let extent = self.bind(extent);
                     self.iota(extent, span)?
@@ -133,6 +134,28 @@ impl Elaborator {
             });
         }
         Ok(offsets.expect("rank at least 1"))
+    }
+
+    /// The indices along one axis, each checked to lie in 1..extent (an INDEX ERROR otherwise): an index beyond its
+    /// own axis would otherwise make a valid offset into another row. Each index selects itself from `⍳extent`, a
+    /// read that the lowering checks and reduces to the index. Constant indices in range need no check; others fail
+    /// when the statement runs (it may be on a path never taken).
+    fn checked_axis_index(&mut self, index: Arr, extent: Arr, span: Span) -> ElabResult<Arr> {
+        if let (Some(indices), Some(extent)) = (&index.constant, extent.constant_scalar().and_then(|e| e.as_int())) {
+            if indices
+                .iter()
+                .all(|i| i.as_int().is_some_and(|i| 1 <= i && i <= extent))
+            {
+                return Ok(index);
+            }
+        }
+        let extent = self.bind(extent);
+        let all = self.iota(extent, span)?;
+        let all = self.bind(all);
+        self.pointwise_monadic(index, span, &mut |_, i| {
+            let expr = Expr::op("index", vec![Expr::Int(1), i.expr, all.expr.clone()]);
+            Ok(Val::Array(Arr::dynamic(expr, Base::Int, 0)))
+        })
     }
 
     /// The `axis`th (0-based) element of a vector, folded when constant.
@@ -197,7 +220,8 @@ impl Elaborator {
     }
 
     /// An axis on a function: `⌽[1]`, `⊖[2]`, `,[1]`... Only the first-/last-axis forms that map onto other glyphs.
-    /// `A[I;J]←V` in general: each position of A's ravel looks up whether (and where) it was selected.
+    /// `A[I;J]←V` in general: the selected row-major positions of A's ravel get the items of V in order (TAIL's
+    /// `scatter`), so a position selected twice keeps its last value, as in APL.
     pub fn general_indexed_assignment(
         &mut self,
         current: Arr,
@@ -205,11 +229,13 @@ impl Elaborator {
         value: Arr,
         span: Span,
     ) -> ElabResult<Arr> {
-        let base = current.base;
         let offsets = self.flat_offsets(&current, indices, span)?;
         let offsets = self.bind(offsets);
-        let value = if value.rank == 0 {
-            value
+        let values = if value.rank == 0 {
+            let selected = self.ravel(offsets.clone());
+            let count = self.tally(&selected);
+            let shape = self.ravel(count);
+            self.reshape(shape, value, span)?
         } else {
             if value.rank != offsets.rank {
                 return Err(ElabError::rank(
@@ -229,42 +255,13 @@ impl Elaborator {
             }
             // A zipWith with the offsets checks the shapes at run time.
             let checked = self.pointwise_dyadic(offsets.clone(), value, span, &mut |_, _, v| Ok(Val::Array(v)))?;
-            let ravel = self.ravel(checked);
-            self.bind(ravel)
+            self.ravel(checked)
         };
-        let positions = self.ravel(offsets.clone());
+        let positions = self.ravel(offsets);
         let one = Arr::scalar_constant(Scalar::Int(1));
         let positions = self.scalar_dyadic(Primitive::Plus, positions, one, span)?;
-        let positions = self.bind(positions);
-        let count = self.tally(&positions);
-        let count = self.bind(count);
-        let ravel = self.ravel(current.clone());
-        let ravel = self.bind(ravel);
-        let size = self.tally(&ravel);
-        let all = self.iota(size, span)?;
-        let found = Arr::dynamic(Expr::op("indexOf", vec![positions.expr, all.expr]), Base::Int, 1);
-        let replacement = value.clone();
-        let updated = self.pointwise_dyadic(found, ravel, span, &mut |_, j, old| {
-            let selected = Expr::op("ltei", vec![j.expr.clone(), count.expr.clone()]);
-            let new = if replacement.rank == 0 {
-                replacement.expr.clone()
-            } else {
-                Expr::op("index", vec![Expr::Int(1), j.expr, replacement.expr.clone()])
-            };
-            let expr = Expr::If(
-                Box::new(selected),
-                Box::new(new),
-                Box::new(old.expr),
-                super::ir::Type::scalar(base),
-            );
-            Ok(Val::Array(Arr::dynamic(expr, base, 0)))
-        })?;
-        if current.rank == 1 {
-            return Ok(updated.with_extents(current.extents.clone()));
-        }
-        let shape = self.shape_of(&current);
-        let reshaped = self.reshape(shape, updated, span)?;
-        Ok(reshaped.with_extents(current.extents.clone()))
+        let expr = Expr::op("scatter", vec![current.expr.clone(), positions.expr, values.expr]);
+        Ok(Arr::dynamic(expr, current.base, current.rank).with_extents(current.extents.clone()))
     }
 
     pub fn function_with_axis(
@@ -273,18 +270,7 @@ impl Elaborator {
         indices: &[Option<ast::Expr>],
         span: Span,
     ) -> ElabResult<Val> {
-        let axis = match indices {
-            [Some(expr)] => {
-                let value = self.expr(expr)?;
-                self.expect_array(value, expr.span)?
-                    .constant_scalar()
-                    .and_then(|s| s.as_int())
-            }
-            _ => None,
-        };
-        let Some(axis) = axis else {
-            return Err(ElabError::nonce(span, "an axis specification that is not a constant"));
-        };
+        let axis = self.constant_axis(indices, span)?;
         let replacement = match (&*function, axis) {
             (Fun::Primitive(Primitive::CircleStile | Primitive::CircleBar, s), 1) => {
                 Fun::Primitive(Primitive::CircleBar, *s)
@@ -325,6 +311,39 @@ impl Elaborator {
             }
         };
         Ok(Val::Function(Rc::new(replacement)))
+    }
+
+    /// The axis of `f[k]` or `op[k]`: one integer constant.
+    fn constant_axis(&mut self, indices: &[Option<ast::Expr>], span: Span) -> ElabResult<i64> {
+        let axis = match indices {
+            [Some(expr)] => {
+                let value = self.expr(expr)?;
+                self.expect_array(value, expr.span)?
+                    .constant_scalar()
+                    .and_then(|s| s.as_int())
+            }
+            _ => None,
+        };
+        axis.ok_or_else(|| ElabError::nonce(span, "an axis specification that is not an integer constant"))
+    }
+
+    /// An axis on a primitive operator: `f/[1]`, `A/[1]`, `f\[1]` and `A\[1]` work along the first axis, as `⌿` and
+    /// `⍀` do (and `⌿[1]`, `⍀[1]` as they are).
+    pub fn operator_with_axis(&mut self, operator: &Opr, indices: &[Option<ast::Expr>], span: Span) -> ElabResult<Val> {
+        let axis = self.constant_axis(indices, span)?;
+        let first_axis_form = match (operator, axis) {
+            (Opr::Primitive(Primitive::Slash | Primitive::SlashBar, glyph_span), 1) => {
+                Opr::Primitive(Primitive::SlashBar, *glyph_span)
+            }
+            (Opr::Primitive(Primitive::Backslash | Primitive::BackslashBar, glyph_span), 1) => {
+                Opr::Primitive(Primitive::BackslashBar, *glyph_span)
+            }
+            _ => {
+                return Err(ElabError::nonce(span, "this axis on an operator")
+                    .with_hint("[1] on / and \\ is supported (as ⌿ and ⍀); for the last axis, leave the axis out"))
+            }
+        };
+        Ok(Val::Operator(Rc::new(first_axis_form)))
     }
 
     /// `x[i]←v` (and `x[i;j]←v`), with scalar indices or a vector index on a vector: a new array. With a modifier,

@@ -225,6 +225,19 @@ pub struct Elaborator {
     last_probe: Option<dfns::RecursiveMode>,
 }
 
+/// The elaborator's scopes and position, saved before an attempt that may fail half-way ([`Elaborator::attempt`]).
+struct Checkpoint {
+    frames: Vec<Vec<Entry>>,
+    env: Env,
+    call_depth: usize,
+    inline_budget: usize,
+    active_dfns: usize,
+    loops: usize,
+    recursive: usize,
+    site: Option<Span>,
+    fixed_site: Option<Span>,
+}
+
 /// How deep inlined calls may nest before elaboration gives up on a recursion it cannot unfold.
 pub const MAX_CALL_DEPTH: usize = 128;
 
@@ -276,13 +289,48 @@ impl Elaborator {
             self.check_statement_annotation(annotation, expr)?;
         }
         self.inline_budget = INLINE_BUDGET;
+        let is_assignment = self.is_whole_assignment(expr);
+        let is_shy = self.is_call_of_dfn_with_shy_result(expr);
         let value = self.expr(expr).map_err(|error| self.hint_self_reference(error))?;
-        let is_assignment = expr.assignment.is_some() && expr.items.is_empty();
-        if !is_assignment {
+        if !is_assignment && !is_shy {
             self.print_value(&value)?;
         }
         self.globals = self.env.clone();
         Ok(())
+    }
+
+    /// Whether the statement is a call of a dfn whose statements are all assignments: such a dfn returns the value
+    /// of its last assignment as a shy result, which a session does not print (`f←{a←⍵×2}` then `f 3` prints
+    /// nothing; `{⎕←⍵}4` prints 4 once, by its `⎕←`). A result used by anything else (`1+f 3`) is an ordinary value.
+    fn is_call_of_dfn_with_shy_result(&self, expr: &ast::Expr) -> bool {
+        if expr.assignment.is_some() {
+            return false;
+        }
+        let Ok(node) = Resolver::new(&self.env).resolve(&expr.items, expr.span) else {
+            return false;
+        };
+        let function = match &node {
+            Node::Monadic { function, .. } | Node::Dyadic { function, .. } => function,
+            _ => return false,
+        };
+        let body: &[ast::Statement] = match &**function {
+            Node::Atom(ast::Item::Dfn(dfn), _) => &dfn.body,
+            Node::Atom(ast::Item::Name(name), _) => match self.env.lookup(&name.text) {
+                Some(Val::Function(function)) => match &**function {
+                    Fun::Dfn(closure, _) if closure.operands.is_none() => &closure.dfn.body,
+                    _ => return false,
+                },
+                _ => return false,
+            },
+            _ => return false,
+        };
+        !body.is_empty()
+            && body.iter().all(|statement| match &statement.kind {
+                ast::StatementKind::Expr(expr) => {
+                    expr.assignment.is_some() && expr.items.iter().all(|item| matches!(item, ast::Item::Name(_)))
+                }
+                ast::StatementKind::Guard { .. } => false,
+            })
     }
 
     /// A VALUE ERROR for a name, inside the body of the dfn the program bound to that name: the dfn refers to itself
@@ -364,6 +412,36 @@ impl Elaborator {
             });
         }
         Ok(line)
+    }
+
+    /// Runs `work`; when it fails with a NONCE ERROR (a form it does not compile), the scopes it left half-built are
+    /// undone, so that the caller may compile the same thing another way, and the error is returned. Other errors
+    /// are the program's and are returned as they are.
+    pub fn attempt<T>(&mut self, work: impl FnOnce(&mut Self) -> ElabResult<T>) -> ElabResult<T> {
+        let checkpoint = Checkpoint {
+            frames: self.frames.clone(),
+            env: self.env.clone(),
+            call_depth: self.call_depth,
+            inline_budget: self.inline_budget,
+            active_dfns: self.active_dfns.len(),
+            loops: self.loops.len(),
+            recursive: self.recursive.len(),
+            site: self.site,
+            fixed_site: self.fixed_site,
+        };
+        let result = work(self);
+        if matches!(result, Err(ElabError::Nonce { .. })) {
+            self.frames = checkpoint.frames;
+            self.env = checkpoint.env;
+            self.call_depth = checkpoint.call_depth;
+            self.inline_budget = checkpoint.inline_budget;
+            self.active_dfns.truncate(checkpoint.active_dfns);
+            self.loops.truncate(checkpoint.loops);
+            self.recursive.truncate(checkpoint.recursive);
+            self.site = checkpoint.site;
+            self.fixed_site = checkpoint.fixed_site;
+        }
+        result
     }
 
     /// A function of `prelude/prelude.apl`.
@@ -622,12 +700,20 @@ impl Elaborator {
     // ----- expressions -----
 
     pub fn expr(&mut self, expr: &ast::Expr) -> ElabResult<Val> {
+        let own_items = self.items_before_assignment_targets(expr);
+        let items = &expr.items[..own_items];
         let assigned = match &expr.assignment {
+            Some(assignment) if own_items < expr.items.len() => {
+                let names = self.strand_of_target_names(expr, own_items);
+                let value = self.expr(&assignment.value)?;
+                let span = expr.items[own_items].span().join(assignment.span);
+                Some(self.destructuring_assignment(&names, value, span)?)
+            }
             Some(assignment) => Some(self.assignment(assignment)?),
             None => None,
         };
         match assigned {
-            Some(value) if expr.items.is_empty() => Ok(value),
+            Some(value) if items.is_empty() => Ok(value),
             Some(value) => {
                 let value_span = expr.assignment.as_ref().map(|a| a.span).unwrap_or(expr.span);
                 if !matches!(value, Val::Array(_) | Val::Tuple(_)) {
@@ -637,7 +723,7 @@ impl Elaborator {
                     ));
                 }
                 let env = self.env.clone();
-                let node = Resolver::new(&env).resolve_with(&expr.items, Some((value, value_span)), expr.span)?;
+                let node = Resolver::new(&env).resolve_with(items, Some((value, value_span)), expr.span)?;
                 self.node(&node)
             }
             None => {
@@ -646,6 +732,54 @@ impl Elaborator {
                 self.node(&node)
             }
         }
+    }
+
+    /// How many of the items before an assignment belong to the expression around it. Dyalog reads `a b←v` as the
+    /// multiple assignment `(a b)←v` when the names before the target are variables or not yet defined (a function
+    /// name there is applied to the assignment's value: `f b←v`). The parser, which knows no name classes, gives
+    /// `a` to the expression and `b` to the target; here the trailing names that do not denote functions or
+    /// operators join the target.
+    fn items_before_assignment_targets(&self, expr: &ast::Expr) -> usize {
+        let plain_name_target = expr.assignment.as_ref().is_some_and(|assignment| {
+            matches!(assignment.target, ast::AssignTarget::Name(_))
+                && assignment.indices.is_none()
+                && assignment.modifier.is_empty()
+        });
+        if !plain_name_target {
+            return expr.items.len();
+        }
+        let names_of_variables = expr
+            .items
+            .iter()
+            .rev()
+            .take_while(|item| match item {
+                ast::Item::Name(name) => {
+                    matches!(self.env.lookup(&name.text), None | Some(Val::Array(_) | Val::Tuple(_)))
+                }
+                _ => false,
+            })
+            .count();
+        expr.items.len() - names_of_variables
+    }
+
+    /// Whether the statement is an assignment and nothing else (its value is not printed, and a dfn goes on after it).
+    pub fn is_whole_assignment(&self, expr: &ast::Expr) -> bool {
+        expr.assignment.is_some() && self.items_before_assignment_targets(expr) == 0
+    }
+
+    /// The names of a multiple assignment written without parentheses: the items from `first` on, then the target.
+    fn strand_of_target_names(&self, expr: &ast::Expr, first: usize) -> Vec<ast::Name> {
+        let mut names: Vec<ast::Name> = expr.items[first..]
+            .iter()
+            .map(|item| match item {
+                ast::Item::Name(name) => name.clone(),
+                other => unreachable!("items_before_assignment_targets counted only names, not {other:?}"),
+            })
+            .collect();
+        if let Some(ast::AssignTarget::Name(target)) = expr.assignment.as_ref().map(|a| &a.target) {
+            names.push(target.clone());
+        }
+        names
     }
 
     fn assignment(&mut self, assignment: &ast::Assignment) -> ElabResult<Val> {
@@ -681,14 +815,15 @@ impl Elaborator {
                     return Err(ElabError::value(name.span, format!("undefined name {}", name.text)));
                 };
                 let modifier = self.modifier_function(&assignment.modifier, assignment.span)?;
-                let updated = match (&assignment.indices, modifier) {
+                // Run-time errors of the update (an index out of range, a value of the wrong length) point at it.
+                let updated = self.at_site(assignment.span, |this| match (&assignment.indices, modifier) {
                     (Some(indices), modifier) => {
-                        self.indexed_assignment(current, name.span, indices, modifier, value.clone(), assignment.span)?
+                        this.indexed_assignment(current, name.span, indices, modifier, value.clone(), assignment.span)
                     }
                     // `x f← v` is `x ← x f v`.
-                    (None, Some(function)) => self.apply_dyadic(&function, current, value.clone(), assignment.span)?,
+                    (None, Some(function)) => this.apply_dyadic(&function, current, value.clone(), assignment.span),
                     (None, None) => unreachable!("a plain assignment is bound above"),
-                };
+                })?;
                 self.bind_name(name, updated, assignment.span)?;
                 Ok(value)
             }
@@ -963,7 +1098,7 @@ impl Elaborator {
                 let base_value = self.item(base)?;
                 match base_value {
                     Val::Function(function) => self.function_with_axis(function, indices, *span),
-                    Val::Operator(_) => Err(ElabError::nonce(*span, "an axis on an operator")),
+                    Val::Operator(operator) => self.operator_with_axis(&operator, indices, *span),
                     array => self.at_site(*span, |this| this.index(array, indices, *span)),
                 }
             }

@@ -137,6 +137,11 @@ impl Elaborator {
                 self.apply_monadic(&derived, Val::Array(argument), span)
                     .map_err(|error| error.at(span))
             }
+            // `f⍤g ⍵` (atop): f of g ⍵.
+            (Rank, Val::Function(f), Some(Val::Function(g))) => {
+                let inner = self.apply_monadic(g, argument, span)?;
+                self.apply_monadic(f, inner, span)
+            }
             (Rank, Val::Function(function), Some(Val::Array(rank))) => {
                 let function = function.clone();
                 // One rank is the monadic rank; of two, the right argument's is; of three, the first is.
@@ -151,6 +156,11 @@ impl Elaborator {
                 };
                 let argument = self.expect_array(argument, span)?;
                 self.rank_monadic(function, cell_rank, argument, span)
+            }
+            (Stencil, Val::Function(function), Some(Val::Array(sizes))) => {
+                let sizes = stencil_window_sizes(sizes).map_err(|problem| ElabError::nonce(span, problem))?;
+                let argument = self.expect_array(argument, span)?;
+                self.stencil(function.clone(), sizes, argument, span)
             }
             (At, replacement, Some(selector)) => {
                 let replacement = replacement.clone();
@@ -187,15 +197,83 @@ impl Elaborator {
             return self.apply_monadic(&function, Val::Array(argument), span);
         }
         if cell_rank == 0 {
-            return self
-                .pointwise_monadic(argument, span, &mut |this, x| {
+            // An each when f gives scalars; when it gives arrays (a NONCE ERROR for each), the loop over cells below.
+            let argument = self.bind(argument);
+            let each = self.attempt(|this| {
+                this.pointwise_monadic(argument.clone(), span, &mut |this, x| {
                     this.apply_monadic(&function, Val::Array(x), span)
                 })
-                .map(Val::Array);
+            });
+            match each {
+                Err(ElabError::Nonce { .. }) => {}
+                each => return each.map(Val::Array),
+            }
+            let derived = self.prelude_operator_derived("rank_cells", (Val::Function(function), None), span)?;
+            let cell_rank = Val::Array(Arr::scalar_constant(Scalar::Int(0)));
+            return self
+                .apply_dyadic(&derived, cell_rank, Val::Array(argument), span)
+                .map_err(|error| error.at(span));
         }
         let derived = self.prelude_operator_derived("rank_cells", (Val::Function(function), None), span)?;
         let cell_rank = Val::Array(Arr::scalar_constant(Scalar::Int(cell_rank as i64)));
         self.apply_dyadic(&derived, cell_rank, Val::Array(argument), span)
+            .map_err(|error| error.at(span))
+    }
+
+    /// `⍺ f/ ⍵` and `⍺ f⌿ ⍵` (n-wise reduction): f/ of each window of |⍺| items along the axis (the prelude's
+    /// `nwise_reduce`, along the last axis; the first axis through transposes, as for reduce).
+    fn nwise_reduce(
+        &mut self,
+        function: Rc<Fun>,
+        count: Arr,
+        argument: Arr,
+        axis: Axis,
+        span: Span,
+    ) -> ElabResult<Val> {
+        let count = self.integer_argument(count, span)?;
+        let count = match (count.rank, count.extents.as_slice()) {
+            (0, _) => count,
+            (1, [Some(1)]) => self.first(count),
+            _ => {
+                return Err(ElabError::length(
+                    span,
+                    "the window size of n-wise reduction must be one number",
+                ))
+            }
+        };
+        let argument = if argument.rank == 0 {
+            self.ravel(argument)
+        } else {
+            argument
+        };
+        if axis == Axis::First && argument.rank >= 2 {
+            let transposed = self.transpose(argument);
+            let reduced = self.nwise_reduce(function, count, transposed, Axis::Last, span)?;
+            let reduced = self.expect_array(reduced, span)?;
+            return Ok(Val::Array(self.transpose(reduced)));
+        }
+        let derived = self.prelude_operator_derived("nwise_reduce", (Val::Function(function), None), span)?;
+        self.apply_dyadic(&derived, Val::Array(count), Val::Array(argument), span)
+            .map_err(|error| error.at(span))
+    }
+
+    /// `f⌺s ⍵`: f on the window of sizes s centred on each position of ⍵'s leading axes (the prelude's
+    /// `stencil_cells`). The window has an axis for each size and ⍵'s remaining axes whole.
+    fn stencil(&mut self, function: Rc<Fun>, sizes: Vec<i64>, argument: Arr, span: Span) -> ElabResult<Val> {
+        if sizes.len() > argument.rank {
+            return Err(ElabError::rank(
+                span,
+                format!(
+                    "⌺ with {} window sizes on an argument of rank {}",
+                    sizes.len(),
+                    argument.rank
+                ),
+            ));
+        }
+        let sizes = Arr::vector_constant(sizes.into_iter().map(Scalar::Int).collect(), Base::Int);
+        let operands = (Val::Function(function), Some(Val::Array(sizes)));
+        let derived = self.prelude_operator_derived("stencil_cells", operands, span)?;
+        self.apply_monadic(&derived, Val::Array(argument), span)
             .map_err(|error| error.at(span))
     }
 
@@ -218,11 +296,24 @@ impl Elaborator {
             return self.apply_dyadic(&function, Val::Array(left), Val::Array(right), span);
         }
         if left_cell_rank == 0 && right_cell_rank == 0 {
-            return self
-                .pointwise_dyadic(left, right, span, &mut |this, x, y| {
+            // An each when f gives scalars; when it gives arrays, the loop over pairs of cells (both frames are the
+            // arguments' shapes, so a scalar argument, whose frame is empty, is extended first).
+            let (left, right) = (self.bind(left), self.bind(right));
+            let each = self.attempt(|this| {
+                this.pointwise_dyadic(left.clone(), right.clone(), span, &mut |this, x, y| {
                     this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)
                 })
-                .map(Val::Array);
+            });
+            match each {
+                Err(ElabError::Nonce { .. }) if left.rank == right.rank => {}
+                each => return each.map(Val::Array),
+            }
+            let ranks = Arr::vector_constant(vec![Scalar::Int(0), Scalar::Int(0)], Base::Int);
+            let operands = (Val::Function(function), Some(Val::Array(ranks)));
+            let derived = self.prelude_operator_derived("rank_cell_pairs", operands, span)?;
+            return self
+                .apply_dyadic(&derived, Val::Array(left), Val::Array(right), span)
+                .map_err(|error| error.at(span));
         }
         // `⍺∘f` or `f∘⍵`: the function of the cells of the other argument.
         let composed = |left: Val, right: Val| {
@@ -350,8 +441,16 @@ impl Elaborator {
                 let right = self.expect_array(right, span)?;
                 self.rank_dyadic(function, (left_rank, right_rank), left, right, span)
             }
-            (Slash | SlashBar, Val::Function(_), None) => {
-                Err(ElabError::nonce(span, "n-wise reduction (a left argument to f/)"))
+            (Slash | SlashBar, Val::Function(function), None) => {
+                let count = self.expect_array(left, span)?;
+                let argument = self.expect_array(right, span)?;
+                let axis = if operator == Slash { Axis::Last } else { Axis::First };
+                self.nwise_reduce(function.clone(), count, argument, axis, span)
+            }
+            // `⍺ f⍤g ⍵` (atop): f of ⍺ g ⍵.
+            (Rank, Val::Function(f), Some(Val::Function(g))) => {
+                let inner = self.apply_dyadic(g, left, right, span)?;
+                self.apply_monadic(f, inner, span)
             }
             _ => Err(ElabError::nonce(
                 span,
@@ -430,9 +529,28 @@ impl Elaborator {
         let identity = primitive_of(function)
             .and_then(|p| identity_item(p, base))
             .or_else(|| op_identity(&lambda, base));
-        if let Some(identity) = identity {
-            let expr = Expr::op("reduce", vec![lambda, identity.literal(), array.expr]);
-            return Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents));
+        let largest_or_smallest = matches!(primitive_of(function), Some(Primitive::Ceiling | Primitive::Floor));
+        match identity {
+            // ⌈/ and ⌊/ of an empty axis are the smallest and largest doubles in APL, whatever the argument's type.
+            // Of integers (or booleans) that is a double where every other row's result is an integer: known at
+            // compile time, the result is those doubles; otherwise an empty row is a DOMAIN ERROR at run time
+            // rather than an integer that is not APL's answer. The integer identity still starts every fold.
+            Some(identity) if largest_or_smallest && matches!(base, Base::Int | Base::Bool) => {
+                if length == Some(0) {
+                    return self.empty_maximum_or_minimum(function, extents, span);
+                }
+                let rows = match length {
+                    Some(_) => array.expr,
+                    None => Expr::op("nonEmptyRows", vec![array.expr]),
+                };
+                let expr = Expr::op("reduce", vec![lambda, identity.literal(), rows]);
+                return Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents));
+            }
+            Some(identity) => {
+                let expr = Expr::op("reduce", vec![lambda, identity.literal(), array.expr]);
+                return Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents));
+            }
+            None => {}
         }
         // No identity item: TAIL's reduce folds a non-empty row from its last element (the neutral element only
         // stands for an empty row), so any value of the type will do, provided the row is never empty. APL gives a
@@ -453,6 +571,31 @@ impl Elaborator {
         };
         let expr = Expr::op("reduce", vec![lambda, zero.literal(), rows]);
         Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents))
+    }
+
+    /// `⌈/` or `⌊/` along an axis of length 0 of integers: APL's identity item, the smallest or largest double, in
+    /// every item of the result (whose other extents are `extents`).
+    fn empty_maximum_or_minimum(
+        &mut self,
+        function: &Rc<Fun>,
+        extents: Vec<Option<i64>>,
+        span: Span,
+    ) -> ElabResult<Arr> {
+        let identity = identity_item(primitive_of(function).expect("⌈ or ⌊"), Base::Double).expect("⌈ and ⌊ have one");
+        let item = Arr::scalar_constant(identity);
+        if extents.is_empty() {
+            return Ok(item);
+        }
+        let shape = match extents.iter().copied().collect::<Option<Vec<i64>>>() {
+            Some(extents) => Arr::vector_constant(extents.into_iter().map(Scalar::Int).collect(), Base::Int),
+            None => {
+                return Err(ElabError::nonce(
+                    span,
+                    "⌈/ or ⌊/ of an empty axis of integers, beside axes of unknown length",
+                ))
+            }
+        };
+        self.reshape(shape, item, span)
     }
 
     pub fn scan(&mut self, function: &Rc<Fun>, array: Arr, axis: Axis, span: Span) -> ElabResult<Arr> {
@@ -601,10 +744,20 @@ impl Elaborator {
             Val::Function(mask_function) => {
                 let mask = self.apply_monadic(&mask_function, Val::Array(array.clone()), span)?;
                 let mask = self.expect_array(mask, span)?;
+                // A mask of integers (`@(2∘|)`) or doubles must hold 0s and 1s: a DOMAIN ERROR otherwise.
+                let mask = match mask.base {
+                    Base::Int | Base::Double => {
+                        let mask = self.integer_argument(mask, span)?;
+                        self.pointwise_monadic(mask, span, &mut |_, x| {
+                            Ok(Val::Array(Arr::dynamic(Expr::op("i2b", vec![x.expr]), Base::Bool, 0)))
+                        })?
+                    }
+                    _ => mask,
+                };
                 if mask.base != Base::Bool || mask.rank != 1 {
                     return Err(ElabError::domain(
                         span,
-                        "the right operand of @ must give a boolean vector",
+                        "the right operand of @ must give a vector of 0s and 1s",
                     ));
                 }
                 Arr::dynamic(Expr::op("where", vec![mask.expr]), Base::Int, 1)
@@ -1128,6 +1281,33 @@ pub fn value_of_type(value_type: &Type) -> Val {
 /// The constant cell ranks of `⍤`'s right operand: one to three integers.
 fn cell_ranks(rank: &Arr) -> Option<Vec<i64>> {
     rank.constant_ints().filter(|ranks| (1..=3).contains(&ranks.len()))
+}
+
+/// The window sizes of `⌺`'s right operand: a vector of constants, or a matrix whose first row is the sizes and whose
+/// second the steps (which must be 1). Windows centred on an item need odd sizes; Dyalog's even windows are refused,
+/// as are other steps.
+fn stencil_window_sizes(operand: &Arr) -> Result<Vec<i64>, String> {
+    let values = || -> Option<Vec<i64>> { operand.constant.as_ref()?.iter().map(|value| value.as_int()).collect() };
+    let Some(values) = values() else {
+        return Err("⌺ with window sizes that are not constants".into());
+    };
+    let sizes = match (operand.rank, operand.extents.as_slice()) {
+        (0 | 1, _) => values,
+        (2, [Some(2), Some(count)]) => {
+            let (sizes, steps) = values.split_at(*count as usize);
+            if steps.iter().any(|&step| step != 1) {
+                return Err("⌺ with steps other than 1".into());
+            }
+            sizes.to_vec()
+        }
+        _ => return Err("⌺ with a right operand that is neither a vector of sizes nor sizes over steps".into()),
+    };
+    if sizes.is_empty() || sizes.iter().any(|&size| size < 1 || size % 2 == 0) {
+        return Err(format!(
+            "⌺ with window sizes {sizes:?}: only odd sizes (windows centred on an item) are supported"
+        ));
+    }
+    Ok(sizes)
 }
 
 /// A cell rank for an argument of rank `rank`: a negative k counts down from it; the result is at least 0.

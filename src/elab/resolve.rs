@@ -103,7 +103,7 @@ pub fn system_name_is_function(name: &str) -> bool {
     upper.starts_with("⎕INT32")
         || matches!(
             upper.as_str(),
-            "⎕READFILE" | "⎕READINTVECFILE" | "⎕READDOUBLEVECFILE" | "⎕ARGINT" | "⎕ARGDOUBLE" | "⎕DL" | "⎕FMT"
+            "⎕READFILE" | "⎕READINTVECFILE" | "⎕READDOUBLEVECFILE" | "⎕ARGINT" | "⎕ARGDOUBLE" | "⎕DL" | "⎕FMT" | "⎕UCS"
         )
 }
 

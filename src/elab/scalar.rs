@@ -249,7 +249,7 @@ impl Elaborator {
     }
 
     pub fn scalar_monadic(&mut self, primitive: Primitive, argument: Arr, span: Span) -> ElabResult<Arr> {
-        if primitive == Primitive::Question && argument_has_constant_zero(&argument) {
+        if primitive == Primitive::Question && argument_may_hold_zero(&argument) {
             return self.pointwise_monadic(argument, span, &mut |_, x| Ok(Val::Array(roll_with_zero_element(x))));
         }
         if let Some(values) = &argument.constant {
@@ -630,14 +630,16 @@ fn circle_of_complex(selector: i64, z: Expr, span: Span) -> ElabResult<Arr> {
     })
 }
 
-/// Whether `?` is applied to a constant with a 0 in it: `?0` is a random number between 0 and 1, so the result is a
-/// double (a count known only at run time keeps `?`'s integer type, and 0 there is a DOMAIN ERROR).
-fn argument_has_constant_zero(argument: &Arr) -> bool {
-    matches!(argument.base, Base::Bool | Base::Int)
-        && argument
-            .constant
-            .as_ref()
-            .is_some_and(|values| values.iter().any(|value| value.as_int() == Some(0)))
+/// Whether `?` is applied to counts that may be 0: `?0` is a random number between 0 and 1, so the result is a
+/// double. They are a constant with a 0 in it, or booleans not known to be all 1 (`?n⍴0`, however long); an integer
+/// count known only at run time keeps `?`'s integer type, and 0 there is a DOMAIN ERROR.
+fn argument_may_hold_zero(argument: &Arr) -> bool {
+    let has_zero = |values: &Vec<Scalar>| values.iter().any(|value| value.as_int() == Some(0));
+    match argument.base {
+        Base::Bool => argument.constant.as_deref().is_none_or(has_zero),
+        Base::Int => argument.constant.as_deref().is_some_and(has_zero),
+        _ => false,
+    }
 }
 
 /// One item of `?` on counts with a 0 among them, as a double: `?n` for a positive n, and for 0 a number strictly

@@ -38,6 +38,9 @@ impl Elaborator {
             }
         }
         let argument = self.expect_array(argument, span)?;
+        if primitive == NotEqual {
+            return self.unique_mask(argument, span).map(Val::Array);
+        }
         if is_scalar_monadic(primitive) {
             return self.scalar_monadic(primitive, argument, span).map(Val::Array);
         }
@@ -85,6 +88,21 @@ impl Elaborator {
             other => return Err(ElabError::nonce(span, format!("monadic {}", other.glyph()))),
         };
         Ok(Val::Array(result))
+    }
+
+    /// `≠⍵` (unique mask): 1 at the first occurrence of each item of a vector (a scalar is a vector of one).
+    fn unique_mask(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
+        let argument = if argument.rank == 0 {
+            self.ravel(argument)
+        } else {
+            argument
+        };
+        if argument.rank != 1 {
+            return Err(ElabError::nonce(span, "≠ (unique mask) of the rows of a matrix")
+                .with_hint("the unique mask is supported for vectors"));
+        }
+        let mask = self.apply_prelude_monadic("unique_mask", argument, span)?;
+        self.expect_array(mask, span)
     }
 
     pub fn primitive_dyadic(&mut self, primitive: Primitive, left: Val, right: Val, span: Span) -> ElabResult<Val> {
@@ -140,9 +158,61 @@ impl Elaborator {
             UpTack => self.decode(left, right, span)?,
             DownTack => self.encode(left, right, span)?,
             Domino => self.matrix_divide(left, right, span)?,
+            Format => self.format_in_fields(left, right, span)?,
             other => return Err(ElabError::nonce(span, format!("dyadic {}", other.glyph()))),
         };
         Ok(Val::Array(result))
+    }
+
+    /// `w d⍕⍵` (format with a field width and a number of decimals, constants): each number of ⍵ in a field of w
+    /// characters with d decimals (the prelude's `format_fields`, one field per row); a vector's fields make one
+    /// character vector, a matrix's row's fields one row.
+    fn format_in_fields(&mut self, specification: Arr, argument: Arr, span: Span) -> ElabResult<Arr> {
+        let Some(specification_values) = specification.constant_ints() else {
+            return Err(ElabError::nonce(
+                span,
+                "⍕ with a left argument that is not integer constants",
+            ));
+        };
+        let [width, decimals] = specification_values[..] else {
+            return Err(ElabError::nonce(
+                span,
+                "⍕ with a left argument that is not one width and one number of decimals",
+            )
+            .with_hint("write the field width and the number of decimals, as in 8 2⍕x"));
+        };
+        if width < 1 || decimals < 0 {
+            return Err(ElabError::domain(
+                span,
+                "⍕ needs a positive width and a number of decimals of at least 0",
+            ));
+        }
+        // The digits of a field come from one integer of up to 18 digits (the magnitude times 10*d).
+        if width > 19 {
+            return Err(ElabError::nonce(span, "⍕ with fields wider than 19 characters"));
+        }
+        if matches!(argument.base, Base::Char | Base::Complex) {
+            return Err(ElabError::domain(span, "w d⍕ formats real numbers"));
+        }
+        if argument.rank > 2 {
+            return Err(ElabError::nonce(span, "w d⍕ on an array of rank 3 or more"));
+        }
+        let argument = self.bind(argument);
+        let fields = self.apply_prelude_dyadic("format_fields", specification, argument.clone(), span)?;
+        let fields = self.expect_array(fields, span)?;
+        if argument.rank < 2 {
+            return Ok(self.ravel(fields));
+        }
+        let shape = self.shape_of(&argument);
+        let shape = self.bind(shape);
+        let rows = self.vector_element(&shape, 0, span)?;
+        let columns = self.vector_element(&shape, 1, span)?;
+        let width = Arr::scalar_constant(Scalar::Int(width));
+        let row_length = self.scalar_dyadic(Primitive::Times, columns, width, span)?;
+        let rows = self.ravel(rows);
+        let row_length = self.ravel(row_length);
+        let new_shape = self.catenate_last(rows, row_length, span)?;
+        self.reshape(new_shape, fields, span)
     }
 
     /// `A⍸B` (interval index) for an ascending vector A: for each item of B, how many items of A are ≤ it, which

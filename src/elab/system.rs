@@ -1,4 +1,4 @@
-//! System names: `⎕IO`, `⎕PP` (read and assigned), `⎕NOW`, `⎕A`, `⎕D`, the `⎕INT32*` bitwise family, the file
+//! System names: `⎕IO`, `⎕PP` (read and assigned), `⎕NOW`, `⎕A`, `⎕D`, `⎕UCS`, the `⎕INT32*` bitwise family, the file
 //! readers `⎕ReadFile`, `⎕ReadIntVecFile`, `⎕ReadDoubleVecFile`, and the program-argument readers `d ⎕ArgInt i`,
 //! `d ⎕ArgDouble i`. The operator `⎕BENCH` (power with timing) is a
 //! derived function built in `derive` (mod.rs) and elaborated by `timed_power` (operators.rs).
@@ -79,6 +79,7 @@ impl Elaborator {
                     })
                     .map(Val::Array);
             }
+            "⎕UCS" => return self.unicode_conversion(argument, span).map(Val::Array),
             "⎕ARGINT" | "⎕ARGDOUBLE" => {
                 return Err(
                     ElabError::syntax(span, format!("{} needs a default on its left", written_name(name))).with_hint(
@@ -93,6 +94,19 @@ impl Elaborator {
         }
         let argument = self.ravel(argument);
         Ok(Val::Array(Arr::dynamic(Expr::op(op, vec![argument.expr]), base, 1)))
+    }
+
+    /// `⎕UCS ⍵`: the code points of characters, or the characters of code points (a DOMAIN ERROR for a number that
+    /// is not one).
+    fn unicode_conversion(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
+        let (op, base, argument) = match argument.base {
+            Base::Char => ("c2i", Base::Int, argument),
+            Base::Complex => return Err(ElabError::domain(span, "⎕UCS of complex numbers")),
+            _ => ("i2c", Base::Char, self.integer_argument(argument, span)?),
+        };
+        self.pointwise_monadic(argument, span, &mut |_, x| {
+            Ok(Val::Array(Arr::dynamic(Expr::op(op, vec![x.expr]), base, 0)))
+        })
     }
 
     pub fn system_function_dyadic(&mut self, name: &str, left: Val, right: Val, span: Span) -> ElabResult<Val> {

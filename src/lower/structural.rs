@@ -252,6 +252,12 @@ impl Lowerer {
                 let value = self.as_scalar(next())?;
                 self.update(arr, indices, value).and_then(array)
             }
+            Op::Scatter => {
+                let arr = self.as_array(next())?;
+                let positions = self.as_array(next())?;
+                let values = self.as_array(next())?;
+                self.scatter(arr, positions, values).and_then(array)
+            }
             other => self.lower_search(other, next),
         }
     }
@@ -729,6 +735,39 @@ impl Lowerer {
     }
 
     /// `update(A, I, v)`: a fresh copy of A with one element replaced (A may be shared, so it is always copied).
+    /// A copy of the array with its elements at the given row-major positions replaced, one at a time in order (a
+    /// position given twice keeps the last value). The positions and values are materialised before the copy is made,
+    /// so that values read from the array itself (`x[2 1]←x[1 2]`) are its old elements even where the memory passes
+    /// let the copy share the array's block.
+    fn scatter(&mut self, arr: Arr, positions: Arr, values: Arr) -> LowerResult<Arr> {
+        let arr = self.indexable(arr)?;
+        let positions = self.materialise(&positions)?;
+        let values = self.materialise(&values)?;
+        let count = positions.shape[0].clone();
+        self.check_same_shape(&positions.shape, &values.shape, "scatter");
+        let copy = self.materialise(&arr)?;
+        let size = self.size_of(&copy.shape);
+        let size = self.bind(size, "n");
+        let (positions, values) = (Arr::Mat(positions), Arr::Mat(values));
+        self.for_loop(count, "k", |lowerer, k| {
+            let position = lowerer.read_flat(&positions, k.clone())?;
+            let position = lowerer.bind(position, "pos");
+            let outside = Expr::or(
+                Expr::lt(position.clone(), Expr::Int(1)),
+                Expr::lt(size.clone(), position.clone()),
+            );
+            lowerer.fail_if(outside, AplErrorKind::Index, "index out of range");
+            let value = lowerer.read_flat(&values, k)?;
+            lowerer.emit(Stmt::Store {
+                block: copy.block,
+                index: Expr::sub_int(position, Expr::Int(1)),
+                value,
+            });
+            Ok(())
+        })?;
+        Ok(Arr::Mat(copy))
+    }
+
     fn update(&mut self, arr: Arr, indices: Arr, value: Expr) -> LowerResult<Arr> {
         let arr = self.indexable(arr)?;
         let indices = self.static_vector(indices, "update's index vector")?;

@@ -165,7 +165,7 @@ fn shape_of_op(op: Op, args: &[Expr], environment: &mut ShapeEnvironment) -> Opt
             shape.remove(axis as usize - 1);
             Some(shape)
         }
-        Op::Update | Op::Member => shape_of_arg(0),
+        Op::Update | Op::Scatter | Op::Member => shape_of_arg(0),
         Op::IndexOf => shape_of_arg(1),
         Op::GradeUp | Op::GradeDown => shape_of_arg(0).filter(|shape| shape.len() == 1),
         _ => None,

@@ -9,7 +9,7 @@ use std::fmt;
 /// The message of the DOMAIN ERROR of a reduction by a function without identity item over an empty axis, whether
 /// the compiler finds the axis empty or the program does at run time.
 pub const REDUCING_AN_EMPTY_AXIS_WITHOUT_IDENTITY: &str =
-    "reducing an empty axis with a function that has no identity item";
+    "reducing an empty axis with a function that has no identity item of the argument's type";
 
 /// The APL error classes aplc can raise while a program runs (or while constant-folding one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

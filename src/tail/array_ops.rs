@@ -494,7 +494,14 @@ pub fn position_of(indices: &[i64], shape: &[usize]) -> Result<usize, AplError> 
 pub fn update(array: &ArrayValue, indices: &[i64], value: Scalar) -> Result<ArrayValue, AplError> {
     let position = position_of(indices, &array.shape)?;
     let mut result = array.clone();
-    match (&mut result.data, value) {
+    set_element(&mut result.data, position, value)?;
+    Ok(result)
+}
+
+/// Stores `value` at `position` of the ravel; an element of another type is an error of a program that is not well
+/// typed.
+fn set_element(data: &mut ArrayData, position: usize, value: Scalar) -> Result<(), AplError> {
+    match (data, value) {
         (ArrayData::Bool(v), Scalar::Bool(x)) => v[position] = x,
         (ArrayData::Int(v), Scalar::Int(x)) => v[position] = x,
         (ArrayData::Double(v), Scalar::Double(x)) => v[position] = x,
@@ -502,9 +509,25 @@ pub fn update(array: &ArrayValue, indices: &[i64], value: Scalar) -> Result<Arra
         (ArrayData::Complex(v), Scalar::Complex(re, im)) => v[position] = (re, im),
         _ => {
             return Err(AplError::domain(
-                "update with an element of another type (the program is not well typed)",
+                "storing an element of another type into an array (the program is not well typed)",
             ))
         }
+    }
+    Ok(())
+}
+
+/// `scatter(A, P, V)`: A with ravel position P[k] (1-based) set to V[k], in order of k.
+pub fn scatter(array: &ArrayValue, positions: &[i64], values: &ArrayValue) -> Result<ArrayValue, AplError> {
+    if positions.len() != values.data.len() {
+        return Err(AplError::length("scatter: as many values as positions needed"));
+    }
+    let mut result = array.clone();
+    let size = array.data.len() as i64;
+    for (k, &position) in positions.iter().enumerate() {
+        if position < 1 || position > size {
+            return Err(AplError::index("index out of range"));
+        }
+        set_element(&mut result.data, position as usize - 1, values.data.get(k))?;
     }
     Ok(result)
 }

@@ -596,6 +596,14 @@ impl Interpreter<'_> {
                     as_scalar(&args[2])?,
                 )?))
             }
+            Op::Scatter => {
+                let positions = array_ops::ints(&*as_array(&args[1])?, "positions")?;
+                Ok(array(array_ops::scatter(
+                    &*as_array(&args[0])?,
+                    &positions,
+                    &*as_array(&args[2])?,
+                )?))
+            }
             Op::IndexOf => Ok(array(array_ops::index_of(&*as_array(&args[0])?, &*as_array(&args[1])?))),
             Op::Member => Ok(array(array_ops::member(&*as_array(&args[0])?, &*as_array(&args[1])?))),
             Op::Where => Ok(array(array_ops::where_true(&array_ops::bools(

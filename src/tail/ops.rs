@@ -349,6 +349,10 @@ operator_table! {
     /// new array; `A[I]←v` is `let A = update(A, I, v) in ...`). INDEX ERROR per axis, LENGTH ERROR when I does not
     /// have one index per axis.
     Update = "update" : "['a]'n -> <int>'n -> ['a]0 -> ['a]'n",
+    /// `scatter(A, P, V)`: A with the element at 1-based row-major position P[k] of its ravel replaced by V[k], for
+    /// each k in order (so a position given twice keeps its last value, as APL's `A[I]←V` does). LENGTH ERROR when P
+    /// and V differ in length, INDEX ERROR for a position outside A.
+    Scatter = "scatter" : "['a]'n -> [int]1 -> ['a]1 -> ['a]'n",
     /// Dyadic `⍳` on a vector: for each element of the right argument, the 1-based position of its first occurrence
     /// in the left vector, or 1 + its length.
     IndexOf = "indexOf" : "['a]1 -> ['a]'n -> [int]'n",

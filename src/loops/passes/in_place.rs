@@ -82,6 +82,18 @@ fn dying_copy_at(statements: &[Stmt], position: usize) -> Option<DyingCopy> {
 
 /// The source of `for i < size { store target[i] = source[i] }`, a copy of a whole block of the same element type.
 fn whole_copy_source(statement: &Stmt, target: Block, size: &Expr) -> Option<Block> {
+    let copy = identity_copy(statement)?;
+    (copy.count == size && copy.target == target).then_some(copy.source)
+}
+
+/// `for i < count { store target[i] = source[i] }` between two blocks of one element type.
+struct IdentityCopy<'a> {
+    target: Block,
+    source: Block,
+    count: &'a Expr,
+}
+
+fn identity_copy(statement: &Stmt) -> Option<IdentityCopy<'_>> {
     let Stmt::For { index, count, body } = statement else {
         return None;
     };
@@ -97,6 +109,133 @@ fn whole_copy_source(statement: &Stmt, target: Block, size: &Expr) -> Option<Blo
         return None;
     };
     let identity = stored_at == index && matches!(&**loaded_at, Expr::Var(loaded) if loaded == index);
-    (count == size && *block == target && *source != target && source.element == target.element && identity)
-        .then_some(*source)
+    (*source != *block && source.element == block.element && identity).then_some(IdentityCopy {
+        target: *block,
+        source: *source,
+        count,
+    })
+}
+
+// ---- Updates of a loop's state ----
+//
+// A `⍣` step that updates its state array (`r[i;]←v` on the state, as the prelude's loops over cells do) copies the
+// state S into a fresh block T, stores into T, and, since the state keeps its shape, copies T into the loop's second
+// buffer B, which the end of the iteration swaps with S (`double_buffer.rs` explains the buffers):
+//
+//     for it < n {
+//       ...
+//       alloc T : int[n]
+//       for i < n { store T[i] = S[i] }        (nothing below mentions S until the swap)
+//       ... stores into T ...
+//       for i < m { store B[i] = T[i] }
+//       free T
+//       swap S, B
+//     }
+//
+// Two whole copies per iteration make such a loop quadratic in the state's size. When nothing between the first
+// copy and the swap mentions S, the old state is read only by that copy, so the step may store into S itself: the
+// statements in between use S for T, and the allocation, both copies, the free and the swap go. B is then unused; its
+// allocation and free around the loop go too, when nothing else mentions it.
+
+/// The pass: every loop step that copies its state array to update it updates the state in place.
+pub fn update_loop_states_in_place(mut program: Program) -> Program {
+    update_states_in_list(&mut program.body);
+    program
+}
+
+fn update_states_in_list(statements: &mut Vec<Stmt>) {
+    for statement in statements.iter_mut() {
+        for list in nested_lists_mut(statement) {
+            update_states_in_list(list);
+        }
+    }
+    let mut position = 0;
+    while position < statements.len() {
+        loop {
+            let (before, rest) = statements.split_at_mut(position);
+            let (the_loop, after) = rest.split_first_mut().expect("position is inside the list");
+            let body = match the_loop {
+                Stmt::For { body, .. } | Stmt::While { body, .. } => body,
+                _ => break,
+            };
+            let outside_only_allocates_and_frees = |buffer: Block| {
+                before.iter().chain(after.iter()).all(|statement| {
+                    !mentions_block(statement, buffer.id)
+                        || matches!(statement, Stmt::Alloc { block, .. } | Stmt::Free { block } if *block == buffer)
+                })
+            };
+            let Some(update) = state_update_in(body).filter(|update| outside_only_allocates_and_frees(update.buffer))
+            else {
+                break;
+            };
+            let buffer = update.buffer;
+            update.apply(body);
+            let unused = |statement: &Stmt| matches!(statement, Stmt::Alloc { block, .. } | Stmt::Free { block } if *block == buffer);
+            position -= statements[..position]
+                .iter()
+                .filter(|statement| unused(statement))
+                .count();
+            statements.retain(|statement| !unused(statement));
+        }
+        position += 1;
+    }
+}
+
+/// An update of a loop's state block through a copy, found in the loop's body (positions in the body).
+struct StateUpdate {
+    state: Block,
+    copy: Block,
+    buffer: Block,
+    alloc: usize,
+    fill: usize,
+    free: usize,
+    swap: usize,
+}
+
+impl StateUpdate {
+    fn apply(self, body: &mut Vec<Stmt>) {
+        rename_block(&mut body[self.alloc + 2..self.fill], self.copy, self.state);
+        for position in [self.swap, self.free, self.fill, self.alloc + 1, self.alloc] {
+            body.remove(position);
+        }
+    }
+}
+
+/// The first update of a state block through a copy in a loop body, as the comment above describes it.
+fn state_update_in(body: &[Stmt]) -> Option<StateUpdate> {
+    (0..body.len()).find_map(|alloc| state_update_at(body, alloc))
+}
+
+fn state_update_at(body: &[Stmt], alloc: usize) -> Option<StateUpdate> {
+    let Stmt::Alloc { block: copy, size, .. } = body.get(alloc)? else {
+        return None;
+    };
+    let state = whole_copy_source(body.get(alloc + 1)?, *copy, size)?;
+    let swap = (alloc + 2..body.len()).find(|&later| mentions_block(&body[later], state.id))?;
+    let Stmt::Swap { first, second: buffer } = &body[swap] else {
+        return None;
+    };
+    let fill = (alloc + 2..swap).find(|&later| {
+        identity_copy(&body[later]).is_some_and(|fill| fill.source == *copy && fill.target == *buffer)
+    })?;
+    // After the fill, the copy is only freed: a store into it there would not reach the buffer.
+    let free = (fill + 1..swap).find(|&later| mentions_block(&body[later], copy.id))?;
+    let copy_dies = body[free] == Stmt::Free { block: *copy }
+        && !body[free + 1..swap]
+            .iter()
+            .any(|statement| mentions_block(statement, copy.id));
+    // The buffer holds the state only from the fill to the swap: nothing else in the loop may read or write it.
+    let buffer_private = body
+        .iter()
+        .enumerate()
+        .all(|(position, statement)| position == fill || position == swap || !mentions_block(statement, buffer.id));
+    (*first == state && copy_dies && buffer_private).then_some(StateUpdate {
+        state,
+        copy: *copy,
+        buffer: *buffer,
+        alloc,
+        fill,
+        free,
+        swap,
+    })
 }

@@ -37,6 +37,12 @@ pub fn memory_pipeline() -> Vec<MemoryPass> {
             run: super::in_place::reuse_dying_blocks,
         },
         MemoryPass {
+            name: "update-loop-states-in-place",
+            description: "update a loop's state array in its own block where the step copies it, stores into the \
+                          copy and swaps the copy in",
+            run: super::in_place::update_loop_states_in_place,
+        },
+        MemoryPass {
             name: "hoist-allocations",
             description: "allocate before a loop the blocks of invariant size that every iteration allocates and frees",
             run: super::hoist::hoist_allocations,
