@@ -15,6 +15,19 @@ lcm←{g←⍺ gcd ⍵ ⋄ g=0:0 ⋄ ⌊0.5+⍺×⍵÷g}
 ⍝ ≠⍵ (unique mask: 1 at the first occurrence of each item), ∪⍵ (unique), ⍺∪⍵ (union) and ⍺∩⍵ (intersection) on
 ⍝ vectors, in order of first occurrence.
 unique_mask←{(⍳≢⍵)=⍵⍳⍵}
+
+⍝ ⍺⍳⍵ for a matrix ⍺: the index of the first row of ⍺ equal to each row of the matrix ⍵ (1+≢⍺ for none; rows of
+⍝ another length are a LENGTH ERROR). Row i of ⍺ equals row j of ⍵ where ⍺∧.=⍉⍵ is 1; the index is one more than
+⍝ the number of 0s above the first 1 of column j. Of a vector ⍵ (one row), one index. ≠ and ∪ of a matrix mark and
+⍝ keep its rows at their first occurrence.
+rows_index_of←{1++⌿∧⍀~⍺∧.=⍉⍵}
+row_index_of←{⊃⍺ rows_index_of(1,≢⍵)⍴⍵}
+unique_rows_mask←{(⍳≢⍵)=⍵ rows_index_of ⍵}
+unique_rows←{(unique_rows_mask ⍵)⌿⍵}
+
+⍝ 1 1⍉⍵ for a matrix: its diagonal, the items whose row and column are equal, ⌊/⍴⍵ of them; item i is at i-1 rows
+⍝ and i-1 columns from the first, 1+⊃⌽⍴⍵ places further along the ravel for each.
+diagonal←{(,⍵)[1+(1+⊃⌽⍴⍵)×¯1+⍳⌊/⍴⍵]}
 unique←{(unique_mask ⍵)/⍵}
 union←{⍺,⍵~⍺}
 intersection←{(⍺∊⍵)/⍺}
@@ -113,7 +126,9 @@ key_indices←{f←⍺⍺ ⋄ ⍵ (f key_cells) ⍳≢⍵}
 ⍝ items (0 or blank) where the window reaches beyond ⍵, and as ⍺ the number of fill rows on each axis of the frame
 ⍝ (positive before ⍵, negative after it). The results, which must all have one shape (LENGTH ERROR otherwise), make
 ⍝ the trailing axes of the result. Windows are gathered from the ravel of ⍵ padded by ⌊s÷2⌋ on both sides of each
-⍝ frame axis, where the items of every window lie at the same offsets from its first one.
+⍝ frame axis, where the items of every window lie at the same offsets from its first one. Called with ⍺ 1 (the
+⍝ elaborator's first try), f must give scalars, and the windows are an each over the positions: a parallel
+⍝ map whose window reads fuse into f's code, where the loop of stack_results runs the windows one after another.
 stencil_cells←{
   f←⍺⍺ ⋄ s←⍵⍵ ⋄ k←≢s ⋄ h←⌊s÷2
   frame←k↑⍴⍵ ⋄ n←×/frame ⋄ ws←s,k↓⍴⍵
@@ -124,8 +139,10 @@ stencil_cells←{
   starts←((⍴p)⊥((≢⍴p),n)↑positions),0
   hs←⍉(n,k)⍴h ⋄ last←⍉(n,k)⍴frame-1
   fills←((0⌈hs-positions)-0⌈positions+hs-last),0
-  first←fills[;1]f ws⍴flat[1+starts[1]+offsets]
-  (frame,⍴first)⍴first({fills[;⍵+1]f ws⍴flat[1+starts[⍵+1]+offsets]}stack_results)n
+  cell←{fills[;⍵+1]f ws⍴flat[1+starts[⍵+1]+offsets]}
+  ⍺:frame⍴cell¨¯1+⍳n
+  first←cell 0
+  (frame,⍴first)⍴first(cell stack_results)n
 }
 
 ⍝ ⍺ f/ ⍵ (n-wise reduction) along the last axis: f/ of each window of |⍺| consecutive items, with the items of each

@@ -242,6 +242,13 @@ pub enum Fun {
         count: Val,
         span: Span,
     },
+    /// A primitive function with an axis, `f[k]`, whose meaning depends on its arguments' ranks (`⌽[2]` reverses
+    /// the last axis of a matrix), so it is decided when applied (`indexing.rs`).
+    WithAxis {
+        primitive: Primitive,
+        axis: i64,
+        span: Span,
+    },
 }
 
 impl Fun {
@@ -251,7 +258,8 @@ impl Fun {
             | Fun::System(_, span)
             | Fun::Dfn(_, span)
             | Fun::Derived { span, .. }
-            | Fun::Bench { span, .. } => *span,
+            | Fun::Bench { span, .. }
+            | Fun::WithAxis { span, .. } => *span,
             Fun::Fork(_, middle, right) => middle.span().join(right.span()),
             Fun::Atop(left, right) => left.span().join(right.span()),
         }
@@ -375,6 +383,7 @@ fn visit_function_arrays(function: &Fun, visited: &mut std::collections::HashSet
             visit_function_arrays(function, visited, visit);
             visit_value_arrays(count, visited, visit);
         }
+        Fun::WithAxis { .. } => {}
     }
 }
 

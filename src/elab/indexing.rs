@@ -304,13 +304,152 @@ impl Elaborator {
                 right: right.clone(),
                 span: *span,
             },
+            (Fun::Primitive(primitive, primitive_span), axis) if has_axis_form(*primitive) && axis >= 1 => {
+                Fun::WithAxis {
+                    primitive: *primitive,
+                    axis,
+                    span: primitive_span.join(span),
+                }
+            }
             _ => {
-                return Err(
-                    ElabError::nonce(span, "this axis specification").with_hint("only [1] on ⌽ , / \\ is supported")
-                )
+                return Err(ElabError::nonce(span, "this axis specification")
+                    .with_hint("an axis is supported on ⌽ ⊖ , ⍪ ↑ ↓ and the scalar functions, and [1] on / \\ ⌿ ⍀"))
             }
         };
         Ok(Val::Function(Rc::new(replacement)))
+    }
+
+    /// `f[k] ⍵` for `⌽` and `⊖` (reverse): along axis k, which must be the first or the last.
+    pub fn apply_monadic_with_axis(
+        &mut self,
+        primitive: Primitive,
+        axis: i64,
+        argument: Arr,
+        span: Span,
+    ) -> ElabResult<Arr> {
+        match (primitive, first_or_last_axis(axis, argument.rank, span)?) {
+            (Primitive::CircleStile | Primitive::CircleBar, EndAxis::First) => Ok(self.reverse_first(argument)),
+            (Primitive::CircleStile | Primitive::CircleBar, EndAxis::Last) => Ok(self.reverse_last(argument)),
+            _ => Err(ElabError::nonce(
+                span,
+                format!("monadic {} with an axis", primitive.glyph()),
+            )),
+        }
+    }
+
+    /// `⍺ f[k] ⍵`: rotate (`⌽ ⊖`) and catenate (`, ⍪`) along axis k, the first or the last; take and drop (`↑ ↓`)
+    /// of a scalar count along axis k alone; a scalar function whose lower-rank argument (a vector) lies along axis k
+    /// of the other (a matrix).
+    pub fn apply_dyadic_with_axis(
+        &mut self,
+        primitive: Primitive,
+        axis: i64,
+        left: Arr,
+        right: Arr,
+        span: Span,
+    ) -> ElabResult<Arr> {
+        use Primitive::*;
+        match primitive {
+            CircleStile | CircleBar => match first_or_last_axis(axis, right.rank, span)? {
+                EndAxis::First => self.rotate_first(left, right, span),
+                EndAxis::Last => self.rotate_last(left, right, span),
+            },
+            Comma | CommaBar => match first_or_last_axis(axis, left.rank.max(right.rank), span)? {
+                EndAxis::First => self.catenate_first(left, right, span),
+                EndAxis::Last => self.catenate_last(left, right, span),
+            },
+            UpArrow | DownArrow => self.take_or_drop_along_axis(primitive, axis, left, right, span),
+            scalar if crate::elab::scalar::is_scalar_primitive(scalar) => {
+                self.scalar_dyadic_along_axis(scalar, axis, (left, right), span)
+            }
+            other => Err(ElabError::nonce(span, format!("dyadic {} with an axis", other.glyph()))),
+        }
+    }
+
+    /// `n↑[k]⍵` and `n↓[k]⍵`: the count applies to axis k, every other axis is kept whole.
+    fn take_or_drop_along_axis(
+        &mut self,
+        primitive: Primitive,
+        axis: i64,
+        count: Arr,
+        array: Arr,
+        span: Span,
+    ) -> ElabResult<Arr> {
+        if axis as usize > array.rank {
+            return Err(ElabError::index(
+                span,
+                format!("axis {axis} of an array of rank {}", array.rank),
+            ));
+        }
+        let count = self.integer_argument(count, span)?;
+        if count.rank != 0 {
+            return Err(ElabError::nonce(span, "↑ or ↓ with an axis and more than one count"));
+        }
+        let array = self.bind(array);
+        let axis = axis as usize - 1;
+        let mut counts = Vec::with_capacity(array.rank);
+        let shape = self.shape_of(&array);
+        let shape = self.bind(shape);
+        for other in 0..array.rank {
+            counts.push(match (other == axis, primitive) {
+                (true, _) => count.clone(),
+                (false, Primitive::UpArrow) => self.vector_element(&shape, other, span)?,
+                (false, _) => Arr::scalar_constant(Scalar::Int(0)),
+            });
+        }
+        let counts = Arr::dynamic(
+            Expr::Vector(counts.into_iter().map(|c| c.expr).collect(), Base::Int),
+            Base::Int,
+            1,
+        )
+        .with_extents(vec![Some(array.rank as i64)]);
+        let op = if primitive == Primitive::UpArrow {
+            "take"
+        } else {
+            "drop"
+        };
+        self.take_or_drop(op, counts, array, span)
+    }
+
+    /// `M f[k] V` and `V f[k] M` for a matrix M and a vector V along its axis k (a scalar or equal ranks need no
+    /// axis): V is spread to M's shape, down the columns for k = 1, along the rows for k = 2.
+    fn scalar_dyadic_along_axis(
+        &mut self,
+        primitive: Primitive,
+        axis: i64,
+        (left, right): (Arr, Arr),
+        span: Span,
+    ) -> ElabResult<Arr> {
+        if left.rank == right.rank || left.rank == 0 || right.rank == 0 {
+            return self.scalar_dyadic(primitive, left, right, span);
+        }
+        let left_is_matrix = left.rank == 2 && right.rank == 1;
+        let (matrix, vector) = match (left_is_matrix, right.rank == 2 && left.rank == 1) {
+            (true, _) => (left, right),
+            (false, true) => (right, left),
+            _ => {
+                return Err(ElabError::nonce(
+                    span,
+                    "a scalar function with an axis on arrays other than a matrix and a vector",
+                ))
+            }
+        };
+        let matrix = self.bind(matrix);
+        let shape = self.shape_of(&matrix);
+        let spread = match axis {
+            1 => {
+                let reversed = self.reverse_last(shape);
+                let rows = self.reshape(reversed, vector, span)?;
+                self.transpose(rows)
+            }
+            2 => self.reshape(shape, vector, span)?,
+            _ => return Err(ElabError::index(span, format!("axis {axis} of a matrix"))),
+        };
+        if left_is_matrix {
+            self.scalar_dyadic(primitive, matrix, spread, span)
+        } else {
+            self.scalar_dyadic(primitive, spread, matrix, span)
+        }
     }
 
     /// The axis of `f[k]` or `op[k]`: one integer constant.
@@ -408,6 +547,35 @@ impl Elaborator {
         Ok(Val::Array(
             Arr::dynamic(expr, base, current.rank).with_extents(current.extents.clone()),
         ))
+    }
+}
+
+/// The primitives whose axis is decided when they are applied ([`Fun::WithAxis`]).
+fn has_axis_form(primitive: Primitive) -> bool {
+    use Primitive::*;
+    matches!(
+        primitive,
+        CircleStile | CircleBar | Comma | CommaBar | UpArrow | DownArrow
+    ) || crate::elab::scalar::is_scalar_primitive(primitive)
+}
+
+/// The first or the last axis of an array, the only axes `⌽ ⊖ , ⍪` with an axis support.
+enum EndAxis {
+    First,
+    Last,
+}
+
+fn first_or_last_axis(axis: i64, rank: usize, span: Span) -> ElabResult<EndAxis> {
+    if axis < 1 || axis as usize > rank.max(1) {
+        return Err(ElabError::index(
+            span,
+            format!("axis {axis} of an array of rank {rank}"),
+        ));
+    }
+    match axis {
+        1 => Ok(EndAxis::First),
+        last if last as usize == rank => Ok(EndAxis::Last),
+        _ => Err(ElabError::nonce(span, "an axis between the first and the last")),
     }
 }
 

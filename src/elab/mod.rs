@@ -934,6 +934,9 @@ impl Elaborator {
                 right,
                 span,
             } => {
+                if let Some(index) = enclosed_index_of_squad(left, function) {
+                    return self.squad_of_enclosed_index(index, right, *span);
+                }
                 let right = self.node(right)?;
                 let function = self.function_node(function)?;
                 let left = self.node(left)?;
@@ -943,6 +946,27 @@ impl Elaborator {
                 Ok(Val::Function(self.function_node(node)?))
             }
         }
+    }
+
+    /// `(⊂I)⌷A`: the major cells of A at the indices I (`A[I;…]`), the one use of an enclosed array that needs no
+    /// nested array (the enclosure only says that I indexes the first axis).
+    fn squad_of_enclosed_index(&mut self, index: &[ast::Item], array: &Node<'_>, span: Span) -> ElabResult<Val> {
+        let array = self.node(array)?;
+        let array = self.expect_array(array, span)?;
+        let env = self.env.clone();
+        let index_span = index
+            .first()
+            .map_or(span, |first| first.span().join(index[index.len() - 1].span()));
+        let index_node = Resolver::new(&env).resolve(index, index_span)?;
+        let index = self.node(&index_node)?;
+        let index = self.expect_array(index, index_span)?;
+        let index = self.integer_argument(index, index_span)?;
+        if array.rank == 0 {
+            return Err(ElabError::rank(span, "(⊂I)⌷A needs an array A with a first axis"));
+        }
+        let mut indices = vec![Some(index)];
+        indices.extend((1..array.rank).map(|_| None));
+        self.at_site(span, |this| this.index_array(array, indices, span).map(Val::Array))
     }
 
     /// Elaborate a node that denotes a function.
@@ -1201,6 +1225,15 @@ impl Elaborator {
                 let inner = self.apply_monadic(right, argument, span)?;
                 self.apply_monadic(left, inner, span)
             }
+            Fun::WithAxis {
+                primitive,
+                axis,
+                span: axis_span,
+            } => self.at_site(*axis_span, |this| {
+                let argument = this.expect_array(argument, *axis_span)?;
+                this.apply_monadic_with_axis(*primitive, *axis, argument, *axis_span)
+                    .map(Val::Array)
+            }),
             Fun::Bench {
                 function,
                 count,
@@ -1252,6 +1285,16 @@ impl Elaborator {
                 let inner_value = self.apply_dyadic(inner, left, right, span)?;
                 self.apply_monadic(outer, inner_value, span)
             }
+            Fun::WithAxis {
+                primitive,
+                axis,
+                span: axis_span,
+            } => self.at_site(*axis_span, |this| {
+                let left = this.expect_array(left, *axis_span)?;
+                let right = this.expect_array(right, *axis_span)?;
+                this.apply_dyadic_with_axis(*primitive, *axis, left, right, *axis_span)
+                    .map(Val::Array)
+            }),
             Fun::Bench {
                 function,
                 count,
@@ -1298,6 +1341,24 @@ impl Elaborator {
             ),
             Val::Function(_) | Val::Operator(_) => Err(ElabError::syntax(span, "a function where an array is needed")),
         }
+    }
+}
+
+/// The items of `I` in `(⊂I)⌷A`: the left argument of `⌷` is a parenthesised expression that encloses them.
+fn enclosed_index_of_squad<'a>(left: &Node<'a>, function: &Node<'_>) -> Option<&'a [ast::Item]> {
+    let Node::Atom(ast::Item::Primitive(ast::Primitive::Squad, _), _) = function else {
+        return None;
+    };
+    let Node::Atom(ast::Item::Parenthesised(expr, _), _) = left else {
+        return None;
+    };
+    match expr.items.as_slice() {
+        [ast::Item::Primitive(ast::Primitive::LeftShoe, _), index @ ..]
+            if !index.is_empty() && expr.assignment.is_none() =>
+        {
+            Some(index)
+        }
+        _ => None,
     }
 }
 

@@ -273,8 +273,19 @@ impl Elaborator {
         let sizes = Arr::vector_constant(sizes.into_iter().map(Scalar::Int).collect(), Base::Int);
         let operands = (Val::Function(function), Some(Val::Array(sizes)));
         let derived = self.prelude_operator_derived("stencil_cells", operands, span)?;
-        self.apply_monadic(&derived, Val::Array(argument), span)
-            .map_err(|error| error.at(span))
+        let argument = self.bind(argument);
+        // First as an each over the windows, which needs f to give scalars (a NONCE ERROR otherwise, undone), then
+        // as the loop over windows that stacks results of any shape.
+        let results_are_scalars = |known: bool| Val::Array(Arr::scalar_constant(Scalar::Bool(known)));
+        let each = self
+            .attempt(|this| this.apply_dyadic(&derived, results_are_scalars(true), Val::Array(argument.clone()), span));
+        let result = match each {
+            Err(ElabError::Nonce { .. }) => {
+                self.apply_dyadic(&derived, results_are_scalars(false), Val::Array(argument), span)
+            }
+            each => each,
+        };
+        result.map_err(|error| error.at(span))
     }
 
     /// `⍺ f⍤(a b) ⍵`: f on pairs of a cell of rank a of ⍺ and a cell of rank b of ⍵: both arguments whole; scalar

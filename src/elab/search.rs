@@ -17,6 +17,17 @@ fn primitive(primitive: Primitive, span: Span) -> Rc<Fun> {
 impl Elaborator {
     /// `A⍳B` on a vector A.
     pub fn index_of(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        // A matrix: the index of each row (a vector is one row) among its rows.
+        if left.rank == 2 && matches!(right.rank, 1 | 2) {
+            let (left, right) = self.unify_bases(left, right, span)?;
+            let name = if right.rank == 1 {
+                "row_index_of"
+            } else {
+                "rows_index_of"
+            };
+            let indices = self.apply_prelude_dyadic(name, left, right, span)?;
+            return self.expect_array(indices, span);
+        }
         if left.rank != 1 {
             return Err(ElabError::nonce(
                 span,

@@ -74,10 +74,11 @@ impl Elaborator {
                 } else {
                     argument
                 };
-                if argument.rank != 1 {
-                    return Err(ElabError::rank(span, "∪ (unique) needs a vector"));
-                }
-                return self.apply_prelude_monadic("unique", argument, span);
+                return match argument.rank {
+                    1 => self.apply_prelude_monadic("unique", argument, span),
+                    2 => self.apply_prelude_monadic("unique_rows", argument, span),
+                    _ => Err(ElabError::nonce(span, "∪ (unique) of an array of rank 3 or more")),
+                };
             }
             Format => self.format(argument, span)?,
             Domino => self.matrix_inverse(argument, span)?,
@@ -97,11 +98,12 @@ impl Elaborator {
         } else {
             argument
         };
-        if argument.rank != 1 {
-            return Err(ElabError::nonce(span, "≠ (unique mask) of the rows of a matrix")
-                .with_hint("the unique mask is supported for vectors"));
-        }
-        let mask = self.apply_prelude_monadic("unique_mask", argument, span)?;
+        let name = match argument.rank {
+            1 => "unique_mask",
+            2 => "unique_rows_mask",
+            _ => return Err(ElabError::nonce(span, "≠ (unique mask) of an array of rank 3 or more")),
+        };
+        let mask = self.apply_prelude_monadic(name, argument, span)?;
         self.expect_array(mask, span)
     }
 
@@ -477,8 +479,15 @@ impl Elaborator {
         }
         let mut sorted = axes.clone();
         sorted.sort();
+        if axes == [1, 1] {
+            let diagonal = self.apply_prelude_monadic("diagonal", right, span)?;
+            return self.expect_array(diagonal, span);
+        }
         if sorted != (1..=right.rank as i64).collect::<Vec<_>>() {
-            return Err(ElabError::nonce(span, "dyadic ⍉ with repeated axes (diagonals)"));
+            return Err(ElabError::nonce(
+                span,
+                "dyadic ⍉ with repeated axes (diagonals) other than 1 1⍉ of a matrix",
+            ));
         }
         let mut extents = vec![None; right.rank];
         for (source, target) in axes.iter().enumerate() {
