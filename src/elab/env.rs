@@ -247,6 +247,8 @@ pub enum Fun {
     WithAxis {
         primitive: Primitive,
         axis: i64,
+        /// `,[k]` with a k between integers (laminate): a new axis before `axis`, which is ⌈k.
+        laminate: bool,
         span: Span,
     },
 }

@@ -270,6 +270,14 @@ impl Elaborator {
         indices: &[Option<ast::Expr>],
         span: Span,
     ) -> ElabResult<Val> {
+        if let Some(before) = self.laminate_axis(&function, indices)? {
+            return Ok(Val::Function(Rc::new(Fun::WithAxis {
+                primitive: Primitive::Comma,
+                axis: before,
+                laminate: true,
+                span: function.span().join(span),
+            })));
+        }
         let axis = self.constant_axis(indices, span)?;
         let replacement = match (&*function, axis) {
             (Fun::Primitive(Primitive::CircleStile | Primitive::CircleBar, s), 1) => {
@@ -308,6 +316,7 @@ impl Elaborator {
                 Fun::WithAxis {
                     primitive: *primitive,
                     axis,
+                    laminate: false,
                     span: primitive_span.join(span),
                 }
             }
@@ -450,6 +459,67 @@ impl Elaborator {
         } else {
             self.scalar_dyadic(primitive, spread, matrix, span)
         }
+    }
+
+    /// For `,[k]` or `⍪[k]` with a constant k between integers (laminate): ⌈k, the axis the new one goes before.
+    fn laminate_axis(&mut self, function: &Fun, indices: &[Option<ast::Expr>]) -> ElabResult<Option<i64>> {
+        let (Fun::Primitive(Primitive::Comma | Primitive::CommaBar, _), [Some(expr)]) = (function, indices) else {
+            return Ok(None);
+        };
+        let value = self.expr(expr)?;
+        let axis = self.expect_array(value, expr.span)?.constant_scalar();
+        Ok(match axis {
+            Some(Scalar::Double(k)) if k.fract() != 0.0 => Some(k.ceil() as i64),
+            _ => None,
+        })
+    }
+
+    /// `⍺,[k]⍵` with k between integers (laminate): ⍺ and ⍵, of one shape (a scalar is extended to the other's),
+    /// stacked along a new axis of length 2 placed before their axis `before` (⌈k): stacked first, as
+    /// `(2,⍴⍺)⍴(,⍺),,⍵`, then moved into place by a dyadic transpose.
+    pub fn laminate(&mut self, before: i64, (left, right): (Arr, Arr), span: Span) -> ElabResult<Arr> {
+        let (left, right) = self.unify_bases(left, right, span)?;
+        let (left, right) = (self.bind(left), self.bind(right));
+        let (left, right) = match (left.rank, right.rank) {
+            // Two scalars laminate to a vector of two.
+            (0, 0) => return self.catenate_last(left, right, span),
+            (0, _) => {
+                let shape = self.shape_of(&right);
+                (self.reshape(shape, left, span)?, right)
+            }
+            (_, 0) => {
+                let shape = self.shape_of(&left);
+                (left, self.reshape(shape, right, span)?)
+            }
+            (a, b) if a != b => return Err(ElabError::rank(span, "laminate needs arguments of one rank")),
+            _ => (left, right),
+        };
+        let (left, right) = (self.bind(left), self.bind(right));
+        let rank = left.rank as i64;
+        if before < 1 || before > rank + 1 {
+            return Err(ElabError::index(
+                span,
+                format!("a new axis before axis {before} of rank {rank}"),
+            ));
+        }
+        // A zipWith of the two checks at run time that their shapes agree (LENGTH ERROR).
+        let checked = self.pointwise_dyadic(left.clone(), right.clone(), span, &mut |_, x, _| Ok(Val::Array(x)))?;
+        let (checked, right_items) = (self.ravel(checked), self.ravel(right));
+        let items = self.catenate_last(checked, right_items, span)?;
+        let two = Arr::vector_constant(vec![Scalar::Int(2)], Base::Int);
+        let shape = self.shape_of(&left);
+        let shape = self.catenate_last(two, shape, span)?;
+        let stacked = self.reshape(shape, items, span)?;
+        if before == 1 {
+            return Ok(stacked);
+        }
+        // Source axis 1 (the new one) goes to `before`; source axis j+1 (the arguments' axis j) to j, or j+1 from
+        // `before` on.
+        let axes: Vec<Scalar> = std::iter::once(before)
+            .chain((1..=rank).map(|j| if j < before { j } else { j + 1 }))
+            .map(Scalar::Int)
+            .collect();
+        self.transpose_with_axes(Arr::vector_constant(axes, Base::Int), stacked, span)
     }
 
     /// The axis of `f[k]` or `op[k]`: one integer constant.

@@ -1228,12 +1228,14 @@ impl Elaborator {
             Fun::WithAxis {
                 primitive,
                 axis,
+                laminate: false,
                 span: axis_span,
             } => self.at_site(*axis_span, |this| {
                 let argument = this.expect_array(argument, *axis_span)?;
                 this.apply_monadic_with_axis(*primitive, *axis, argument, *axis_span)
                     .map(Val::Array)
             }),
+            Fun::WithAxis { span, .. } => Err(ElabError::nonce(*span, "monadic , with a fractional axis")),
             Fun::Bench {
                 function,
                 count,
@@ -1288,10 +1290,14 @@ impl Elaborator {
             Fun::WithAxis {
                 primitive,
                 axis,
+                laminate,
                 span: axis_span,
             } => self.at_site(*axis_span, |this| {
                 let left = this.expect_array(left, *axis_span)?;
                 let right = this.expect_array(right, *axis_span)?;
+                if *laminate {
+                    return this.laminate(*axis, (left, right), *axis_span).map(Val::Array);
+                }
                 this.apply_dyadic_with_axis(*primitive, *axis, left, right, *axis_span)
                     .map(Val::Array)
             }),

@@ -467,7 +467,7 @@ impl Elaborator {
         Arr::dynamic(Expr::op("transp", vec![array.expr]), array.base, array.rank).with_extents(extents)
     }
 
-    fn transpose_with_axes(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+    pub(super) fn transpose_with_axes(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
         let Some(axes) = left.constant_ints() else {
             return Err(ElabError::nonce(span, "dyadic ⍉ with axes that are not constant"));
         };
