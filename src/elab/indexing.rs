@@ -270,7 +270,8 @@ impl Elaborator {
         indices: &[Option<ast::Expr>],
         span: Span,
     ) -> ElabResult<Val> {
-        if let Some(before) = self.laminate_axis(&function, indices)? {
+        let axis_value = self.constant_axis_value(indices, span)?;
+        if let Some(before) = laminate_position(&function, axis_value) {
             return Ok(Val::Function(Rc::new(Fun::WithAxis {
                 primitive: Primitive::Comma,
                 axis: before,
@@ -278,7 +279,7 @@ impl Elaborator {
                 span: function.span().join(span),
             })));
         }
-        let axis = self.constant_axis(indices, span)?;
+        let axis = integer_axis(axis_value, span)?;
         let replacement = match (&*function, axis) {
             (Fun::Primitive(Primitive::CircleStile | Primitive::CircleBar, s), 1) => {
                 Fun::Primitive(Primitive::CircleBar, *s)
@@ -461,19 +462,6 @@ impl Elaborator {
         }
     }
 
-    /// For `,[k]` or `⍪[k]` with a constant k between integers (laminate): ⌈k, the axis the new one goes before.
-    fn laminate_axis(&mut self, function: &Fun, indices: &[Option<ast::Expr>]) -> ElabResult<Option<i64>> {
-        let (Fun::Primitive(Primitive::Comma | Primitive::CommaBar, _), [Some(expr)]) = (function, indices) else {
-            return Ok(None);
-        };
-        let value = self.expr(expr)?;
-        let axis = self.expect_array(value, expr.span)?.constant_scalar();
-        Ok(match axis {
-            Some(Scalar::Double(k)) if k.fract() != 0.0 => Some(k.ceil() as i64),
-            _ => None,
-        })
-    }
-
     /// `⍺,[k]⍵` with k between integers (laminate): ⍺ and ⍵, of one shape (a scalar is extended to the other's),
     /// stacked along a new axis of length 2 placed before their axis `before` (⌈k): stacked first, as
     /// `(2,⍴⍺)⍴(,⍺),,⍵`, then moved into place by a dyadic transpose.
@@ -522,24 +510,22 @@ impl Elaborator {
         self.transpose_with_axes(Arr::vector_constant(axes, Base::Int), stacked, span)
     }
 
-    /// The axis of `f[k]` or `op[k]`: one integer constant.
-    fn constant_axis(&mut self, indices: &[Option<ast::Expr>], span: Span) -> ElabResult<i64> {
+    /// The axis of `f[k]` or `op[k]`: one constant, evaluated once.
+    fn constant_axis_value(&mut self, indices: &[Option<ast::Expr>], span: Span) -> ElabResult<Scalar> {
         let axis = match indices {
             [Some(expr)] => {
                 let value = self.expr(expr)?;
-                self.expect_array(value, expr.span)?
-                    .constant_scalar()
-                    .and_then(|s| s.as_int())
+                self.expect_array(value, expr.span)?.constant_scalar()
             }
             _ => None,
         };
-        axis.ok_or_else(|| ElabError::nonce(span, "an axis specification that is not an integer constant"))
+        axis.ok_or_else(|| not_an_integer_axis(span))
     }
 
     /// An axis on a primitive operator: `f/[1]`, `A/[1]`, `f\[1]` and `A\[1]` work along the first axis, as `⌿` and
     /// `⍀` do (and `⌿[1]`, `⍀[1]` as they are).
     pub fn operator_with_axis(&mut self, operator: &Opr, indices: &[Option<ast::Expr>], span: Span) -> ElabResult<Val> {
-        let axis = self.constant_axis(indices, span)?;
+        let axis = integer_axis(self.constant_axis_value(indices, span)?, span)?;
         let first_axis_form = match (operator, axis) {
             (Opr::Primitive(Primitive::Slash | Primitive::SlashBar, glyph_span), 1) => {
                 Opr::Primitive(Primitive::SlashBar, *glyph_span)
@@ -617,6 +603,25 @@ impl Elaborator {
         Ok(Val::Array(
             Arr::dynamic(expr, base, current.rank).with_extents(current.extents.clone()),
         ))
+    }
+}
+
+/// An axis that must be an integer (every axis but laminate's).
+fn integer_axis(value: Scalar, span: Span) -> ElabResult<i64> {
+    value.as_int().ok_or_else(|| not_an_integer_axis(span))
+}
+
+fn not_an_integer_axis(span: Span) -> ElabError {
+    ElabError::nonce(span, "an axis specification that is not an integer constant")
+}
+
+/// For `,[k]` or `⍪[k]` with k between integers (laminate): ⌈k, the axis the new one goes before.
+fn laminate_position(function: &Fun, axis: Scalar) -> Option<i64> {
+    match (function, axis) {
+        (Fun::Primitive(Primitive::Comma | Primitive::CommaBar, _), Scalar::Double(k)) if k.fract() != 0.0 => {
+            Some(k.ceil() as i64)
+        }
+        _ => None,
     }
 }
 

@@ -68,18 +68,7 @@ impl Elaborator {
             },
             GradeUp | GradeDown => self.grade(primitive, argument, span)?,
             IotaUnderbar => self.where_true(argument, span)?,
-            Union => {
-                let argument = if argument.rank == 0 {
-                    self.ravel(argument)
-                } else {
-                    argument
-                };
-                return match argument.rank {
-                    1 => self.apply_prelude_monadic("unique", argument, span),
-                    2 => self.apply_prelude_monadic("unique_rows", argument, span),
-                    _ => Err(ElabError::nonce(span, "∪ (unique) of an array of rank 3 or more")),
-                };
-            }
+            Union => return self.items_or_rows("∪ (unique)", ("unique", "unique_rows"), argument, span),
             Format => self.format(argument, span)?,
             Domino => self.matrix_inverse(argument, span)?,
             LeftShoe => {
@@ -91,20 +80,31 @@ impl Elaborator {
         Ok(Val::Array(result))
     }
 
-    /// `≠⍵` (unique mask): 1 at the first occurrence of each item of a vector (a scalar is a vector of one).
+    /// `≠⍵` (unique mask): 1 at the first occurrence of each item of a vector, or of each row of a matrix.
     fn unique_mask(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
-        let argument = if argument.rank == 0 {
-            self.ravel(argument)
-        } else {
-            argument
-        };
-        let name = match argument.rank {
-            1 => "unique_mask",
-            2 => "unique_rows_mask",
-            _ => return Err(ElabError::nonce(span, "≠ (unique mask) of an array of rank 3 or more")),
-        };
-        let mask = self.apply_prelude_monadic(name, argument, span)?;
+        let names = ("unique_mask", "unique_rows_mask");
+        let mask = self.items_or_rows("≠ (unique mask)", names, argument, span)?;
         self.expect_array(mask, span)
+    }
+
+    /// A prelude function on the items of a vector (a scalar is a vector of one) or, by its second name, on the rows
+    /// of a matrix; `what` names the primitive in the NONCE ERROR for higher ranks.
+    fn items_or_rows(
+        &mut self,
+        what: &str,
+        (on_items, on_rows): (&str, &str),
+        argument: Arr,
+        span: Span,
+    ) -> ElabResult<Val> {
+        match argument.rank {
+            0 => {
+                let vector = self.ravel(argument);
+                self.apply_prelude_monadic(on_items, vector, span)
+            }
+            1 => self.apply_prelude_monadic(on_items, argument, span),
+            2 => self.apply_prelude_monadic(on_rows, argument, span),
+            _ => Err(ElabError::nonce(span, format!("{what} of an array of rank 3 or more"))),
+        }
     }
 
     pub fn primitive_dyadic(&mut self, primitive: Primitive, left: Val, right: Val, span: Span) -> ElabResult<Val> {
