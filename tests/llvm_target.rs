@@ -169,6 +169,7 @@ fn the_table_has_one_entry_per_id_and_unique_names() {
         RuntimeFunctionId::ClLaunch,
         RuntimeFunctionId::ClToHost,
         RuntimeFunctionId::ClHostWrote,
+        RuntimeFunctionId::ClNewerOnDevice,
         RuntimeFunctionId::ClFresh,
         RuntimeFunctionId::ClForget,
         RuntimeFunctionId::ClFinish,

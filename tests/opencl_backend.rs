@@ -3,9 +3,13 @@
 //!
 //! - A Life `⍣` keeps its board on the device: the copies to the host do not grow with the number of steps.
 //! - A signal-style map and reduction is one kernel, with no copy back but the partial results.
+//! - A double sum on the device folds each chunk in 256 lanes combined as a tree, whatever the work-group size, and
+//!   a row's sum gives the same bits from a kernel per row as from a work-item per row.
+//! - A construct of little work on an array a kernel wrote runs on the device rather than copy the array back.
 //! - An APL error raised inside a kernel is reported as on the CPU (name, message, line and column, status 1).
 //! - `aplc build --gpu` makes an executable that prints what jit prints, and its statistics line names the device.
-//! - A device that `APLC_DEVICE` does not name: `OPENCL ERROR`, status 3.
+//! - A device that `APLC_DEVICE` does not name: `OPENCL ERROR`, status 3, for a program that launches a kernel; an
+//!   executable whose constructs all stay on the host runs.
 //! - A construct a kernel cannot express stays on the host, the dump says which and why, and the program runs right.
 //!
 //! Without an OpenCL device (`opencl_device_available()` is `Err`), every test that needs one says so on standard
@@ -255,6 +259,118 @@ fn signal_is_one_kernel_with_no_copy_back_but_its_partial_results() {
     assert_eq!(text(&jit.stdout), text(&opencl.stdout), "{}", described(&jit));
 }
 
+/// The sum of `values` in the order that defines a reduction on the OpenCL device: chunks of 4096 elements
+/// (`REDUCTION_CHUNK`), each folded into 256 lanes (element k of a chunk into lane k mod 256, each lane left to right
+/// from -0), the lanes combined pairwise in order (0 with 1, 2 with 3, ..., then those pairs, up to one value), the
+/// chunks' results folded in order from -0 on the host.
+fn sum_in_lanes(values: &[f64]) -> f64 {
+    let mut total = -0.0;
+    for chunk in values.chunks(4096) {
+        let mut lanes = vec![-0.0f64; 256];
+        for (k, x) in chunk.iter().enumerate() {
+            lanes[k % 256] += x;
+        }
+        while lanes.len() > 1 {
+            lanes = lanes.chunks(2).map(|pair| pair[0] + pair[1]).collect();
+        }
+        total += lanes[0];
+    }
+    total
+}
+
+#[test]
+fn a_double_sum_on_the_device_folds_in_lanes_whatever_the_work_group_size() {
+    let Some(_) = device_or_skip() else { return };
+    let directory = test_directory("sum_in_lanes");
+    // 10000 reciprocals: three chunks, the last one short; at 17 digits the order of the additions shows.
+    std::fs::write(directory.join("sum.apl"), "⎕PP←17\nN←10000 ⎕ArgInt 1\n⎕←+/÷⍳N\n").unwrap();
+    let reciprocals: Vec<f64> = (1..=10000).map(|i| 1.0 / f64::from(i)).collect();
+    let expected = sum_in_lanes(&reciprocals);
+    let left_to_right = reciprocals.iter().fold(-0.0, |sum, x| sum + x);
+    assert_ne!(
+        expected, left_to_right,
+        "the test must tell the lanes from a left-to-right fold"
+    );
+    for group_size in ["1", "3", "100", "256"] {
+        let run = run_on_device(&directory, "sum.apl", &[], &[("APLC_OPENCL_GROUP_SIZE", group_size)]);
+        assert_eq!(run.status.code(), Some(0), "{}", described(&run));
+        // 17 significant digits name one double.
+        let printed: f64 = text(&run.stdout).trim().parse().expect("a number");
+        assert_eq!(
+            printed.to_bits(),
+            expected.to_bits(),
+            "group size {group_size}: printed {printed}, the lanes give {expected}"
+        );
+    }
+}
+
+#[test]
+fn a_row_sum_gives_the_same_bits_from_a_kernel_per_row_and_from_a_work_item_per_row() {
+    let Some(_) = device_or_skip() else { return };
+    let directory = test_directory("row_sums_in_lanes");
+    std::fs::write(
+        directory.join("rows.apl"),
+        "⎕PP←17\nR←3 ⎕ArgInt 1\nC←9000 ⎕ArgInt 2\nm←÷(R,C)⍴⍳R×C\n⎕←+/m\n",
+    )
+    .unwrap();
+    // Rows of three chunks (the last one short), of one chunk longer than the lanes, and shorter than the lanes and
+    // not a power of two.
+    for columns in [9000u32, 300, 100] {
+        let expected: Vec<f64> = (0..3u32)
+            .map(|row| {
+                let values: Vec<f64> = (1..=columns).map(|j| 1.0 / f64::from(row * columns + j)).collect();
+                sum_in_lanes(&values)
+            })
+            .collect();
+        // outer=0: one work-item per row folds it in the kernel's lanes; never: each row is a reduction kernel.
+        for outer in ["0", "9223372036854775807"] {
+            let run = run_on_device(
+                &directory,
+                "rows.apl",
+                &["3", &columns.to_string()],
+                &[("APLC_PARAM_outer", outer)],
+            );
+            assert_eq!(run.status.code(), Some(0), "{}", described(&run));
+            let printed: Vec<f64> = text(&run.stdout)
+                .split_whitespace()
+                .map(|number| number.parse().expect("a number"))
+                .collect();
+            assert_eq!(
+                printed.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                expected.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                "{columns} columns, outer={outer}: printed {printed:?}, the lanes give {expected:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_little_work_on_an_array_a_kernel_wrote_runs_on_the_device_instead_of_copying_it_back() {
+    let Some(_) = device_or_skip() else { return };
+    let directory = test_directory("little_work_stays_on_device");
+    // v (100000 doubles, 800 kB) is written by a kernel and summed by another; the sum of its first K elements is
+    // work far below the offload threshold, which alone would run it on the host after copying v back.
+    std::fs::write(
+        directory.join("little.apl"),
+        "N←100000 ⎕ArgInt 1\nK←3 ⎕ArgInt 2\nv←÷⍳N\n⎕←+/v\n⎕←+/K↑v\n",
+    )
+    .unwrap();
+    let opencl = aplc(
+        &directory,
+        &["run", "--backend", "opencl", "little.apl"],
+        &[("APLC_OPENCL_STATS", "1")],
+    );
+    assert_eq!(opencl.status.code(), Some(0), "{}", described(&opencl));
+    // 1 + 1/2 + 1/3 = 1.833333333; the harmonic number H(100000) = ln 100000 + γ + 1/200000 - ... = 12.09014613.
+    assert_eq!(text(&opencl.stdout), "12.09014613\n1.833333333\n");
+    let counts = statistics(&text(&opencl.stderr));
+    // Three kernels (v, its sum, the sum of its first K); what comes back is partial results, never v.
+    assert_eq!(counts.launches, 3, "{counts:?}");
+    assert!(counts.to_host_bytes < 8 * 1000, "{counts:?}");
+    let jit = aplc(&directory, &["run", "--backend", "jit", "little.apl"], &[]);
+    assert_eq!(text(&jit.stdout), text(&opencl.stdout), "{}", described(&jit));
+}
+
 /// Runs `source` on jit and on opencl (every construct on the device) and checks that both fail in the same way:
 /// status 1, the same output before the error and nothing after it, the same report naming `error` at `site`.
 fn fails_alike_on_jit_and_opencl(test_name: &str, source: &str, printed: &str, error: &str, site: &str) {
@@ -393,6 +509,20 @@ fn an_aplc_device_that_names_no_device_is_an_opencl_error() {
             assert!(text(&output.stderr).contains("no-such-device"), "{}", described(output));
         }
     }
+    // Row sums of a 2×3 matrix: with the default thresholds every construct stays on the host, so the executable
+    // launches nothing. Its matrix and row sums are blocks kernels could use (announced to the run-time library when
+    // allocated); that never sets a device up (no OpenCL context to pay for), and it runs where none matches.
+    // m is 0.001×(4 0 3) and 0.001×(5 1 4) (7|i+3j): row sums 0.007 and 0.010, their sum 0.017.
+    std::fs::write(
+        directory.join("rows.apl"),
+        "R←1000 ⎕ArgInt 1\nC←1000 ⎕ArgInt 2\nm←0.001×7|(⍳R)∘.+3×⍳C\ns←+/m\n⎕←(+/s),s[1],s[R]\n",
+    )
+    .unwrap();
+    let built = aplc(&directory, &["build", "--gpu", "rows.apl", "-o", "rows"], &[]);
+    assert_eq!(built.status.code(), Some(0), "{}", described(&built));
+    let on_host = run_in(&directory, Some(&directory.join("rows")), &["2", "3"], &environment);
+    assert_eq!(on_host.status.code(), Some(0), "{}", described(&on_host));
+    assert_eq!(text(&on_host.stdout), "0.017 0.007 0.01\n");
 }
 
 /// |*0J1×i| is |e^(i·k)| = 1 for every k (complex numbers, which kernels do not have: made on the host); its sum

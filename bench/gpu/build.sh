@@ -3,6 +3,8 @@
 # `aplc build --gpu` and without (native code), the corpus programs of apl-tests/programs and apl-tests/memory with
 # every construct on the device, each with jit's output beside it, and the OpenCL ICD loader (the GPU machine may lack
 # it). The executables target x86-64-v3, so that they run on another x86 machine; they are stripped to travel light.
+# All of it travels as one archive, executables.tar.xz. Last, aplc itself with the shared libraries it needs (libLLVM and what that links, which the GPU machine lacks)
+# as aplc.tar.xz, so that bench/gpu/tune.sh can run `aplc tune` there (about 50 MB: the device tool carries 64 MiB).
 set -e
 cd "$(dirname "$0")/../.."
 out=${1:-.devcarry}
@@ -18,5 +20,25 @@ for file in apl-tests/programs/*.apl apl-tests/memory/*.apl; do
     { timeout 20 $aplc run --backend jit "$file" 2>/dev/null; echo "rc=$?"; } > "$out/corpus/$name.expected"
   fi
 done
-strip "$out"/bin/* $(ls "$out"/corpus/* | grep -v '\.expected$')
+# With OLD_APLC (another aplc binary, such as the previous commit's), the reduction benchmarks built by it too, into
+# $out/old/, for run.sh's comparison of the two versions' kernels on the same device.
+if [ -n "${OLD_APLC:-}" ]; then
+  mkdir -p "$out/old"
+  for program in signal sum blackscholes; do
+    "$OLD_APLC" build --gpu --target-cpu x86-64-v3 bench/programs/$program/$program.apl -o "$out/old/$program"
+  done
+fi
+strip "$out"/bin/* $(ls "$out"/corpus/* | grep -v '\.expected$') $(ls "$out"/old/* 2>/dev/null)
 cp /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 "$out/lib/"
+# The executables share their run-time library: one compressed archive is a tenth of their size (run.sh unpacks it).
+tar -C "$out" -cf - bin corpus lib $(ls -d "$out"/old 2>/dev/null | xargs -r -n1 basename) | xz -T0 -6 > "$out/executables.tar.xz"
+rm -rf "$out/bin" "$out/corpus" "$out/old"
+# aplc and every shared library it loads except the C and C++ run-time libraries (the GPU machine's own are newer,
+# and compatible), compressed: libLLVM alone is 130 MB.
+rm -rf "$out/pack" && mkdir -p "$out/pack/bin" "$out/pack/lib"
+cp "$aplc" "$out/pack/bin/aplc" && strip "$out/pack/bin/aplc"
+ldd "$aplc" | awk '/=> \//{print $3}' | grep -vE '/(libc|libm|libgcc_s|libstdc\+\+|libpthread|libdl|ld-linux[^/]*)\.so' |
+  while read -r library; do cp -L "$library" "$out/pack/lib/"; done
+tar -C "$out/pack" -cf - bin lib | xz -T0 -6 > "$out/aplc.tar.xz"
+rm -rf "$out/pack"
+

@@ -3,6 +3,7 @@
 # corpus programs built with --gpu (every construct on the device) against jit's output, then the benchmarks (--gpu
 # executables against native executables on all cores, then one profiled run). Writes $OUT/gpu.txt as it goes.
 D=$(pwd)/${1:-.devcarry}
+[ -d $D/bin ] || xz -dc $D/executables.tar.xz | tar -C $D -xf -
 L=$(ls /usr/lib/libnvidia-opencl.so.1 /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 2>/dev/null | head -1)
 mkdir -p /tmp/icd; echo "$L" > /tmp/icd/nvidia.icd
 export OCL_ICD_VENDORS=/tmp/icd LD_LIBRARY_PATH=$D/lib:${LD_LIBRARY_PATH:-} APLC_DEVICE=nvidia
@@ -32,3 +33,14 @@ for spec in "signal 50000000" "sum 100000000" "blackscholes 10000000" "life 4000
   measure $name gpu "$@"
   measure $name cpu "$@"
 done
+# Reduction kernels against those of another aplc (OLD_APLC in build.sh, into $D/old/), kernel times from a profiled
+# run of each: two of each, the first a warm-up.
+if [ -d $D/old ]; then
+  for spec in "signal 50000000" "sum 100000000" "blackscholes 10000000" "signal 500000000"; do
+    set -- $spec; name=$1; shift
+    for variant in old/$name bin/$name-gpu bin/$name-gpu old/$name; do
+      env APLC_OPENCL_STATS=1 APLC_OPENCL_PROFILE=1 timeout 30 $D/$variant "$@" 2>&1 | tr '\n' ' ' |
+        sed "s|^|FORM $variant [$*] |" | tee -a $R; echo | tee -a $R
+    done
+  done
+fi

@@ -34,7 +34,8 @@
 //! [`aplrt_cl_fresh`] said that nobody wrote it yet); [`aplrt_cl_to_host`] downloads only when a kernel wrote the
 //! block since; [`aplrt_cl_host_wrote`] marks the device copy stale. Calls with pointers the table does not hold
 //! (blocks no kernel used) are cheap no-ops, and so are zero-byte blocks, which never travel. Only
-//! [`aplrt_cl_launch`] and [`aplrt_cl_fresh`] set the device up (and may stop a program that cannot have one).
+//! [`aplrt_cl_launch`] sets the device up (and may stop a program that cannot have one): a program whose constructs
+//! all stay on the host never creates an OpenCL context, and runs where there is no device.
 //!
 //! Environment:
 //! - `APLC_DEVICE`: a case-insensitive substring of `<platform name> <device name>` choosing the device; without it
@@ -142,6 +143,17 @@ struct Entry {
     residency: Residency,
 }
 
+impl Entry {
+    /// A block nobody wrote yet, without a device buffer.
+    fn fresh(bytes: usize) -> Entry {
+        Entry {
+            buffer: None,
+            bytes,
+            residency: Residency::Fresh,
+        }
+    }
+}
+
 struct BuiltProgram {
     source: Vec<u8>,
     program: Program,
@@ -190,12 +202,15 @@ struct State {
 unsafe impl Send for State {}
 
 enum Slot {
-    Unknown,
+    /// Not set up yet: no kernel has been launched. The blocks host code announced as fresh so far (address and
+    /// bytes), for the state to start with: announcing a block never sets the device up, so a program whose
+    /// constructs all stay on the host never pays for an OpenCL context (about 0.3 s on an NVIDIA GPU).
+    Unknown(BTreeMap<usize, usize>),
     Ready(Box<State>),
     Unavailable(String),
 }
 
-static STATE: Mutex<Slot> = Mutex::new(Slot::Unknown);
+static STATE: Mutex<Slot> = Mutex::new(Slot::Unknown(BTreeMap::new()));
 
 fn lock_state() -> MutexGuard<'static, Slot> {
     STATE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -203,16 +218,22 @@ fn lock_state() -> MutexGuard<'static, Slot> {
 
 /// The state, set up on first use, or the reason the backend cannot run here.
 fn ready_state(slot: &mut Slot) -> Result<&mut State, String> {
-    if matches!(slot, Slot::Unknown) {
+    if let Slot::Unknown(fresh) = slot {
+        let fresh = std::mem::take(fresh);
         *slot = match State::create() {
-            Ok(state) => Slot::Ready(Box::new(state)),
+            Ok(mut state) => {
+                for (pointer, bytes) in fresh {
+                    state.blocks.insert(pointer, Entry::fresh(bytes));
+                }
+                Slot::Ready(Box::new(state))
+            }
             Err(reason) => Slot::Unavailable(reason),
         };
     }
     match slot {
         Slot::Ready(state) => Ok(state),
         Slot::Unavailable(reason) => Err(reason.clone()),
-        Slot::Unknown => unreachable!("the slot was just filled"),
+        Slot::Unknown(_) => unreachable!("the slot was just filled"),
     }
 }
 
@@ -1033,26 +1054,53 @@ pub unsafe extern "C" fn aplrt_cl_to_host(pointer: *mut u8, bytes: i64) {
     })
 }
 
+/// 1 when a kernel wrote the block at `pointer` since the host last saw it (the host would have to copy it back
+/// before reading it, or before storing into part of it), else 0, also for a block no kernel used. The host code of
+/// a construct that may run on either side asks this of its blocks: rather than copy whole arrays back for a little
+/// work, it runs the construct on the device.
+#[no_mangle]
+pub extern "C" fn aplrt_cl_newer_on_device(pointer: *mut u8) -> i64 {
+    guarded("residency query", || {
+        let slot = lock_state();
+        match &*slot {
+            Slot::Ready(state) => state
+                .blocks
+                .get(&(pointer as usize))
+                .is_some_and(|entry| entry.residency == Residency::DeviceNewer)
+                .into(),
+            _ => 0,
+        }
+    })
+}
+
 /// After host code stored into the block at `pointer`: the device copy, if any, is stale.
 #[no_mangle]
 pub extern "C" fn aplrt_cl_host_wrote(pointer: *mut u8) {
     guarded("host_wrote", || {
         let mut slot = lock_state();
-        if let Slot::Ready(state) = &mut *slot {
-            if let Some(entry) = state.blocks.get_mut(&(pointer as usize)) {
-                if entry.residency != Residency::Fresh || entry.buffer.is_some() {
-                    entry.residency = Residency::HostNewer;
-                } else {
-                    // A fresh block without a device buffer: the first launch creates and uploads it.
-                    state.blocks.remove(&(pointer as usize));
+        match &mut *slot {
+            Slot::Ready(state) => {
+                if let Some(entry) = state.blocks.get_mut(&(pointer as usize)) {
+                    if entry.residency != Residency::Fresh || entry.buffer.is_some() {
+                        entry.residency = Residency::HostNewer;
+                    } else {
+                        // A fresh block without a device buffer: the first launch creates and uploads it.
+                        state.blocks.remove(&(pointer as usize));
+                    }
                 }
             }
+            // Written before the device was set up: no longer fresh, so the first launch that uses it uploads it.
+            Slot::Unknown(fresh) => {
+                fresh.remove(&(pointer as usize));
+            }
+            Slot::Unavailable(_) => {}
         }
     })
 }
 
 /// After `aplrt_alloc` returned `pointer` (`bytes` bytes): a new block whose contents nobody wrote yet, so a kernel
-/// may use it without an upload. The device buffer is made at the first launch that uses it.
+/// may use it without an upload. The device buffer is made at the first launch that uses it; before the first launch
+/// of the program the block is only remembered (the device is not set up for it).
 #[no_mangle]
 pub extern "C" fn aplrt_cl_fresh(pointer: *mut u8, bytes: i64) {
     guarded("fresh", || {
@@ -1060,27 +1108,30 @@ pub extern "C" fn aplrt_cl_fresh(pointer: *mut u8, bytes: i64) {
             return;
         }
         let mut slot = lock_state();
-        // Host code announces fresh blocks only for kernels it is about to launch, so this may set the device up.
-        let state = state_or_exit(&mut slot);
-        state.blocks.insert(
-            pointer as usize,
-            Entry {
-                buffer: None,
-                bytes: bytes as usize,
-                residency: Residency::Fresh,
-            },
-        );
+        match &mut *slot {
+            Slot::Unknown(fresh) => {
+                fresh.insert(pointer as usize, bytes as usize);
+            }
+            Slot::Ready(state) => {
+                state.blocks.insert(pointer as usize, Entry::fresh(bytes as usize));
+            }
+            // The first launch already reported that the device cannot be used.
+            Slot::Unavailable(_) => {}
+        }
     })
 }
 
 /// Before the block at `pointer` is freed: releases its device buffer and forgets it (the address may be reused).
 #[no_mangle]
 pub extern "C" fn aplrt_cl_forget(pointer: *mut u8) {
-    guarded("forget", || {
-        let mut slot = lock_state();
-        if let Slot::Ready(state) = &mut *slot {
+    guarded("forget", || match &mut *lock_state() {
+        Slot::Ready(state) => {
             state.blocks.remove(&(pointer as usize));
         }
+        Slot::Unknown(fresh) => {
+            fresh.remove(&(pointer as usize));
+        }
+        Slot::Unavailable(_) => {}
     })
 }
 

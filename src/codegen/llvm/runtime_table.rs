@@ -57,6 +57,7 @@ pub enum RuntimeFunctionId {
     ClLaunch,
     ClToHost,
     ClHostWrote,
+    ClNewerOnDevice,
     ClFresh,
     ClForget,
     ClFinish,
@@ -325,6 +326,15 @@ pub const RUNTIME_FUNCTIONS: &[RuntimeFunction] = &[
         never_returns: false,
         returns_fresh_memory: false,
         address_in_this_process: opencl::aplrt_cl_host_wrote as *const (),
+    },
+    RuntimeFunction {
+        id: RuntimeFunctionId::ClNewerOnDevice,
+        name: "aplrt_cl_newer_on_device",
+        parameters: &[Pointer],
+        result: Some(I64),
+        never_returns: false,
+        returns_fresh_memory: false,
+        address_in_this_process: opencl::aplrt_cl_newer_on_device as *const (),
     },
     RuntimeFunction {
         id: RuntimeFunctionId::ClFresh,

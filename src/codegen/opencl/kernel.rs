@@ -115,12 +115,25 @@ pub struct ReductionBody<'a> {
     pub site: Option<Span>,
 }
 
+/// The lanes of a chunk's fold in a reduction kernel: element `k` of a chunk is folded into lane `k mod
+/// REDUCTION_LANES`, each lane left to right, and the lanes are combined pairwise in order, as a balanced tree
+/// (lanes 0 and 1, 2 and 3, ..., then those pairs 0-1 and 2-3, ...). A power of two; the kernel's local buffer holds
+/// one value per lane.
+pub const REDUCTION_LANES: i64 = 256;
+
 /// A reduction kernel: one work-group per chunk of `REDUCTION_CHUNK` elements (looping over chunks when there are
-/// fewer groups). The group's work-items compute a slice of the chunk's elements at a time into local memory, then
-/// its first work-item folds them in order: the chunk's partial result is the left-to-right fold that defines the
-/// reduction, bit for bit, while the elements (the expensive part: a division, an exponential) are computed in
-/// parallel. The host folds the partial results in chunk order. A failed check jumps past its element (or the fold)
-/// instead of returning, since every work-item must reach the group's barriers.
+/// fewer groups). The group's work-items fold the chunk's [`REDUCTION_LANES`] lanes (one lane each in a group of 256
+/// work-items; several each in a smaller group) into local memory, then combine the lanes pairwise as a tree,
+/// doubling the width at each step, and the first work-item stores the chunk's partial result, which the host folds
+/// in chunk order. A chunk's fold is thus 16 + 8 operations deep instead of 4096, so that a GPU has work for all its
+/// work-items even when the chunks are fewer than they are.
+///
+/// The lanes reassociate a chunk's elements, the licence native code also takes when it folds a chunk in vector
+/// lanes (see the loop IR's module documentation). The order is fixed by the lanes alone, never by the work-group
+/// size or the device, so a floating-point `+/` prints the same digits on every OpenCL device and group size; a
+/// reduction nested in a kernel folds its chunks in the same order (`fold_chunk_in_lanes`).
+/// A failed check jumps past its element (or the combination) instead of returning, since every work-item must
+/// reach the group's barriers.
 pub fn write_reduction_kernel(parts: &ReductionBody, float_mode: FloatMode) -> Result<Kernel, Unsupported> {
     let mut writer = KernelWriter::new(4, float_mode, Some("aplc_element_done".to_string()));
     writer.site = parts.site;
@@ -139,83 +152,55 @@ pub fn write_reduction_kernel(parts: &ReductionBody, float_mode: FloatMode) -> R
         ));
     }
     parameters.push("__global int* aplc_error".to_string());
-    // One element, into the group's buffer.
+    let folding = GroupFolding::new(parts, element_type, c_element, &mut writer)?;
+    // One element, folded into the work-item's own partial result.
     let index = variable_name(parts.index);
     writer.line(&format!("long {index} = aplc_first + aplc_k;"));
     writer.statements(parts.body)?;
     let element = writer.expression(parts.element)?;
-    writer.line(&format!("aplc_elements[aplc_lid] = {element};"));
+    let x = writer.temporary(element_type, &element)?;
+    folding.fold_element(&mut writer, &x)?;
     let element_text = std::mem::take(&mut writer.text);
-    // The fold of the buffer, by the group's first work-item.
-    writer.depth = 5;
-    writer.failure_label = Some("aplc_fold_done".to_string());
-    writer.line(&format!("{c_element} x = aplc_elements[aplc_t];"));
-    let (declarations, stores) = match parts.fold {
-        ChunkFold::ExactIntSum => {
-            writer.line("aplc_high = (long)((ulong)aplc_high + (ulong)(x >> 32));");
-            writer.line("aplc_sum = (long)((ulong)aplc_sum + (ulong)x);");
-            let [high, sum] = parts.partials else {
-                return Err(Unsupported("an exact sum without its two partial blocks".to_string()));
-            };
-            (
-                "long aplc_high = 0; long aplc_sum = 0;".to_string(),
-                format!(
-                    "{}[aplc_chunk] = aplc_high; {}[aplc_chunk] = aplc_sum;",
-                    high.name(),
-                    sum.name()
-                ),
-            )
-        }
-        ChunkFold::Operator { op, neutral } => {
-            let neutral = writer.expression(neutral)?;
-            let arguments = [("aplc_part".to_string(), element_type), ("x".to_string(), element_type)];
-            let folded = writer.apply(op, &arguments)?;
-            writer.line(&format!("aplc_part = {folded};"));
-            let [partial] = parts.partials else {
-                return Err(Unsupported("a reduction without its partial block".to_string()));
-            };
-            let stored = match partial.element {
-                ScalarType::Bool => "(uchar)aplc_part".to_string(),
-                _ => "aplc_part".to_string(),
-            };
-            (
-                format!("{c_element} aplc_part = {neutral};"),
-                format!("{}[aplc_chunk] = {stored};", partial.name()),
-            )
-        }
-    };
-    let fold_text = std::mem::take(&mut writer.text);
+    // One step of the tree: a slot combined with its neighbour `aplc_width` above it.
+    writer.depth = 4;
+    writer.failure_label = Some("aplc_combine_done".to_string());
+    folding.combine_slots(&mut writer)?;
+    let combine_text = std::mem::take(&mut writer.text);
     let source = format!(
         "__kernel void {name}({parameters}) {{
-    __local {c_element} aplc_elements[APLC_MAX_GROUP];
-{prologue}    long aplc_group = min((long)get_local_size(0), (long)APLC_MAX_GROUP);
+{local_slots}{prologue}    long aplc_group = (long)get_local_size(0);
     long aplc_lid = get_local_id(0);
     long aplc_chunks = (aplc_n + {chunk}L - 1) / {chunk}L;
     for (long aplc_chunk = get_group_id(0); aplc_chunk < aplc_chunks; aplc_chunk += get_num_groups(0)) {{
         long aplc_first = aplc_chunk * {chunk}L;
         long aplc_length = min({chunk}L, aplc_n - aplc_first);
-        {declarations}
-        for (long aplc_base = 0; aplc_base < aplc_length; aplc_base += aplc_group) {{
-            long aplc_k = aplc_base + aplc_lid;
-            if (aplc_lid < aplc_group && aplc_k < aplc_length) {{
-{element_text}            }}
-            aplc_element_done: ;
-            barrier(CLK_LOCAL_MEM_FENCE);
-            if (aplc_lid == 0) {{
-                long aplc_count = min(aplc_group, aplc_length - aplc_base);
-                for (long aplc_t = 0; aplc_t < aplc_count; aplc_t++) {{
-{fold_text}                }}
+        for (long aplc_lane = aplc_lid; aplc_lane < {lanes}L; aplc_lane += aplc_group) {{
+            {declarations}
+            for (long aplc_k = aplc_lane; aplc_k < aplc_length; aplc_k += {lanes}L) {{
+{element_text}                aplc_element_done: ;
             }}
-            aplc_fold_done: ;
+            {own_slot}
+        }}
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (long aplc_width = 1; aplc_width < {lanes}L; aplc_width *= 2) {{
+            for (long aplc_slot = 2 * aplc_width * aplc_lid; aplc_slot < {lanes}L; aplc_slot += 2 * aplc_width * aplc_group) {{
+{combine_text}                aplc_combine_done: ;
+            }}
             barrier(CLK_LOCAL_MEM_FENCE);
         }}
         if (aplc_lid == 0) {{ {stores} }}
+        barrier(CLK_LOCAL_MEM_FENCE);
     }}
 }}
 ",
         name = parts.name,
         parameters = parameters.join(", "),
         chunk = REDUCTION_CHUNK,
+        lanes = REDUCTION_LANES,
+        local_slots = folding.local_slots,
+        declarations = folding.declarations,
+        own_slot = folding.own_slot,
+        stores = folding.stores,
     );
     Ok(Kernel {
         name: parts.name.to_string(),
@@ -227,6 +212,128 @@ pub fn write_reduction_kernel(parts: &ReductionBody, float_mode: FloatMode) -> R
             .collect(),
         errors: writer.errors,
     })
+}
+
+/// One chunk of a reduction nested in a kernel: its operator and type, the C text of its neutral element, the name
+/// of the chunk's result, the element index, the C expressions of the chunk's first element and length, and the
+/// statements and element of one element.
+#[derive(Clone, Copy)]
+struct FoldOfChunk<'a> {
+    op: Op,
+    ty: ScalarType,
+    neutral: &'a str,
+    part: &'a str,
+    index_name: &'a str,
+    first: &'a str,
+    length: &'a str,
+    body: &'a [Stmt],
+    element: &'a Expr,
+}
+
+/// The C text of a reduction kernel's folds: a work-item's running partial result(s), the group's local slots, and
+/// the stores of the chunk's result into the partial blocks.
+struct GroupFolding<'a> {
+    fold: &'a ChunkFold<'a>,
+    element_type: ScalarType,
+    /// `__local` arrays of one slot per work-item.
+    local_slots: String,
+    /// The work-item's running partial(s), from the neutral element.
+    declarations: String,
+    /// The work-item's partial(s) into its slot(s).
+    own_slot: String,
+    /// The team's first slot (the work-item storing it is lane 0) into the partial blocks at the chunk's position.
+    stores: String,
+}
+
+impl<'a> GroupFolding<'a> {
+    fn new(
+        parts: &'a ReductionBody<'a>,
+        element_type: ScalarType,
+        c_element: &str,
+        writer: &mut KernelWriter,
+    ) -> Result<GroupFolding<'a>, Unsupported> {
+        match &parts.fold {
+            // The exact int sum: the sum of the elements' high halves and the wrapped sum of the elements, two plain
+            // sums that any order of additions leaves exact (see `FoldingKind::ExactIntSum`).
+            ChunkFold::ExactIntSum => {
+                let [high, sum] = parts.partials else {
+                    return Err(Unsupported("an exact sum without its two partial blocks".to_string()));
+                };
+                Ok(GroupFolding {
+                    fold: &parts.fold,
+                    element_type,
+                    local_slots: format!(
+                        "    __local long aplc_highs[{REDUCTION_LANES}];\n    __local long aplc_sums[{REDUCTION_LANES}];\n"
+                    ),
+                    declarations: "long aplc_high = 0; long aplc_sum = 0;".to_string(),
+                    own_slot: "aplc_highs[aplc_lane] = aplc_high; aplc_sums[aplc_lane] = aplc_sum;".to_string(),
+                    stores: format!(
+                        "{}[aplc_chunk] = aplc_highs[0]; {}[aplc_chunk] = aplc_sums[0];",
+                        high.name(),
+                        sum.name()
+                    ),
+                })
+            }
+            ChunkFold::Operator { neutral, .. } => {
+                let [partial] = parts.partials else {
+                    return Err(Unsupported("a reduction without its partial block".to_string()));
+                };
+                let stored = match partial.element {
+                    ScalarType::Bool => "(uchar)aplc_parts[0]".to_string(),
+                    _ => "aplc_parts[0]".to_string(),
+                };
+                let neutral = writer.expression(neutral)?;
+                Ok(GroupFolding {
+                    fold: &parts.fold,
+                    element_type,
+                    local_slots: format!("    __local {c_element} aplc_parts[{REDUCTION_LANES}];\n"),
+                    declarations: format!("{c_element} aplc_part = {neutral};"),
+                    own_slot: "aplc_parts[aplc_lane] = aplc_part;".to_string(),
+                    stores: format!("{}[aplc_chunk] = {stored};", partial.name()),
+                })
+            }
+        }
+    }
+
+    /// The work-item's partial result(s) after one more element `x`.
+    fn fold_element(&self, writer: &mut KernelWriter, x: &str) -> Result<(), Unsupported> {
+        match self.fold {
+            ChunkFold::ExactIntSum => {
+                writer.line(&format!("aplc_high = (long)((ulong)aplc_high + (ulong)({x} >> 32));"));
+                writer.line(&format!("aplc_sum = (long)((ulong)aplc_sum + (ulong){x});"));
+            }
+            ChunkFold::Operator { op, .. } => {
+                let arguments = [
+                    ("aplc_part".to_string(), self.element_type),
+                    (x.to_string(), self.element_type),
+                ];
+                let folded = writer.apply(*op, &arguments)?;
+                writer.line(&format!("aplc_part = {folded};"));
+            }
+        }
+        Ok(())
+    }
+
+    /// `slot[s] = op(slot[s], slot[s + width])` for each local array.
+    fn combine_slots(&self, writer: &mut KernelWriter) -> Result<(), Unsupported> {
+        match self.fold {
+            ChunkFold::ExactIntSum => {
+                for slots in ["aplc_highs", "aplc_sums"] {
+                    writer.line(&format!(
+                        "{slots}[aplc_slot] = (long)((ulong){slots}[aplc_slot] + (ulong){slots}[aplc_slot + aplc_width]);"
+                    ));
+                }
+            }
+            ChunkFold::Operator { op, .. } => {
+                let left = writer.temporary(self.element_type, "aplc_parts[aplc_slot]")?;
+                let right = writer.temporary(self.element_type, "aplc_parts[aplc_slot + aplc_width]")?;
+                let arguments = [(left, self.element_type), (right, self.element_type)];
+                let combined = writer.apply(*op, &arguments)?;
+                writer.line(&format!("aplc_parts[aplc_slot] = {combined};"));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The kernel parameters of the scalars (after `long aplc_n`), and the prologue that narrows bools and chars.
@@ -572,21 +679,120 @@ impl KernelWriter {
             "for (long {chunk} = 0; {chunk} * {REDUCTION_CHUNK}L < {count}; {chunk}++) {{"
         ));
         self.depth += 1;
-        self.line(&format!("{c_type} {part} = {neutral};"));
-        self.line(&format!(
-            "for (long {index_name} = {chunk} * {REDUCTION_CHUNK}L; {index_name} < min({count}, ({chunk} + 1) * {REDUCTION_CHUNK}L); {index_name}++) {{"
-        ));
-        self.depth += 1;
-        self.statements(body)?;
-        let x = self.expression(element)?;
-        let folded = self.apply(reduction.op, &[(part.clone(), ty), (x, ty)])?;
-        self.line(&format!("{part} = {folded};"));
-        self.depth -= 1;
-        self.line("}");
+        let first = format!("{chunk} * {REDUCTION_CHUNK}L");
+        let length = format!("min({REDUCTION_CHUNK}L, {count} - {first})");
+        let fold = FoldOfChunk {
+            op: reduction.op,
+            ty,
+            neutral: &neutral,
+            part: &part,
+            index_name: &index_name,
+            first: &first,
+            length: &length,
+            body,
+            element,
+        };
+        if matches!(reduction.op, Op::AddD | Op::MulD) {
+            self.fold_chunk_in_lanes(&fold)?;
+        } else {
+            self.fold_chunk_in_order(&fold)?;
+        }
         let folded = self.apply(reduction.op, &[(result_name.clone(), ty), (part.clone(), ty)])?;
         self.line(&format!("{result_name} = {folded};"));
         self.depth -= 1;
         self.line("}");
+        Ok(())
+    }
+
+    /// `T part` := the chunk's elements folded left to right: the order of the lanes of a reduction kernel does not
+    /// matter for an exact operator (max, min, and, or, ...).
+    fn fold_chunk_in_order(&mut self, fold: &FoldOfChunk) -> Result<(), Unsupported> {
+        let FoldOfChunk { part, index_name, .. } = *fold;
+        self.line(&format!("{} {part} = {};", register_type(fold.ty)?, fold.neutral));
+        self.line(&format!(
+            "for (long {index_name} = {first}; {index_name} < {first} + {length}; {index_name}++) {{",
+            first = fold.first,
+            length = fold.length
+        ));
+        self.depth += 1;
+        self.fold_element_into(fold, part)?;
+        self.depth -= 1;
+        self.line("}");
+        Ok(())
+    }
+
+    /// `T part` := the chunk folded exactly as a reduction kernel's work-group folds it (`write_reduction_kernel`):
+    /// element k into lane k mod [`REDUCTION_LANES`], the lanes combined pairwise in order, so that a double sum or
+    /// product of a row gives the same bits whether a work-item folds the row (a loop's outer version) or a kernel
+    /// does (its inner version). The work-item folds the lanes in order and keeps the finished subtrees of the tree on
+    /// a stack, as a binary counter does (lane l completes one subtree per trailing 1 bit of l; at most 9 are
+    /// pending). A chunk shorter than the lanes leaves the last ones at the neutral element, which the tree combines
+    /// exactly: so the lanes stop at the chunk's end, and the pending subtrees are combined from the right.
+    fn fold_chunk_in_lanes(&mut self, fold: &FoldOfChunk) -> Result<(), Unsupported> {
+        let FoldOfChunk { part, index_name, .. } = *fold;
+        let c_type = register_type(fold.ty)?;
+        let (stack, depth, lane, value, carry) = (
+            format!("{part}_stack"),
+            format!("{part}_depth"),
+            format!("{part}_lane"),
+            format!("{part}_value"),
+            format!("{part}_carry"),
+        );
+        let length = self.temporary(ScalarType::Int, fold.length)?;
+        self.line(&format!(
+            "{c_type} {stack}[{}]; int {depth} = 0;",
+            REDUCTION_LANES.ilog2() + 1
+        ));
+        self.line(&format!(
+            "for (long {lane} = 0; {lane} < min({length}, {REDUCTION_LANES}L); {lane}++) {{"
+        ));
+        self.depth += 1;
+        self.line(&format!("{c_type} {value} = {};", fold.neutral));
+        self.line(&format!(
+            "for (long {index_name} = {first} + {lane}; {index_name} < {first} + {length}; {index_name} += {REDUCTION_LANES}L) {{",
+            first = fold.first
+        ));
+        self.depth += 1;
+        self.fold_element_into(fold, &value)?;
+        self.depth -= 1;
+        self.line("}");
+        self.line(&format!("for (long {carry} = {lane}; {carry} & 1; {carry} >>= 1) {{"));
+        self.depth += 1;
+        self.combine_with_pending(fold, &stack, &depth, &value)?;
+        self.depth -= 1;
+        self.line("}");
+        self.line(&format!("{stack}[{depth}++] = {value};"));
+        self.depth -= 1;
+        self.line("}");
+        self.line(&format!("{c_type} {part} = {stack}[--{depth}];"));
+        self.line(&format!("while ({depth} > 0) {{"));
+        self.depth += 1;
+        self.combine_with_pending(fold, &stack, &depth, part)?;
+        self.depth -= 1;
+        self.line("}");
+        Ok(())
+    }
+
+    /// `value = op(stack[--depth], value)`: the subtree on top of the stack is the left operand.
+    fn combine_with_pending(
+        &mut self,
+        fold: &FoldOfChunk,
+        stack: &str,
+        depth: &str,
+        value: &str,
+    ) -> Result<(), Unsupported> {
+        let earlier = self.temporary(fold.ty, &format!("{stack}[--{depth}]"))?;
+        let combined = self.apply(fold.op, &[(earlier, fold.ty), (value.to_string(), fold.ty)])?;
+        self.line(&format!("{value} = {combined};"));
+        Ok(())
+    }
+
+    /// Inside a loop over the element index: the body, then `accumulator = op(accumulator, element)`.
+    fn fold_element_into(&mut self, fold: &FoldOfChunk, accumulator: &str) -> Result<(), Unsupported> {
+        self.statements(fold.body)?;
+        let x = self.expression(fold.element)?;
+        let folded = self.apply(fold.op, &[(accumulator.to_string(), fold.ty), (x, fold.ty)])?;
+        self.line(&format!("{accumulator} = {folded};"));
         Ok(())
     }
 
@@ -1007,12 +1213,18 @@ mod tests {
         )
         .expect("a reduction kernel");
         let source = &kernel.source;
-        // Every work-item reaches both barriers of each slice: checks jump to a label instead of returning.
-        assert_eq!(source.matches("barrier(CLK_LOCAL_MEM_FENCE)").count(), 2, "{source}");
+        // Every work-item reaches the barriers after the lanes, after each step of the tree and after the chunk's
+        // store: checks jump to a label instead of returning.
+        assert_eq!(source.matches("barrier(CLK_LOCAL_MEM_FENCE)").count(), 3, "{source}");
         assert!(!source.contains("APLC_FAIL(") && !source.contains("return"), "{source}");
         assert!(source.contains("APLC_FAIL_TO(1, aplc_element_done)"), "{source}");
-        // The fold's own check (a sum that is not finite) jumps past the fold, and points at the reduction.
-        assert!(source.contains("aplc_fold_done);"), "{source}");
+        // The fold's own check (a sum that is not finite) jumps past the fold, in a lane and in the tree alike, and
+        // points at the reduction.
+        assert!(source.contains("aplc_element_done);"), "{source}");
+        assert!(source.contains("aplc_combine_done);"), "{source}");
+        // The lanes are a constant of the kernel, never the work-group's size: the order of the fold is fixed.
+        assert!(source.contains(&format!("aplc_k += {REDUCTION_LANES}L")), "{source}");
+        assert!(source.contains(&format!("aplc_parts[{REDUCTION_LANES}]")), "{source}");
         let fold_error = kernel.errors.last().expect("the fold's check");
         assert_eq!(fold_error.message, format!("addd: {NOT_A_FINITE_REAL_NUMBER}"));
         assert_eq!(fold_error.site, Some(Span::new(30, 32)));

@@ -6,11 +6,11 @@
 //! kernels and crosses only where host code reads or writes it).
 //!
 //! This module owns the kernels themselves ([`kernel`]): one work-item per iteration of a `parfor` (or per element of
-//! a perfect nest, which the host side flattens); for a `reduce`, one work-item per chunk of `REDUCTION_CHUNK`
-//! elements folding its chunk in registers, or one work-group per chunk computing the elements in parallel and
-//! folding them in order. Either way each chunk is folded from the neutral element left to right into a partial
-//! result that the host folds in chunk order: exactly the chunked order that defines a reduction in the loop IR, so
-//! a floating-point `+/` gives the same digits on every backend. [`devices`] lists the machine's OpenCL devices.
+//! a perfect nest, which the host side flattens); for a `reduce`, one work-group per chunk of `REDUCTION_CHUNK`
+//! elements, whose work-items fold the chunk's 256 lanes and combine them as a tree into a partial result that the
+//! host folds in chunk order: the chunked order that defines a reduction in the loop IR, with the chunk's elements
+//! reassociated as native code's vector lanes also do (a floating-point `+/` gives the same digits on every OpenCL
+//! device and work-group size). [`devices`] lists the machine's OpenCL devices.
 //!
 //! What a kernel cannot express stays on the host, where the CPU backend runs it (in parallel on the cores):
 //! allocation inside the body, complex numbers, calls, and the scalar operators without an OpenCL C translation
@@ -83,8 +83,6 @@ static inline double aplc_double_residue(double x, double y) {
 /* In a kernel with barriers no work-item may leave early: it skips to the label after what failed instead. */
 #define APLC_FAIL_TO(code, label) do { atomic_cmpxchg(aplc_error, 0, (code)); goto label; } while (0)
 
-/* The most work-items of a group that a reduction kernel's local buffer of elements holds. */
-#define APLC_MAX_GROUP 1024
 "#;
 
 /// The whole OpenCL C program of a set of kernels: the prelude, then each kernel's text.

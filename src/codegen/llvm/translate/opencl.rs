@@ -18,14 +18,14 @@
 //! Which constructs launch, and how:
 //! - a construct whose work is a compile-time constant below `--opencl-min-work` stays on the host; one whose work
 //!   is known only at run time is launched when it reaches its offload threshold (the program parameter
-//!   `offload_<index>`, default `--opencl-min-work`) and otherwise runs on the host, with the same calls around it
-//!   as any host statement;
+//!   `offload_<index>`, default `--opencl-min-work`) or when a block it uses is newer on the device (the host would
+//!   copy it back first), and otherwise runs on the host, with the same calls around it as any host statement;
 //! - a `parfor` whose body is a perfect nest (`lets; for j < m { .. }` with independent inner iterations) is one
 //!   work-item per element, the inner index varying fastest (coalesced accesses); any other `parfor` is one
 //!   work-item per iteration;
 //! - a reduction stores one partial result per chunk of `REDUCTION_CHUNK` elements, which the host folds in chunk
-//!   order exactly as the CPU backend does (`parallel.rs`): one work-item per chunk where the element is cheap, one
-//!   work-group per chunk where it is expensive ([`element_is_expensive`]).
+//!   order as the CPU backend does (`parallel.rs`); a work-group folds each chunk, in lanes combined as a tree
+//!   ([`write_reduction_kernel`]).
 //!
 //! The program it translates is the memory IR for devices (`crate::loops::optimise_memory_for_devices`: no
 //! index-space splitting, whose pieces would each be a launch).
@@ -48,7 +48,6 @@ use crate::codegen::opencl::{program_source, OpenClOptions};
 use crate::loops::ir::{self, Block, Expr, Reduction, ScalarType, Stmt, Var};
 use crate::loops::parameters::{parallel_for_work, reduce_work};
 use crate::loops::printer::print_expr as print_expression;
-use crate::tail::ast::Op;
 
 /// The OpenCL side of a translated program: its kernels, and what `aplc dump --stage opencl` shows.
 #[derive(Clone, Debug, Default)]
@@ -183,39 +182,6 @@ fn collapsible_inner_loop(body: &[Stmt]) -> Option<(&[Stmt], &Var, &Expr, &[Stmt
     independent.then_some((prefix, index, count, inner.as_slice()))
 }
 
-/// Whether a reduction's element is worth a work-group per chunk: three or more divisions and elementary functions.
-/// A chunk's fold is sequential (its rounding is part of the reduction's meaning), so a group computes its elements
-/// in parallel and one work-item folds them; where the element is cheap, the fold through local memory costs more
-/// than it saves. Measured on an NVIDIA H200: `+/⍳1e8` took 0.12 ms with one work-item per chunk and 1.15 ms with a
-/// group per chunk; Black-Scholes on 1e7 options (exponentials, logarithms, square roots) 10.2 ms and 1.16 ms.
-fn element_is_expensive(body: &[Stmt], element: &Expr) -> bool {
-    fn expensive_operations(expr: &Expr) -> usize {
-        match expr {
-            Expr::Prim(op, arguments) => {
-                let own = usize::from(matches!(
-                    op,
-                    Op::DivD | Op::ExpD | Op::Ln | Op::PowD | Op::Sqrt | Op::Sin | Op::Cos | Op::ResD | Op::LogD
-                ));
-                own + arguments.iter().map(expensive_operations).sum::<usize>()
-            }
-            Expr::Load { index, .. } => expensive_operations(index),
-            Expr::Select(condition, then, otherwise) => {
-                expensive_operations(condition) + expensive_operations(then) + expensive_operations(otherwise)
-            }
-            Expr::At(_, inner) => expensive_operations(inner),
-            _ => 0,
-        }
-    }
-    let mut count = expensive_operations(element);
-    ir::for_each_statement(body, &mut |statement| {
-        count += ir::statement_expressions(statement)
-            .into_iter()
-            .map(expensive_operations)
-            .sum::<usize>();
-    });
-    count >= 3
-}
-
 /// A reduction's kernel launch: its loop (the count is the element count's variable), the text of its size for the
 /// schedule, its operator and how a chunk folds, the number of chunks, and the blocks of the partial results.
 struct ReductionLaunch<'a, 'ctx> {
@@ -227,7 +193,8 @@ struct ReductionLaunch<'a, 'ctx> {
     partials: &'a [Block],
 }
 
-/// The work-items of a reduction kernel's group (its local buffer holds up to `APLC_MAX_GROUP`).
+/// The work-items of a reduction kernel's group: one per lane of the chunk's fold
+/// (`crate::codegen::opencl::kernel::REDUCTION_LANES`).
 const REDUCTION_GROUP: i64 = 256;
 
 /// The blocks `statements` read (loads, and the arrays that prints, formats, calls and file reads pass to the
@@ -330,14 +297,16 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             .then(|| (work, crate::loops::parameters::offload_threshold_name(&index.name())))
     }
 
-    /// A construct that runs on the device when its work is at least its offload threshold, on the host otherwise.
+    /// A construct that runs on the device when its work is at least its offload threshold or a block it uses is newer
+    /// on the device ([`Self::or_a_block_is_newer_on_device`]), on the host otherwise.
     /// A reduction's result is defined by whichever ran, so both store it into one slot read after the choice.
     fn translate_offload_choice(&self, statement: &Stmt, work: &Expr, parameter: &str) -> Result<(), CodegenError> {
         let Some(device) = &self.device else {
             return self.translate_statement_itself(statement);
         };
         let work = self.translate_int(work)?;
-        let on_device = self.reaches_parameter(work, parameter, device.options.min_work)?;
+        let worth_a_launch = self.reaches_parameter(work, parameter, device.options.min_work)?;
+        let on_device = self.or_a_block_is_newer_on_device(worth_a_launch, statement)?;
         let result = match statement {
             Stmt::ParallelReduce { result, .. } => Some(result),
             _ => None,
@@ -356,7 +325,9 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             }
             Ok(())
         };
-        device.record(format!("when the work is at least {parameter}:"));
+        device.record(format!(
+            "when the work is at least {parameter}, or a block it uses is newer on the device:"
+        ));
         self.emitter.emit_if(
             on_device,
             "offload",
@@ -378,6 +349,45 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             self.bind_variable(var, super::VariableStorage::Value(value));
         }
         Ok(())
+    }
+
+    /// `condition`, or-ed with whether a kernel wrote any block the statement reads or stores into since the host
+    /// last saw it (`aplrt_cl_newer_on_device`): on the host the construct would first copy those whole blocks back
+    /// (a loop's last few elements after its strips, tens of megabytes for microseconds of work), and the next kernel
+    /// copy them up again.
+    fn or_a_block_is_newer_on_device(
+        &self,
+        condition: IntValue<'ctx>,
+        statement: &Stmt,
+    ) -> Result<IntValue<'ctx>, CodegenError> {
+        let statement = std::slice::from_ref(statement);
+        let mut blocks = blocks_read_by(statement);
+        for block in blocks_written_by(statement) {
+            if !blocks.contains(&block) {
+                blocks.push(block);
+            }
+        }
+        let query = declare_runtime_function(self.emitter.module, RuntimeFunctionId::ClNewerOnDevice);
+        let mut result = condition;
+        for block in blocks {
+            let pointer = self.block_pointer(block)?;
+            let newer = self
+                .emitter
+                .builder
+                .build_call(query, &[pointer.into()], "newer_on_device")?
+                .try_as_basic_value()
+                .basic()
+                .ok_or_else(|| internal_error("aplrt_cl_newer_on_device returns nothing".to_string()))?
+                .into_int_value();
+            let newer = self.emitter.builder.build_int_compare(
+                inkwell::IntPredicate::NE,
+                newer,
+                self.emitter.int_constant(0),
+                "newer",
+            )?;
+            result = self.emitter.builder.build_or(result, newer, "on_device")?;
+        }
+        Ok(result)
     }
 
     /// Whether the statement launches a kernel (itself, or a statement nested in it).
@@ -722,11 +732,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             chunk_count,
             partials: &partials,
         };
-        if element_is_expensive(body, element) {
-            self.launch_group_per_chunk(&launch)?;
-        } else {
-            self.launch_chunk_per_work_item(&launch)?;
-        }
+        self.launch_reduction_kernel(&launch)?;
         self.sync_to_host(&partials, "the fold of the partial results", false)?;
         let position = self.synthetic_var(ScalarType::Int, "c");
         let loads: Vec<Expr> = partials
@@ -750,30 +756,8 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         Ok(())
     }
 
-    /// A reduction whose elements are cheap as one work-item per chunk, folding its chunk in registers (the
-    /// statements of the CPU backend's chunk, `fold_one_chunk`).
-    fn launch_chunk_per_work_item(&self, launch: &ReductionLaunch<'_, 'ctx>) -> Result<(), CodegenError> {
-        let chunk = self.synthetic_var(ScalarType::Int, "chunk");
-        let tasks = self.fold_one_chunk(launch.folding, &launch.parts, &Expr::var(&chunk), launch.partials);
-        let captures = captures_of(&tasks, &[&chunk]);
-        let name = self.kernel_name(launch.parts.index);
-        let kernel = write_kernel(
-            &KernelBody {
-                name: &name,
-                index: &chunk,
-                body: &tasks,
-                scalars: &captures.variables,
-                blocks: &captures.blocks,
-                site: self.current_site.get(),
-            },
-            self.float_mode,
-        )
-        .map_err(|Unsupported(reason)| internal_error(format!("kernel {name}: {reason}")))?;
-        self.emit_launch(kernel, launch.chunk_count, launch.chunk_count, &launch.size_text)
-    }
-
-    /// A reduction whose elements are expensive as one work-group per chunk (`write_reduction_kernel`).
-    fn launch_group_per_chunk(&self, launch: &ReductionLaunch<'_, 'ctx>) -> Result<(), CodegenError> {
+    /// The reduction's kernel (`write_reduction_kernel`): a work-group of [`REDUCTION_GROUP`] work-items per chunk.
+    fn launch_reduction_kernel(&self, launch: &ReductionLaunch<'_, 'ctx>) -> Result<(), CodegenError> {
         let LoopParts {
             index,
             count,
@@ -811,7 +795,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         )
         .map_err(|Unsupported(reason)| internal_error(format!("kernel {name}: {reason}")))?;
         // One work-group per chunk (of REDUCTION_GROUP work-items unless the run-time library chooses another size:
-        // the kernel loops over the chunks whatever the number of groups).
+        // the kernel loops over the chunks whatever the number of groups, and over the lanes whatever their size).
         let element_count = self.read_variable(count)?.into_int_value();
         let work_items = self.emitter.builder.build_int_mul(
             launch.chunk_count,

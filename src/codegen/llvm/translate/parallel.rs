@@ -318,7 +318,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
     }
 
     /// The statements that fold chunk `chunk` and store its parts into `partials[chunk]` (one block per part).
-    pub(super) fn fold_one_chunk(
+    fn fold_one_chunk(
         &self,
         folding: &ChunkFolding,
         loop_parts: &LoopParts,
