@@ -153,7 +153,7 @@ pub fn write_reduction_kernel(parts: &ReductionBody, float_mode: FloatMode) -> R
     }
     parameters.push("__global int* aplc_error".to_string());
     let folding = GroupFolding::new(parts, element_type, c_element, &mut writer)?;
-    // One element, folded into the work-item's own partial result.
+    // One element, folded into its lane's partial result.
     let index = variable_name(parts.index);
     writer.line(&format!("long {index} = aplc_first + aplc_k;"));
     writer.statements(parts.body)?;
@@ -230,18 +230,18 @@ struct FoldOfChunk<'a> {
     element: &'a Expr,
 }
 
-/// The C text of a reduction kernel's folds: a work-item's running partial result(s), the group's local slots, and
-/// the stores of the chunk's result into the partial blocks.
+/// The C text of a reduction kernel's folds: a lane's running partial result(s), the group's local slots, and the
+/// stores of the chunk's result into the partial blocks.
 struct GroupFolding<'a> {
     fold: &'a ChunkFold<'a>,
     element_type: ScalarType,
-    /// `__local` arrays of one slot per work-item.
+    /// `__local` arrays of one slot per lane.
     local_slots: String,
-    /// The work-item's running partial(s), from the neutral element.
+    /// A lane's running partial(s), from the neutral element.
     declarations: String,
-    /// The work-item's partial(s) into its slot(s).
+    /// The lane's partial(s) into its slot(s).
     own_slot: String,
-    /// The team's first slot (the work-item storing it is lane 0) into the partial blocks at the chunk's position.
+    /// Slot 0, the chunk's result once the tree is combined, into the partial blocks at the chunk's position.
     stores: String,
 }
 
@@ -295,7 +295,7 @@ impl<'a> GroupFolding<'a> {
         }
     }
 
-    /// The work-item's partial result(s) after one more element `x`.
+    /// The lane's partial result(s) after one more element `x`.
     fn fold_element(&self, writer: &mut KernelWriter, x: &str) -> Result<(), Unsupported> {
         match self.fold {
             ChunkFold::ExactIntSum => {

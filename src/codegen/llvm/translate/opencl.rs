@@ -18,8 +18,9 @@
 //! Which constructs launch, and how:
 //! - a construct whose work is a compile-time constant below `--opencl-min-work` stays on the host; one whose work
 //!   is known only at run time is launched when it reaches its offload threshold (the program parameter
-//!   `offload_<index>`, default `--opencl-min-work`) or when a block it uses is newer on the device (the host would
-//!   copy it back first), and otherwise runs on the host, with the same calls around it as any host statement;
+//!   `offload_<index>`, default `--opencl-min-work`) or, outside host loops, when a block it uses is newer on the
+//!   device (the host would copy it back first), and otherwise runs on the host, with the same calls around it as
+//!   any host statement;
 //! - a `parfor` whose body is a perfect nest (`lets; for j < m { .. }` with independent inner iterations) is one
 //!   work-item per element, the inner index varying fastest (coalesced accesses); any other `parfor` is one
 //!   work-item per iteration;
@@ -297,8 +298,8 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             .then(|| (work, crate::loops::parameters::offload_threshold_name(&index.name())))
     }
 
-    /// A construct that runs on the device when its work is at least its offload threshold or a block it uses is newer
-    /// on the device ([`Self::or_a_block_is_newer_on_device`]), on the host otherwise.
+    /// A construct that runs on the device when its work is at least its offload threshold or, outside host loops, a
+    /// block it uses is newer on the device ([`Self::or_a_block_is_newer_on_device`]), on the host otherwise.
     /// A reduction's result is defined by whichever ran, so both store it into one slot read after the choice.
     fn translate_offload_choice(&self, statement: &Stmt, work: &Expr, parameter: &str) -> Result<(), CodegenError> {
         let Some(device) = &self.device else {
@@ -306,7 +307,14 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         };
         let work = self.translate_int(work)?;
         let worth_a_launch = self.reaches_parameter(work, parameter, device.options.min_work)?;
-        let on_device = self.or_a_block_is_newer_on_device(worth_a_launch, statement)?;
+        // Inside a host loop the choice repeats: copying the blocks back once lets every later iteration run on the
+        // host, where launching each time would cost a launch per iteration (a matrix product's row updates: tens of
+        // thousands), so there the work alone decides.
+        let outside_host_loops = device.loop_depth.get() == 0;
+        let on_device = match outside_host_loops {
+            true => self.or_a_block_is_newer_on_device(worth_a_launch, statement)?,
+            false => worth_a_launch,
+        };
         let result = match statement {
             Stmt::ParallelReduce { result, .. } => Some(result),
             _ => None,
@@ -325,9 +333,10 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             }
             Ok(())
         };
-        device.record(format!(
-            "when the work is at least {parameter}, or a block it uses is newer on the device:"
-        ));
+        device.record(match outside_host_loops {
+            true => format!("when the work is at least {parameter}, or a block it uses is newer on the device:"),
+            false => format!("when the work is at least {parameter}:"),
+        });
         self.emitter.emit_if(
             on_device,
             "offload",
