@@ -278,6 +278,15 @@ fn sum_in_lanes(values: &[f64]) -> f64 {
     total
 }
 
+/// The numbers a successful run printed (at ⎕PP 17, each names one double exactly).
+fn printed_doubles(run: &Output) -> Vec<f64> {
+    assert_eq!(run.status.code(), Some(0), "{}", described(run));
+    text(&run.stdout)
+        .split_whitespace()
+        .map(|number| number.parse().expect("a number"))
+        .collect()
+}
+
 #[test]
 fn a_double_sum_on_the_device_folds_in_lanes_whatever_the_work_group_size() {
     let Some(_) = device_or_skip() else { return };
@@ -293,9 +302,9 @@ fn a_double_sum_on_the_device_folds_in_lanes_whatever_the_work_group_size() {
     );
     for group_size in ["1", "3", "100", "256"] {
         let run = run_on_device(&directory, "sum.apl", &[], &[("APLC_OPENCL_GROUP_SIZE", group_size)]);
-        assert_eq!(run.status.code(), Some(0), "{}", described(&run));
-        // 17 significant digits name one double.
-        let printed: f64 = text(&run.stdout).trim().parse().expect("a number");
+        let [printed] = printed_doubles(&run)[..] else {
+            panic!("one number expected: {}", described(&run));
+        };
         assert_eq!(
             printed.to_bits(),
             expected.to_bits(),
@@ -330,11 +339,7 @@ fn a_row_sum_gives_the_same_bits_from_a_kernel_per_row_and_from_a_work_item_per_
                 &["3", &columns.to_string()],
                 &[("APLC_PARAM_outer", outer)],
             );
-            assert_eq!(run.status.code(), Some(0), "{}", described(&run));
-            let printed: Vec<f64> = text(&run.stdout)
-                .split_whitespace()
-                .map(|number| number.parse().expect("a number"))
-                .collect();
+            let printed = printed_doubles(&run);
             assert_eq!(
                 printed.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
                 expected.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),

@@ -231,6 +231,18 @@ fn blocks_read_by(statements: &[Stmt]) -> Vec<Block> {
     blocks
 }
 
+/// The blocks a statement reads or stores into, each once (those it allocates itself excepted).
+fn blocks_touched_by(statement: &Stmt) -> Vec<Block> {
+    let statement = std::slice::from_ref(statement);
+    let mut blocks = blocks_read_by(statement);
+    for block in blocks_written_by(statement) {
+        if !blocks.contains(&block) {
+            blocks.push(block);
+        }
+    }
+    blocks
+}
+
 /// The blocks `statements` store into, except those allocated inside them.
 fn blocks_written_by(statements: &[Stmt]) -> Vec<Block> {
     let allocated = ir::blocks_allocated_in(statements);
@@ -369,13 +381,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         condition: IntValue<'ctx>,
         statement: &Stmt,
     ) -> Result<IntValue<'ctx>, CodegenError> {
-        let statement = std::slice::from_ref(statement);
-        let mut blocks = blocks_read_by(statement);
-        for block in blocks_written_by(statement) {
-            if !blocks.contains(&block) {
-                blocks.push(block);
-            }
-        }
+        let blocks = blocks_touched_by(statement);
         let query = declare_runtime_function(self.emitter.module, RuntimeFunctionId::ClNewerOnDevice);
         let mut result = condition;
         for block in blocks {
@@ -422,10 +428,11 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 }
                 if statement.is_parallel() {
                     if self.runs_on_device(statement) {
-                        let blocks = blocks_read_by(std::slice::from_ref(statement))
-                            .into_iter()
-                            .chain(blocks_written_by(std::slice::from_ref(statement)));
-                        device.device_blocks.borrow_mut().extend(blocks.map(|block| block.id));
+                        let blocks = blocks_touched_by(statement);
+                        device
+                            .device_blocks
+                            .borrow_mut()
+                            .extend(blocks.iter().map(|block| block.id));
                     } else {
                         let reason = self.reason_to_stay_on_host(statement).unwrap_or_default();
                         let index = match statement {
@@ -520,13 +527,7 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         };
         // A store changes some elements of a block: the others must be current on the host first, since the next
         // kernel that uses the block uploads all of it.
-        let mut touched = blocks_read_by(std::slice::from_ref(statement));
-        for block in blocks_written_by(std::slice::from_ref(statement)) {
-            if !touched.contains(&block) {
-                touched.push(block);
-            }
-        }
-        self.sync_to_host(&touched, what, true)?;
+        self.sync_to_host(&blocks_touched_by(statement), what, true)?;
         device.in_host_statement.set(true);
         let result = self.translate_statement_itself(statement);
         device.in_host_statement.set(false);
