@@ -10,7 +10,7 @@ mod loops_common;
 use aplc::driver::{run_source_capturing, Backend};
 use aplc::loops::ir::Program;
 use aplc::loops::passes::step_interchange::{
-    interchange_element_wise_steps, interchange_element_wise_steps_on_device, CPU_STRIP_LENGTH, DEVICE_STRIP_LENGTH,
+    interchange_element_wise_steps, interchange_element_wise_steps_on_device, StripLayout, CPU_STRIPS, DEVICE_STRIPS,
 };
 use aplc::loops::print_program;
 use aplc::source::SourceFile;
@@ -42,13 +42,18 @@ const ELEMENT_WISE: &str = "    let x8 : double = mem3[i7]\n    let y9 : double 
 
 const TAIL: &str = "print(10) mem3 : double[5]\nfree mem1\nfree mem3\nresult 0\n";
 
-/// The three steps of [`three_steps`] with [`ELEMENT_WISE`] after the interchange with strips of `w` elements
-/// (5 elements: no whole strip when w > 5, and every element in the last strip's map).
-fn in_strips_of(w: i64) -> String {
+/// The three steps of [`three_steps`] with [`ELEMENT_WISE`] after the interchange with strips of `layout`
+/// (5 elements: no whole strip when the length is over 5, and every element in the last strip's map).
+fn in_strips_of(layout: StripLayout) -> String {
+    let w = layout.length;
+    let element = match layout.interleaved {
+        false => format!("((strip12 * {w}) + lane13)"),
+        true => "((lane13 * strips11) + strip12)".to_string(),
+    };
     format!(
         "{SETUP}let elements10 : int = 5\nlet strips11 : int = (elements10 / {w})\n\
          parfor strip12 < strips11 {{\n  for it6 < 3 {{\n    for lane13 < {w} {{\n      \
-         let i7 : int = ((strip12 * {w}) + lane13)\n      let x8 : double = mem3[i7]\n      \
+         let i7 : int = {element}\n      let x8 : double = mem3[i7]\n      \
          let y9 : double = mem1[i7]\n      let next16 : double = addd(muld(x8, 0.5), y9)\n      \
          store mem3[i7] = next16\n    }}\n  }}\n}}\nlet done14 : int = (strips11 * {w})\n\
          parfor rest18 < (elements10 - done14) {{\n  for it19 < 3 {{\n    let i20 : int = (done14 + rest18)\n    \
@@ -60,7 +65,11 @@ fn in_strips_of(w: i64) -> String {
 
 #[test]
 fn on_the_cpu_each_strip_takes_every_step_and_the_last_strip_follows() {
-    let expected = in_strips_of(CPU_STRIP_LENGTH);
+    // Consecutive strips, whose loop over a strip reads contiguous elements (vectorised).
+    let expected = in_strips_of(StripLayout {
+        length: CPU_STRIPS.length,
+        interleaved: false,
+    });
     assert_eq!(
         apply(interchange_element_wise_steps, &three_steps("", ELEMENT_WISE)),
         expected
@@ -68,18 +77,33 @@ fn on_the_cpu_each_strip_takes_every_step_and_the_last_strip_follows() {
 }
 
 #[test]
-fn on_a_device_a_work_item_takes_a_short_strip_through_every_step() {
-    let expected = in_strips_of(DEVICE_STRIP_LENGTH);
+fn on_a_device_a_work_item_takes_a_short_interleaved_strip_through_every_step() {
+    // Interleaved, so that neighbouring work-items (strips) touch neighbouring elements.
+    let expected = in_strips_of(StripLayout {
+        length: DEVICE_STRIPS.length,
+        interleaved: true,
+    });
     assert_eq!(
         apply(interchange_element_wise_steps_on_device, &three_steps("", ELEMENT_WISE)),
         expected
     );
-    // 13 elements: one whole strip of 8 and a last strip of 5, in place as on the CPU.
-    let thirteen = three_steps("", ELEMENT_WISE)
-        .replace("[5]", "[13]")
-        .replace("< 5", "< 13");
-    let printed = apply(interchange_element_wise_steps_on_device, &thirteen);
-    assert!(printed.contains("let strips11 : int = (elements10 / 8)"), "{printed}");
+    // 13 elements: one whole strip of 8 and a last strip of 5; 37: four strips (elements 0, 4, 8, ..., 28 in the
+    // first) and a last strip of 5. `apply` checks that the rewritten loop prints what the loop printed.
+    for elements in [13, 37] {
+        let program = three_steps("", ELEMENT_WISE)
+            .replace("[5]", &format!("[{elements}]"))
+            .replace("< 5", &format!("< {elements}"));
+        let printed = apply(interchange_element_wise_steps_on_device, &program);
+        assert!(printed.contains("let strips11 : int = (elements10 / 8)"), "{printed}");
+        assert!(
+            printed.contains("let i7 : int = ((lane13 * strips11) + strip12)"),
+            "{printed}"
+        );
+        assert!(
+            printed.contains(&format!("let elements10 : int = {elements}")),
+            "{printed}"
+        );
+    }
 }
 
 #[test]
@@ -170,7 +194,7 @@ fn run_in_process(text: &str, backend: Backend) -> (String, Option<String>) {
 
 #[test]
 fn programs_around_the_strip_length_print_what_the_tail_interpreter_prints() {
-    let strip = CPU_STRIP_LENGTH;
+    let strip = CPU_STRIPS.length;
     let lengths = [0, 1, strip - 1, strip, strip + 1, 2 * strip + 7];
     for length in lengths {
         for steps in [0, 1, 2, 7] {
@@ -184,7 +208,7 @@ fn programs_around_the_strip_length_print_what_the_tail_interpreter_prints() {
 
 #[test]
 fn native_code_of_the_strips_prints_what_the_tail_interpreter_prints() {
-    let strip = CPU_STRIP_LENGTH;
+    let strip = CPU_STRIPS.length;
     for (length, steps) in [(strip + 1, 3), (3 * strip + 100, 7), (5, 2)] {
         let text = element_wise_program(length, steps);
         let path = std::env::temp_dir().join(format!("aplc-step-interchange-{}-{length}.apl", std::process::id()));
@@ -210,5 +234,25 @@ fn the_loop_ir_of_such_a_program_has_no_sequential_loop_left() {
         let counts = aplc::loops::structure::structure_counts(&program);
         assert_eq!(counts.sequential_loops, 0, "{printed}");
         assert!(!printed.contains("swap"), "{printed}");
+    }
+}
+
+#[test]
+fn the_checker_proves_interleaved_strips_disjoint_and_rejects_overlapping_ones() {
+    // n1 strips of 4 interleaved elements each: strip s stores s, s + n1, s + 2·n1, s + 3·n1, a residue class of
+    // its own.
+    let strips = "let n1 : int = argInt(1, 30)\nalloc mem2 : int[(n1 * 4)]\nparfor s3 < n1 {\n  \
+                  for l4 < 4 {\n    store mem2[((l4 * n1) + s3)] = l4\n  }\n}\nfree mem2\nresult 0\n";
+    let program = aplc::loops::parser::parse_program(strips).expect("the program parses");
+    aplc::loops::check::check_program(&program).expect("interleaved strips are proved disjoint");
+    // One strip more than the stride: strip n1 stores where strip 0 stores for the next lane.
+    for overlapping in [
+        strips.replace("parfor s3 < n1", "parfor s3 < (n1 + 1)"),
+        strips.replace("((l4 * n1) + s3)", "((l4 * n1) + (s3 * 2))"),
+        strips.replace("((l4 * n1) + s3)", "((l4 * (n1 - 1)) + s3)"),
+    ] {
+        let program = aplc::loops::parser::parse_program(&overlapping).expect("the program parses");
+        let error = aplc::loops::check::check_program(&program).expect_err("overlapping strips are rejected");
+        assert!(error.to_string().contains("may store to the same position"), "{error}");
     }
 }

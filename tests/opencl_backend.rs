@@ -6,6 +6,8 @@
 //! - A double sum on the device folds each chunk in 256 lanes combined as a tree, whatever the work-group size, and
 //!   a row's sum gives the same bits from a kernel per row as from a work-item per row.
 //! - A construct of little work on an array a kernel wrote runs on the device rather than copy the array back.
+//! - Index arithmetic in 32 bits gives the 64-bit results, at the edges of the range where it is chosen.
+//! - `APLC_OPENCL_SOURCE` replaces the program's kernels (a developer's aid), and names a readable file or fails.
 //! - An APL error raised inside a kernel is reported as on the CPU (name, message, line and column, status 1).
 //! - `aplc build --gpu` makes an executable that prints what jit prints, and its statistics line names the device.
 //! - A device that `APLC_DEVICE` does not name: `OPENCL ERROR`, status 3, for a program that launches a kernel; an
@@ -50,7 +52,12 @@ fn run_in(directory: &Path, program: Option<&Path>, arguments: &[&str], environm
     let executable = program.map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_aplc")), Path::to_path_buf);
     let mut command = Command::new(executable);
     command.args(arguments).current_dir(directory);
-    for variable in ["APLC_OPENCL_STATS", "APLC_OPENCL_PROFILE", "APLC_OPENCL_GROUP_SIZE"] {
+    for variable in [
+        "APLC_OPENCL_STATS",
+        "APLC_OPENCL_PROFILE",
+        "APLC_OPENCL_GROUP_SIZE",
+        "APLC_OPENCL_SOURCE",
+    ] {
         command.env_remove(variable);
     }
     for (name, value) in environment {
@@ -427,6 +434,73 @@ fn an_integer_overflow_in_a_reduction_kernel_is_reported_as_on_the_cpu() {
         "4.611686018E18 4.611686018E18\n",
         "DOMAIN ERROR: addi: integer overflow",
         "4:3",
+    );
+}
+
+/// Index arithmetic in kernels, as 32-bit ints where its bound allows (`codegen/opencl/narrow.rs`), at the edges of
+/// that: m is 2*27, the largest parameter the 32-bit version accepts, then one more (the 64-bit version), then
+/// ¯2*27. At N=1000 and m=2*27 = 134217728, by hand: +/v+16×m = 500500 + 1000×2*31 = 2147484148500 (16×m does not
+/// fit in 32 bits); +/v+15×m = 500500 + 1000×2013265920 = 2013266420500; +/(v-m)-m = 500500 − 2000×m =
+/// ¯268434955500; sixteen m's and v add up to the first sum again (the first fifteen additions fit, the last two are
+/// 64-bit); m⌽v starts at 1 + m mod 1000 = 729, and (-m)⌽v at 1 + 272.
+const INDEX_ARITHMETIC: &str = "⎕PP←17\nN←1000 ⎕ArgInt 1\nm←134217728 ⎕ArgInt 2\nv←⍳N\n⎕←+/v+16×m\n⎕←+/v+15×m\n\
+                                ⎕←+/(v-m)-m\n⎕←+/m+m+m+m+m+m+m+m+m+m+m+m+m+m+m+m+v\n⎕←3↑m⌽v\n⎕←3↑(-m)⌽v\n";
+
+#[test]
+fn index_arithmetic_in_32_bits_gives_the_64_bit_results_at_the_edges_of_its_range() {
+    let Some(_) = device_or_skip() else { return };
+    let directory = test_directory("index_arithmetic");
+    std::fs::write(directory.join("index.apl"), INDEX_ARITHMETIC).unwrap();
+    let dump = aplc(&directory, &["dump", "--stage", "opencl", "index.apl"], &[]);
+    let dump = text(&dump.stdout);
+    assert!(
+        dump.contains("int aplc_narrow = aplc_n <= 134217728L"),
+        "no 32-bit version:\n{dump}"
+    );
+    let at_2_27 = "2147484148500\n2013266420500\n¯268434955500\n2147484148500\n729 730 731\n273 274 275\n";
+    for (m, expected) in [("134217728", Some(at_2_27)), ("134217729", None), ("-134217728", None)] {
+        let opencl = run_on_device(&directory, "index.apl", &["1000", m], &[]);
+        let jit = aplc(
+            &directory,
+            &["run", "--backend", "jit", "index.apl", "--", "1000", m],
+            &[],
+        );
+        assert_eq!(opencl.status.code(), Some(0), "{}", described(&opencl));
+        assert_eq!(text(&opencl.stdout), text(&jit.stdout), "m={m}: {}", described(&jit));
+        if let Some(expected) = expected {
+            assert_eq!(text(&opencl.stdout), expected);
+        }
+    }
+}
+
+#[test]
+fn aplc_opencl_source_replaces_the_kernels_and_an_unreadable_file_is_a_usage_error() {
+    let Some(_) = device_or_skip() else { return };
+    let directory = test_directory("source_override");
+    // +/(⍳N)×0.5 is 250250 at N=1000; the replacement kernel, with the generated kernel's name and parameters,
+    // stores 7 as the partial result of every chunk (one chunk here), so the program prints 7.
+    std::fs::write(directory.join("half.apl"), "N←1000 ⎕ArgInt 1\n⎕←+/(⍳N)×0.5\n").unwrap();
+    let dump = text(&aplc(&directory, &["dump", "--stage", "opencl", "half.apl"], &[]).stdout);
+    let signature = dump
+        .lines()
+        .find(|line| line.starts_with("__kernel void "))
+        .expect("one kernel");
+    let partials = signature
+        .split(", ")
+        .find_map(|parameter| parameter.strip_prefix("__global double* "))
+        .expect("the partial results' block");
+    let replacement = format!("{signature}\n    if (get_local_id(0) == 0) {partials}[get_group_id(0)] = 7.0;\n}}\n");
+    std::fs::write(directory.join("seven.cl"), replacement).unwrap();
+    let own = run_on_device(&directory, "half.apl", &[], &[]);
+    assert_eq!(text(&own.stdout), "250250\n", "{}", described(&own));
+    let replaced = run_on_device(&directory, "half.apl", &[], &[("APLC_OPENCL_SOURCE", "seven.cl")]);
+    assert_eq!(text(&replaced.stdout), "7\n", "{}", described(&replaced));
+    let missing = run_on_device(&directory, "half.apl", &[], &[("APLC_OPENCL_SOURCE", "no-such.cl")]);
+    assert_eq!(missing.status.code(), Some(2), "{}", described(&missing));
+    assert!(
+        text(&missing.stderr).contains("APLC_OPENCL_SOURCE"),
+        "{}",
+        described(&missing)
     );
 }
 

@@ -3,8 +3,9 @@
 # `aplc build --gpu` and without (native code), the corpus programs of apl-tests/programs and apl-tests/memory with
 # every construct on the device, each with jit's output beside it, and the OpenCL ICD loader (the GPU machine may lack
 # it). The executables target x86-64-v3, so that they run on another x86 machine; they are stripped to travel light.
-# All of it travels as one archive, executables.tar.xz. Last, aplc itself with the shared libraries it needs (libLLVM and what that links, which the GPU machine lacks)
-# as aplc.tar.xz, so that bench/gpu/tune.sh can run `aplc tune` there (about 50 MB: the device tool carries 64 MiB).
+# All of it travels as one archive, executables.tar.xz. Last, unless NO_APLC_PACK is set, aplc itself with the shared
+# libraries it needs (libLLVM and what that links, which the GPU machine lacks) as aplc.tar.xz, so that
+# bench/gpu/tune.sh can run `aplc tune` there (about 50 MB: the device tool carries 64 MiB).
 set -e
 cd "$(dirname "$0")/../.."
 out=${1:-.devcarry}
@@ -24,17 +25,23 @@ done
 # $out/old/, for run.sh's comparison of the two versions' kernels on the same device.
 if [ -n "${OLD_APLC:-}" ]; then
   mkdir -p "$out/old"
-  for program in signal sum blackscholes; do
+  for program in signal sum blackscholes mandelbrot; do
     "$OLD_APLC" build --gpu --target-cpu x86-64-v3 bench/programs/$program/$program.apl -o "$out/old/$program"
   done
 fi
+# Variants of signal's reduction kernel (bench/gpu/kernel_variants.py), which run.sh times through APLC_OPENCL_SOURCE.
+mkdir -p "$out/variants"
+$aplc dump --stage opencl bench/programs/signal/signal.apl > "$out/variants/signal.dump"
+python3 bench/gpu/kernel_variants.py "$out/variants/signal.dump" "$out/variants" > /dev/null
 strip "$out"/bin/* $(ls "$out"/corpus/* | grep -v '\.expected$') $(ls "$out"/old/* 2>/dev/null)
 cp /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 "$out/lib/"
 # The executables share their run-time library: one compressed archive is a tenth of their size (run.sh unpacks it).
-tar -C "$out" -cf - bin corpus lib $(ls -d "$out"/old 2>/dev/null | xargs -r -n1 basename) | xz -T0 -6 > "$out/executables.tar.xz"
-rm -rf "$out/bin" "$out/corpus" "$out/old"
+tar -C "$out" -cf - bin corpus lib variants $(ls -d "$out"/old 2>/dev/null | xargs -r -n1 basename) |
+  xz -T0 -6 > "$out/executables.tar.xz"
+rm -rf "$out/bin" "$out/corpus" "$out/old" "$out/variants"
 # aplc and every shared library it loads except the C and C++ run-time libraries (the GPU machine's own are newer,
 # and compatible), compressed: libLLVM alone is 130 MB.
+[ -n "${NO_APLC_PACK:-}" ] && rm -f "$out/aplc.tar.xz" && exit 0
 rm -rf "$out/pack" && mkdir -p "$out/pack/bin" "$out/pack/lib"
 cp "$aplc" "$out/pack/bin/aplc" && strip "$out/pack/bin/aplc"
 ldd "$aplc" | awk '/=> \//{print $3}' | grep -vE '/(libc|libm|libgcc_s|libstdc\+\+|libpthread|libdl|ld-linux[^/]*)\.so' |

@@ -16,12 +16,13 @@ export LD_LIBRARY_PATH=/tmp/aplc/lib:${LD_LIBRARY_PATH:-}
 log() { echo "$@" | tee -a "$R/tune.log"; }
 log "cc: $(command -v cc) $(cc --version 2>&1 | head -1)"
 log "aplc devices: $(/tmp/aplc/bin/aplc devices 2>&1 | tr '\n' ' ')"
-# PROGRAMS: the programs, each with its time limit in seconds (`name:seconds`).
+# PROGRAMS: the programs, each with its time limit in seconds and, optionally, more options of bench/tune
+# (`name:seconds` or `name:seconds:--skip-jit`); RUNS: timed runs per measurement (default 2).
 for item in ${PROGRAMS:-matmul:200 rowsums:200 colsums:200}; do
-  program=${item%%:*} limit=${item##*:}
+  IFS=: read -r program limit options <<<"$item"
   start=$(date +%s); rm -f bench/out/results-tuning.md
-  timeout "$limit" python3 bench/tune --aplc /tmp/aplc/bin/aplc --runs 2 --timeout "$limit" \
-    --only "$program" >>"$R/tune.log" 2>&1
+  timeout "$limit" python3 bench/tune --aplc /tmp/aplc/bin/aplc --runs "${RUNS:-2}" --timeout "$limit" \
+    --only "$program" $options >>"$R/tune.log" 2>&1
   log "TUNED $program status=$? seconds=$(($(date +%s) - start))"
   cp bench/out/results-tuning.md "$R/tuning-$program.md" 2>/dev/null
 done

@@ -44,6 +44,9 @@
 //!   kernel allow); anything but a positive integer is a usage error (status 2).
 //! - `APLC_OPENCL_STATS`: [`aplrt_cl_finish`] prints one line of counts on standard error.
 //! - `APLC_OPENCL_PROFILE`: also kernel and transfer times (the queue is then created with profiling enabled).
+//! - `APLC_OPENCL_SOURCE`: a file of OpenCL C built instead of the program's own kernels (a developer's aid: it
+//!   lets a kernel variant, edited by hand from `aplc dump --stage opencl`, be timed on a machine that has a device
+//!   but no compiler; it must define every kernel the program launches, with the same parameters).
 //!
 //! Errors, as in [`crate::abi`]: a device out of memory is the APL error `WS FULL` (status 1); an OpenCL source the
 //! device cannot build, or any other failing OpenCL call, is a compiler bug, `INTERNAL ERROR: ...` (status 2); and a
@@ -303,6 +306,19 @@ fn requested_group_size() -> usize {
     })
 }
 
+/// The contents of the file named by `APLC_OPENCL_SOURCE`, when it is set; a file that cannot be read is a usage
+/// error (status 2).
+fn replacement_source() -> Option<Vec<u8>> {
+    let path = std::env::var_os("APLC_OPENCL_SOURCE")?;
+    match std::fs::read(&path) {
+        Ok(text) => Some(text),
+        Err(error) => crate::abi::exit_with_usage_error(&format!(
+            "APLC_OPENCL_SOURCE names {}, which cannot be read: {error}",
+            std::path::Path::new(&path).display()
+        )),
+    }
+}
+
 fn environment_flag(name: &str) -> bool {
     std::env::var_os(name).is_some()
 }
@@ -524,6 +540,9 @@ impl State {
 
     fn build(&self, source: &[u8]) -> BuiltProgram {
         let api = self.api;
+        let own_source = source;
+        let replacement = replacement_source();
+        let source = replacement.as_deref().unwrap_or(own_source);
         let text = String::from_utf8_lossy(source);
         if !self.has_fp64 && mentions_word(&text, "double") {
             exit_unavailable(&format!(
@@ -558,7 +577,8 @@ impl State {
             ));
         }
         BuiltProgram {
-            source: source.to_vec(),
+            // The program's own source, which later launches compare with theirs.
+            source: own_source.to_vec(),
             program,
             kernels: HashMap::new(),
         }

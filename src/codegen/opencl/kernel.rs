@@ -18,10 +18,25 @@
 //!
 //! Expressions become C expressions where they cannot fail; an operation with a check gets a temporary and an `if`
 //! before its use, and a `select` whose arms need statements becomes an `if`/`else`, so that only the chosen arm is
-//! evaluated (as the loop IR says: the other arm may index outside its block).
+//! evaluated (as the loop IR says: the other arm may index outside its block). A double sum, difference or product
+//! of literals and converted ints is finite and unchecked.
+//!
+//! When the body's index arithmetic can be done in 32-bit `int`s for small enough counts and parameters
+//! (`narrow.rs`), the body is written twice, the `int` version first, and the kernel tests once which to run:
+//!
+//! ```text
+//!     if (aplc_n <= 134217728L && v_n3 >= -134217728L && v_n3 <= 134217728L) {
+//!         int v_i12 = (int)get_global_id(0);
+//!         int v_n3_32 = (int)v_n3;
+//!         ...body, its index arithmetic in ints...
+//!     } else {
+//!         ...body...
+//!     }
+//! ```
 
 use std::fmt::Write as _;
 
+use super::narrow::NarrowInts;
 use crate::loops::ir::{Block, Expr, Reduction, ScalarType, Stmt, Storage, Var, REDUCTION_CHUNK};
 use crate::runtime::error::AplErrorKind;
 use crate::runtime::float_mode::FloatMode;
@@ -75,12 +90,27 @@ pub fn write_kernel(parts: &KernelBody, float_mode: FloatMode) -> Result<Kernel,
     let blocks = block_parameters(parts.blocks, parts.body, &mut parameters)?;
     parameters.push("__global int* aplc_error".to_string());
     let index = variable_name(parts.index);
+    let narrow = write_narrow_version(&mut writer, parts.scalars, parts.index, 2, |writer| {
+        writer.statements(parts.body)
+    })?;
+    if narrow.is_some() {
+        writer.depth = 2;
+    }
     writer.statements(parts.body)?;
+    let body = match narrow {
+        None => writer.text,
+        Some(narrow) => format!(
+            "    if ({}) {{\n        int {index} = (int)get_global_id(0);\n{}{}    }} else {{\n{}    }}\n",
+            narrow.condition,
+            narrow.copies_at(2),
+            narrow.text,
+            writer.text
+        ),
+    };
     let source = format!(
-        "__kernel void {}({}) {{\n{prologue}    long {index} = get_global_id(0);\n    if ({index} >= aplc_n) return;\n{}}}\n",
+        "__kernel void {}({}) {{\n{prologue}    long {index} = get_global_id(0);\n    if ({index} >= aplc_n) return;\n{body}}}\n",
         parts.name,
         parameters.join(", "),
-        writer.text
     );
     Ok(Kernel {
         name: parts.name.to_string(),
@@ -89,6 +119,51 @@ pub fn write_kernel(parts: &KernelBody, float_mode: FloatMode) -> Result<Kernel,
         blocks,
         errors: writer.errors,
     })
+}
+
+/// The 32-bit version of a kernel's body (`narrow.rs`): the test that chooses it, the declarations of the `int`
+/// copies of the parameters it reads, and its text.
+struct NarrowVersion {
+    condition: String,
+    copies: Vec<String>,
+    text: String,
+}
+
+impl NarrowVersion {
+    /// The declarations of the parameters' copies, one line each, `depth` levels in.
+    fn copies_at(&self, depth: usize) -> String {
+        let indent = "    ".repeat(depth);
+        self.copies.iter().map(|copy| format!("{indent}{copy}\n")).collect()
+    }
+}
+
+/// Writes the 32-bit version of a body with `write` (at `depth`, with `index` below the item count), or `None` when
+/// no value in it became an `int`. The writer's checks and their codes are shared with the other version.
+fn write_narrow_version(
+    writer: &mut KernelWriter,
+    scalars: &[Var],
+    index: &Var,
+    depth: usize,
+    write: impl FnOnce(&mut KernelWriter) -> Result<(), Unsupported>,
+) -> Result<Option<NarrowVersion>, Unsupported> {
+    let (enclosing_depth, enclosing_label) = (writer.depth, writer.failure_label.clone());
+    writer.depth = depth;
+    writer.failure_label = enclosing_label.as_ref().map(|label| format!("{label}_32"));
+    writer.narrow = Some(NarrowInts::new(scalars, Some(index), variable_name));
+    let written = write(writer);
+    let narrow = writer.narrow.take().expect("set above");
+    let text = std::mem::take(&mut writer.text);
+    writer.depth = enclosing_depth;
+    writer.failure_label = enclosing_label;
+    written?;
+    if !narrow.narrowed_anything() {
+        return Ok(None);
+    }
+    Ok(Some(NarrowVersion {
+        condition: narrow.condition(),
+        copies: narrow.parameter_copies(),
+        text,
+    }))
 }
 
 /// How a reduction kernel folds the elements of a chunk: `part := op(part, x)` from the neutral element, or the exact
@@ -133,7 +208,8 @@ pub const REDUCTION_LANES: i64 = 256;
 /// size or the device, so a floating-point `+/` prints the same digits on every OpenCL device and group size; a
 /// reduction nested in a kernel folds its chunks in the same order (`fold_chunk_in_lanes`).
 /// A failed check jumps past its element (or the combination) instead of returning, since every work-item must
-/// reach the group's barriers.
+/// reach the group's barriers. The lane, slot and position-in-chunk counters are `int`s (they are below
+/// `REDUCTION_CHUNK`): a GPU does 64-bit integer arithmetic in two or more instructions.
 pub fn write_reduction_kernel(parts: &ReductionBody, float_mode: FloatMode) -> Result<Kernel, Unsupported> {
     let mut writer = KernelWriter::new(4, float_mode, Some("aplc_element_done".to_string()));
     writer.site = parts.site;
@@ -153,14 +229,40 @@ pub fn write_reduction_kernel(parts: &ReductionBody, float_mode: FloatMode) -> R
     }
     parameters.push("__global int* aplc_error".to_string());
     let folding = GroupFolding::new(parts, element_type, c_element, &mut writer)?;
-    // One element, folded into its lane's partial result.
+    // One element, folded into its lane's partial result: in 32 bits where that is worth it.
     let index = variable_name(parts.index);
-    writer.line(&format!("long {index} = aplc_first + aplc_k;"));
-    writer.statements(parts.body)?;
-    let element = writer.expression(parts.element)?;
-    let x = writer.temporary(element_type, &element)?;
-    folding.fold_element(&mut writer, &x)?;
-    let element_text = std::mem::take(&mut writer.text);
+    let write_element = |writer: &mut KernelWriter, c_index: &str| -> Result<(), Unsupported> {
+        writer.line(&format!("{c_index} {index} = ({c_index})(aplc_first + aplc_k);"));
+        writer.statements(parts.body)?;
+        let element = writer.expression(parts.element)?;
+        let x = writer.temporary(element_type, &element)?;
+        folding.fold_element(writer, &x)
+    };
+    let narrow = write_narrow_version(&mut writer, parts.scalars, parts.index, 5, |writer| {
+        write_element(writer, "int")
+    })?;
+    // The loop over a lane's elements: at depth 3, or 4 inside the choice of version.
+    let loop_depth = if narrow.is_some() { 4 } else { 3 };
+    writer.depth = loop_depth + 1;
+    write_element(&mut writer, "long")?;
+    let element_loop = |text: &str, label: &str| {
+        let indent = "    ".repeat(loop_depth);
+        format!(
+            "for (int aplc_k = aplc_lane; aplc_k < aplc_length; aplc_k += {REDUCTION_LANES}) {{\n{text}{indent}    {label}: ;\n{indent}}}"
+        )
+    };
+    let wide_loop = element_loop(&writer.text, "aplc_element_done");
+    writer.text.clear();
+    let (narrow_test, elements) = match &narrow {
+        None => (String::new(), wide_loop),
+        Some(narrow) => (
+            format!("    int aplc_narrow = {};\n{}", narrow.condition, narrow.copies_at(1)),
+            format!(
+                "if (aplc_narrow) {{\n                {}\n            }} else {{\n                {wide_loop}\n            }}",
+                element_loop(&narrow.text, "aplc_element_done_32")
+            ),
+        ),
+    };
     // One step of the tree: a slot combined with its neighbour `aplc_width` above it.
     writer.depth = 4;
     writer.failure_label = Some("aplc_combine_done".to_string());
@@ -168,22 +270,20 @@ pub fn write_reduction_kernel(parts: &ReductionBody, float_mode: FloatMode) -> R
     let combine_text = std::mem::take(&mut writer.text);
     let source = format!(
         "__kernel void {name}({parameters}) {{
-{local_slots}{prologue}    long aplc_group = (long)get_local_size(0);
-    long aplc_lid = get_local_id(0);
+{local_slots}{prologue}{narrow_test}    int aplc_group = (int)get_local_size(0);
+    int aplc_lid = (int)get_local_id(0);
     long aplc_chunks = (aplc_n + {chunk}L - 1) / {chunk}L;
     for (long aplc_chunk = get_group_id(0); aplc_chunk < aplc_chunks; aplc_chunk += get_num_groups(0)) {{
         long aplc_first = aplc_chunk * {chunk}L;
-        long aplc_length = min({chunk}L, aplc_n - aplc_first);
-        for (long aplc_lane = aplc_lid; aplc_lane < {lanes}L; aplc_lane += aplc_group) {{
+        int aplc_length = (int)min({chunk}L, aplc_n - aplc_first);
+        for (int aplc_lane = aplc_lid; aplc_lane < {lanes}; aplc_lane += aplc_group) {{
             {declarations}
-            for (long aplc_k = aplc_lane; aplc_k < aplc_length; aplc_k += {lanes}L) {{
-{element_text}                aplc_element_done: ;
-            }}
+            {elements}
             {own_slot}
         }}
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (long aplc_width = 1; aplc_width < {lanes}L; aplc_width *= 2) {{
-            for (long aplc_slot = 2 * aplc_width * aplc_lid; aplc_slot < {lanes}L; aplc_slot += 2 * aplc_width * aplc_group) {{
+        for (int aplc_width = 1; aplc_width < {lanes}; aplc_width *= 2) {{
+            for (int aplc_slot = 2 * aplc_width * aplc_lid; aplc_slot < {lanes}; aplc_slot += 2 * aplc_width * aplc_group) {{
 {combine_text}                aplc_combine_done: ;
             }}
             barrier(CLK_LOCAL_MEM_FENCE);
@@ -462,6 +562,8 @@ struct KernelWriter {
     float_mode: FloatMode,
     /// In a kernel with barriers: where a failed check jumps (a work-item may not return early).
     failure_label: Option<String>,
+    /// While the 32-bit version of a body is written: what it knows of its int values (`narrow.rs`).
+    narrow: Option<NarrowInts>,
 }
 
 impl KernelWriter {
@@ -475,6 +577,7 @@ impl KernelWriter {
             site: None,
             float_mode,
             failure_label,
+            narrow: None,
         }
     }
 
@@ -487,10 +590,15 @@ impl KernelWriter {
     }
 
     fn temporary(&mut self, ty: ScalarType, value: &str) -> Result<String, Unsupported> {
+        Ok(self.named(register_type(ty)?, value))
+    }
+
+    /// A temporary of the C type `c_type`.
+    fn named(&mut self, c_type: &str, value: &str) -> String {
         let name = format!("t{}", self.next_temporary);
         self.next_temporary += 1;
-        self.line(&format!("{} {name} = {value};", register_type(ty)?));
-        Ok(name)
+        self.line(&format!("{c_type} {name} = {value};"));
+        name
     }
 
     /// `if (failed) APLC_FAIL(code);` for an APL error of this kind and message at the current site.
@@ -539,6 +647,15 @@ impl KernelWriter {
 
     fn statement(&mut self, statement: &Stmt) -> Result<(), Unsupported> {
         match statement {
+            Stmt::Let { var, value } if self.narrow_magnitude(value).is_some() => {
+                let magnitude = self.narrow_magnitude(value).expect("just tested");
+                let value = self.narrow_int_text(value)?;
+                self.line(&format!("int {} = {value};", variable_name(var)));
+                self.narrow
+                    .as_mut()
+                    .expect("a narrow magnitude")
+                    .declare(var, magnitude);
+            }
             Stmt::Let { var, value } | Stmt::Mutable { var, value } => {
                 let value = self.expression(value)?;
                 self.line(&format!("{} {} = {value};", register_type(var.ty)?, variable_name(var)));
@@ -548,10 +665,21 @@ impl KernelWriter {
                 self.line(&format!("{} = {value};", variable_name(var)));
             }
             Stmt::For { index, count, body } | Stmt::ParallelFor { index, count, body } => {
-                let count = self.expression(count)?;
-                let count = self.temporary(ScalarType::Int, &count)?;
+                // In the 32-bit version, an index below a count that fits in an int is an int.
+                let (c_type, count) = match self.narrow_magnitude(count) {
+                    Some(magnitude) => {
+                        let count = self.narrow_int_text(count)?;
+                        self.narrow
+                            .as_mut()
+                            .expect("a narrow magnitude")
+                            .declare(index, magnitude);
+                        ("int", count)
+                    }
+                    None => ("long", self.expression(count)?),
+                };
+                let count = self.named(c_type, &count);
                 let index = variable_name(index);
-                self.line(&format!("for (long {index} = 0; {index} < {count}; {index}++) {{"));
+                self.line(&format!("for ({c_type} {index} = 0; {index} < {count}; {index}++) {{"));
                 self.nested(body)?;
                 self.line("}");
             }
@@ -796,8 +924,12 @@ impl KernelWriter {
         Ok(())
     }
 
-    /// A C expression for `expr`, after the statements (temporaries, checks) it needs.
+    /// A C expression for `expr`, after the statements (temporaries, checks) it needs. In the 32-bit version of a
+    /// body, an int that fits is an `int` expression (a literal stays a `long`, for the operations around it).
     fn expression(&mut self, expr: &Expr) -> Result<String, Unsupported> {
+        if !matches!(expr, Expr::Int(_)) && self.narrow_magnitude(expr).is_some() {
+            return self.narrow_int_text(expr);
+        }
         Ok(match expr {
             Expr::Int(value) => int_literal(*value),
             Expr::Double(value) => double_literal(*value),
@@ -825,13 +957,122 @@ impl KernelWriter {
                 self.site = enclosing;
                 value?
             }
+            Expr::Prim(op @ (Op::AddD | Op::SubD | Op::MulD), arguments) if self.finite_magnitude(expr).is_some() => {
+                // Finite operands of bounded magnitude: a finite result, nothing to check.
+                let sign = match op {
+                    Op::AddD => "+",
+                    Op::SubD => "-",
+                    _ => "*",
+                };
+                let (x, y) = (self.expression(&arguments[0])?, self.expression(&arguments[1])?);
+                format!("(({x}) {sign} ({y}))")
+            }
             Expr::Prim(op, arguments) => {
+                // A comparison of ints that fit compares `int`s, literals included.
+                let narrow_comparison = matches!(op, Op::LtI | Op::LteI | Op::GtI | Op::GteI | Op::EqI | Op::NeqI)
+                    && arguments
+                        .iter()
+                        .all(|argument| self.narrow_magnitude(argument).is_some());
                 let mut values = Vec::new();
                 for argument in arguments {
-                    values.push((self.expression(argument)?, argument.ty()));
+                    let value = match narrow_comparison {
+                        true => self.narrow_int_text(argument)?,
+                        false => self.expression(argument)?,
+                    };
+                    values.push((value, argument.ty()));
                 }
                 self.apply(*op, &values)?
             }
+        })
+    }
+
+    /// A bound on the magnitude of the double `expr` when it is provably finite: literals, ints converted to doubles
+    /// (at most 2^63, or their 32-bit bound), and sums, differences, products, negations, magnitudes, minima and
+    /// maxima of those while the bound stays far from overflow. The sum of a literal and a converted index (signal's
+    /// `0.01+⍵`) needs no check that it is finite.
+    fn finite_magnitude(&self, expr: &Expr) -> Option<f64> {
+        /// Far below the largest double: a sum or product of two values within it is finite.
+        const LIMIT: f64 = 1e300;
+        let bound = match expr {
+            Expr::Double(value) => value.abs(),
+            Expr::At(_, inner) => self.finite_magnitude(inner)?,
+            Expr::Prim(Op::I2D, arguments) => match self.narrow_magnitude(&arguments[0]) {
+                Some(magnitude) => {
+                    magnitude.units as f64 * super::narrow::NARROW_UNIT as f64 + magnitude.constant as f64
+                }
+                None => 9.3e18,
+            },
+            Expr::Prim(Op::NegD | Op::AbsD, arguments) => self.finite_magnitude(&arguments[0])?,
+            Expr::Prim(op @ (Op::AddD | Op::SubD | Op::MulD | Op::MinD | Op::MaxD), arguments) => {
+                let (x, y) = (
+                    self.finite_magnitude(&arguments[0])?,
+                    self.finite_magnitude(&arguments[1])?,
+                );
+                match op {
+                    Op::AddD | Op::SubD => x + y,
+                    Op::MulD => x * y,
+                    _ => x.max(y),
+                }
+            }
+            _ => return None,
+        };
+        (bound <= LIMIT).then_some(bound)
+    }
+
+    /// In the 32-bit version of a body: a bound of the int `expr` that fits in 32 bits, if there is one.
+    fn narrow_magnitude(&self, expr: &Expr) -> Option<super::narrow::Magnitude> {
+        let narrow = self.narrow.as_ref()?;
+        if expr.ty() != ScalarType::Int {
+            return None;
+        }
+        narrow.magnitude(expr)
+    }
+
+    /// The `int` text of an int expression whose [`KernelWriter::narrow_magnitude`] fits: plain C arithmetic, which
+    /// cannot overflow (so no check either), on the `int`s it is made of.
+    fn narrow_int_text(&mut self, expr: &Expr) -> Result<String, Unsupported> {
+        let narrow = |writer: &mut KernelWriter, expr: &Expr| writer.narrow_int_text(expr);
+        Ok(match expr {
+            Expr::Int(value) => format!("({value})"),
+            Expr::Var(var) => {
+                let parameter = self.narrow.as_mut().and_then(|narrow| narrow.parameter_text(var));
+                parameter.unwrap_or_else(|| variable_name(var))
+            }
+            Expr::At(_, inner) => narrow(self, inner)?,
+            Expr::Select(condition, then, otherwise) => {
+                let condition = self.expression(condition)?;
+                format!(
+                    "(({condition}) ? {} : {})",
+                    narrow(self, then)?,
+                    narrow(self, otherwise)?
+                )
+            }
+            Expr::Prim(op, arguments) => {
+                if let Some(narrow) = self.narrow.as_mut() {
+                    narrow.note_narrowed();
+                }
+                match (op, arguments.as_slice()) {
+                    (Op::B2I | Op::B2IV, [x]) => format!("(int)({})", self.expression(x)?),
+                    (Op::NegW | Op::NegI, [x]) => format!("(-{})", narrow(self, x)?),
+                    (Op::AbsI, [x]) => {
+                        let x = narrow(self, x)?;
+                        format!("({x} < 0 ? -{x} : {x})")
+                    }
+                    (_, [x, y]) => {
+                        let (x, y) = (narrow(self, x)?, narrow(self, y)?);
+                        match op {
+                            Op::AddW | Op::AddI => format!("({x} + {y})"),
+                            Op::SubW | Op::SubI => format!("({x} - {y})"),
+                            Op::MulW | Op::MulI => format!("({x} * {y})"),
+                            Op::MinI => format!("min({x}, {y})"),
+                            Op::MaxI => format!("max({x}, {y})"),
+                            _ => return Err(Unsupported(format!("{} on 32-bit ints", op.name()))),
+                        }
+                    }
+                    _ => return Err(Unsupported(format!("{} on 32-bit ints", op.name()))),
+                }
+            }
+            _ => return Err(Unsupported("a 32-bit int of this form".to_string())),
         })
     }
 
@@ -1146,6 +1387,40 @@ mod tests {
     }
 
     #[test]
+    fn a_sum_of_a_literal_and_a_converted_index_is_not_checked_but_a_sum_of_loads_is() {
+        let text = "alloc mem2 : double[10]\nparfor i4 < 10 {\n  \
+                    store mem2[i4] = addd(0.01, i2d(addw(i4, 1)))\n}\nresult 0\n";
+        let source = kernel_of(text).expect("a kernel").source;
+        assert!(!source.contains("isfinite"), "{source}");
+        let loads = text.replace("addd(0.01, i2d(addw(i4, 1)))", "addd(0.01, mem2[i4])");
+        let source = kernel_of(&loads).expect("a kernel").source;
+        assert!(source.contains("isfinite"), "{source}");
+    }
+
+    #[test]
+    fn index_arithmetic_has_a_32_bit_version_for_counts_that_fit() {
+        let text = "alloc mem2 : int[10]\nparfor i4 < 10 {\n  let j5 : int = addw(i4, 3)\n  \
+                    store mem2[i4] = mulw(j5, j5)\n}\nresult 0\n";
+        let source = kernel_of(text).expect("a kernel").source;
+        // j5 is an int in the version chosen for counts up to NARROW_UNIT; its square may not fit, so it is a long.
+        let unit = super::super::narrow::NARROW_UNIT;
+        assert!(source.contains(&format!("if (aplc_n <= {unit}L) {{")), "{source}");
+        assert!(source.contains("int v_j5 = (v_i4 + (3));"), "{source}");
+        assert!(
+            source.contains("mem2[v_i4] = (long)((ulong)(v_j5) * (ulong)(v_j5));"),
+            "{source}"
+        );
+        assert!(
+            source.contains("long v_j5 = (long)((ulong)(v_i4) + (ulong)(3L));"),
+            "{source}"
+        );
+        // Nothing to narrow: one version.
+        let loads = text.replace("addw(i4, 3)", "mem2[i4]");
+        let source = kernel_of(&loads).expect("a kernel").source;
+        assert!(!source.contains("aplc_n <="), "{source}");
+    }
+
+    #[test]
     fn blocks_the_kernel_only_reads_are_const_and_the_stored_one_is_written() {
         let kernel = kernel_of(GUARDED_DIVISION).expect("a kernel");
         assert!(
@@ -1223,7 +1498,7 @@ mod tests {
         assert!(source.contains("aplc_element_done);"), "{source}");
         assert!(source.contains("aplc_combine_done);"), "{source}");
         // The lanes are a constant of the kernel, never the work-group's size: the order of the fold is fixed.
-        assert!(source.contains(&format!("aplc_k += {REDUCTION_LANES}L")), "{source}");
+        assert!(source.contains(&format!("aplc_k += {REDUCTION_LANES})")), "{source}");
         assert!(source.contains(&format!("aplc_parts[{REDUCTION_LANES}]")), "{source}");
         let fold_error = kernel.errors.last().expect("the fold's check");
         assert_eq!(fold_error.message, format!("addd: {NOT_A_FINITE_REAL_NUMBER}"));

@@ -158,6 +158,9 @@ pub fn stores_are_disjoint_across_iterations(index: &Var, count: &Expr, body: &[
     iterations_are_independent(index, count, &body, &definitions)
 }
 
+/// The inner loops of a position `offset + coefficient·i + Σ stride·l`: each loop's `(stride, count)`.
+type InnerStrides = Vec<(Term, Term)>;
+
 fn iterations_are_independent(index: &Var, count: &Expr, body: &[Stmt], definitions: &HashMap<u32, Expr>) -> bool {
     let private = blocks_allocated_in(body);
     let loops = inner_loops(body);
@@ -693,11 +696,29 @@ impl AffineForm<'_> {
     /// iteration's positions lie in `offset + coefficient·i + [0, span)` (for a non-negative coefficient part of
     /// every inner index).
     fn iteration_extent(&self, position: &Expr) -> Option<(Term, Term, Term)> {
+        let (offset, coefficient, inner) = self.iteration_terms(position)?;
+        let bounds = VariableBounds::all_non_negative();
+        let mut span = Term::one();
+        for (stride, count) in &inner {
+            let magnitude = if bounds.is_provably_non_negative(stride) {
+                stride.clone()
+            } else if bounds.is_provably_non_positive(stride) {
+                stride.checked_scale(-1)?
+            } else {
+                return None;
+            };
+            span = span.checked_add(&magnitude.checked_mul(&count.checked_sub(&Term::one())?)?)?;
+        }
+        Some((offset, coefficient, span))
+    }
+
+    /// A position as `offset + coefficient·i + Σ stride·l` over the parallel index i and the inner loops' indices l:
+    /// the offset, the coefficient and each inner loop's `(stride, count)`, none of them depending on a loop index.
+    fn iteration_terms(&self, position: &Expr) -> Option<(Term, Term, InnerStrides)> {
         let term = self.term(position)?;
         let index_name = Self::variable_name(self.index);
         let mut coefficient = Term::zero();
         let mut offset = Term::zero();
-        let mut span = Term::one();
         let mut inner: HashMap<String, Term> = HashMap::new();
         let loop_names: HashMap<String, &Expr> = self
             .loops
@@ -727,27 +748,46 @@ impl AffineForm<'_> {
                 _ => return None,
             }
         }
-        let bounds = VariableBounds::all_non_negative();
-        for (name, stride) in &inner {
-            let count = self.term(loop_names.get(name)?)?;
+        let mut strides = Vec::new();
+        for (name, stride) in inner {
+            let count = self.term(loop_names.get(&name)?)?;
             if count.variables().contains(&index_name) || loop_names.keys().any(|l| count.variables().contains(l)) {
                 return None;
             }
-            let magnitude = if bounds.is_provably_non_negative(stride) {
-                stride.clone()
-            } else if bounds.is_provably_non_positive(stride) {
-                stride.checked_scale(-1)?
-            } else {
-                return None;
-            };
-            span = span.checked_add(&magnitude.checked_mul(&count.checked_sub(&Term::one())?)?)?;
+            strides.push((stride, count));
         }
-        Some((offset, coefficient, span))
+        Some((offset, coefficient, strides))
     }
 
     /// Whether the union of the positions of every store in `positions` for iteration i is disjoint from the union
-    /// for any other iteration.
+    /// for any other iteration: each iteration's positions lie in a range of their own (a row), or are a residue
+    /// class of their own (interleaved strips).
     fn positions_are_disjoint_across_iterations(&self, positions: &[Expr]) -> bool {
+        self.positions_lie_in_disjoint_ranges(positions) || self.positions_are_interleaved(positions)
+    }
+
+    /// The interleaved strips of a work-item (`step_interchange::DEVICE_STRIPS`): every store at the same position
+    /// `offset + i + l·n`, over a parallel index i < n and inner indices l whose stride is n. Two iterations' positions
+    /// differ by their difference, which is not a multiple of n (it is less than n), plus a multiple of n.
+    fn positions_are_interleaved(&self, positions: &[Expr]) -> bool {
+        let Some(terms) = positions
+            .iter()
+            .map(|position| self.iteration_terms(position))
+            .collect::<Option<Vec<_>>>()
+        else {
+            return false;
+        };
+        let Some(count) = self.term(self.count) else {
+            return false;
+        };
+        let (_, coefficient, inner) = &terms[0];
+        terms.iter().all(|other| other == &terms[0])
+            && *coefficient == Term::one()
+            && !inner.is_empty()
+            && inner.iter().all(|(stride, _)| *stride == count)
+    }
+
+    fn positions_lie_in_disjoint_ranges(&self, positions: &[Expr]) -> bool {
         let Some(extents) = positions
             .iter()
             .map(|position| self.iteration_extent(position))

@@ -35,7 +35,7 @@
 //! 35.7 ms before, 22.0 ms after (the C baseline, which stops each point once it escapes, 20.0 ms); strips of 64 to
 //! 1024 elements all gave 21–23 ms, so the loop is bound by arithmetic now, not memory.
 //!
-//! On an OpenCL device a strip is a work-item's share, [`DEVICE_STRIP_LENGTH`] elements: one kernel launch replaces K.
+//! On an OpenCL device a strip is a work-item's share, [`DEVICE_STRIPS`]: one kernel launch replaces K.
 //!
 //! What stays the same: every element goes through the same operations in the same order, so the results are the
 //! same bit for bit. The checks run once instead of K times (they are invariant: the same outcome every time, and the
@@ -55,34 +55,55 @@ use crate::loops::rewrite::{expr_loads_any_block, expr_loads_block, fresh_variab
 use crate::loops::rewrite::{rename_defined_variables, result_mentions_block};
 use std::collections::HashSet;
 
-/// Elements per strip on the CPU: with mandelbrot's five arrays of doubles a strip is 10 KB, well inside a core's L1
-/// data cache, and long enough that the loop over steps around it costs nothing.
-pub const CPU_STRIP_LENGTH: i64 = 256;
+/// How a loop's elements are cut into strips: `length` elements per strip, either consecutive (strip b holds
+/// elements b·length to b·length + length - 1) or interleaved (strip b holds b, b + S, b + 2S, ..., S the number of
+/// strips). Both take every element through the same operations in the same order; only which element shares a
+/// strip with which differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StripLayout {
+    pub length: i64,
+    pub interleaved: bool,
+}
+
+/// Strips on the CPU: consecutive, so that a strip is contiguous in memory and the loop over it vectorises; with
+/// mandelbrot's five arrays of doubles a strip is 10 KB, well inside a core's L1 data cache, and long enough that
+/// the loop over steps around it costs nothing.
+pub const CPU_STRIPS: StripLayout = StripLayout {
+    length: 256,
+    interleaved: false,
+};
 
 /// Runs the element-wise steps of `⍣` loops strip by strip (the CPU form).
 pub fn interchange_element_wise_steps(program: Program) -> Program {
-    interchange_with_strip_length(program, CPU_STRIP_LENGTH)
+    interchange_with_strips(program, CPU_STRIPS)
 }
 
-/// Elements per strip (per work-item) on an OpenCL device. One element per work-item would use the most work-items,
-/// but PoCL (the CPU device) then runs mandelbrot more slowly than with a kernel launch per step (210 ms against
-/// 139 ms): it vectorises a kernel across work-items only when the body has no loop. With 8 elements per work-item
-/// the loop over a strip vectorises inside the work-item (127 ms), and a GPU still gets one work-item per 8
-/// elements and one launch instead of K. Measured on an NVIDIA H200 (bench/results-gpu.md, run 4): mandelbrot 2048
-/// with K = 100 takes 50.3 ms in this one kernel, against 7.8 ms for K launches of a work-item per element (run 2):
-/// 8 consecutive elements per work-item keep a warp's loads from coalescing. Strips interleaved across work-items
-/// (or a length of 1 on GPUs) should fix it; that is for the next run on a GPU (issue #12).
-pub const DEVICE_STRIP_LENGTH: i64 = 8;
+/// Strips on an OpenCL device, one per work-item: 8 elements, interleaved. On a GPU the strips must be
+/// interleaved: neighbouring work-items then load neighbouring elements, which the memory system coalesces into
+/// one transaction per warp. With 8 consecutive elements per work-item the warp's loads were 64 bytes apart, and
+/// mandelbrot 2048 with K = 100 took 51.7 ms in this kernel on an NVIDIA H200; interleaved, 5.6 ms, below the
+/// 7.8 ms of K launches of a work-item per element (bench/results-gpu.md, runs 2 and 5).
+///
+/// The choice costs PoCL (the CPU device), which vectorises the loop over a work-item's strip: consecutive elements
+/// are one vector load, interleaved ones a gather, and mandelbrot 1024's kernel takes about 800 ms instead of 475
+/// (2-core Intel). A GPU is what the OpenCL backend is for; the native backend is the one for CPUs. Eight elements
+/// rather than one, because one element per work-item is slower still on PoCL (210 ms against 139 ms for
+/// mandelbrot 512: it vectorises across work-items only when the body has no loop), while on the GPU eight
+/// interleaved elements per work-item already beat a launch per step of a work-item per element.
+pub const DEVICE_STRIPS: StripLayout = StripLayout {
+    length: 8,
+    interleaved: true,
+};
 
 /// Runs the element-wise steps of `⍣` loops in short strips, one per work-item (the OpenCL form).
 pub fn interchange_element_wise_steps_on_device(program: Program) -> Program {
-    interchange_with_strip_length(program, DEVICE_STRIP_LENGTH)
+    interchange_with_strips(program, DEVICE_STRIPS)
 }
 
-fn interchange_with_strip_length(mut program: Program, strip_length: i64) -> Program {
+fn interchange_with_strips(mut program: Program, strips: StripLayout) -> Program {
     let mut next_id = program.largest_id();
     let mut next_blocks = Vec::new();
-    interchange_in_list(&mut program.body, strip_length, &mut next_id, &mut next_blocks);
+    interchange_in_list(&mut program.body, strips, &mut next_id, &mut next_blocks);
     for block in next_blocks {
         if !result_mentions_block(&program.result, block.id) {
             drop_if_only_allocated_and_freed(&mut program.body, block);
@@ -93,11 +114,16 @@ fn interchange_with_strip_length(mut program: Program, strip_length: i64) -> Pro
 
 /// Interchanges every eligible loop of the list (and of the lists nested in it, outside parallel constructs), and
 /// collects the next blocks those loops no longer write.
-fn interchange_in_list(statements: &mut Vec<Stmt>, strip_length: i64, next_id: &mut u32, next_blocks: &mut Vec<Block>) {
+fn interchange_in_list(
+    statements: &mut Vec<Stmt>,
+    strips: StripLayout,
+    next_id: &mut u32,
+    next_blocks: &mut Vec<Block>,
+) {
     replace_statements_outside_parallel(statements, &mut |statements, position| {
         let steps = ElementWiseSteps::of(&statements[position])?;
         next_blocks.extend(steps.pairs.iter().map(|(_, next)| *next));
-        Some(steps.interchanged(strip_length, next_id))
+        Some(steps.interchanged(strips, next_id))
     });
 }
 
@@ -243,14 +269,14 @@ impl<'a> ElementWiseSteps<'a> {
     }
 
     /// The loop turned inside out (see the module documentation): the statements that replace it.
-    fn interchanged(&self, strip_length: i64, next_id: &mut u32) -> Vec<Stmt> {
+    fn interchanged(&self, layout: StripLayout, next_id: &mut u32) -> Vec<Stmt> {
         let total = fresh_variable(next_id, ScalarType::Int, "elements");
         let mut then = self.checks.to_vec();
         then.push(Stmt::Let {
             var: total.clone(),
             value: Expr::max(self.elements.clone(), Expr::Int(0)),
         });
-        then.extend(self.strips_and_last_strip(&total, strip_length, next_id));
+        then.extend(self.strips_and_last_strip(&total, layout, next_id));
         // A constant number of steps is known to be positive here (a loop of no steps is left as it was).
         match self.steps.as_int() {
             Some(_) => then,
@@ -264,7 +290,8 @@ impl<'a> ElementWiseSteps<'a> {
 
     /// The parallel map over whole strips, then the one over the elements of the last, partial strip (fewer than
     /// `strip_length` of them, so its work is mostly below the threshold of running on more than one thread).
-    fn strips_and_last_strip(&self, total: &Var, strip_length: i64, next_id: &mut u32) -> Vec<Stmt> {
+    fn strips_and_last_strip(&self, total: &Var, layout: StripLayout, next_id: &mut u32) -> Vec<Stmt> {
+        let strip_length = layout.length;
         let strips = fresh_variable(next_id, ScalarType::Int, "strips");
         let strip = fresh_variable(next_id, ScalarType::Int, "strip");
         let lane = fresh_variable(next_id, ScalarType::Int, "lane");
@@ -272,10 +299,13 @@ impl<'a> ElementWiseSteps<'a> {
         let rest = fresh_variable(next_id, ScalarType::Int, "rest");
         let element_in_strip = Stmt::Let {
             var: self.element.clone(),
-            value: Expr::add_int(
-                Expr::mul_int(Expr::var(&strip), Expr::Int(strip_length)),
-                Expr::var(&lane),
-            ),
+            value: match layout.interleaved {
+                false => Expr::add_int(
+                    Expr::mul_int(Expr::var(&strip), Expr::Int(strip_length)),
+                    Expr::var(&lane),
+                ),
+                true => Expr::add_int(Expr::mul_int(Expr::var(&lane), Expr::var(&strips)), Expr::var(&strip)),
+            },
         };
         let mut lane_body = vec![element_in_strip];
         lane_body.extend(self.in_place_body(next_id));
