@@ -438,8 +438,8 @@ fn an_integer_overflow_in_a_reduction_kernel_is_reported_as_on_the_cpu() {
 }
 
 /// Index arithmetic in kernels, as 32-bit ints where its bound allows (`codegen/opencl/narrow.rs`), at the edges of
-/// that: m is 2*27, the largest parameter the 32-bit version accepts, then one more (the 64-bit version), then
-/// ¯2*27. At N=1000 and m=2*27 = 134217728, by hand: +/v+16×m = 500500 + 1000×2*31 = 2147484148500 (16×m does not
+/// that: m is 2*27, the largest parameter the 32-bit version accepts, then one more and 2*29 (the 64-bit version),
+/// then ¯2*27. At N=1000 and m=2*27 = 134217728, by hand: +/v+16×m = 500500 + 1000×2*31 = 2147484148500 (16×m does not
 /// fit in 32 bits); +/v+15×m = 500500 + 1000×2013265920 = 2013266420500; +/(v-m)-m = 500500 − 2000×m =
 /// ¯268434955500; sixteen m's and v add up to the first sum again (the first fifteen additions fit, the last two are
 /// 64-bit); m⌽v starts at 1 + m mod 1000 = 729, and (-m)⌽v at 1 + 272.
@@ -453,12 +453,16 @@ fn index_arithmetic_in_32_bits_gives_the_64_bit_results_at_the_edges_of_its_rang
     std::fs::write(directory.join("index.apl"), INDEX_ARITHMETIC).unwrap();
     let dump = aplc(&directory, &["dump", "--stage", "opencl", "index.apl"], &[]);
     let dump = text(&dump.stdout);
-    assert!(
-        dump.contains("int aplc_narrow = aplc_n <= 134217728L"),
-        "no 32-bit version:\n{dump}"
-    );
+    assert!(dump.contains("if (aplc_narrow) {"), "no 32-bit version:\n{dump}");
     let at_2_27 = "2147484148500\n2013266420500\n¯268434955500\n2147484148500\n729 730 731\n273 274 275\n";
-    for (m, expected) in [("134217728", Some(at_2_27)), ("134217729", None), ("-134217728", None)] {
+    // 2*29: the 32-bit version would overflow (fifteen m's are beyond 2*31), so the launch must choose the other.
+    let cases = [
+        ("134217728", Some(at_2_27)),
+        ("134217729", None),
+        ("536870912", None),
+        ("-134217728", None),
+    ];
+    for (m, expected) in cases {
         let opencl = run_on_device(&directory, "index.apl", &["1000", m], &[]);
         let jit = aplc(
             &directory,

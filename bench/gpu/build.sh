@@ -21,11 +21,11 @@ for file in apl-tests/programs/*.apl apl-tests/memory/*.apl; do
     { timeout 20 $aplc run --backend jit "$file" 2>/dev/null; echo "rc=$?"; } > "$out/corpus/$name.expected"
   fi
 done
-# With OLD_APLC (another aplc binary, such as the previous commit's), the reduction benchmarks built by it too, into
+# With OLD_APLC (another aplc binary, such as the previous commit's), some benchmarks built by it too, into
 # $out/old/, for run.sh's comparison of the two versions' kernels on the same device.
 if [ -n "${OLD_APLC:-}" ]; then
   mkdir -p "$out/old"
-  for program in signal sum blackscholes mandelbrot; do
+  for program in signal sum blackscholes mandelbrot life hotspot; do
     "$OLD_APLC" build --gpu --target-cpu x86-64-v3 bench/programs/$program/$program.apl -o "$out/old/$program"
   done
 fi

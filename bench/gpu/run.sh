@@ -37,11 +37,11 @@ stage bench && for spec in "signal 50000000" "sum 100000000" "blackscholes 10000
   measure $name gpu "$@"
   measure $name cpu "$@"
 done
-# Reduction kernels against those of another aplc (OLD_APLC in build.sh, into $D/old/), kernel times from a profiled
-# run of each: two of each, the first a warm-up.
+# Kernels against those of another aplc (OLD_APLC in build.sh, into $D/old/), kernel times from a profiled run of
+# each: two of each, alternated.
 if stage forms && [ -d $D/old ]; then
   for spec in "signal 50000000" "sum 100000000" "blackscholes 10000000" "signal 500000000" "mandelbrot 2048 100" \
-    "mandelbrot 1024 100"; do
+    "mandelbrot 1024 100" "life 4000 100" "hotspot 2048 360"; do
     set -- $spec; name=$1; shift
     for variant in old/$name bin/$name-gpu bin/$name-gpu old/$name; do
       env APLC_OPENCL_STATS=1 APLC_OPENCL_PROFILE=1 timeout 30 $D/$variant "$@" 2>&1 | tr '\n' ' ' |

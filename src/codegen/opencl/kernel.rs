@@ -22,10 +22,12 @@
 //! of literals and converted ints is finite and unchecked.
 //!
 //! When the body's index arithmetic can be done in 32-bit `int`s for small enough counts and parameters
-//! (`narrow.rs`), the body is written twice, the `int` version first, and the kernel tests once which to run:
+//! (`narrow.rs`), the body is written twice, the `int` version first, and the launch says which to run (the
+//! parameter `long aplc_narrow` after the scalars: whether the count and the parameters the `int` version reads,
+//! here `v_n3`, are at most 2^27 in magnitude; [`Kernel::narrow_parameters`]):
 //!
 //! ```text
-//!     if (aplc_n <= 134217728L && v_n3 >= -134217728L && v_n3 <= 134217728L) {
+//!     if (aplc_narrow) {
 //!         int v_i12 = (int)get_global_id(0);
 //!         int v_n3_32 = (int)v_n3;
 //!         ...body, its index arithmetic in ints...
@@ -68,7 +70,13 @@ pub struct Kernel {
     /// The block parameters, in order, each with whether the kernel stores into it.
     pub blocks: Vec<(Block, bool)>,
     pub errors: Vec<KernelError>,
+    /// When the kernel has a 32-bit version (`narrow.rs`): the int scalars it reads as `int`s. The launch passes
+    /// `aplc_narrow`, after the scalars: whether the count and each of these is at most `NARROW_UNIT` in magnitude.
+    pub narrow_parameters: Option<Vec<Var>>,
 }
+
+/// The parameter through which the launch chooses a kernel's 32-bit version.
+const NARROW_PARAMETER: &str = "long aplc_narrow";
 
 /// What a kernel is made of: its name, the index variable (the work-item id, below the count passed as `aplc_n`),
 /// the statements of one work-item, and the scalars and blocks they read from outside.
@@ -97,16 +105,18 @@ pub fn write_kernel(parts: &KernelBody, float_mode: FloatMode) -> Result<Kernel,
         writer.depth = 2;
     }
     writer.statements(parts.body)?;
-    let body = match narrow {
+    let body = match &narrow {
         None => writer.text,
         Some(narrow) => format!(
-            "    if ({}) {{\n        int {index} = (int)get_global_id(0);\n{}{}    }} else {{\n{}    }}\n",
-            narrow.condition,
+            "    if (aplc_narrow) {{\n        int {index} = (int)get_global_id(0);\n{}{}    }} else {{\n{}    }}\n",
             narrow.copies_at(2),
             narrow.text,
             writer.text
         ),
     };
+    if narrow.is_some() {
+        parameters.insert(parts.scalars.len() + 1, NARROW_PARAMETER.to_string());
+    }
     let source = format!(
         "__kernel void {}({}) {{\n{prologue}    long {index} = get_global_id(0);\n    if ({index} >= aplc_n) return;\n{body}}}\n",
         parts.name,
@@ -118,13 +128,14 @@ pub fn write_kernel(parts: &KernelBody, float_mode: FloatMode) -> Result<Kernel,
         scalars: parts.scalars.to_vec(),
         blocks,
         errors: writer.errors,
+        narrow_parameters: narrow.map(|narrow| narrow.parameters),
     })
 }
 
-/// The 32-bit version of a kernel's body (`narrow.rs`): the test that chooses it, the declarations of the `int`
-/// copies of the parameters it reads, and its text.
+/// The 32-bit version of a kernel's body (`narrow.rs`): the parameters it reads as `int`s (the launch tests them),
+/// the declarations of their `int` copies, and its text.
 struct NarrowVersion {
-    condition: String,
+    parameters: Vec<Var>,
     copies: Vec<String>,
     text: String,
 }
@@ -160,7 +171,7 @@ fn write_narrow_version(
         return Ok(None);
     }
     Ok(Some(NarrowVersion {
-        condition: narrow.condition(),
+        parameters: narrow.read_parameters(),
         copies: narrow.parameter_copies(),
         text,
     }))
@@ -256,7 +267,7 @@ pub fn write_reduction_kernel(parts: &ReductionBody, float_mode: FloatMode) -> R
     let (narrow_test, elements) = match &narrow {
         None => (String::new(), wide_loop),
         Some(narrow) => (
-            format!("    int aplc_narrow = {};\n{}", narrow.condition, narrow.copies_at(1)),
+            narrow.copies_at(1),
             format!(
                 "if (aplc_narrow) {{\n                {}\n            }} else {{\n                {wide_loop}\n            }}",
                 element_loop(&narrow.text, "aplc_element_done_32")
@@ -268,6 +279,9 @@ pub fn write_reduction_kernel(parts: &ReductionBody, float_mode: FloatMode) -> R
     writer.failure_label = Some("aplc_combine_done".to_string());
     folding.combine_slots(&mut writer)?;
     let combine_text = std::mem::take(&mut writer.text);
+    if narrow.is_some() {
+        parameters.insert(parts.scalars.len() + 1, NARROW_PARAMETER.to_string());
+    }
     let source = format!(
         "__kernel void {name}({parameters}) {{
 {local_slots}{prologue}{narrow_test}    int aplc_group = (int)get_local_size(0);
@@ -311,6 +325,7 @@ pub fn write_reduction_kernel(parts: &ReductionBody, float_mode: FloatMode) -> R
             .chain(parts.partials.iter().map(|partial| (*partial, true)))
             .collect(),
         errors: writer.errors,
+        narrow_parameters: narrow.map(|narrow| narrow.parameters),
     })
 }
 
@@ -925,9 +940,11 @@ impl KernelWriter {
     }
 
     /// A C expression for `expr`, after the statements (temporaries, checks) it needs. In the 32-bit version of a
-    /// body, an int that fits is an `int` expression (a literal stays a `long`, for the operations around it).
+    /// body, an int operation that fits is an `int` expression. A literal or a variable alone stays as it is (a
+    /// parameter a `long`): the operation around it decides (an `int` operation reads the parameter's `int` copy,
+    /// which the version's test then covers).
     fn expression(&mut self, expr: &Expr) -> Result<String, Unsupported> {
-        if !matches!(expr, Expr::Int(_)) && self.narrow_magnitude(expr).is_some() {
+        if !matches!(expr, Expr::Int(_) | Expr::Var(_)) && self.narrow_magnitude(expr).is_some() {
             return self.narrow_int_text(expr);
         }
         Ok(match expr {
@@ -1058,6 +1075,19 @@ impl KernelWriter {
                         let x = narrow(self, x)?;
                         format!("({x} < 0 ? -{x} : {x})")
                     }
+                    // The same check of a zero divisor as the 64-bit version; the other (the most negative int
+                    // divided by ¯1) cannot fail on values within the bound.
+                    (Op::DivI, [x, y]) => {
+                        let (x, y) = (narrow(self, x)?, narrow(self, y)?);
+                        let (x, y) = (self.named("int", &x), self.named("int", &y));
+                        self.check(
+                            &format!("{y} == 0"),
+                            AplErrorKind::Domain,
+                            "divi: division by zero".to_string(),
+                        );
+                        format!("({y} == -1 ? -{x} : aplc_floor_div_32({x}, {y}))")
+                    }
+                    (Op::ResI, [x, y]) => format!("aplc_residue_32({}, {})", narrow(self, x)?, narrow(self, y)?),
                     (_, [x, y]) => {
                         let (x, y) = (narrow(self, x)?, narrow(self, y)?);
                         match op {
@@ -1403,8 +1433,8 @@ mod tests {
                     store mem2[i4] = mulw(j5, j5)\n}\nresult 0\n";
         let source = kernel_of(text).expect("a kernel").source;
         // j5 is an int in the version chosen for counts up to NARROW_UNIT; its square may not fit, so it is a long.
-        let unit = super::super::narrow::NARROW_UNIT;
-        assert!(source.contains(&format!("if (aplc_n <= {unit}L) {{")), "{source}");
+        assert!(source.contains("if (aplc_narrow) {"), "{source}");
+        assert!(source.contains("k(long aplc_n, long aplc_narrow, "), "{source}");
         assert!(source.contains("int v_j5 = (v_i4 + (3));"), "{source}");
         assert!(
             source.contains("mem2[v_i4] = (long)((ulong)(v_j5) * (ulong)(v_j5));"),
@@ -1416,8 +1446,9 @@ mod tests {
         );
         // Nothing to narrow: one version.
         let loads = text.replace("addw(i4, 3)", "mem2[i4]");
-        let source = kernel_of(&loads).expect("a kernel").source;
-        assert!(!source.contains("aplc_n <="), "{source}");
+        let kernel = kernel_of(&loads).expect("a kernel");
+        assert!(!kernel.source.contains("aplc_narrow"), "{}", kernel.source);
+        assert_eq!(kernel.narrow_parameters, None);
     }
 
     #[test]

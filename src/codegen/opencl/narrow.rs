@@ -7,13 +7,13 @@
 //! it: the one as written, and one in which every int value that provably fits in an `int` is computed as one.
 //!
 //! The proof is a bound on each value's magnitude, `units·NARROW_UNIT + constant`, from the bounds of what it is
-//! made of: the work-item index (below the item count), the kernel's int parameters and integer literals. The kernel
-//! chooses the 32-bit version when the item count and every int parameter that version reads are at most
-//! [`NARROW_UNIT`] in magnitude (one test per work-item, the same outcome for all: no divergence); otherwise, on
-//! larger data, it runs the 64-bit version. Within the 32-bit version, a value is an `int` when its bound is at most
+//! made of: the work-item index (below the item count), the kernel's int parameters and integer literals. The launch
+//! chooses the 32-bit version (the kernel's `aplc_narrow` parameter, the same for every work-item: no divergence)
+//! when the item count and every int parameter that version reads are at most [`NARROW_UNIT`] in magnitude;
+//! otherwise, on larger data, the kernel runs the 64-bit version. Within the 32-bit version, a value is an `int` when its bound is at most
 //! `i32::MAX`: sums, differences, negations, minima, maxima and selections of such values, products by a literal,
-//! and 0/1 from booleans. A product of two values that vary, a load (data can be anything), a division, and a
-//! mutable variable stay 64-bit. A value whose bound fits cannot overflow 32 bits, so the 64-bit results are the
+//! floor divisions and residues (a 2-D kernel's row and column from its cell index), and 0/1 from booleans. A
+//! product of two values that vary, a load (data can be anything) and a mutable variable stay 64-bit. A value whose bound fits cannot overflow 32 bits, so the 64-bit results are the
 //! same: wrapping arithmetic does not wrap, and the overflow checks of APL's checked arithmetic cannot fail (they
 //! are left out of this version). Where an `int` meets a `long`, C widens it with its sign: the same value.
 
@@ -77,8 +77,8 @@ pub struct NarrowInts {
     variables: HashMap<u32, Magnitude>,
     /// The int parameters, by variable id: their C names.
     parameters: HashMap<u32, String>,
-    /// The parameters this version reads as `int`s: id, and the C name of the parameter.
-    read_parameters: BTreeMap<u32, String>,
+    /// The parameters this version reads as `int`s, by id: the variable, and the C name of the parameter.
+    read_parameters: BTreeMap<u32, (Var, String)>,
     /// Whether any value became an `int` (otherwise the version is the other one again, and left out).
     narrowed_anything: bool,
 }
@@ -134,6 +134,13 @@ impl NarrowInts {
                 Some(self.bound(other)?.times_constant(factor.unsigned_abs()))
             }
             (Op::NegW | Op::NegI | Op::AbsI, [x]) => self.bound(x),
+            // Floor division by a nonzero int is at most the dividend in magnitude; the residue x|y is below |x|,
+            // or y when x is 0.
+            (Op::DivI, [x, y]) => {
+                self.bound(y)?;
+                self.bound(x)
+            }
+            (Op::ResI, [x, y]) => Some(self.bound(x)?.either(self.bound(y)?)),
             (Op::B2I | Op::B2IV, [_]) => Some(Magnitude::constant(1)),
             _ => None,
         }
@@ -149,7 +156,7 @@ impl NarrowInts {
     /// it), else `None` (its own name).
     pub fn parameter_text(&mut self, var: &Var) -> Option<String> {
         let name = self.parameters.get(&var.id)?;
-        self.read_parameters.insert(var.id, name.clone());
+        self.read_parameters.insert(var.id, (var.clone(), name.clone()));
         Some(Self::parameter_copy(name))
     }
 
@@ -161,20 +168,17 @@ impl NarrowInts {
         self.narrowed_anything
     }
 
-    /// The test that chooses this version: the item count and every parameter it reads within `NARROW_UNIT`.
-    pub fn condition(&self) -> String {
-        let mut tests = vec![format!("aplc_n <= {NARROW_UNIT}L")];
-        for name in self.read_parameters.values() {
-            tests.push(format!("{name} >= -{NARROW_UNIT}L && {name} <= {NARROW_UNIT}L"));
-        }
-        tests.join(" && ")
+    /// The parameters this version reads: the launch chooses it when the item count and each of them is at most
+    /// `NARROW_UNIT` in magnitude.
+    pub fn read_parameters(&self) -> Vec<Var> {
+        self.read_parameters.values().map(|(var, _)| var.clone()).collect()
     }
 
     /// The declarations of the `int` copies of the parameters this version reads.
     pub fn parameter_copies(&self) -> Vec<String> {
         self.read_parameters
             .values()
-            .map(|name| format!("int {} = (int){name};", Self::parameter_copy(name)))
+            .map(|(_, name)| format!("int {} = (int){name};", Self::parameter_copy(name)))
             .collect()
     }
 }
@@ -217,15 +221,14 @@ mod tests {
     }
 
     #[test]
-    fn the_condition_covers_the_count_and_the_parameters_read() {
+    fn the_parameters_read_as_ints_are_the_ones_the_launch_tests() {
         let parameters = [int_var(2), int_var(3)];
         let mut narrow = NarrowInts::new(&parameters, None, |var| format!("v_{}", var.id));
-        assert_eq!(narrow.condition(), format!("aplc_n <= {NARROW_UNIT}L"));
+        assert!(narrow.read_parameters().is_empty());
         assert_eq!(narrow.parameter_text(&parameters[1]).as_deref(), Some("v_3_32"));
-        assert_eq!(
-            narrow.condition(),
-            format!("aplc_n <= {NARROW_UNIT}L && v_3 >= -{NARROW_UNIT}L && v_3 <= {NARROW_UNIT}L")
-        );
+        assert_eq!(narrow.read_parameters(), vec![parameters[1].clone()]);
         assert_eq!(narrow.parameter_copies(), vec!["int v_3_32 = (int)v_3;".to_string()]);
+        // A variable that is no parameter has no copy.
+        assert_eq!(narrow.parameter_text(&int_var(4)), None);
     }
 }

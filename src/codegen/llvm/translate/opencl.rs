@@ -36,7 +36,7 @@ use std::collections::{HashMap, HashSet};
 
 use inkwell::module::Linkage;
 use inkwell::values::{BasicValueEnum, GlobalValue, IntValue};
-use inkwell::AddressSpace;
+use inkwell::{AddressSpace, IntPredicate};
 
 use super::parallel::{captures_of, ChunkFolding, FoldingKind, LoopParts};
 use super::{element_kind_of, internal_error, ProgramTranslator};
@@ -45,6 +45,7 @@ use crate::codegen::llvm::runtime_table::{declare_runtime_function, RuntimeFunct
 use crate::codegen::opencl::kernel::{
     check_kernel_body, write_kernel, write_reduction_kernel, ChunkFold, Kernel, KernelBody, ReductionBody, Unsupported,
 };
+use crate::codegen::opencl::narrow::NARROW_UNIT;
 use crate::codegen::opencl::{program_source, OpenClOptions};
 use crate::loops::ir::{self, Block, Expr, Reduction, ScalarType, Stmt, Var};
 use crate::loops::parameters::{parallel_for_work, reduce_work};
@@ -839,8 +840,8 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         let builder = &self.emitter.builder;
         let i64_type = context.i64_type();
         let pointer_type = context.ptr_type(AddressSpace::default());
-        // The scalars, each as 8 bytes: the work-item count first.
-        let scalar_count = kernel.scalars.len() + 1;
+        // The scalars, each as 8 bytes: the work-item count first, and last whether to run the 32-bit version.
+        let scalar_count = kernel.scalars.len() + 1 + usize::from(kernel.narrow_parameters.is_some());
         let scalars = self
             .emitter
             .emit_entry_block_slot(i64_type.array_type(scalar_count as u32), "kernel_scalars")?;
@@ -876,6 +877,13 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
                 }
             };
             store_scalar(position + 1, bits)?;
+        }
+        if let Some(parameters) = &kernel.narrow_parameters {
+            let narrow = self.fits_the_32_bit_version(count, parameters)?;
+            store_scalar(
+                scalar_count - 1,
+                builder.build_int_z_extend(narrow, i64_type, "narrow")?,
+            )?;
         }
         // The blocks: pointer, byte count, whether the kernel stores into it.
         let block_type = context.struct_type(&[pointer_type.into(), i64_type.into(), i64_type.into()], false);
@@ -955,6 +963,27 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         ));
         device.program.borrow_mut().kernels.push(kernel);
         Ok(())
+    }
+
+    /// Whether a kernel's 32-bit version may run (`codegen/opencl/narrow.rs`): the item count and each int
+    /// parameter that version reads are at most `NARROW_UNIT` in magnitude.
+    fn fits_the_32_bit_version(
+        &self,
+        count: IntValue<'ctx>,
+        parameters: &[Var],
+    ) -> Result<IntValue<'ctx>, CodegenError> {
+        let builder = &self.emitter.builder;
+        let unit = self.emitter.int_constant(NARROW_UNIT);
+        let mut fits = builder.build_int_compare(IntPredicate::SLE, count, unit, "count_fits")?;
+        for parameter in parameters {
+            let value = self.read_variable(parameter)?.into_int_value();
+            // |value| <= unit as one unsigned comparison: value + unit in [0, 2·unit].
+            let shifted = builder.build_int_add(value, unit, "shifted")?;
+            let twice = self.emitter.int_constant(2 * NARROW_UNIT);
+            let within = builder.build_int_compare(IntPredicate::ULE, shifted, twice, "parameter_fits")?;
+            fits = builder.build_and(fits, within, "fits")?;
+        }
+        Ok(fits)
     }
 
     /// The globals that hold the program's OpenCL C source and its length (filled in by
