@@ -8,6 +8,7 @@
 //! - A construct of little work on an array a kernel wrote runs on the device rather than copy the array back.
 //! - Index arithmetic in 32 bits gives the 64-bit results, at the edges of the range where it is chosen.
 //! - `APLC_OPENCL_SOURCE` replaces the program's kernels (a developer's aid), and names a readable file or fails.
+//! - Built programs are cached on disk per device and source; a damaged entry is built again from source.
 //! - An APL error raised inside a kernel is reported as on the CPU (name, message, line and column, status 1).
 //! - `aplc build --gpu` makes an executable that prints what jit prints, and its statistics line names the device.
 //! - A device that `APLC_DEVICE` does not name: `OPENCL ERROR`, status 3, for a program that launches a kernel; an
@@ -506,6 +507,55 @@ fn aplc_opencl_source_replaces_the_kernels_and_an_unreadable_file_is_a_usage_err
         "{}",
         described(&missing)
     );
+}
+
+/// The profile's line about program builds: (built from source, from the cache).
+fn program_builds(stderr: &str) -> (u64, u64) {
+    let line = stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("opencl: programs: "))
+        .unwrap_or_else(|| panic!("no programs line in\n{stderr}"));
+    let numbers: Vec<u64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|word| !word.is_empty())
+        .take(2)
+        .map(|word| word.parse().unwrap())
+        .collect();
+    (numbers[0], numbers[1])
+}
+
+#[test]
+fn built_programs_are_cached_on_disk_and_a_damaged_entry_is_built_again() {
+    let Some(_) = device_or_skip() else { return };
+    let directory = test_directory("program_cache");
+    std::fs::write(directory.join("small.apl"), SMALL).unwrap();
+    let cache = directory.join("cache");
+    let cache_text = cache.to_string_lossy().into_owned();
+    let environment = [("APLC_OPENCL_CACHE", cache_text.as_str()), ("APLC_OPENCL_PROFILE", "1")];
+    let run = |environment: &[(&str, &str)]| {
+        let output = run_on_device(&directory, "small.apl", &["1000"], environment);
+        assert_eq!(text(&output.stdout), SMALL_OUTPUT_AT_1000, "{}", described(&output));
+        program_builds(&text(&output.stderr))
+    };
+    // The first run builds from source and stores the binary; the second loads it.
+    assert_eq!(run(&environment), (1, 0));
+    let entries: Vec<PathBuf> = std::fs::read_dir(&cache)
+        .expect("the cache folder was made")
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    assert_eq!(entries.len(), 2, "a key and a binary: {entries:?}");
+    assert_eq!(run(&environment), (0, 1));
+    // A damaged binary is refused by the device, or serves nothing: the program is built from source again.
+    let binary = entries
+        .iter()
+        .find(|path| path.extension().is_some_and(|extension| extension == "bin"))
+        .expect("a binary");
+    std::fs::write(binary, b"not a program binary").unwrap();
+    assert_eq!(run(&environment), (1, 0));
+    assert_eq!(run(&environment), (0, 1));
+    // APLC_OPENCL_CACHE=off: no cache at all.
+    let off = [("APLC_OPENCL_CACHE", "off"), ("APLC_OPENCL_PROFILE", "1")];
+    assert_eq!(run(&off), (1, 0));
 }
 
 /// x←⍳N at N=1000: +/x×x = N(N+1)(2N+1)÷6 = 1000×1001×2001÷6 = 333833500; +/2|x counts the odd numbers, 500;

@@ -2,8 +2,8 @@
 # On a GPU machine, from the repository root, with what bench/gpu/build.sh made (in $1, default .devcarry): the
 # corpus programs built with --gpu (every construct on the device) against jit's output, then the benchmarks (--gpu
 # executables against native executables on all cores, then one profiled run), then the kernels of another aplc
-# against this one's, then variants of signal's kernel. STAGES chooses among corpus, bench, forms and variants (all by
-# default). Writes $OUT/gpu.txt as it goes.
+# against this one's, then variants of signal's kernel, then the on-disk program cache. STAGES chooses among corpus,
+# bench, forms, variants and cache (all by default). Writes $OUT/gpu.txt as it goes.
 D=$(pwd)/${1:-.devcarry}
 [ -d $D/bin ] || xz -dc $D/executables.tar.xz | tar -C $D -xf -
 L=$(ls /usr/lib/libnvidia-opencl.so.1 /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 2>/dev/null | head -1)
@@ -12,14 +12,20 @@ export OCL_ICD_VENDORS=/tmp/icd LD_LIBRARY_PATH=$D/lib:${LD_LIBRARY_PATH:-} APLC
 R=${OUT:-/tmp}/gpu.txt
 log() { echo "$@" | tee -a $R; }
 log "$(nvidia-smi --query-gpu=name,memory.total,clocks.max.mem --format=csv,noheader)"
-STAGES=${STAGES:-corpus bench forms variants}
+STAGES=${STAGES:-corpus bench forms variants cache}
 stage() { [[ " $STAGES " == *" $1 "* ]]; }
-pass=0; fail=0
-stage corpus && for exe in $(ls $D/corpus/* | grep -v expected); do
-  got=$(cd $D/.. && timeout 20 $exe 2>/dev/null; echo "rc=$?")
-  if [ "$got" == "$(cat $exe.expected)" ]; then pass=$((pass+1)); else fail=$((fail+1)); log "CORPUS DIFF $(basename $exe)"; fi
-done
-stage corpus && log "CORPUS pass=$pass fail=$fail"
+# The corpus against jit's output; $1 names the pass (the second runs every program from the cached binaries).
+corpus() {
+  local pass=0 fail=0
+  for exe in $(ls $D/corpus/* | grep -v expected); do
+    got=$(cd $D/.. && timeout 20 $exe 2>/dev/null; echo "rc=$?")
+    if [ "$got" == "$(cat $exe.expected)" ]; then pass=$((pass+1)); else fail=$((fail+1)); log "CORPUS DIFF $(basename $exe)"; fi
+  done
+  log "CORPUS $1 pass=$pass fail=$fail"
+}
+export APLC_OPENCL_CACHE=/tmp/aplc-opencl-cache
+rm -rf $APLC_OPENCL_CACHE
+stage corpus && corpus "(programs built from source)" && corpus "(programs from the cache)"
 now() { date +%s.%N; }
 measure() {
   local name=$1 variant=$2; shift 2
@@ -57,5 +63,22 @@ if stage variants && [ -d $D/variants ]; then
       env APLC_OPENCL_SOURCE=$cl APLC_OPENCL_PROFILE=1 timeout 30 $D/bin/signal-gpu 50000000 2>&1 | tr '\n' ' ' |
         sed "s|^|VARIANT $(basename $cl .cl) round $round |" | tee -a $R; echo | tee -a $R
     done
+  done
+fi
+# The on-disk program cache: each program's build from source, then from the cache (the profile's `programs` line),
+# and whole-process times without the cache and with it.
+if stage cache; then
+  for spec in "signal 50000000" "life 1000 100" "mandelbrot 2048 100" "optionpricer 1048576"; do
+    set -- $spec; name=$1; shift
+    rm -rf $APLC_OPENCL_CACHE
+    for round in source cache; do
+      APLC_OPENCL_PROFILE=1 timeout 30 $D/bin/$name-gpu "$@" 2>&1 | grep "programs:" | sed "s|^|CACHE $name [$*] $round |" | tee -a $R
+    done
+    times=""
+    for setting in off $APLC_OPENCL_CACHE off $APLC_OPENCL_CACHE; do
+      s=$(now); APLC_OPENCL_CACHE=$setting timeout 30 $D/bin/$name-gpu "$@" >/dev/null 2>&1; e=$(now)
+      times="$times $setting=$(awk -v a=$s -v b=$e 'BEGIN{printf "%.3f", b-a}')"
+    done
+    log "CACHE $name [$*] wall:$times"
   done
 fi

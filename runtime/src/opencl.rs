@@ -44,6 +44,8 @@
 //!   kernel allow); anything but a positive integer is a usage error (status 2).
 //! - `APLC_OPENCL_STATS`: [`aplrt_cl_finish`] prints one line of counts on standard error.
 //! - `APLC_OPENCL_PROFILE`: also kernel and transfer times (the queue is then created with profiling enabled).
+//! - `APLC_OPENCL_CACHE`: the folder of the built programs cached on disk (`cache.rs`; `off`: none), by default
+//!   `$XDG_CACHE_HOME/aplc/opencl` or `~/.cache/aplc/opencl`.
 //! - `APLC_OPENCL_SOURCE`: a file of OpenCL C built instead of the program's own kernels (a developer's aid: it
 //!   lets a kernel variant, edited by hand from `aplc dump --stage opencl`, be timed on a machine that has a device
 //!   but no compiler; it must define every kernel the program launches, with the same parameters).
@@ -55,6 +57,7 @@
 //! so that test harnesses can tell it apart. [`opencl_device_available`] answers the same question without exiting.
 
 mod api;
+mod cache;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ffi::{c_void, CString};
@@ -65,10 +68,10 @@ use std::sync::{Mutex, MutexGuard};
 use api::{
     check, error_name, string_info, value_info, Api, ClInt, ClUint, Event, Handle, Kernel, Memory, Program,
     CL_DEVICE_EXTENSIONS, CL_DEVICE_MAX_WORK_GROUP_SIZE, CL_DEVICE_NAME, CL_DEVICE_NOT_FOUND, CL_DEVICE_TYPE,
-    CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_GPU, CL_FALSE, CL_INVALID_BUFFER_SIZE, CL_KERNEL_WORK_GROUP_SIZE,
-    CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_MEM_READ_WRITE, CL_OUT_OF_RESOURCES, CL_PLATFORM_NAME,
-    CL_PLATFORM_NOT_FOUND_KHR, CL_PROFILING_COMMAND_END, CL_PROFILING_COMMAND_START, CL_QUEUE_PROFILING_ENABLE,
-    CL_TRUE,
+    CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_GPU, CL_DRIVER_VERSION, CL_FALSE, CL_INVALID_BUFFER_SIZE,
+    CL_KERNEL_WORK_GROUP_SIZE, CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_MEM_READ_WRITE, CL_OUT_OF_RESOURCES,
+    CL_PLATFORM_NAME, CL_PLATFORM_NOT_FOUND_KHR, CL_PROFILING_COMMAND_END, CL_PROFILING_COMMAND_START,
+    CL_QUEUE_PROFILING_ENABLE, CL_TRUE,
 };
 
 use crate::abi::{exit_after_reporting, exit_with_apl_error, exit_with_internal_error, RuntimeErrorKind};
@@ -167,6 +170,10 @@ struct BuiltProgram {
 struct Profile {
     /// Per kernel name: launches and total nanoseconds.
     kernels: BTreeMap<String, (u64, u64)>,
+    /// Programs built from OpenCL C source and from cached binaries, and the time both took (wall-clock).
+    programs_from_source: u64,
+    programs_from_cache: u64,
+    build_nanoseconds: u64,
     upload_nanoseconds: u64,
     download_nanoseconds: u64,
 }
@@ -177,6 +184,8 @@ struct State {
     /// `<platform name> <device name>`.
     description: String,
     device_name: String,
+    /// The description and the driver's version: what a cached program binary must have been built for.
+    identity: String,
     has_fp64: bool,
     max_group_size: usize,
     profiling: bool,
@@ -444,6 +453,8 @@ impl State {
     fn create() -> Result<State, String> {
         let api = api::api()?;
         let (device, description, device_name, _) = select_device(api)?;
+        let driver = string_info(api.get_device_info, device, CL_DRIVER_VERSION).unwrap_or_default();
+        let identity = format!("{description}; driver {driver}");
         let has_fp64 = string_info(api.get_device_info, device, CL_DEVICE_EXTENSIONS)
             .map(|extensions| {
                 extensions
@@ -489,6 +500,7 @@ impl State {
             device,
             description,
             device_name,
+            identity,
             has_fp64,
             max_group_size,
             profiling,
@@ -538,8 +550,9 @@ impl State {
         handle
     }
 
-    fn build(&self, source: &[u8]) -> BuiltProgram {
-        let api = self.api;
+    /// Builds a program: from the device's binary in the on-disk cache when there is one for exactly this source
+    /// (`cache.rs`), else from source, storing the binary for the next run.
+    fn build(&mut self, source: &[u8]) -> BuiltProgram {
         let own_source = source;
         let replacement = replacement_source();
         let source = replacement.as_deref().unwrap_or(own_source);
@@ -550,6 +563,66 @@ impl State {
                 self.device_name
             ));
         }
+        let started = std::time::Instant::now();
+        let entry = cache::folder().map(|folder| (cache::key(&self.identity, BUILD_OPTIONS, source), folder));
+        let cached = entry
+            .as_ref()
+            .and_then(|(key, folder)| cache::load(folder, key))
+            .and_then(|binary| self.program_from_binary(&binary));
+        let program = match cached {
+            Some(program) => {
+                self.profile.programs_from_cache += 1;
+                program
+            }
+            None => {
+                let program = self.program_from_source(source, &text);
+                if let Some((key, folder)) = &entry {
+                    if let Ok(binary) = api::program_binary(self.api, program.0) {
+                        cache::store(folder, key, &binary);
+                    }
+                }
+                self.profile.programs_from_source += 1;
+                program
+            }
+        };
+        self.profile.build_nanoseconds += started.elapsed().as_nanos() as u64;
+        BuiltProgram {
+            // The program's own source, which later launches compare with theirs.
+            source: own_source.to_vec(),
+            program,
+            kernels: HashMap::new(),
+        }
+    }
+
+    /// A program built from a binary of this device, or `None` when the device refuses it (another driver made it,
+    /// or it is damaged): the caller then builds from source.
+    fn program_from_binary(&self, binary: &[u8]) -> Option<Program> {
+        let (mut status, mut code): (ClInt, ClInt) = (0, 0);
+        let (length, pointer) = (binary.len(), binary.as_ptr());
+        // SAFETY: one device of this context, one binary of `length` bytes.
+        let program = Program(unsafe {
+            (self.api.create_program_with_binary)(
+                self.context,
+                1,
+                &self.device,
+                &length,
+                &pointer,
+                &mut status,
+                &mut code,
+            )
+        });
+        check(code).and(check(status)).ok()?;
+        let options = CString::new(BUILD_OPTIONS).expect("no NUL in the options");
+        // SAFETY: a program of this context, one device of it, no callback.
+        check(unsafe { (self.api.build_program)(program.0, 1, &self.device, options.as_ptr(), None, ptr::null_mut()) })
+            .ok()?;
+        Some(program)
+    }
+
+    /// A program built from OpenCL C source; a source the device cannot build is a compiler bug, reported with the
+    /// build log and the source lines it points at.
+    fn program_from_source(&self, source: &[u8], text: &str) -> Program {
+        let api = self.api;
         let mut code: ClInt = 0;
         let source_pointer = source.as_ptr().cast::<std::ffi::c_char>();
         let length = source.len();
@@ -573,15 +646,10 @@ impl State {
             exit_with_internal_error(&format!(
                 "OpenCL kernel build failed on {}:\n{}",
                 self.device_name,
-                annotated_build_log(&log, &text)
+                annotated_build_log(&log, text)
             ));
         }
-        BuiltProgram {
-            // The program's own source, which later launches compare with theirs.
-            source: own_source.to_vec(),
-            program,
-            kernels: HashMap::new(),
-        }
+        program
     }
 
     fn new_buffer(&self, bytes: usize) -> Memory {
@@ -890,6 +958,12 @@ impl State {
             if !self.profiling {
                 eprintln!("opencl: profile: APLC_OPENCL_PROFILE was set after the queue was created; no times");
             } else {
+                eprintln!(
+                    "opencl: programs: {} built from source, {} from the cache, {:.3} ms",
+                    self.profile.programs_from_source,
+                    self.profile.programs_from_cache,
+                    self.profile.build_nanoseconds as f64 / 1e6
+                );
                 for (name, (launches, nanoseconds)) in &self.profile.kernels {
                     eprintln!(
                         "opencl: kernel {name}: launches {launches}, {:.3} ms",

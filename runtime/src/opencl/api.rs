@@ -28,6 +28,9 @@ pub const CL_DEVICE_TYPE_GPU: u64 = 1 << 2;
 pub const CL_DEVICE_TYPE_ALL: u64 = 0xFFFF_FFFF;
 pub const CL_QUEUE_PROFILING_ENABLE: u64 = 1 << 1;
 pub const CL_PROGRAM_BUILD_LOG: ClUint = 0x1183;
+pub const CL_DRIVER_VERSION: ClUint = 0x102D;
+pub const CL_PROGRAM_BINARY_SIZES: ClUint = 0x1165;
+pub const CL_PROGRAM_BINARIES: ClUint = 0x1166;
 pub const CL_KERNEL_WORK_GROUP_SIZE: ClUint = 0x11B0;
 pub const CL_MEM_READ_WRITE: u64 = 1;
 pub const CL_PROFILING_COMMAND_START: ClUint = 0x1282;
@@ -95,8 +98,18 @@ pub struct Api {
     pub create_command_queue: unsafe extern "C" fn(Handle, Handle, u64, *mut ClInt) -> Handle,
     pub create_program_with_source:
         unsafe extern "C" fn(Handle, ClUint, *const *const c_char, *const usize, *mut ClInt) -> Handle,
+    pub create_program_with_binary: unsafe extern "C" fn(
+        Handle,
+        ClUint,
+        *const Handle,
+        *const usize,
+        *const *const u8,
+        *mut ClInt,
+        *mut ClInt,
+    ) -> Handle,
     pub build_program:
         unsafe extern "C" fn(Handle, ClUint, *const Handle, *const c_char, BuildNotify, *mut c_void) -> ClInt,
+    pub get_program_info: InfoFunction,
     pub get_program_build_info: ObjectInfoFunction,
     pub create_kernel: unsafe extern "C" fn(Handle, *const c_char, *mut ClInt) -> Handle,
     pub set_kernel_arg: unsafe extern "C" fn(Handle, ClUint, usize, *const c_void) -> ClInt,
@@ -214,7 +227,9 @@ fn load() -> Result<Api, String> {
         create_context: function!("clCreateContext"),
         create_command_queue: function!("clCreateCommandQueue"),
         create_program_with_source: function!("clCreateProgramWithSource"),
+        create_program_with_binary: function!("clCreateProgramWithBinary"),
         build_program: function!("clBuildProgram"),
+        get_program_info: function!("clGetProgramInfo"),
         get_program_build_info: function!("clGetProgramBuildInfo"),
         create_kernel: function!("clCreateKernel"),
         set_kernel_arg: function!("clSetKernelArg"),
@@ -267,6 +282,24 @@ pub fn build_log(api: &Api, program: Handle, device: Handle) -> Result<String, C
         unsafe { (api.get_program_build_info)(program, device, CL_PROGRAM_BUILD_LOG, size, value, size_out) }
     })?;
     Ok(String::from_utf8_lossy(&bytes).trim_end_matches('\0').to_string())
+}
+
+/// The binary of a program built for one device (`CL_PROGRAM_BINARIES`), or the OpenCL error.
+pub fn program_binary(api: &Api, program: Handle) -> Result<Vec<u8>, ClInt> {
+    let size: usize = value_info(api.get_program_info, program, CL_PROGRAM_BINARY_SIZES)?;
+    let mut binary = vec![0u8; size];
+    let mut pointer = binary.as_mut_ptr();
+    // SAFETY: one device, so one pointer to `size` writable bytes.
+    check(unsafe {
+        (api.get_program_info)(
+            program,
+            CL_PROGRAM_BINARIES,
+            std::mem::size_of::<*mut u8>(),
+            (&mut pointer as *mut *mut u8).cast(),
+            ptr::null_mut(),
+        )
+    })?;
+    Ok(binary)
 }
 
 /// A variable-size property: asks for its size, then for its bytes.

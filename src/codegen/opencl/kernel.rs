@@ -1055,7 +1055,12 @@ impl KernelWriter {
                 let parameter = self.narrow.as_mut().and_then(|narrow| narrow.parameter_text(var));
                 parameter.unwrap_or_else(|| variable_name(var))
             }
-            Expr::At(_, inner) => narrow(self, inner)?,
+            Expr::At(site, inner) => {
+                let enclosing = self.site.replace(*site);
+                let value = narrow(self, inner);
+                self.site = enclosing;
+                value?
+            }
             Expr::Select(condition, then, otherwise) => {
                 let condition = self.expression(condition)?;
                 format!(
@@ -1449,6 +1454,27 @@ mod tests {
         let kernel = kernel_of(&loads).expect("a kernel");
         assert!(!kernel.source.contains("aplc_narrow"), "{}", kernel.source);
         assert_eq!(kernel.narrow_parameters, None);
+    }
+
+    #[test]
+    fn a_32_bit_division_checks_its_divisor_with_the_same_code_and_site_as_the_64_bit_one() {
+        let text = "alloc mem2 : int[10]\nparfor i4 < 10 {\n  store mem2[i4] = addw(at(10, 12, divi(i4, 3)), 1)\n}\n\
+                    result 0\n";
+        let kernel = kernel_of(text).expect("a kernel");
+        assert!(kernel.source.contains("aplc_floor_div_32("), "{}", kernel.source);
+        let described: Vec<(i32, String, Option<Span>)> = kernel
+            .errors
+            .iter()
+            .map(|error| (error.code, error.message.clone(), error.site))
+            .collect();
+        let site = Some(Span::new(10, 12));
+        assert_eq!(
+            described,
+            vec![
+                (1, "divi: division by zero".to_string(), site),
+                (2, format!("divi: {INTEGER_OVERFLOW}"), site),
+            ]
+        );
     }
 
     #[test]

@@ -30,7 +30,7 @@ use crate::loops::printer::print_expr;
 use crate::loops::rewrite::{rename_allocated_blocks, rename_defined_variables, replace_statements_outside_parallel};
 use crate::mem::term::{Term, VariableBounds};
 use crate::tail::ast::Op;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// How deep let-bound variables are looked through when an index expression is put in affine form.
 const DEFINITION_DEPTH: usize = 12;
@@ -719,7 +719,8 @@ impl AffineForm<'_> {
         let index_name = Self::variable_name(self.index);
         let mut coefficient = Term::zero();
         let mut offset = Term::zero();
-        let mut inner: HashMap<String, Term> = HashMap::new();
+        // Ordered by name, so that two positions of the same form give the same list of strides.
+        let mut inner: BTreeMap<String, Term> = BTreeMap::new();
         let loop_names: HashMap<String, &Expr> = self
             .loops
             .values()
