@@ -46,34 +46,23 @@ impl Default for OpenClOptions {
 pub const PROGRAM_PRELUDE: &str = r#"#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 
-/* APL's floor division of ints (the divisor is neither 0 nor -1 here). */
-static inline long aplc_floor_div(long x, long y) {
-    long q = x / y;
-    long r = x % y;
-    return (r != 0 && ((r ^ y) < 0)) ? q - 1 : q;
+/* APL's floor division of ints (the divisor is neither 0 nor -1 here), and APL's residue x|y on ints: y when x = 0,
+   otherwise y mod x with the sign of x. On longs, and on ints for a kernel's 32-bit version (a GPU divides ints in
+   a fraction of the time of longs). */
+#define APLC_INTEGER_DIVISIONS(T, SUFFIX) \
+static inline T aplc_floor_div##SUFFIX(T x, T y) { \
+    T q = x / y; \
+    T r = x % y; \
+    return (r != 0 && ((r ^ y) < 0)) ? q - 1 : q; \
+} \
+static inline T aplc_residue##SUFFIX(T x, T y) { \
+    if (x == 0) return y; \
+    if (x == -1) return 0; \
+    T r = y % x; \
+    return (r != 0 && ((r ^ x) < 0)) ? r + x : r; \
 }
-
-/* APL's residue x|y on ints: y when x = 0, otherwise y mod x with the sign of x. */
-static inline long aplc_residue(long x, long y) {
-    if (x == 0) return y;
-    if (x == -1) return 0;
-    long r = y % x;
-    return (r != 0 && ((r ^ x) < 0)) ? r + x : r;
-}
-
-/* The same on 32-bit ints (a kernel's 32-bit version: a GPU divides ints in a fraction of the time of longs). */
-static inline int aplc_floor_div_32(int x, int y) {
-    int q = x / y;
-    int r = x % y;
-    return (r != 0 && ((r ^ y) < 0)) ? q - 1 : q;
-}
-
-static inline int aplc_residue_32(int x, int y) {
-    if (x == 0) return y;
-    if (x == -1) return 0;
-    int r = y % x;
-    return (r != 0 && ((r ^ x) < 0)) ? r + x : r;
-}
+APLC_INTEGER_DIVISIONS(long, )
+APLC_INTEGER_DIVISIONS(int, _32)
 
 /* x = y within the comparison tolerance relative to the larger magnitude. */
 static inline int aplc_tolerantly_equal(double x, double y) {

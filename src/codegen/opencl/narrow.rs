@@ -10,12 +10,15 @@
 //! made of: the work-item index (below the item count), the kernel's int parameters and integer literals. The launch
 //! chooses the 32-bit version (the kernel's `aplc_narrow` parameter, the same for every work-item: no divergence)
 //! when the item count and every int parameter that version reads are at most [`NARROW_UNIT`] in magnitude;
-//! otherwise, on larger data, the kernel runs the 64-bit version. Within the 32-bit version, a value is an `int` when its bound is at most
-//! `i32::MAX`: sums, differences, negations, minima, maxima and selections of such values, products by a literal,
-//! floor divisions and residues (a 2-D kernel's row and column from its cell index), and 0/1 from booleans. A
-//! product of two values that vary, a load (data can be anything) and a mutable variable stay 64-bit. A value whose bound fits cannot overflow 32 bits, so the 64-bit results are the
-//! same: wrapping arithmetic does not wrap, and the overflow checks of APL's checked arithmetic cannot fail (they
-//! are left out of this version). Where an `int` meets a `long`, C widens it with its sign: the same value.
+//! otherwise, on larger data, the kernel runs the 64-bit version.
+//!
+//! Within the 32-bit version, a value is an `int` when its bound is at most `i32::MAX`: sums, differences,
+//! negations, minima, maxima and selections of such values, products by a literal, floor divisions and residues (a
+//! 2-D kernel's row and column from its cell index), and 0/1 from booleans. A product of two values that vary, a
+//! load (data can be anything) and a mutable variable stay 64-bit. A value whose bound fits cannot overflow 32 bits,
+//! so the 64-bit results are the same: wrapping arithmetic does not wrap, and the overflow checks of APL's checked
+//! arithmetic cannot fail (they are left out of this version; a zero divisor is still checked). Where an `int` meets
+//! a `long`, C widens it with its sign: the same value.
 
 use std::collections::{BTreeMap, HashMap};
 
