@@ -58,6 +58,7 @@ fn run_in(directory: &Path, program: Option<&Path>, arguments: &[&str], environm
         "APLC_OPENCL_PROFILE",
         "APLC_OPENCL_GROUP_SIZE",
         "APLC_OPENCL_SOURCE",
+        "APLC_OPENCL_CACHE",
     ] {
         command.env_remove(variable);
     }

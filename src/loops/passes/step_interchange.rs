@@ -35,7 +35,9 @@
 //! 35.7 ms before, 22.0 ms after (the C baseline, which stops each point once it escapes, 20.0 ms); strips of 64 to
 //! 1024 elements all gave 21–23 ms, so the loop is bound by arithmetic now, not memory.
 //!
-//! On an OpenCL device a strip is a work-item's share, [`DEVICE_STRIPS`]: one kernel launch replaces K.
+//! On an OpenCL device a strip is a work-item's share, [`DEVICE_STRIPS`]: one kernel launch replaces K, and the strips
+//! are interleaved (`let i = l·S + b` over S = n / W strips), so that neighbouring work-items touch neighbouring
+//! elements.
 //!
 //! What stays the same: every element goes through the same operations in the same order, so the results are the
 //! same bit for bit. The checks run once instead of K times (they are invariant: the same outcome every time, and the
