@@ -662,34 +662,28 @@ impl KernelWriter {
 
     fn statement(&mut self, statement: &Stmt) -> Result<(), Unsupported> {
         match statement {
-            Stmt::Let { var, value } if self.narrow_magnitude(value).is_some() => {
-                let magnitude = self.narrow_magnitude(value).expect("just tested");
-                let value = self.narrow_int_text(value)?;
-                self.line(&format!("int {} = {value};", variable_name(var)));
-                self.narrow
-                    .as_mut()
-                    .expect("a narrow magnitude")
-                    .declare(var, magnitude);
-            }
             Stmt::Let { var, value } | Stmt::Mutable { var, value } => {
-                let value = self.expression(value)?;
-                self.line(&format!("{} {} = {value};", register_type(var.ty)?, variable_name(var)));
+                // A mutable may be assigned values of any size later: it stays 64-bit.
+                let narrow = match statement {
+                    Stmt::Let { .. } => self.narrow_definition(var, value)?,
+                    _ => None,
+                };
+                match narrow {
+                    Some(value) => self.line(&format!("int {} = {value};", variable_name(var))),
+                    None => {
+                        let value = self.expression(value)?;
+                        self.line(&format!("{} {} = {value};", register_type(var.ty)?, variable_name(var)));
+                    }
+                }
             }
             Stmt::Assign { var, value } => {
                 let value = self.expression(value)?;
                 self.line(&format!("{} = {value};", variable_name(var)));
             }
             Stmt::For { index, count, body } | Stmt::ParallelFor { index, count, body } => {
-                // In the 32-bit version, an index below a count that fits in an int is an int.
-                let (c_type, count) = match self.narrow_magnitude(count) {
-                    Some(magnitude) => {
-                        let count = self.narrow_int_text(count)?;
-                        self.narrow
-                            .as_mut()
-                            .expect("a narrow magnitude")
-                            .declare(index, magnitude);
-                        ("int", count)
-                    }
+                // In the 32-bit version, an index below a count that fits in an int is an int (of the count's bound).
+                let (c_type, count) = match self.narrow_definition(index, count)? {
+                    Some(count) => ("int", count),
                     None => ("long", self.expression(count)?),
                 };
                 let count = self.named(c_type, &count);
@@ -1014,9 +1008,7 @@ impl KernelWriter {
             Expr::Double(value) => value.abs(),
             Expr::At(_, inner) => self.finite_magnitude(inner)?,
             Expr::Prim(Op::I2D, arguments) => match self.narrow_magnitude(&arguments[0]) {
-                Some(magnitude) => {
-                    magnitude.units as f64 * super::narrow::NARROW_UNIT as f64 + magnitude.constant as f64
-                }
+                Some(magnitude) => magnitude.largest() as f64,
                 None => 9.3e18,
             },
             Expr::Prim(Op::NegD | Op::AbsD, arguments) => self.finite_magnitude(&arguments[0])?,
@@ -1034,6 +1026,19 @@ impl KernelWriter {
             _ => return None,
         };
         (bound <= LIMIT).then_some(bound)
+    }
+
+    /// In the 32-bit version of a body, when `value` fits in an int: its `int` text, with `var` declared as an
+    /// `int` of `value`'s bound (`var` is `value`, or an index below it); otherwise `None`.
+    fn narrow_definition(&mut self, var: &Var, value: &Expr) -> Result<Option<String>, Unsupported> {
+        let Some(magnitude) = self.narrow_magnitude(value) else {
+            return Ok(None);
+        };
+        let text = self.narrow_int_text(value)?;
+        if let Some(narrow) = self.narrow.as_mut() {
+            narrow.declare(var, magnitude);
+        }
+        Ok(Some(text))
     }
 
     /// In the 32-bit version of a body: a bound of the int `expr` that fits in 32 bits, if there is one.

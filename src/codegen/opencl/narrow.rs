@@ -48,7 +48,12 @@ impl Magnitude {
 
     /// Whether every value of this magnitude fits in an `int`.
     pub fn fits_in_32_bits(self) -> bool {
-        (self.units as u128) * (NARROW_UNIT as u128) + self.constant as u128 <= i32::MAX as u128
+        self.largest() <= i32::MAX as u128
+    }
+
+    /// The largest magnitude the bound allows.
+    pub fn largest(self) -> u128 {
+        (self.units as u128) * (NARROW_UNIT as u128) + self.constant as u128
     }
 
     fn plus(self, other: Magnitude) -> Magnitude {
