@@ -30,6 +30,7 @@ fn exact_parts(n: i64, seed: i64) -> Vec<String> {
         format!("print(10, reduce(addd, 0.0, each(fn x => divd(1.0, i2d(x)), iota({n}))))"),
         format!("print(10, reduce(addi, 0, scan(addi, 0, each(fn x => resi(x, {seed}), iota({n})))))"),
         format!("print(10, reduce(addi, 0, scan(maxi, ~9223372036854775807, each(fn x => resi(muli(x, {seed}), 97), iota({n})))))"),
+        format!("print(10, scan(addi, 0, each(fn x => subi(resi(muli(x, {seed}), 1000), 500), iota({n}))))"),
     ]
 }
 
@@ -45,6 +46,17 @@ fn tail_int(value: i64) -> String {
 /// A double sum printed with every digit: native code must print the same on any number of threads.
 fn all_digits_part(n: i64) -> String {
     format!("print(17, reduce(addd, 0.0, each(fn x => divd(1.0, addd(i2d(x), 0.1)), iota({n}))))")
+}
+
+/// The sums of a double `+\\` and of a double `×\\`, with every digit: scans in chunks must print the same on any
+/// number of threads too.
+fn all_digits_scan_parts(n: i64) -> Vec<String> {
+    vec![
+        format!("print(17, reduce(addd, 0.0, scan(addd, 0.0, each(fn x => divd(1.0, addd(i2d(x), 0.1)), iota({n})))))"),
+        format!(
+            "print(17, reduce(addd, 0.0, scan(muld, 1.0, each(fn x => addd(1.0, divd(1.0, i2d(addi(x, 1000)))), iota({n})))))"
+        ),
+    ]
 }
 
 fn program(parts: &[String]) -> String {
@@ -96,14 +108,16 @@ proptest! {
         let path = scratch_file(&format!("exact-{n}-{seed}.tail"));
         std::fs::write(&path, &exact).expect("the case is written");
         let expected = run_in_process(&exact, Backend::Interp);
-        // Eight printed parts, then the program's own value, 0 (a TAIL program shows its value on every backend).
-        prop_assert_eq!(expected.lines().count(), 9, "{}", expected);
+        // Nine printed parts, then the program's own value, 0 (a TAIL program shows its value on every backend).
+        prop_assert_eq!(expected.lines().count(), 10, "{}", expected);
         prop_assert_eq!(expected.lines().last(), Some("0"), "{}", expected);
         prop_assert_eq!(&run_in_process(&exact, Backend::Mem), &expected, "mem on\n{}", exact);
         prop_assert_eq!(&run_jit(&path, ONE_THREAD), &expected, "jit, one thread, on\n{}", exact);
         prop_assert_eq!(&run_jit(&path, TWO_THREADS_ALWAYS_PARALLEL), &expected, "jit, two threads, on\n{}", exact);
 
-        let digits = program(&[all_digits_part(n)]);
+        let mut digit_parts = vec![all_digits_part(n)];
+        digit_parts.extend(all_digits_scan_parts(n));
+        let digits = program(&digit_parts);
         let path = scratch_file(&format!("digits-{n}.tail"));
         std::fs::write(&path, &digits).expect("the case is written");
         let one = run_jit(&path, ONE_THREAD);
@@ -111,13 +125,15 @@ proptest! {
         // The mem interpreter folds the same chunks in the same order, so its digits agree too when the chunk's
         // own additions are not reassociated; native code may vectorise within a chunk, so only 10 digits are
         // compared with it.
-        let interpreted = run_in_process(&program(&[all_digits_part(n).replace("print(17", "print(10")]), Backend::Mem);
-        let native = run_jit(&path, ONE_THREAD);
-        let first_number = |text: &str| -> f64 {
-            text.lines().next().unwrap_or("").replace('¯', "-").parse().expect("a number")
+        let interpreted = run_in_process(&digits.replace("print(17", "print(10"), Backend::Mem);
+        let numbers = |text: &str| -> Vec<f64> {
+            text.lines().map(|line| line.replace('¯', "-").parse().expect("a number")).collect()
         };
-        let (native_value, interpreted_value) = (first_number(&native), first_number(&interpreted));
-        prop_assert!((native_value - interpreted_value).abs() <= 1e-9 * interpreted_value.abs().max(1.0),
-            "{} against {}", native, interpreted);
+        let (native_values, interpreted_values) = (numbers(&one), numbers(&interpreted));
+        prop_assert_eq!(native_values.len(), 4, "{}", one);
+        for (native_value, interpreted_value) in native_values.iter().zip(&interpreted_values) {
+            prop_assert!((native_value - interpreted_value).abs() <= 1e-9 * interpreted_value.abs().max(1.0),
+                "{} against {}", one, interpreted);
+        }
     }
 }

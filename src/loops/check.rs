@@ -88,6 +88,10 @@ struct Checker {
     /// Inside the body of a parallel construct: the number of scopes outside it (variables of those scopes may be
     /// read but not assigned).
     parallel_floor: Option<usize>,
+    /// The value of every `let` met so far (ids are unique in a program): what the proof that a `parfor`'s stores
+    /// are disjoint may look through, as the pass that made it parallel did (a row length `5000 + n` outside the
+    /// loop is at least 1).
+    definitions: HashMap<u32, Expr>,
     /// The program's functions: parameter kinds and result kind, by name.
     functions: HashMap<String, (Vec<Kind>, Kind)>,
 }
@@ -272,6 +276,9 @@ impl Checker {
         match statement {
             Stmt::Let { var, value } | Stmt::Mutable { var, value } => {
                 self.expect(value, var.ty, &format!("definition of {}", var.name()))?;
+                if matches!(statement, Stmt::Let { .. }) {
+                    self.definitions.insert(var.id, value.clone());
+                }
                 self.define(var, matches!(statement, Stmt::Mutable { .. }))
             }
             Stmt::Assign { var, value } => {
@@ -310,7 +317,12 @@ impl Checker {
                 if index.ty != ScalarType::Int {
                     return Err(error(format!("loop index {} is not an int", index.name())));
                 }
-                if !super::passes::parallelise::stores_are_disjoint_across_iterations(index, count, body) {
+                if !super::passes::parallelise::stores_are_disjoint_across_iterations(
+                    index,
+                    count,
+                    body,
+                    &self.definitions,
+                ) {
                     return Err(error(format!(
                         "parfor {}: iterations may store to the same position",
                         index.name()

@@ -15,11 +15,15 @@
 //!   depend on the number of threads: the element range is cut into chunks of [`REDUCTION_CHUNK`] elements, each chunk
 //!   is folded from the neutral element left to right (`part := op(part, x)`), and the chunks' results are folded
 //!   left to right in chunk order. The chunking never depends on the thread count, so a floating-point `+/` prints the
-//!   same digits whatever the thread count. Within a chunk, native code lets LLVM reassociate a double `+` or `×`
-//!   (APL's licence; it vectorises the fold into lane sums), and an OpenCL kernel folds a chunk in 256 lanes that a
-//!   work-group combines as a tree (`codegen/opencl/kernel.rs`), so the backends agree up to the rounding of a
-//!   4,096-element partial sum, below the printed digits in practice but not bit for bit. Each backend's order is
-//!   fixed: never the thread count, the work-group size or a tuning parameter. A segmented reduction (one result per row) is a parallel map over the rows whose body reduces its row: a
+//!   same digits whatever the thread count. Within a chunk, native code lets LLVM reassociate a double `+` (APL's
+//!   licence; it vectorises the fold into lane sums) but not a `×` (see `codegen/llvm/translate.rs`), and an OpenCL
+//!   kernel folds a chunk in 256 lanes that a work-group combines as a tree (`codegen/opencl/kernel.rs`), so the
+//!   backends agree up to the rounding of a 4,096-element partial sum, below the printed digits in practice but not
+//!   bit for bit. Each backend's order is fixed: never the thread count, the work-group size or a tuning parameter.
+//! - A scan (`f\`) is no construct of its own: lowering writes a row longer than one chunk as two parallel maps
+//!   over its chunks around a sequential loop over the chunks' totals (`crate::lower`'s `scan.rs`), so the same
+//!   chunks define a double `+\` as they define `+/`.
+//! - A segmented reduction (one result per row) is a parallel map over the rows whose body reduces its row: a
 //!   nested `reduce` when the row's length is not known to be at most one chunk (`passes/interchange.rs` makes the
 //!   row's fold one), so a long row keeps the chunks' bound as well; a sequential fold when it is (one chunk is the
 //!   same fold), or when the interchange put the rows in i-k-j order (an inner product's rows, of one chunk each

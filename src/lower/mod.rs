@@ -3,8 +3,9 @@
 //!
 //! - [`lower`]: the walk over TAIL. Arrays are pull arrays (index functions in flat or shaped form, see [`pull`]) until
 //!   an operation or the use-count rule materialises them (`fusion.rs` decides which shared arrays stay pull arrays).
-//!   Reductions and scans, structural operations and searches have their own files; `loop_state.rs` lowers the
-//!   loops and conditionals over a state of scalars and arrays (`⍣`, the loops of tail-recursive dfns, guards).
+//!   Reductions, scans (`scan.rs`: in chunks, a work-efficient parallel scan), structural operations and searches
+//!   have their own files; `loop_state.rs` lowers the loops and conditionals over a state of scalars and arrays
+//!   (`⍣`, the loops of tail-recursive dfns, guards).
 //! - [`input`]: the inputs of a REPL line, lowered to blocks the line's entry function binds.
 //! - At its end, [`lower_program`] runs five rewrites of the IR (`crate::loops::passes`): invariant mutables,
 //!   overflow checks, index simplification, interchange and row fusion (on the program and on each function).
@@ -22,6 +23,7 @@ pub mod pull;
 mod random;
 mod reduce;
 mod scalar_rewrite;
+mod scan;
 mod search;
 mod structural;
 

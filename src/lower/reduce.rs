@@ -1,4 +1,4 @@
-//! Operations that need loops of their own and materialise their result: reduce (a fold per output element), scan,
+//! Operations that need loops of their own and materialise their result: reduce (a fold per output element),
 //! compress / replicate / expand (count, allocate, fill), and power (a loop over a materialised array, double
 //! buffered when the shape does not change).
 
@@ -8,7 +8,6 @@ use crate::loops::error::LowerError;
 use crate::loops::ir::{Expr, Layout, Reduction, ScalarType, Stmt, Var};
 use crate::runtime::error::AplErrorKind;
 use crate::tail::ast::Op;
-use crate::tail::scalar_ops::is_associative;
 
 /// The start value of a right fold that needs no special case for the last element: an element e with
 /// `f(x, e) = x` for every x (bit for bit), when `neutral` is the operator's identity. Doubles start from -0.0 for
@@ -236,95 +235,6 @@ impl Lowerer {
             layout: Layout::row_major(&outer),
             shape: outer,
         })))
-    }
-
-    /// `scan(f, A)` along the last axis, inclusive, with APL's definition (element k is the right fold of the first
-    /// k+1 elements): a running accumulator for associative operators, a fold per prefix otherwise.
-    pub(super) fn scan(&mut self, function: Function, arr: Arr) -> LowerResult<Arr> {
-        let arr = self.indexable(arr)?;
-        if arr.rank() == 0 {
-            return Ok(arr);
-        }
-        let source = Arr::Mat(match arr {
-            Arr::Mat(mat) => mat,
-            other => self.materialise(&other)?,
-        });
-        let shape = source.shape();
-        let extent = shape[shape.len() - 1].clone();
-        let size = self.size_of(&shape);
-        let rows = self.size_of(&shape[..shape.len() - 1]);
-        let element = source.element();
-        let block = self.fresh_block(element);
-        self.emit(Stmt::Alloc {
-            site: self.site,
-            block,
-            size: size.clone(),
-        });
-        let associative = matches!(function, Function::Op(op) if is_associative(op));
-        self.for_loop(rows, "r", |lowerer, r| {
-            let start = lowerer.bind(Expr::mul_int(r, extent.clone()), "start");
-            let read = |lowerer: &mut Lowerer, j: Expr| -> LowerResult<Expr> {
-                let value = lowerer.read_flat(&source, Expr::add_int(start.clone(), j))?;
-                Ok(lowerer.bind(value, "x"))
-            };
-            if associative {
-                let (statements, ()) = lowerer.capture(|lowerer| {
-                    let first = read(lowerer, Expr::Int(0))?;
-                    let accumulator = lowerer.mutable(first, "acc");
-                    lowerer.emit(Stmt::Store {
-                        block,
-                        index: start.clone(),
-                        value: Expr::var(&accumulator),
-                    });
-                    let rest = lowerer.bind(Expr::sub_int(extent.clone(), Expr::Int(1)), "m");
-                    lowerer.for_loop(rest, "k", |lowerer, k| {
-                        let j = lowerer.bind(Expr::add_int(k, Expr::Int(1)), "j");
-                        let x = read(lowerer, j.clone())?;
-                        let value = lowerer.apply_scalar(&function, &[Expr::var(&accumulator), x])?;
-                        lowerer.emit(Stmt::Assign {
-                            var: accumulator.clone(),
-                            value,
-                        });
-                        lowerer.emit(Stmt::Store {
-                            block,
-                            index: Expr::add_int(start.clone(), j),
-                            value: Expr::var(&accumulator),
-                        });
-                        Ok(())
-                    })
-                })?;
-                lowerer.emit_if(Expr::lt(Expr::Int(0), extent.clone()), statements, vec![]);
-                Ok(())
-            } else {
-                lowerer.for_loop(extent.clone(), "e", |lowerer, end| {
-                    let accumulator = {
-                        let last = read(lowerer, end.clone())?;
-                        lowerer.mutable(last, "acc")
-                    };
-                    lowerer.for_loop(end.clone(), "k", |lowerer, k| {
-                        let j = lowerer.bind(Expr::sub_int(Expr::sub_int(end.clone(), Expr::Int(1)), k), "j");
-                        let x = read(lowerer, j)?;
-                        let value = lowerer.apply_scalar(&function, &[x, Expr::var(&accumulator)])?;
-                        lowerer.emit(Stmt::Assign {
-                            var: accumulator.clone(),
-                            value,
-                        });
-                        Ok(())
-                    })?;
-                    lowerer.emit(Stmt::Store {
-                        block,
-                        index: Expr::add_int(start.clone(), end),
-                        value: Expr::var(&accumulator),
-                    });
-                    Ok(())
-                })
-            }
-        })?;
-        Ok(Arr::Mat(Materialised {
-            block,
-            layout: Layout::row_major(&shape),
-            shape,
-        }))
     }
 
     /// compress (bool mask), replicate (int counts; negative counts give fill elements) and expand (a fill element

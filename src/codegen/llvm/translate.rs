@@ -23,12 +23,14 @@
 //!   the size of an allocation inside the nest, to WS FULL first. Other checks whose result may
 //!   become an index or a count (int division, floor, conversions) always branch at once. Checks implied by the
 //!   checks of their uses are left out there (`nan_checks.rs`).
-//! - Reductions. An assignment `acc := f(x, acc)` with `f` one of `addd muld maxd mind`, the only use of `acc` in its
+//! - Reductions. An assignment `acc := f(x, acc)` with `f` one of `addd maxd mind`, the only use of `acc` in its
 //!   loop, gets the `reassoc` and `nsz` fast-math flags (APL lets `+/` on doubles associate; no other operation gets
-//!   them, so `-/` keeps its order). Its not-a-real-number check moves after the loop: no value of a running program
-//!   is NaN (every operation that makes one from non-NaN arguments stops the program), and NaN stays NaN under `+`
-//!   and `×`, so the final accumulator is NaN exactly when one step was. A loop with more than
-//!   [`MOST_REASSOCIATED_REDUCTIONS`] of them (a register tile's 128 accumulators) keeps each fold in order, and
+//!   them, so `-/` keeps its order). A product `muld` keeps its order too: its magnitude compounds, and vector lanes
+//!   that each fold every 32nd element can overflow where the ordered fold does not (`×/` of 8192 alternating 0.5s
+//!   and 2s is 1, but lanes of only 2s reach 2*1024). Each step's not-a-real-number check moves after the loop: no
+//!   value of a running program is NaN (every operation that makes one from non-NaN arguments stops the program),
+//!   and NaN stays NaN under `+` and `×`, so the final accumulator is NaN exactly when one step was. A loop with more
+//!   than [`MOST_REASSOCIATED_REDUCTIONS`] of them (a register tile's 128 accumulators) keeps each fold in order, and
 //!   checks each result with a branch of its own after the loop (see [`ProgramTranslator::check_reduction_result`]):
 //!   the SLP vectoriser vectorises such a loop across its accumulators. A `+` step, and the `+` of an accumulating
 //!   store (`store B[e] = addd(x, B[e])`), may fuse with the product it adds into one fused multiply-add
@@ -586,11 +588,12 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             .borrow_mut()
             .extend(reductions.iter().map(|(var, _, _)| var.id));
         let many = reductions.len() > MOST_REASSOCIATED_REDUCTIONS;
-        if many {
-            self.accumulators_in_order
-                .borrow_mut()
-                .extend(reductions.iter().map(|(var, _, _)| var.id));
-        }
+        self.accumulators_in_order.borrow_mut().extend(
+            reductions
+                .iter()
+                .filter(|(_, op, _)| many || *op == Op::MulD)
+                .map(|(var, _, _)| var.id),
+        );
         let loop_name = index.name();
         self.emitter.emit_for_loop(count, &loop_name, |_, index_value| {
             index_value.set_name(&loop_name);
@@ -629,7 +632,10 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
             condition,
             "if",
             |_| self.translate_statements(then),
-            |_| self.translate_statements(otherwise),
+            |_| {
+                self.record_else_branch_in_schedule(otherwise);
+                self.translate_statements(otherwise)
+            },
         )
     }
 

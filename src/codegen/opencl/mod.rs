@@ -10,9 +10,11 @@
 //! elements, whose work-items fold the chunk's 256 lanes and combine them as a tree into a partial result that the
 //! host folds in chunk order: the chunked order that defines a reduction in the loop IR, with the chunk's elements
 //! reassociated as native code's vector lanes also do (a floating-point `+/` gives the same digits on every OpenCL
-//! device and work-group size). A kernel whose index arithmetic fits in 32 bits for counts and parameters up to
-//! 2^27 also has a version in `int`s, which it chooses when they are that small ([`narrow`]). [`devices`] lists the
-//! machine's OpenCL devices.
+//! device and work-group size). A scan longer than one chunk is two `parfor`s over its chunks (`crate::lower`'s
+//! `scan.rs`): two kernels of one work-item per chunk of 4,096 elements, each folding or scanning its chunk in order,
+//! with the chunks' exclusive prefix on the host between them (one value per chunk crosses each way). A kernel whose
+//! index arithmetic fits in 32 bits for counts and parameters up to 2^27 also has a version in `int`s, which it
+//! chooses when they are that small ([`narrow`]). [`devices`] lists the machine's OpenCL devices.
 //!
 //! What a kernel cannot express stays on the host, where the CPU backend runs it (in parallel on the cores):
 //! allocation inside the body, complex numbers, calls, and the scalar operators without an OpenCL C translation

@@ -146,16 +146,30 @@ fn outer_or_inner_version(index: &Var, outer_parallel: Vec<Stmt>, inner_parallel
 }
 
 /// Whether distinct iterations of a loop with this index and body store to distinct positions of every block the
-/// body does not allocate itself, and load no position another iteration stores. The checker uses it for `parfor`.
+/// body does not allocate itself, and load no position another iteration stores. The checker uses it for `parfor`:
+/// with the body's own `let`s, and failing that with the `let`s outside the loop too (`outer_definitions`), as the
+/// pass had them. Only failing that: an outer `let` may also change the forms the proof works on (an outer
+/// `tiles = rows / 8` makes `rows` a quotient's `8·q + ρ` everywhere), and the edge tiles of a register-tiled
+/// product (apl-tests/memory/power_product_by_state.apl) are proved with the body's own `let`s but not with all.
 ///
 /// The pieces of a loop that index-space splitting made are looked at joined back into one loop
 /// ([`super::index_split::join_pieces`]): each piece covers part of the loop's range, so its own counts and offsets
 /// would not show that together they stay within a row.
-pub fn stores_are_disjoint_across_iterations(index: &Var, count: &Expr, body: &[Stmt]) -> bool {
+pub fn stores_are_disjoint_across_iterations(
+    index: &Var,
+    count: &Expr,
+    body: &[Stmt],
+    outer_definitions: &HashMap<u32, Expr>,
+) -> bool {
     let body = super::index_split::join_pieces(body);
-    let mut definitions = HashMap::new();
-    collect_definitions(&body, &mut definitions);
-    iterations_are_independent(index, count, &body, &definitions)
+    let mut own_definitions = HashMap::new();
+    collect_definitions(&body, &mut own_definitions);
+    if iterations_are_independent(index, count, &body, &own_definitions) {
+        return true;
+    }
+    let mut definitions = outer_definitions.clone();
+    definitions.extend(own_definitions);
+    !outer_definitions.is_empty() && iterations_are_independent(index, count, &body, &definitions)
 }
 
 /// The inner loops of a position `offset + coefficient·i + Σ stride·l`: each loop's `(stride, count)`.
@@ -751,13 +765,34 @@ impl AffineForm<'_> {
         }
         let mut strides = Vec::new();
         for (name, stride) in inner {
-            let count = self.term(loop_names.get(&name)?)?;
-            if count.variables().contains(&index_name) || loop_names.keys().any(|l| count.variables().contains(l)) {
-                return None;
-            }
+            let count_expr = loop_names.get(&name)?;
+            let reads_an_index = |count: &Term| {
+                count.variables().contains(&index_name) || loop_names.keys().any(|l| count.variables().contains(l))
+            };
+            // The count itself where it is the same in every iteration, else a constant bound of it.
+            let count = match self.term(count_expr) {
+                Some(count) if !reads_an_index(&count) => count,
+                _ => Term::constant(self.constant_bound_of_count(count_expr, DEFINITION_DEPTH)?),
+            };
             strides.push((stride, count));
         }
         Some((offset, coefficient, strides))
+    }
+
+    /// A constant upper bound of an inner loop's count `mini(K, e)` (or `mini(e, K)`) with a constant K ≥ 0, let-bound
+    /// variables looked through: a chunk's length `mini(4096, n - c·4096)` in a scan's phase 3 (`crate::lower`'s
+    /// `scan.rs`), which depends on the parallel index and so has no term of its own. Only an upper bound of the
+    /// count matters to the span of an iteration's positions, which grows with it; the strides of interleaved strips
+    /// do not involve counts.
+    fn constant_bound_of_count(&self, count: &Expr, depth: usize) -> Option<i64> {
+        match count {
+            Expr::Var(var) if depth > 0 => self
+                .definitions
+                .get(&var.id)
+                .and_then(|definition| self.constant_bound_of_count(definition, depth - 1)),
+            Expr::Prim(Op::MinI, args) => args.iter().filter_map(Expr::as_int).filter(|k| *k >= 0).min(),
+            _ => None,
+        }
     }
 
     /// Whether the union of the positions of every store in `positions` for iteration i is disjoint from the union

@@ -180,7 +180,12 @@ fn collapsible_inner_loop(body: &[Stmt]) -> Option<(&[Stmt], &Var, &Expr, &[Stmt
     }
     let defined = ir::variables_defined_in(prefix);
     let independent = ir::reads_only_outside(count, &defined)
-        && crate::loops::passes::parallelise::stores_are_disjoint_across_iterations(index, count, inner);
+        && crate::loops::passes::parallelise::stores_are_disjoint_across_iterations(
+            index,
+            count,
+            inner,
+            &HashMap::new(),
+        );
     independent.then_some((prefix, index, count, inner.as_slice()))
 }
 
@@ -512,6 +517,21 @@ impl<'module, 'ctx> ProgramTranslator<'module, 'ctx> {
         device.schedule_depth.set(device.schedule_depth.get() - 1);
         device.record("}".to_string());
         result
+    }
+
+    /// In the schedule, where an `if` whose branches launch kernels turns to its `else` statements (the `if` line
+    /// is [`Self::translate_statement_around_kernels`]'s). An `if` inside a host statement records nothing.
+    pub(super) fn record_else_branch_in_schedule(&self, otherwise: &[Stmt]) {
+        let Some(device) = &self.device else {
+            return;
+        };
+        if device.in_host_statement.get() || otherwise.is_empty() {
+            return;
+        }
+        let depth = device.schedule_depth.get();
+        device.schedule_depth.set(depth.saturating_sub(1));
+        device.record("} else {".to_string());
+        device.schedule_depth.set(depth);
     }
 
     /// A statement that launches nothing: the blocks it reads come back first, the device copies of those it stores
