@@ -15,7 +15,8 @@ m[1 2;5000],m[2;4097]
 ⍝ Lengths known only at run time (N is 31000, K is 31, without arguments): a test of the length picks the running
 ⍝ scan for one chunk or less, the chunks for more. +/+\N⍴1 is N(N+1)÷2 = 480515500, three such rows 1441546500.
 ⍝ ⌈\N⍴3 1 4 1 5 9 2 6 is 3 3 4 4 5 then 9: 19+9×(N−5) = 278974. ≠\N⍴1 0 0 is 1 in the odd groups of three:
-⍝ 5167 groups of 3 = 15501. ×\N⍴0.5 2 alternates 0.5 1 (exact): the last is 1, the sum 0.75N = 23250.
+⍝ 5167 groups of 3 = 15501. ×\N⍴0.5 2 alternates 0.5 1 (exact): the last is 1, the sum 0.75N = 23250 (native code
+⍝ once reassociated the chunks' products in vector lanes of only 2s and stopped with a DOMAIN ERROR here).
 ⍝ +\0.1×⍳N ends at 0.1×480515500 = 48051550. ∨\ of 5000 zeros, a one and N zeros has N+1 ones; ∧\ of 6000 ones, a
 ⍝ zero and N ones has 6000. +\K⍴2 ends at 62; the rows of +\N 3⍴1 2 3 are 1 3 6, 10N = 310000 in all.
 ⍝> 480515500 1441546500

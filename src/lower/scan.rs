@@ -10,13 +10,15 @@
 //!   3. every chunk again, a running accumulator from its prefix storing each element: independent chunks too.
 //!
 //!   That is 2n steps (a sequential scan does n) and a span of 2·4096 + n/4096 steps, so every backend runs it in
-//!   parallel: the CPU's pool over chunks, an OpenCL kernel per phase. A row of at most one chunk is the running
+//!   parallel: the CPU's pool over chunks, an OpenCL kernel for each of phases 1 and 3. A row of at most one chunk is the running
 //!   accumulator alone (the same value: the first step from the exact start is the first element, bit for bit), and
 //!   so are the short rows of a matrix, parallel across rows instead. An int `+` folds its totals and prefixes in
 //!   wrapping arithmetic and checks only phase 3's steps: a prefix that fits is then exact (it is the true prefix
 //!   modulo 2^64), so the scan stops with a DOMAIN ERROR exactly when a sequential one would, even where a chunk's
-//!   total alone would not fit. Double `+` and `×` round per chunk (APL's licence to reassociate them, as for `+/`);
-//!   a chunk's total may overflow where no prefix does only at magnitudes near 1e308.
+//!   total alone would not fit. Double `+` and `×` round per chunk (APL's licence to reassociate them, as for `+/`).
+//!   A chunk's total can overflow where no prefix does, a DOMAIN ERROR that a sequential scan would not raise: for
+//!   `+` only at magnitudes near 1e308, for `×` when a chunk's own product passes 1e308 while the true prefix, which
+//!   starts from a small product of the chunks before, stays in range.
 //! - Other associative operators (int `×`, double `⌈ ⌊`): a running accumulator per row.
 //! - The rest (`-\`, `÷\`, dfns): a right fold per prefix, quadratic as APL defines it.
 
