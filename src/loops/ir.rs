@@ -17,9 +17,9 @@
 //!   left to right in chunk order. The chunking never depends on the thread count, so a floating-point `+/` prints the
 //!   same digits whatever the thread count. Within a chunk, native code lets LLVM reassociate a double `+` (APL's
 //!   licence; it vectorises the fold into lane sums) but not a `×` (see `codegen/llvm/translate.rs`), and an OpenCL
-//!   kernel folds a chunk in 256 lanes that a work-group combines as a tree (`codegen/opencl/kernel.rs`), so the
-//!   backends agree up to the rounding of a 4,096-element partial sum, below the printed digits in practice but not
-//!   bit for bit. Each backend's order is fixed: never the thread count, the work-group size or a tuning parameter.
+//!   kernel folds a chunk in 256 lanes that a work-group combines as a tree (`codegen/opencl/kernel.rs`; a `×` in
+//!   order too), so the backends agree up to the rounding of a 4,096-element partial sum, below the printed digits in
+//!   practice but not bit for bit. Each backend's order is fixed: never the thread count, the work-group size or a tuning parameter.
 //! - A scan (`f\`) is no construct of its own: lowering writes a row longer than one chunk as two parallel maps
 //!   over its chunks around a sequential loop over the chunks' totals (`crate::lower`'s `scan.rs`), so the same
 //!   chunks define a double `+\` as they define `+/`.

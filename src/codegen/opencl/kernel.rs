@@ -207,6 +207,14 @@ pub struct ReductionBody<'a> {
 /// one value per lane.
 pub const REDUCTION_LANES: i64 = 256;
 
+/// Whether a reduction kernel spreads a chunk over its lanes: every fold but a double product, whose magnitude
+/// compounds, so that lanes of like elements can overflow where the ordered fold does not (`×/8192⍴(128⍴2),128⍴0.5`
+/// is 1, but lanes 0 to 127 hold only 2s, and their subtree reaches 2*2048). A product's chunk is folded in order by
+/// one work-item, as native code folds it (`codegen/llvm/translate.rs`).
+fn folds_in_lanes(fold: &ChunkFold) -> bool {
+    !matches!(fold, ChunkFold::Operator { op: Op::MulD, .. })
+}
+
 /// A reduction kernel: one work-group per chunk of `REDUCTION_CHUNK` elements (looping over chunks when there are
 /// fewer groups). The group's work-items fold the chunk's [`REDUCTION_LANES`] lanes (one lane each in a group of 256
 /// work-items; several each in a smaller group) into local memory, then combine the lanes pairwise as a tree,
@@ -214,8 +222,9 @@ pub const REDUCTION_LANES: i64 = 256;
 /// in chunk order. A chunk's fold is thus 16 + 8 operations deep instead of 4096, so that a GPU has work for all its
 /// work-items even when the chunks are fewer than they are.
 ///
-/// The lanes reassociate a chunk's elements, the licence native code also takes when it folds a chunk in vector
-/// lanes (see the loop IR's module documentation). The order is fixed by the lanes alone, never by the work-group
+/// The lanes reassociate a chunk's elements, the licence native code also takes when it folds a sum's chunk in
+/// vector lanes (see the loop IR's module documentation); a double product's chunk is folded in order
+/// ([`folds_in_lanes`]). The order is fixed by the lanes alone, never by the work-group
 /// size or the device, so a floating-point `+/` prints the same digits on every OpenCL device and group size; a
 /// reduction nested in a kernel folds its chunks in the same order (`fold_chunk_in_lanes`).
 /// A failed check jumps past its element (or the combination) instead of returning, since every work-item must
@@ -256,10 +265,17 @@ pub fn write_reduction_kernel(parts: &ReductionBody, float_mode: FloatMode) -> R
     let loop_depth = if narrow.is_some() { 4 } else { 3 };
     writer.depth = loop_depth + 1;
     write_element(&mut writer, "long")?;
+    // A product folds its chunk in order in lane 0 (the other lanes keep the neutral 1.0, which the tree multiplies
+    // in exactly): see `folds_in_lanes`.
+    let (first_k, step) = if folds_in_lanes(&parts.fold) {
+        ("aplc_lane".to_string(), REDUCTION_LANES.to_string())
+    } else {
+        ("(aplc_lane == 0 ? 0 : aplc_length)".to_string(), "1".to_string())
+    };
     let element_loop = |text: &str, label: &str| {
         let indent = "    ".repeat(loop_depth);
         format!(
-            "for (int aplc_k = aplc_lane; aplc_k < aplc_length; aplc_k += {REDUCTION_LANES}) {{\n{text}{indent}    {label}: ;\n{indent}}}"
+            "for (int aplc_k = {first_k}; aplc_k < aplc_length; aplc_k += {step}) {{\n{text}{indent}    {label}: ;\n{indent}}}"
         )
     };
     let wide_loop = element_loop(&writer.text, "aplc_element_done");
@@ -829,7 +845,8 @@ impl KernelWriter {
             body,
             element,
         };
-        if matches!(reduction.op, Op::AddD | Op::MulD) {
+        // As a reduction kernel folds a chunk (`folds_in_lanes`): a double sum in lanes, a product in order.
+        if reduction.op == Op::AddD {
             self.fold_chunk_in_lanes(&fold)?;
         } else {
             self.fold_chunk_in_order(&fold)?;
@@ -842,7 +859,7 @@ impl KernelWriter {
     }
 
     /// `T part` := the chunk's elements folded left to right: the order of the lanes of a reduction kernel does not
-    /// matter for an exact operator (max, min, and, or, ...).
+    /// matter for an exact operator (max, min, and, or, ...), and a double product is folded in order there too.
     fn fold_chunk_in_order(&mut self, fold: &FoldOfChunk) -> Result<(), Unsupported> {
         let FoldOfChunk { part, index_name, .. } = *fold;
         self.line(&format!("{} {part} = {};", register_type(fold.ty)?, fold.neutral));
@@ -859,8 +876,8 @@ impl KernelWriter {
     }
 
     /// `T part` := the chunk folded exactly as a reduction kernel's work-group folds it (`write_reduction_kernel`):
-    /// element k into lane k mod [`REDUCTION_LANES`], the lanes combined pairwise in order, so that a double sum or
-    /// product of a row gives the same bits whether a work-item folds the row (a loop's outer version) or a kernel
+    /// element k into lane k mod [`REDUCTION_LANES`], the lanes combined pairwise in order, so that a double sum of
+    /// a row gives the same bits whether a work-item folds the row (a loop's outer version) or a kernel
     /// does (its inner version). The work-item folds the lanes in order and keeps the finished subtrees of the tree on
     /// a stack, as a binary counter does (lane l completes one subtree per trailing 1 bit of l; at most 9 are
     /// pending). A chunk shorter than the lanes leaves the last ones at the neutral element, which the tree combines
@@ -1566,5 +1583,37 @@ mod tests {
         assert_eq!(fold_error.message, format!("addd: {NOT_A_FINITE_REAL_NUMBER}"));
         assert_eq!(fold_error.site, Some(Span::new(30, 32)));
         assert_eq!(kernel.blocks.last(), Some(&(partial, true)));
+    }
+
+    #[test]
+    fn a_double_product_folds_each_chunk_in_order_and_a_sum_in_lanes() {
+        let (index, body, blocks) = first_parallel_map(GUARDED_DIVISION);
+        let element = Expr::Var(Var {
+            id: 5,
+            ty: ScalarType::Double,
+            hint: "x".into(),
+        });
+        let source_of = |op: Op, neutral: &Expr| {
+            let reduction = ReductionBody {
+                name: "r",
+                index: &index,
+                body: &body[..1],
+                element: &element,
+                fold: ChunkFold::Operator { op, neutral },
+                partials: &[Block::new(90, ScalarType::Double)],
+                scalars: &[],
+                blocks: &blocks[..1],
+                site: None,
+            };
+            write_reduction_kernel(&reduction, FloatMode::Dyalog)
+                .expect("a reduction kernel")
+                .source
+        };
+        let in_order = "for (int aplc_k = (aplc_lane == 0 ? 0 : aplc_length); aplc_k < aplc_length; aplc_k += 1)";
+        let product = source_of(Op::MulD, &Expr::Double(1.0));
+        assert!(product.contains(in_order), "{product}");
+        let sum = source_of(Op::AddD, &Expr::Double(-0.0));
+        assert!(!sum.contains(in_order), "{sum}");
+        assert!(sum.contains(&format!("aplc_k += {REDUCTION_LANES})")), "{sum}");
     }
 }
