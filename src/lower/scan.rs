@@ -25,7 +25,7 @@
 use super::lower::{Function, LowerResult, Lowerer};
 use super::pull::{Arr, Materialised};
 use super::reduce::folds_in_any_order;
-use crate::loops::ir::{chunked_reduction_start, Block, Expr, Layout, Stmt, REDUCTION_CHUNK};
+use crate::loops::ir::{chunked_reduction_start, Block, Expr, Layout, Stmt, Var, REDUCTION_CHUNK};
 use crate::tail::ast::Op;
 use crate::tail::scalar_ops::is_associative;
 
@@ -49,6 +49,25 @@ impl ScanRows {
             index: position,
             value,
         });
+    }
+
+    /// One step of a running scan: `acc := f(acc, x)` with x element `j` of the row at `start`, stored at x's place.
+    fn running_step(
+        &self,
+        lowerer: &mut Lowerer,
+        function: &Function,
+        accumulator: &Var,
+        start: &Expr,
+        j: Expr,
+    ) -> LowerResult<()> {
+        let x = self.read(lowerer, start, j.clone())?;
+        let value = lowerer.apply_scalar(function, &[Expr::var(accumulator), x])?;
+        lowerer.emit(Stmt::Assign {
+            var: accumulator.clone(),
+            value,
+        });
+        self.store(lowerer, Expr::add_int(start.clone(), j), Expr::var(accumulator));
+        Ok(())
     }
 }
 
@@ -102,9 +121,8 @@ impl Lowerer {
         target: &ScanRows,
         rows: Expr,
     ) -> LowerResult<()> {
-        let (short, ()) =
-            self.capture(|lowerer| lowerer.scan_rows_with_running_accumulators(function, target, rows.clone()))?;
-        let (long, ()) = self.capture(|lowerer| {
+        let short = |lowerer: &mut Lowerer| lowerer.scan_rows_with_running_accumulators(function, target, rows.clone());
+        let long = |lowerer: &mut Lowerer| {
             if rows.as_int() == Some(1) {
                 return lowerer.scan_row_in_chunks(function, op, start, target, &Expr::Int(0));
             }
@@ -112,21 +130,17 @@ impl Lowerer {
                 let row_start = lowerer.bind(Expr::mul_int(r, target.extent.clone()), "start");
                 lowerer.scan_row_in_chunks(function, op, start, target, &row_start)
             })
-        })?;
+        };
         match target.extent.as_int() {
-            Some(extent) if extent <= REDUCTION_CHUNK => self.emit_all(short),
-            Some(_) => self.emit_all(long),
+            Some(extent) if extent <= REDUCTION_CHUNK => short(self),
+            Some(_) => long(self),
             None => {
+                let (short, ()) = self.capture(short)?;
+                let (long, ()) = self.capture(long)?;
                 let one_chunk = Expr::lt(target.extent.clone(), Expr::Int(REDUCTION_CHUNK + 1));
                 self.emit_if(one_chunk, short, long);
+                Ok(())
             }
-        }
-        Ok(())
-    }
-
-    fn emit_all(&mut self, statements: Vec<Stmt>) {
-        for statement in statements {
-            self.emit(statement);
         }
     }
 
@@ -204,14 +218,7 @@ impl Lowerer {
             let chunk_start = lowerer.bind(Expr::add_int(row_start.clone(), first), "from");
             let accumulator = lowerer.mutable(Expr::load(offsets, c), "acc");
             lowerer.for_loop(length, "j", |lowerer, j| {
-                let x = target.read(lowerer, &chunk_start, j.clone())?;
-                let value = lowerer.apply_scalar(function, &[Expr::var(&accumulator), x])?;
-                lowerer.emit(Stmt::Assign {
-                    var: accumulator.clone(),
-                    value,
-                });
-                target.store(lowerer, Expr::add_int(chunk_start.clone(), j), Expr::var(&accumulator));
-                Ok(())
+                target.running_step(lowerer, function, &accumulator, &chunk_start, j)
             })
         })
     }
@@ -241,14 +248,7 @@ impl Lowerer {
                 let rest = lowerer.bind(Expr::sub_int(target.extent.clone(), Expr::Int(1)), "m");
                 lowerer.for_loop(rest, "k", |lowerer, k| {
                     let j = lowerer.bind(Expr::add_int(k, Expr::Int(1)), "j");
-                    let x = target.read(lowerer, &start, j.clone())?;
-                    let value = lowerer.apply_scalar(function, &[Expr::var(&accumulator), x])?;
-                    lowerer.emit(Stmt::Assign {
-                        var: accumulator.clone(),
-                        value,
-                    });
-                    target.store(lowerer, Expr::add_int(start.clone(), j), Expr::var(&accumulator));
-                    Ok(())
+                    target.running_step(lowerer, function, &accumulator, &start, j)
                 })
             })?;
             lowerer.emit_if(Expr::lt(Expr::Int(0), target.extent.clone()), statements, vec![]);
