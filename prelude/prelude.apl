@@ -167,7 +167,8 @@ nwise_reduce←{
 ⍝ field too narrow for its item is all asterisks. The fields of the items, in ravel order, make the rows of the
 ⍝ result (the elaborator reshapes a matrix's). The digits of every item come from one encode of its magnitude scaled
 ⍝ by 10*d: the k places left of the point, then d after it; leading zeros are blanks, except the units digit, and
-⍝ the last blank before a negative item's first digit is its minus sign.
+⍝ the last blank before a negative item's first digit is its minus sign. A width below d+1 leaves no place for the
+⍝ units digit (k=0): the fields are stars, and w↑ cuts the point and decimals to the width.
 format_fields←{
   w←⍺[1] ⋄ d←⍺[2] ⋄ x←,⍵ ⋄ n←≢x
   p←d>0 ⋄ k←0⌈w-d+p
@@ -179,9 +180,26 @@ format_fields←{
   sign←((⍳k)∘.=b)∧(k,n)⍴negative
   whole←' ¯0123456789'[1+sign+(~lead)×2+k↑digits]
   fraction←⎕D[1+(-d)↑digits]
-  fields←whole⍪((p,n)⍴'.')⍪fraction
+  fields←w↑whole⍪((p,n)⍴'.')⍪fraction
   too_narrow←(k=0)∨(s≥10*k+d)∨negative∧b=0
   (n,w)⍴⍉(fields,(w,n)⍴'*')[;(⍳n)+n×too_narrow]
+}
+
+⍝ d⍕⍵ (format with d decimals and no width, or a width of 0) for a matrix ⍵: as Dyalog lays them out, each column
+⍝ is as wide as its widest item needs plus one blank on the left. An item needs its integer digits (at least one), a
+⍝ point and d decimals when d>0, and a high minus when it is negative and does not round to 0. Every item is first
+⍝ formatted by format_fields in the widest column's width m; then each column keeps its last w[j] characters: the
+⍝ mask w∘.≥⌽⍳m, one row per column, tiles the items in ravel order.
+format_decimals←{
+  d←⍺ ⋄ x←,⍵
+  s←⌊0.5+(|x)×10*d
+  k←1++⌿(10*⍳18)∘.≤⌊s÷10*d
+  need←k+(d>0)+d+(x<0)∧s>0
+  w←1+0⌈⌈⌿(⍴⍵)⍴need
+  m←1⌈⌈/w
+  fields←(m,d)format_fields x
+  keep←((≢x),m)⍴w∘.≥⌽⍳m
+  ((1↑⍴⍵),+/w)⍴(,keep)/,fields
 }
 
 ⍝ ⍺⍸⍵ (interval index) for an ascending vector ⍺: for each item of ⍵, how many items of ⍺ are less than or equal to it.

@@ -176,25 +176,35 @@ impl Elaborator {
                 "⍕ with a left argument that is not integer constants",
             ));
         };
-        let [width, decimals] = specification_values[..] else {
-            return Err(ElabError::nonce(
-                span,
-                "⍕ with a left argument that is not one width and one number of decimals",
-            )
-            .with_hint("write the field width and the number of decimals, as in 8 2⍕x"));
+        let (width, decimals) = match specification_values[..] {
+            [decimals] => (0, decimals),
+            [width, decimals] => (width, decimals),
+            _ => {
+                return Err(ElabError::nonce(
+                    span,
+                    "⍕ with a left argument that is not one width and one number of decimals",
+                )
+                .with_hint("write the field width and the number of decimals, as in 8 2⍕x, or the decimals alone"));
+            }
         };
-        if width < 1 || decimals < 0 {
+        if decimals < 0 {
+            return Err(ElabError::nonce(span, "⍕ with a negative number of decimals (scaled form)"));
+        }
+        if matches!(argument.base, Base::Char | Base::Complex) {
+            return Err(ElabError::domain(span, "d⍕ and w d⍕ format real numbers"));
+        }
+        if width == 0 {
+            return self.format_with_decimals(decimals, argument, span);
+        }
+        if width < 0 {
             return Err(ElabError::domain(
                 span,
-                "⍕ needs a positive width and a number of decimals of at least 0",
+                "⍕ needs a width of at least 0",
             ));
         }
         // The digits of a field come from one integer of up to 18 digits (the magnitude times 10*d).
         if width > 19 {
             return Err(ElabError::nonce(span, "⍕ with fields wider than 19 characters"));
-        }
-        if matches!(argument.base, Base::Char | Base::Complex) {
-            return Err(ElabError::domain(span, "w d⍕ formats real numbers"));
         }
         if argument.rank > 2 {
             return Err(ElabError::nonce(span, "w d⍕ on an array of rank 3 or more"));
@@ -215,6 +225,34 @@ impl Elaborator {
         let row_length = self.ravel(row_length);
         let new_shape = self.catenate_last(rows, row_length, span)?;
         self.reshape(new_shape, fields, span)
+    }
+
+    /// `d⍕⍵` and `0 d⍕⍵` (a constant number of decimals, no width): each column of ⍵ (each item of a vector) as wide
+    /// as its widest item needs, plus one blank on its left (the prelude's `format_decimals`, on ⍵ as a matrix). A
+    /// scalar or a vector gives a character vector, a matrix a character matrix.
+    fn format_with_decimals(&mut self, decimals: i64, argument: Arr, span: Span) -> ElabResult<Arr> {
+        if argument.rank > 2 {
+            return Err(ElabError::nonce(span, "d⍕ on an array of rank 3 or more"));
+        }
+        // The integer digits come from comparisons with 10*⍳18 and the digits from one encode of up to 18 digits.
+        if decimals > 17 {
+            return Err(ElabError::nonce(span, "⍕ with more than 17 decimals"));
+        }
+        let rank = argument.rank;
+        let matrix = if rank == 2 {
+            argument
+        } else {
+            let argument = self.ravel(argument);
+            let argument = self.bind(argument);
+            let length = self.shape_of(&argument);
+            let one = Arr::vector_constant(vec![Scalar::Int(1)], Base::Int);
+            let matrix_shape = self.catenate_last(one, length, span)?;
+            self.reshape(matrix_shape, argument, span)?
+        };
+        let decimals = Arr::scalar_constant(Scalar::Int(decimals));
+        let text = self.apply_prelude_dyadic("format_decimals", decimals, matrix, span)?;
+        let text = self.expect_array(text, span)?;
+        Ok(if rank == 2 { text } else { self.ravel(text) })
     }
 
     /// `A⍸B` (interval index) for an ascending vector A: for each item of B, how many items of A are ≤ it, which
