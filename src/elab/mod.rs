@@ -814,6 +814,14 @@ impl Elaborator {
                 let Some(current) = self.env.lookup(&name.text).cloned() else {
                     return Err(ElabError::value(name.span, format!("undefined name {}", name.text)));
                 };
+                if !self.env.is_local_to_innermost_dfn(&name.text) {
+                    return Err(ElabError::nonce(
+                        name.span,
+                        format!("changing {} of an enclosing scope from inside a dfn", name.text),
+                    )
+                    .with_hint("a dfn's x f← and x[i]← change the outer x when the dfn has no x of its own; assign \
+                                x←x inside the dfn first to work on a local copy, or return the new value"));
+                }
                 let modifier = self.modifier_function(&assignment.modifier, assignment.span)?;
                 // Run-time errors of the update (an index out of range, a value of the wrong length) point at it.
                 let updated = self.at_site(assignment.span, |this| match (&assignment.indices, modifier) {
