@@ -125,6 +125,12 @@ impl ElabError {
         }
     }
 
+    /// Whether this is the NONCE ERROR with exactly this message: how a caller that can compile a construct another
+    /// way recognises the one failure it has another way for.
+    pub fn is_nonce_of(&self, expected: &str) -> bool {
+        matches!(self, ElabError::Nonce { message, .. } if message == expected)
+    }
+
     /// Attach a help line (shown by miette under the source excerpt).
     pub fn with_hint(mut self, text: impl Into<String>) -> ElabError {
         match &mut self {

@@ -36,6 +36,7 @@ pub mod resolve;
 pub mod scalar;
 pub mod search;
 pub mod self_reference;
+pub mod strands;
 pub mod structural;
 pub mod symbolic_shapes;
 pub mod system;
@@ -52,6 +53,10 @@ use resolve::{Class, Node, Resolver};
 use std::rc::Rc;
 
 /// APL definitions of some primitives' harder cases.
+/// The NONCE ERROR of a function applied to scalars (by each, reduce, scan) that returns a non-scalar: a nested
+/// result, which each alone can give, as a strand (`strands.rs`).
+pub const NESTED_RESULT: &str = "a function that returns an array where a scalar is needed";
+
 const PRELUDE: &str = include_str!("../../prelude/prelude.apl");
 
 /// Dyalog's default print precision.
@@ -685,15 +690,11 @@ impl Elaborator {
     fn expect_scalar(&mut self, value: Val, span: Span) -> ElabResult<Arr> {
         match value {
             Val::Array(array) if array.rank == 0 => Ok(array),
-            Val::Array(_) => Err(
-                ElabError::nonce(span, "a function that returns an array where a scalar is needed").with_hint(
-                    "each, reduce and scan apply their function to scalars; nested arrays are not supported",
-                ),
-            ),
-            _ => Err(ElabError::nonce(
-                span,
-                "a function or tuple result where a scalar is needed",
+            Val::Array(_) | Val::Tuple(_) => Err(ElabError::nonce(span, NESTED_RESULT).with_hint(
+                "reduce and scan apply their function to scalars; each makes a strand of non-scalar results only \
+                 over a strand or a vector of at most 64 items whose length is known when compiling",
             )),
+            _ => Err(ElabError::nonce(span, "a function result where a scalar is needed")),
         }
     }
 
@@ -819,8 +820,10 @@ impl Elaborator {
                         name.span,
                         format!("changing {} of an enclosing scope from inside a dfn", name.text),
                     )
-                    .with_hint("a dfn's x f← and x[i]← change the outer x when the dfn has no x of its own; assign \
-                                x←x inside the dfn first to work on a local copy, or return the new value"));
+                    .with_hint(
+                        "a dfn's x f← and x[i]← change the outer x when the dfn has no x of its own; assign \
+                                x←x inside the dfn first to work on a local copy, or return the new value",
+                    ));
                 }
                 let modifier = self.modifier_function(&assignment.modifier, assignment.span)?;
                 // Run-time errors of the update (an index out of range, a value of the wrong length) point at it.

@@ -8,7 +8,7 @@
 use super::env::{Arr, Fun, Scalar, Val};
 use super::error::{ElabError, ElabResult};
 use super::ir::{Base, Expr, Type};
-use super::Elaborator;
+use super::{Elaborator, NESTED_RESULT};
 use crate::runtime::error::REDUCING_AN_EMPTY_AXIS_WITHOUT_IDENTITY;
 use crate::source::Span;
 use crate::syntax::ast::Primitive;
@@ -91,14 +91,27 @@ impl Elaborator {
             }
             (Each, Val::Function(function), None) => {
                 let function = function.clone();
+                if let Val::Tuple(items) = argument {
+                    return self.each_over_strand(&function, items, span);
+                }
                 let argument = self.expect_array(argument, span)?;
                 if let Some(folded) = self.constant_each(&function, &argument, span) {
                     return Ok(Val::Array(folded));
                 }
-                self.pointwise_monadic(argument, span, &mut |this, x| {
-                    this.apply_monadic(&function, Val::Array(x), span)
-                })
-                .map(Val::Array)
+                let pointwise = self.attempt(|this| {
+                    this.pointwise_monadic(argument.clone(), span, &mut |this, x| {
+                        this.apply_monadic(&function, Val::Array(x), span)
+                    })
+                });
+                match pointwise {
+                    Err(error) if error.is_nonce_of(NESTED_RESULT) => {
+                        match self.items_of_short_vector(argument, span)? {
+                            Some(items) => self.each_over_strand(&function, items, span),
+                            None => Err(error),
+                        }
+                    }
+                    other => other.map(Val::Array),
+                }
             }
             (Commute, Val::Function(function), None) => {
                 let argument = self.bind_value(argument);
@@ -376,12 +389,22 @@ impl Elaborator {
         match (operator, left_operand, right_operand) {
             (Each, Val::Function(function), None) => {
                 let function = function.clone();
+                if matches!(left, Val::Tuple(_)) || matches!(right, Val::Tuple(_)) {
+                    return self.each_over_strands_dyadic(&function, left, right, span);
+                }
                 let left = self.expect_array(left, span)?;
                 let right = self.expect_array(right, span)?;
-                self.pointwise_dyadic(left, right, span, &mut |this, x, y| {
-                    this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)
-                })
-                .map(Val::Array)
+                let pointwise = self.attempt(|this| {
+                    this.pointwise_dyadic(left.clone(), right.clone(), span, &mut |this, x, y| {
+                        this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)
+                    })
+                });
+                match pointwise {
+                    Err(error) if error.is_nonce_of(NESTED_RESULT) => {
+                        self.each_with_nested_results_dyadic(&function, left, right, span, error)
+                    }
+                    other => other.map(Val::Array),
+                }
             }
             (Commute, Val::Function(function), None) => self.apply_dyadic(function, right, left, span),
             (Commute, constant @ (Val::Array(_) | Val::Tuple(_)), None) => Ok(constant.clone()),

@@ -37,6 +37,11 @@ impl Elaborator {
                 return Ok(Val::Array(Arr::scalar_constant(Scalar::Int(components.len() as i64))));
             }
         }
+        if let Val::Tuple(items) = &argument {
+            if let Some(value) = self.strand_monadic(primitive, items.clone(), span)? {
+                return Ok(value);
+            }
+        }
         let argument = self.expect_array(argument, span)?;
         if primitive == NotEqual {
             return self.unique_mask(argument, span).map(Val::Array);
@@ -188,7 +193,10 @@ impl Elaborator {
             }
         };
         if decimals < 0 {
-            return Err(ElabError::nonce(span, "⍕ with a negative number of decimals (scaled form)"));
+            return Err(ElabError::nonce(
+                span,
+                "⍕ with a negative number of decimals (scaled form)",
+            ));
         }
         if matches!(argument.base, Base::Char | Base::Complex) {
             return Err(ElabError::domain(span, "d⍕ and w d⍕ format real numbers"));
@@ -197,10 +205,7 @@ impl Elaborator {
             return self.format_with_decimals(decimals, argument, span);
         }
         if width < 0 {
-            return Err(ElabError::domain(
-                span,
-                "⍕ needs a width of at least 0",
-            ));
+            return Err(ElabError::domain(span, "⍕ needs a width of at least 0"));
         }
         // The digits of a field come from one integer of up to 18 digits (the magnitude times 10*d).
         if width > 19 {

@@ -316,6 +316,24 @@ fn tuples_from_mixed_strands() {
 }
 
 #[test]
+fn each_over_strands_and_nested_results() {
+    // 'ab' 'cde': lengths 2 3; each reversed and enlisted, ba then edc.
+    check("w←'ab' 'cde'\n≢¨w\n∊⌽¨w", &["2 3", "baedc"]);
+    // The first of each word: a simple vector of chars.
+    check("⊃¨'ab' 'cde'", &["ac"]);
+    check("+/¨(1 2)(3 4 5)", &["3 12"]);
+    // ⍳¨⍳5 has 1+2+3+4+5 items in all.
+    check("≢∊⍳¨⍳5", &["15"]);
+    // A scalar goes with every item: (11 12)(13 14), shown as Dyalog shows a nested vector.
+    check("(1 2)(3 4)+¨10", &[" 11 12  13 14"]);
+}
+
+#[test]
+fn a_strand_of_different_length_than_its_partner_is_a_length_error() {
+    check_error("(1 2)(3 4)+¨1 2 3", "LENGTH ERROR");
+}
+
+#[test]
 fn complex_numbers() {
     check("1J2+3J¯1", &["4J1"]);
     check("1J1×1J¯1", &["2"]);
