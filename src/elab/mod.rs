@@ -386,19 +386,21 @@ impl Elaborator {
 
     /// How Dyalog shows a vector of scalars and vectors (a strand such as `(1 2) (3 4 5)`): on one line, a scalar item
     /// as itself, a vector item with a blank before it, the items separated by blanks: ` 1 2  3 4 5`, `1  2 3`,
-    /// ` ab  cde`. `None` for a strand with other items (matrices, strands), which is shown an item per line.
+    /// ` ab  cde`; a strand item likewise, its own line after a blank (`1 (2 (3 4))` shows `1  2  3 4`). `None` for a
+    /// strand with other items (matrices), which is shown an item per line.
     fn nested_vector_line(&mut self, components: &[Val]) -> ElabResult<Option<Arr>> {
         let span = Span::default();
         let mut line: Option<Arr> = None;
         for component in components {
-            let Val::Array(item) = component else {
-                return Ok(None);
+            let (formatted, is_scalar) = match component {
+                Val::Array(item) if item.rank <= 1 => (self.format(item.clone(), span)?, item.rank == 0),
+                Val::Tuple(items) => match self.nested_vector_line(items)? {
+                    Some(inner_line) => (inner_line, false),
+                    None => return Ok(None),
+                },
+                _ => return Ok(None),
             };
-            if item.rank > 1 {
-                return Ok(None);
-            }
-            let formatted = self.format(item.clone(), span)?;
-            let text = if item.rank == 0 {
+            let text = if is_scalar {
                 formatted
             } else {
                 self.catenate_last(
