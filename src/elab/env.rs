@@ -251,6 +251,14 @@ pub enum Fun {
         laminate: bool,
         span: Span,
     },
+    /// `f/[k]`, `A/[k]`, `f\[k]` or `A\[k]` with k > 1 ([`Opr::AlongAxis`]): `along_last` (`f/`, ...) on an
+    /// argument of rank k; an argument of lower rank is an INDEX ERROR, one of higher rank (a middle axis) not
+    /// supported.
+    AlongAxis {
+        along_last: Rc<Fun>,
+        axis: i64,
+        span: Span,
+    },
 }
 
 impl Fun {
@@ -261,6 +269,7 @@ impl Fun {
             | Fun::Dfn(_, span)
             | Fun::Derived { span, .. }
             | Fun::Bench { span, .. }
+            | Fun::AlongAxis { span, .. }
             | Fun::WithAxis { span, .. } => *span,
             Fun::Fork(_, middle, right) => middle.span().join(right.span()),
             Fun::Atop(left, right) => left.span().join(right.span()),
@@ -276,6 +285,13 @@ pub enum Opr {
     Dfn {
         closure: Box<Closure>,
         dyadic: bool,
+        span: Span,
+    },
+    /// `/[k]` or `\[k]` with k > 1: the operator along axis k, which is the last axis of an argument of rank k
+    /// (`+/[2]` on a matrix is `+/`), decided when the derived function is applied ([`Fun::AlongAxis`]).
+    AlongAxis {
+        primitive: Primitive,
+        axis: i64,
         span: Span,
     },
 }
@@ -373,7 +389,7 @@ fn visit_value_arrays(value: &Val, visited: &mut std::collections::HashSet<usize
             .for_each(|component| visit_value_arrays(component, visited, visit)),
         Val::Function(function) => visit_function_arrays(function, visited, visit),
         Val::Operator(operator) => match &**operator {
-            Opr::Primitive(..) => {}
+            Opr::Primitive(..) | Opr::AlongAxis { .. } => {}
             Opr::Dfn { closure, .. } => visit_closure_arrays(closure, visited, visit),
         },
     }
@@ -402,6 +418,7 @@ fn visit_function_arrays(function: &Fun, visited: &mut std::collections::HashSet
             visit_function_arrays(function, visited, visit);
             visit_value_arrays(count, visited, visit);
         }
+        Fun::AlongAxis { along_last, .. } => visit_function_arrays(along_last, visited, visit),
         Fun::WithAxis { .. } => {}
     }
 }

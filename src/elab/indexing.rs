@@ -533,12 +533,41 @@ impl Elaborator {
             (Opr::Primitive(Primitive::Backslash | Primitive::BackslashBar, glyph_span), 1) => {
                 Opr::Primitive(Primitive::BackslashBar, *glyph_span)
             }
+            (Opr::Primitive(primitive @ (Primitive::Slash | Primitive::Backslash), _), axis) if axis > 1 => {
+                Opr::AlongAxis {
+                    primitive: *primitive,
+                    axis,
+                    span,
+                }
+            }
             _ => {
                 return Err(ElabError::nonce(span, "this axis on an operator")
-                    .with_hint("[1] on / and \\ is supported (as ⌿ and ⍀); for the last axis, leave the axis out"))
+                    .with_hint("[1] on / and \\ is supported (as ⌿ and ⍀), and [k] on an argument of rank k"))
             }
         };
         Ok(Val::Operator(Rc::new(first_axis_form)))
+    }
+
+    /// `/[k]` and `\[k]` (k > 1) work along the last axis of an argument of rank k: an axis beyond the rank is an
+    /// INDEX ERROR (as in Dyalog), a middle axis of a higher rank is not supported.
+    pub fn check_operator_axis_is_last(&self, argument: &Val, axis: i64, span: Span) -> ElabResult<()> {
+        let rank = match argument {
+            Val::Array(array) => array.rank as i64,
+            _ => return Ok(()),
+        };
+        if axis > rank.max(1) {
+            return Err(ElabError::index(
+                span,
+                format!("axis {axis} of an array of rank {rank}"),
+            ));
+        }
+        if axis < rank {
+            return Err(
+                ElabError::nonce(span, format!("/ or \\ along axis {axis} of an array of rank {rank}"))
+                    .with_hint("reduce and scan work along the first axis (⌿ ⍀, or [1]) and the last"),
+            );
+        }
+        Ok(())
     }
 
     /// `x[i]←v` (and `x[i;j]←v`), with scalar indices or a vector index on a vector: a new array. With a modifier,

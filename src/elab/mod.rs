@@ -1055,6 +1055,20 @@ impl Elaborator {
                         right,
                         span,
                     })),
+                    Opr::AlongAxis {
+                        primitive,
+                        axis,
+                        span: axis_span,
+                    } => Ok(Rc::new(Fun::AlongAxis {
+                        along_last: Rc::new(Fun::Derived {
+                            operator: *primitive,
+                            left,
+                            right,
+                            span,
+                        }),
+                        axis: *axis,
+                        span: *axis_span,
+                    })),
                     Opr::Dfn { closure, .. } => {
                         let mut closure = (**closure).clone();
                         closure.operands = Some((left, right));
@@ -1249,6 +1263,14 @@ impl Elaborator {
                     .map(Val::Array)
             }),
             Fun::WithAxis { span, .. } => Err(ElabError::nonce(*span, "monadic , with a fractional axis")),
+            Fun::AlongAxis {
+                along_last,
+                axis,
+                span: axis_span,
+            } => {
+                self.check_operator_axis_is_last(&argument, *axis, *axis_span)?;
+                self.apply_monadic(along_last, argument, span)
+            }
             Fun::Bench {
                 function,
                 count,
@@ -1314,6 +1336,14 @@ impl Elaborator {
                 this.apply_dyadic_with_axis(*primitive, *axis, left, right, *axis_span)
                     .map(Val::Array)
             }),
+            Fun::AlongAxis {
+                along_last,
+                axis,
+                span: axis_span,
+            } => {
+                self.check_operator_axis_is_last(&right, *axis, *axis_span)?;
+                self.apply_dyadic(along_last, left, right, span)
+            }
             Fun::Bench {
                 function,
                 count,

@@ -117,7 +117,9 @@ pub fn value_class(value: &Val) -> Class {
         Val::Array(_) | Val::Tuple(_) => Class::Array,
         Val::Function(_) => Class::Function,
         Val::Operator(operator) => match &**operator {
-            super::env::Opr::Primitive(primitive, _) => primitive_class(*primitive),
+            super::env::Opr::Primitive(primitive, _) | super::env::Opr::AlongAxis { primitive, .. } => {
+                primitive_class(*primitive)
+            }
             super::env::Opr::Dfn { dyadic: true, .. } => Class::DyadicOperator,
             super::env::Opr::Dfn { dyadic: false, .. } => Class::MonadicOperator,
         },
