@@ -148,8 +148,9 @@ stencil_cells←{
 ⍝ ⍺ f/ ⍵ (n-wise reduction) along the last axis: f/ of each window of |⍺| consecutive items, with the items of each
 ⍝ window reversed for a negative ⍺; 1+(≢ axis)-|⍺| results along the axis, a LENGTH ERROR (the sum of vectors of
 ⍝ different lengths) when that is negative. Item j of every window is one shifted array (s j), so the fold runs over
-⍝ whole arrays: the last items first, then (s j) f acc for the other items from the right (from the left for a
-⍝ negative ⍺). An ⍺ of 0 gives 1+≢ axis identity items of f.
+⍝ whole arrays: the last items first, then (s j) f¨ acc for the other items from the right (from the left for a
+⍝ negative ⍺). f¨, not f: f applies to the items of the windows, which only a scalar function may be given whole
+⍝ arrays for ({⍺+⍵×≢⍵} would see the length of the array). An ⍺ of 0 gives 1+≢ axis identity items of f.
 nwise_reduce←{
   f←⍺⍺ ⋄ n←|⍺ ⋄ k←⊃⌽⍴⍵ ⋄ lead←¯1↓⍴⍵ ⋄ w←⍵
   m←1+k-n
@@ -157,7 +158,7 @@ nwise_reduce←{
   n=0:(lead,k+1)⍴f/(lead,0)⍴w
   s←{(lead,m)↑((0×lead),⍵-1)↓w}
   js←|(⍳n)-(n+1)×⍺≥0
-  step←{(i acc)←⍵ ⋄ (i+1)((s js[i+1])f acc)}
+  step←{(i acc)←⍵ ⋄ (i+1)((s js[i+1])f¨acc)}
   (i acc)←step⍣(n-1)⊢1(s js[1])
   acc
 }
