@@ -251,9 +251,8 @@ pub enum Fun {
         laminate: bool,
         span: Span,
     },
-    /// `f/[k]`, `A/[k]`, `f\[k]` or `A\[k]` with k > 1 ([`Opr::AlongAxis`]): `along_last` (`f/`, ...) on an
-    /// argument of rank k; an argument of lower rank is an INDEX ERROR, one of higher rank (a middle axis) not
-    /// supported.
+    /// `f/[k]`, `A/[k]`, `f\[k]` or `A\[k]` with k > 1 ([`Opr::AlongAxis`]): `along_last` (`f/`, ...) along axis k
+    /// of the argument, moved last by a transpose (`Elaborator::apply_along_axis`).
     AlongAxis {
         along_last: Rc<Fun>,
         axis: i64,
@@ -287,8 +286,9 @@ pub enum Opr {
         dyadic: bool,
         span: Span,
     },
-    /// `/[k]` or `\[k]` with k > 1: the operator along axis k, which is the last axis of an argument of rank k
-    /// (`+/[2]` on a matrix is `+/`), decided when the derived function is applied ([`Fun::AlongAxis`]).
+    /// `/[k]` or `\[k]` (also `⌿[k]`, `⍀[k]`) with k > 1: the operator along axis k, which depends on the
+    /// argument's rank (`+/[2]` on a matrix is `+/`), so it is decided when the derived function is applied
+    /// ([`Fun::AlongAxis`]).
     AlongAxis {
         primitive: Primitive,
         axis: i64,

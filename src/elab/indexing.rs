@@ -533,41 +533,87 @@ impl Elaborator {
             (Opr::Primitive(Primitive::Backslash | Primitive::BackslashBar, glyph_span), 1) => {
                 Opr::Primitive(Primitive::BackslashBar, *glyph_span)
             }
-            (Opr::Primitive(primitive @ (Primitive::Slash | Primitive::Backslash), _), axis) if axis > 1 => {
-                Opr::AlongAxis {
-                    primitive: *primitive,
-                    axis,
-                    span,
-                }
-            }
-            _ => {
-                return Err(ElabError::nonce(span, "this axis on an operator")
-                    .with_hint("[1] on / and \\ is supported (as ⌿ and ⍀), and [k] on an argument of rank k"))
-            }
+            (Opr::Primitive(Primitive::Slash | Primitive::SlashBar, _), axis) if axis > 1 => Opr::AlongAxis {
+                primitive: Primitive::Slash,
+                axis,
+                span,
+            },
+            (Opr::Primitive(Primitive::Backslash | Primitive::BackslashBar, _), axis) if axis > 1 => Opr::AlongAxis {
+                primitive: Primitive::Backslash,
+                axis,
+                span,
+            },
+            _ => return Err(ElabError::nonce(span, "this axis on an operator")),
         };
         Ok(Val::Operator(Rc::new(first_axis_form)))
     }
 
-    /// `/[k]` and `\[k]` (k > 1) work along the last axis of an argument of rank k: an axis beyond the rank is an
-    /// INDEX ERROR (as in Dyalog), a middle axis of a higher rank is not supported.
-    pub fn check_operator_axis_is_last(&self, argument: &Val, axis: i64, span: Span) -> ElabResult<()> {
-        let rank = match argument {
-            Val::Array(array) => array.rank as i64,
-            _ => return Ok(()),
+    /// `f/[k] ⍵`, `⍺ f/[k] ⍵`, `A/[k] ⍵`, `f\[k] ⍵`, ... (k > 1; [`Fun::AlongAxis`]): `along_last` (the same
+    /// derived function without the axis) on ⍵ with its axis k moved last by a transpose, then moved back to k,
+    /// except after a reduction, which removes it. On an argument of rank k there is nothing to move; an axis beyond
+    /// the rank is an INDEX ERROR, as in Dyalog.
+    pub fn apply_along_axis(
+        &mut self,
+        along_last: &Rc<Fun>,
+        axis: i64,
+        left: Option<Val>,
+        argument: Val,
+        span: Span,
+    ) -> ElabResult<Val> {
+        let apply = |this: &mut Self, argument: Val| match left.clone() {
+            Some(left) => this.apply_dyadic(along_last, left, argument, span),
+            None => this.apply_monadic(along_last, argument, span),
         };
+        let Val::Array(array) = argument else {
+            return apply(self, argument);
+        };
+        let rank = array.rank as i64;
         if axis > rank.max(1) {
             return Err(ElabError::index(
                 span,
                 format!("axis {axis} of an array of rank {rank}"),
             ));
         }
-        if axis < rank {
-            return Err(
-                ElabError::nonce(span, format!("/ or \\ along axis {axis} of an array of rank {rank}"))
-                    .with_hint("reduce and scan work along the first axis (⌿ ⍀, or [1]) and the last"),
-            );
+        if axis >= rank {
+            return apply(self, Val::Array(array));
         }
-        Ok(())
+        // Axis i of ⍵ goes to place to_last[i] (APL's dyadic transpose): k to the end, those after it one back.
+        let to_last = (1..=rank).map(|i| {
+            if i < axis {
+                i
+            } else if i == axis {
+                rank
+            } else {
+                i - 1
+            }
+        });
+        let moved = self.transpose_with_axes(axis_permutation(to_last), array, span)?;
+        let result = apply(self, Val::Array(moved))?;
+        let reduces_the_axis = left.is_none()
+            && matches!(
+                &**along_last,
+                Fun::Derived {
+                    operator: Primitive::Slash,
+                    left: Val::Function(_),
+                    ..
+                }
+            );
+        if reduces_the_axis {
+            return Ok(result);
+        }
+        let result = self.expect_array(result, span)?;
+        // The inverse: the last axis back to k, those from k on one forward.
+        let back = (1..=rank).map(|j| {
+            if j < axis {
+                j
+            } else if j < rank {
+                j + 1
+            } else {
+                axis
+            }
+        });
+        self.transpose_with_axes(axis_permutation(back), result, span)
+            .map(Val::Array)
     }
 
     /// `x[i]←v` (and `x[i;j]←v`), with scalar indices or a vector index on a vector: a new array. With a modifier,
@@ -718,4 +764,9 @@ fn fold_constant_index(array: &Arr, indices: &[Option<Arr>]) -> Option<Arr> {
     let value = *values.get(offset as usize)?;
     let _ = Base::Int;
     Some(Arr::scalar_constant(value))
+}
+
+/// The constant left argument of a dyadic transpose.
+fn axis_permutation(places: impl Iterator<Item = i64>) -> Arr {
+    Arr::vector_constant(places.map(Scalar::Int).collect(), Base::Int)
 }

@@ -1267,10 +1267,9 @@ impl Elaborator {
                 along_last,
                 axis,
                 span: axis_span,
-            } => {
-                self.check_operator_axis_is_last(&argument, *axis, *axis_span)?;
-                self.apply_monadic(along_last, argument, span)
-            }
+            } => self.at_site(*axis_span, |this| {
+                this.apply_along_axis(along_last, *axis, None, argument, *axis_span)
+            }),
             Fun::Bench {
                 function,
                 count,
@@ -1340,10 +1339,9 @@ impl Elaborator {
                 along_last,
                 axis,
                 span: axis_span,
-            } => {
-                self.check_operator_axis_is_last(&right, *axis, *axis_span)?;
-                self.apply_dyadic(along_last, left, right, span)
-            }
+            } => self.at_site(*axis_span, |this| {
+                this.apply_along_axis(along_last, *axis, Some(left), right, *axis_span)
+            }),
             Fun::Bench {
                 function,
                 count,
