@@ -6,10 +6,12 @@
 ⍝ b = Σ_{j<k} i(1+2j) = i·k². For K=3: a = 7i and b = 9i, whose sums over i = 1..600 are 7×180300 = 1262100 and
 ⍝ 9×180300 = 1622700; the first three elements of a are 7 14 21 and the last of b 9×600 = 5400.
 ⍝ Structure: the next blocks are never written, so the only blocks are the two of the state and the two printed
-⍝ vectors (c is recomputed from its index where it is read); no loop is left outside the parallel maps.
+⍝ vectors (c is recomputed from its index where it is read); no loop is left outside the parallel maps. Those 4
+⍝ blocks are counted twice: with n read at run time, the program after it runs in a second version for sizes below
+⍝ 2^31 (src/loops/passes/size_versions.rs).
 ⍝> 1262100 1622700
 ⍝> 7 14 21 5400
-⍝# mem allocs 4
+⍝# mem allocs 8
 ⍝# mem allocs-in-loops 0
 ⍝# mem sequential-loops 0
 n←600 ⎕ArgInt 1

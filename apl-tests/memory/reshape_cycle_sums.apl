@@ -10,7 +10,9 @@
 ⍝> 35
 ⍝> 7
 ⍝> 147
-⍝# mem allocs 3
+⍝ Three blocks, counted twice: the program after Y runs in a second version for sizes below 2^31
+⍝ (src/loops/passes/size_versions.rs), with the same splits.
+⍝# mem allocs 6
 Y←7 ⎕ArgInt 1
 R←5 ⎕ArgInt 2
 ⎕←+/×⍨(R×Y)⍴⍳Y

@@ -13,7 +13,9 @@
 ⍝> 117
 ⍝ n=20: Σk (210+20k)/2 × 210k/2 = 52.5 × (210×210 + 20×2870) = 52.5 × 101500 = 5328750.
 ⍝> 5328750
-⍝# mem versions 2
+⍝ Two products with two versions each, and the whole program twice: it runs in a second version for sizes below
+⍝ 2^31 (src/loops/passes/size_versions.rs), so the count is 4.
+⍝# mem versions 4
 product←{A←0.5×(⍳⍵)∘.+⍳⍵ ⋄ B←0.5×(⍳⍵)∘.×⍳⍵ ⋄ A+.×B}
 P←product 3 ⎕ArgInt 1
 P

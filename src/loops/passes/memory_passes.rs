@@ -3,7 +3,8 @@
 //! meaning, output and errors included, and keeps it well formed for [`crate::loops::check::check_program`] (the tests run the
 //! checker after every pass, and compare runs before and after).
 //!
-//! Order: recomputing cheap blocks first (fewer blocks for the others to consider), then in-place updates (which
+//! Order: the second version for small run-time sizes first (every later pass then works on both versions alike),
+//! then recomputing cheap blocks (fewer blocks for the others to consider), then in-place updates (which
 //! remove copies, and with them allocations that hoisting would otherwise have to move), then hoisting, then the
 //! splitting of product ranges (whose map of row reductions is left sequential for the next pass), and last the
 //! recognition of parallel maps, which must see where the other passes left each block. Index-space splitting comes
@@ -26,6 +27,12 @@ pub struct MemoryPass {
 
 pub fn memory_pipeline() -> Vec<MemoryPass> {
     vec![
+        MemoryPass {
+            name: SIZE_VERSIONING,
+            description: "run the rest of the program in a second version for a run-time size below 2^31, where the \
+                          overflow checks that the bound decides go",
+            run: super::size_versions::version_on_small_sizes,
+        },
         MemoryPass {
             name: "recompute-cheap-blocks",
             description: "replace the loads of a block filled by a cheap, safe formula of the index by the formula",
@@ -93,6 +100,9 @@ pub fn optimise_memory(program: Program) -> Program {
         .fold(program, |program, pass| (pass.run)(program))
 }
 
+/// The name of the pass that versions a program on the size of its run-time ints, which devices leave out.
+pub const SIZE_VERSIONING: &str = "version-on-small-sizes";
+
 /// The name of the pass that the memory IR for devices leaves out ([`optimise_memory_for_devices`]).
 pub const INDEX_SPLITTING: &str = "split-index-spaces";
 
@@ -111,7 +121,7 @@ pub const STEP_INTERCHANGE: &str = "interchange-element-wise-steps";
 pub fn optimise_memory_for_devices(program: Program) -> Program {
     memory_pipeline()
         .iter()
-        .filter(|pass| pass.name != INDEX_SPLITTING && pass.name != REGISTER_TILING)
+        .filter(|pass| ![INDEX_SPLITTING, REGISTER_TILING, SIZE_VERSIONING].contains(&pass.name))
         .map(|pass| match pass.name {
             STEP_INTERCHANGE => super::step_interchange::interchange_element_wise_steps_on_device,
             _ => pass.run,

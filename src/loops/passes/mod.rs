@@ -9,7 +9,8 @@
 //!   reductions in i-k-j order when the innermost loop then reads contiguously (and makes the other rows' folds
 //!   nested parallel reductions), and `row_fusion` fuses a loop that
 //!   writes an array row by row with the loop that reads it row by row, contracting the array to one row.
-//! - [`memory_passes`]: the passes over blocks after lowering ([`rematerialise`], [`in_place`], [`hoist`] with
+//! - [`memory_passes`]: the passes over blocks after lowering ([`size_versions`] (the rest of a program after a size
+//!   read at run time, again for sizes below 2^31, where the checks that bound decides go), [`rematerialise`], [`in_place`], [`hoist`] with
 //!   [`double_buffer`], [`product_ranges`] (a reduction over R×Y elements read modulo Y becomes R row reductions,
 //!   without a division per element), then [`parallelise`], [`step_interchange`] (a `⍣` of element-wise steps runs strip by
 //!   strip), [`register_tiles`] (a matrix product's rows eight at a time, 8×16 results in registers along k), and
@@ -32,4 +33,5 @@ pub mod product_ranges;
 pub mod register_tiles;
 pub mod rematerialise;
 pub(crate) mod row_fusion;
+pub mod size_versions;
 pub mod step_interchange;
