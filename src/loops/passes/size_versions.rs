@@ -98,8 +98,9 @@ fn remove_overflow_checks_given_prefix(prefix: &[Stmt], statements: &mut Vec<Stm
     *statements = whole.split_off(prefix.len());
 }
 
-/// Whether the statements free a block they do not allocate: a block of the part before the versions, which each
-/// version would free in a copy of its own (the checker, rightly, sees two frees of one block).
+/// Whether the statements free a block they do not allocate: a block of the part before the versions, which both
+/// versions would free. Only one of them runs, but the loop-IR checker counts a block's frees in both branches of an
+/// `if`, so such a program keeps one version.
 fn frees_a_block_allocated_before(statements: &[Stmt]) -> bool {
     let mut allocated = HashSet::new();
     let mut freed = Vec::new();
