@@ -52,11 +52,11 @@ use ir::{Base, Expr, Type};
 use resolve::{Class, Node, Resolver};
 use std::rc::Rc;
 
-/// APL definitions of some primitives' harder cases.
 /// The NONCE ERROR of a function applied to scalars (by each, reduce, scan) that returns a non-scalar: a nested
 /// result, which each alone can give, as a strand (`strands.rs`).
 pub const NESTED_RESULT: &str = "a function that returns an array where a scalar is needed";
 
+/// APL definitions of some primitives' harder cases.
 const PRELUDE: &str = include_str!("../../prelude/prelude.apl");
 
 /// Dyalog's default print precision.

@@ -25,14 +25,15 @@ use std::rc::Rc;
 pub const MAX_STRAND_ITEMS: i64 = 64;
 
 impl Elaborator {
-    /// `f¨ ⍵` for a strand ⍵: f on each item, the results gathered by [`Elaborator::strand_of_results`].
+    /// `f¨ ⍵` for a strand ⍵: f on each item, the results gathered by [`Elaborator::strand`] (scalars of one kind
+    /// make a simple vector, anything else a strand).
     pub fn each_over_strand(&mut self, function: &Rc<Fun>, items: Vec<Val>, span: Span) -> ElabResult<Val> {
         let mut results = Vec::with_capacity(items.len());
         for item in items {
             let result = self.apply_monadic(function, item, span)?;
             results.push(self.bind_value(result));
         }
-        self.strand_of_results(results, span)
+        self.strand(results, span)
     }
 
     /// `⍺ f¨ ⍵` where ⍺ or ⍵ is a strand: f on each pair of items.
@@ -54,7 +55,7 @@ impl Elaborator {
             let result = self.apply_dyadic(function, left, right, span)?;
             results.push(self.bind_value(result));
         }
-        self.strand_of_results(results, span)
+        self.strand(results, span)
     }
 
     /// `⍺ f¨ ⍵` between simple arrays where f returns non-scalars: a strand, when both arguments are scalars or
@@ -114,18 +115,6 @@ impl Elaborator {
             items.push(Val::Array(self.vector_element(&array, position, span)?));
         }
         Ok(Some(items))
-    }
-
-    /// The value of an each: a simple vector when every result is a scalar (of types that share a vector), a strand
-    /// otherwise.
-    pub fn strand_of_results(&mut self, results: Vec<Val>, span: Span) -> ElabResult<Val> {
-        if results
-            .iter()
-            .any(|result| matches!(result, Val::Function(_) | Val::Operator(_)))
-        {
-            return Err(ElabError::syntax(span, "each of a function that returns a function"));
-        }
-        self.strand(results, span)
     }
 
     /// A monadic primitive on a strand, or `None` when the primitive has no meaning here that aplc compiles.

@@ -51,10 +51,6 @@ pub fn version_on_small_sizes(mut program: Program) -> Program {
         })
         .take(MOST_CANDIDATES_TRIED)
         .collect();
-    let checks_before = checked_operations_in_loops(&program.body);
-    if checks_before == 0 {
-        return program;
-    }
     for position in candidates {
         let Stmt::Let { var, .. } = &program.body[position] else {
             unreachable!("candidates are lets")
