@@ -442,7 +442,7 @@ impl Elaborator {
         let prefix = check.instance_prefix();
         let array = match result {
             Val::Array(array) => array,
-            Val::Tuple(_) => {
+            Val::Tuple(_) | Val::Nested { .. } => {
                 return Err(check.error(
                     format!("{prefix}the result is a strand (tuple) by the body, the annotation says an array"),
                     body_span,

@@ -201,6 +201,12 @@ pub enum Val {
     Array(Arr),
     /// A mixed strand (`a (b c) 4`), kept apart as a tuple; indexed with constants.
     Tuple(Vec<Val>),
+    /// A nested array of rank 0 (`⊂x`) or of rank 2 or more (`¯1 0 1∘.⊖¯1 0 1∘.⌽⊂x`), its items known one by one
+    /// at compile time, in row-major order. A nested vector is always a `Tuple`; `Elaborator::nested` keeps it so.
+    Nested {
+        shape: Vec<usize>,
+        items: Vec<Val>,
+    },
     Function(Rc<Fun>),
     Operator(Rc<Opr>),
 }
@@ -384,7 +390,7 @@ impl Env {
 fn visit_value_arrays(value: &Val, visited: &mut std::collections::HashSet<usize>, visit: &mut dyn FnMut(&Arr)) {
     match value {
         Val::Array(array) => visit(array),
-        Val::Tuple(components) => components
+        Val::Tuple(components) | Val::Nested { items: components, .. } => components
             .iter()
             .for_each(|component| visit_value_arrays(component, visited, visit)),
         Val::Function(function) => visit_function_arrays(function, visited, visit),

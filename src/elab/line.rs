@@ -178,7 +178,7 @@ impl Session {
             .filter(|(name, _)| name.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '∆' || c == '⍙'))
             .map(|(name, value)| {
                 let class = match value {
-                    Val::Array(_) | Val::Tuple(_) => GlobalClass::Array,
+                    Val::Array(_) | Val::Tuple(_) | Val::Nested { .. } => GlobalClass::Array,
                     Val::Function(_) | Val::Operator(_) => GlobalClass::Function,
                 };
                 (name, class)

@@ -298,7 +298,7 @@ impl Elaborator {
         let is_shy = self.is_call_of_dfn_with_shy_result(expr);
         let value = self.expr(expr).map_err(|error| self.hint_self_reference(error))?;
         if !is_assignment && !is_shy {
-            self.print_value(&value)?;
+            self.print_value(&value, expr.span)?;
         }
         self.globals = self.env.clone();
         Ok(())
@@ -361,8 +361,9 @@ impl Elaborator {
         error.with_hint(hint)
     }
 
-    /// Print an array (or each component of a tuple) with the current print precision.
-    pub fn print_value(&mut self, value: &Val) -> ElabResult<()> {
+    /// Print an array (or each component of a tuple) with the current print precision; `span` is the APL text
+    /// whose value it is.
+    pub fn print_value(&mut self, value: &Val, span: Span) -> ElabResult<()> {
         match value {
             Val::Array(array) => {
                 let bound = self.bind(array.clone());
@@ -372,13 +373,16 @@ impl Elaborator {
             }
             Val::Tuple(components) => {
                 if let Some(line) = self.nested_vector_line(components)? {
-                    return self.print_value(&Val::Array(line));
+                    return self.print_value(&Val::Array(line), span);
                 }
                 for component in components {
-                    self.print_value(component)?;
+                    self.print_value(component, span)?;
                 }
                 Ok(())
             }
+            // Dyalog shows `⊂1 2` as the one item of a vector would be shown: ` 1 2`.
+            Val::Nested { shape, items } if shape.is_empty() => self.print_value(&Val::Tuple(items.clone()), span),
+            Val::Nested { .. } => Err(ElabError::nonce(span, "showing a nested array of rank 2 or more")),
             // Dyalog shows a function's definition; a compiled program has nothing to show.
             Val::Function(_) | Val::Operator(_) => Ok(()),
         }
@@ -602,6 +606,10 @@ impl Elaborator {
                 Val::Array(Arr { expr, ..array })
             }
             Val::Tuple(components) => Val::Tuple(components.into_iter().map(|c| self.generalize_value(c)).collect()),
+            Val::Nested { shape, items } => Val::Nested {
+                shape,
+                items: items.into_iter().map(|item| self.generalize_value(item)).collect(),
+            },
             other => other,
         }
     }
@@ -611,7 +619,7 @@ impl Elaborator {
     /// A tuple is bound once as a whole and its components are projected from the variable: projections of the
     /// expression itself would repeat it once per component (the loop run twice, its output printed twice).
     pub fn bind_structured(&mut self, expr: Expr, like: &Val, span: Span) -> ElabResult<Val> {
-        if !matches!(like, Val::Tuple(_)) {
+        if !matches!(like, Val::Tuple(_) | Val::Nested { .. }) {
             return Ok(self.bind_value(operators::rebuild_value(expr, like)));
         }
         let name = self.fresh_name("t");
@@ -636,6 +644,10 @@ impl Elaborator {
         match value {
             Val::Array(array) => Val::Array(self.bind(array)),
             Val::Tuple(components) => Val::Tuple(components.into_iter().map(|c| self.bind_value(c)).collect()),
+            Val::Nested { shape, items } => Val::Nested {
+                shape,
+                items: items.into_iter().map(|item| self.bind_value(item)).collect(),
+            },
             other => other,
         }
     }
@@ -692,7 +704,7 @@ impl Elaborator {
     fn expect_scalar(&mut self, value: Val, span: Span) -> ElabResult<Arr> {
         match value {
             Val::Array(array) if array.rank == 0 => Ok(array),
-            Val::Array(_) | Val::Tuple(_) => Err(ElabError::nonce(span, NESTED_RESULT).with_hint(
+            Val::Array(_) | Val::Tuple(_) | Val::Nested { .. } => Err(ElabError::nonce(span, NESTED_RESULT).with_hint(
                 "reduce and scan apply their function to scalars; each makes a strand of non-scalar results only \
                  over a strand or a vector of at most 64 items whose length is known when compiling",
             )),
@@ -719,7 +731,7 @@ impl Elaborator {
             Some(value) if items.is_empty() => Ok(value),
             Some(value) => {
                 let value_span = expr.assignment.as_ref().map(|a| a.span).unwrap_or(expr.span);
-                if !matches!(value, Val::Array(_) | Val::Tuple(_)) {
+                if !matches!(value, Val::Array(_) | Val::Tuple(_) | Val::Nested { .. }) {
                     return Err(ElabError::syntax(
                         value_span,
                         "a function assignment inside an expression",
@@ -757,7 +769,10 @@ impl Elaborator {
             .rev()
             .take_while(|item| match item {
                 ast::Item::Name(name) => {
-                    matches!(self.env.lookup(&name.text), None | Some(Val::Array(_) | Val::Tuple(_)))
+                    matches!(
+                        self.env.lookup(&name.text),
+                        None | Some(Val::Array(_) | Val::Tuple(_) | Val::Nested { .. })
+                    )
                 }
                 _ => false,
             })
@@ -798,7 +813,7 @@ impl Elaborator {
                 if !assignment.modifier.is_empty() || assignment.indices.is_some() {
                     return Err(ElabError::syntax(*span, "⎕ cannot be indexed or modified"));
                 }
-                self.print_value(&value)?;
+                self.print_value(&value, assignment.span)?;
                 Ok(value)
             }
             ast::AssignTarget::SystemName(name) => self.assign_system_name(name, value, assignment),
@@ -856,6 +871,8 @@ impl Elaborator {
                 ))
             }
             Val::Array(array) if array.rank == 0 => vec![value.clone(); names.len()],
+            Val::Nested { shape, items } if shape.is_empty() => vec![items[0].clone(); names.len()],
+            Val::Nested { .. } => return Err(ElabError::rank(span, "(a b …)← needs a vector or a strand")),
             Val::Array(array) if array.rank == 1 => {
                 if array.extents[0].is_some_and(|length| length != names.len() as i64) {
                     return Err(ElabError::length(
@@ -947,9 +964,6 @@ impl Elaborator {
                 right,
                 span,
             } => {
-                if let Some(index) = enclosed_index_of_squad(left, function) {
-                    return self.squad_of_enclosed_index(index, right, *span);
-                }
                 let right = self.node(right)?;
                 let function = self.function_node(function)?;
                 let left = self.node(left)?;
@@ -959,27 +973,6 @@ impl Elaborator {
                 Ok(Val::Function(self.function_node(node)?))
             }
         }
-    }
-
-    /// `(⊂I)⌷A`: the major cells of A at the indices I (`A[I;…]`), the one use of an enclosed array that needs no
-    /// nested array (the enclosure only says that I indexes the first axis).
-    fn squad_of_enclosed_index(&mut self, index: &[ast::Item], array: &Node<'_>, span: Span) -> ElabResult<Val> {
-        let array = self.node(array)?;
-        let array = self.expect_array(array, span)?;
-        let env = self.env.clone();
-        let index_span = index
-            .first()
-            .map_or(span, |first| first.span().join(index[index.len() - 1].span()));
-        let index_node = Resolver::new(&env).resolve(index, index_span)?;
-        let index = self.node(&index_node)?;
-        let index = self.expect_array(index, index_span)?;
-        let index = self.integer_argument(index, index_span)?;
-        if array.rank == 0 {
-            return Err(ElabError::rank(span, "(⊂I)⌷A needs an array A with a first axis"));
-        }
-        let mut indices = vec![Some(index)];
-        indices.extend((1..array.rank).map(|_| None));
-        self.at_site(span, |this| this.index_array(array, indices, span).map(Val::Array))
     }
 
     /// Elaborate a node that denotes a function.
@@ -1382,30 +1375,16 @@ impl Elaborator {
     pub fn expect_array(&self, value: Val, span: Span) -> ElabResult<Arr> {
         match value {
             Val::Array(array) => Ok(array),
-            Val::Tuple(_) => Err(
-                ElabError::nonce(span, "a mixed strand (tuple) where an array is needed")
-                    .with_hint("a strand of non-scalars is a tuple; take its parts apart with constant indices, t[1]"),
-            ),
+            Val::Tuple(_) | Val::Nested { .. } => Err(ElabError::nonce(
+                span,
+                "a nested array (a strand or ⊂) where this primitive needs a simple array",
+            )
+            .with_hint(
+                "on nested arrays whose items are known when compiling, aplc compiles each, the scalar functions, \
+                 ∘.f, f/, f.g, and ⍴ ≢ ≡ ⊃ ↑ ∊ , ⌽ ⍳ (grammar.md §2); t[k] with a constant k picks an item",
+            )),
             Val::Function(_) | Val::Operator(_) => Err(ElabError::syntax(span, "a function where an array is needed")),
         }
-    }
-}
-
-/// The items of `I` in `(⊂I)⌷A`: the left argument of `⌷` is a parenthesised expression that encloses them.
-fn enclosed_index_of_squad<'a>(left: &Node<'a>, function: &Node<'_>) -> Option<&'a [ast::Item]> {
-    let Node::Atom(ast::Item::Primitive(ast::Primitive::Squad, _), _) = function else {
-        return None;
-    };
-    let Node::Atom(ast::Item::Parenthesised(expr, _), _) = left else {
-        return None;
-    };
-    match expr.items.as_slice() {
-        [ast::Item::Primitive(ast::Primitive::LeftShoe, _), index @ ..]
-            if !index.is_empty() && expr.assignment.is_none() =>
-        {
-            Some(index)
-        }
-        _ => None,
     }
 }
 
@@ -1417,6 +1396,10 @@ fn value_at_site(span: Span, value: Val) -> Val {
             ..array
         }),
         Val::Tuple(components) => Val::Tuple(components.into_iter().map(|c| value_at_site(span, c)).collect()),
+        Val::Nested { shape, items } => Val::Nested {
+            shape,
+            items: items.into_iter().map(|item| value_at_site(span, item)).collect(),
+        },
         other => other,
     }
 }

@@ -8,6 +8,7 @@
 use super::env::{Arr, Fun, Scalar, Val};
 use super::error::{ElabError, ElabResult};
 use super::ir::{Base, Expr, Type};
+use super::structural::is_nested;
 use super::{Elaborator, NESTED_RESULT};
 use crate::runtime::error::REDUCING_AN_EMPTY_AXIS_WITHOUT_IDENTITY;
 use crate::source::Span;
@@ -67,6 +68,13 @@ impl Elaborator {
     ) -> ElabResult<Val> {
         use Primitive::*;
         match (operator, left, right) {
+            (Slash | SlashBar, Val::Function(function), None) if is_nested(&argument) => {
+                let (shape, items) = self.shape_and_items(argument, span)?.expect("a nested value has items");
+                if operator == SlashBar && shape.len() > 1 {
+                    return Err(ElabError::nonce(span, "⌿ of a nested array of rank 2 or more"));
+                }
+                self.reduce_items(function, (shape, items), span)
+            }
             (Slash | SlashBar, Val::Function(function), None) => {
                 let argument = self.expect_array(argument, span)?;
                 let axis = if operator == Slash { Axis::Last } else { Axis::First };
@@ -91,8 +99,9 @@ impl Elaborator {
             }
             (Each, Val::Function(function), None) => {
                 let function = function.clone();
-                if let Val::Tuple(items) = argument {
-                    return self.each_over_strand(&function, items, span);
+                if is_nested(&argument) {
+                    let shape_and_items = self.shape_and_items(argument, span)?.expect("a nested value has items");
+                    return self.each_over_items(&function, shape_and_items, span);
                 }
                 let argument = self.expect_array(argument, span)?;
                 if let Some(folded) = self.constant_each(&function, &argument, span) {
@@ -105,8 +114,8 @@ impl Elaborator {
                 });
                 match pointwise {
                     Err(error) if error.is_nonce_of(NESTED_RESULT) => {
-                        match self.items_of_short_vector(argument, span)? {
-                            Some(items) => self.each_over_strand(&function, items, span),
+                        match self.shape_and_items(Val::Array(argument), span)? {
+                            Some(shape_and_items) => self.each_over_items(&function, shape_and_items, span),
                             None => Err(error),
                         }
                     }
@@ -389,8 +398,8 @@ impl Elaborator {
         match (operator, left_operand, right_operand) {
             (Each, Val::Function(function), None) => {
                 let function = function.clone();
-                if matches!(left, Val::Tuple(_)) || matches!(right, Val::Tuple(_)) {
-                    return self.each_over_strands_dyadic(&function, left, right, span);
+                if is_nested(&left) || is_nested(&right) {
+                    return self.each_over_pairs(&function, left, right, span);
                 }
                 let left = self.expect_array(left, span)?;
                 let right = self.expect_array(right, span)?;
@@ -408,10 +417,30 @@ impl Elaborator {
             }
             (Commute, Val::Function(function), None) => self.apply_dyadic(function, right, left, span),
             (Commute, constant @ (Val::Array(_) | Val::Tuple(_)), None) => Ok(constant.clone()),
+            (OuterProduct, Val::Function(function), None) if is_nested(&left) || is_nested(&right) => {
+                self.outer_product_of_items(function, left, right, span)
+            }
             (OuterProduct, Val::Function(function), None) => {
                 let left = self.expect_array(left, span)?;
                 let right = self.expect_array(right, span)?;
-                self.outer_product(function, left, right, span).map(Val::Array)
+                let simple = self.attempt(|this| this.outer_product(function, left.clone(), right.clone(), span));
+                match simple {
+                    Err(error) if error.is_nonce_of(NESTED_RESULT) => self
+                        .outer_product_of_items(function, Val::Array(left), Val::Array(right), span)
+                        .map_err(|_| error),
+                    other => other.map(Val::Array),
+                }
+            }
+            // `⍺ f.g ⍵` on nested vectors is `f/⍺ g ⍵`, g pervading into the items.
+            (Dot, Val::Function(f), Some(Val::Function(g))) if is_nested(&left) || is_nested(&right) => {
+                let products = self.apply_dyadic(g, left, right, span)?;
+                let reduce = Fun::Derived {
+                    operator: Slash,
+                    left: Val::Function(f.clone()),
+                    right: None,
+                    span,
+                };
+                self.apply_monadic(&reduce, products, span)
             }
             (Dot, Val::Function(f), Some(Val::Function(g))) => {
                 let left = self.expect_array(left, span)?;
@@ -1259,7 +1288,7 @@ pub(super) fn primitive_of(function: &Fun) -> Option<Primitive> {
 pub fn value_type(value: &Val, span: Span) -> ElabResult<Type> {
     match value {
         Val::Array(array) => Ok(array.tail_type()),
-        Val::Tuple(components) => Ok(Type::Tuple(
+        Val::Tuple(components) | Val::Nested { items: components, .. } => Ok(Type::Tuple(
             components
                 .iter()
                 .map(|c| value_type(c, span))
@@ -1273,7 +1302,9 @@ pub fn value_type(value: &Val, span: Span) -> ElabResult<Type> {
 pub fn value_expr(value: &Val) -> Expr {
     match value {
         Val::Array(array) => array.expr.clone(),
-        Val::Tuple(components) => Expr::Tuple(components.iter().map(value_expr).collect()),
+        Val::Tuple(components) | Val::Nested { items: components, .. } => {
+            Expr::Tuple(components.iter().map(value_expr).collect())
+        }
         _ => Expr::Int(0),
     }
 }
@@ -1294,6 +1325,14 @@ pub fn rebuild_value(expr: Expr, like: &Val) -> Val {
                 .map(|(index, component)| rebuild_value(Expr::Project(index, Box::new(expr.clone())), component))
                 .collect(),
         ),
+        Val::Nested { shape, items } => Val::Nested {
+            shape: shape.clone(),
+            items: items
+                .iter()
+                .enumerate()
+                .map(|(index, item)| rebuild_value(Expr::Project(index, Box::new(expr.clone())), item))
+                .collect(),
+        },
         other => other.clone(),
     }
 }

@@ -114,7 +114,7 @@ pub fn system_name_is_dyadic_operator(name: &str) -> bool {
 
 pub fn value_class(value: &Val) -> Class {
     match value {
-        Val::Array(_) | Val::Tuple(_) => Class::Array,
+        Val::Array(_) | Val::Tuple(_) | Val::Nested { .. } => Class::Array,
         Val::Function(_) => Class::Function,
         Val::Operator(operator) => match &**operator {
             super::env::Opr::Primitive(primitive, _) | super::env::Opr::AlongAxis { primitive, .. } => {

@@ -1,66 +1,174 @@
-//! Nested vectors of a length known at compile time, kept as strands (tuples of arrays): `'the' 'quick' 'brown'`,
-//! `(1 2 3)(4 5)`, and what `f¨` makes when f returns non-scalars, `⍳¨1 2 3`.
+//! Nested arrays whose items are known one by one at compile time: strands (`'the' 'quick' 'brown'`,
+//! `(1 2 3)(4 5)`), enclosures (`⊂⍵`), what `f¨` makes when f returns non-scalars (`⍳¨1 2 3`), and what outer
+//! products of those make (`¯1 0 1∘.⊖¯1 0 1∘.⌽⊂⍵`, the nine shifted boards of Life).
 //!
-//! aplc compiles flat arrays; a nested vector whose items are known one by one at compile time is a tuple of flat
-//! arrays, each with its own type and shape. On such a strand:
-//! - `f¨` applies f to each item (inlined once per item). Scalar results make a simple vector, as in APL; other
-//!   results make a strand again. `⍺ f¨ ⍵` pairs the items of two strands, or of a strand with a scalar (each item
-//!   gets it) or with a vector of as many items.
-//! - `f¨` on a simple vector of at most [`MAX_STRAND_ITEMS`] items whose length is known at compile time makes a
-//!   strand when f returns non-scalars (`⍕¨1 2 3`).
-//! - `⍴ ≢ ⊃ ∊ ↑ ⌽` work on the strand: its length, its first item, the catenated ravels of its items, the matrix of
-//!   its items (each padded with APL's fill to the longest), its items reversed.
+//! aplc compiles flat arrays; a nested array whose items are known one by one at compile time is a tuple of flat
+//! arrays, each with its own type and shape: a nested vector is a [`Val::Tuple`], any other rank a [`Val::Nested`]
+//! with its static shape. [`Elaborator::nested`] builds either from a shape and items, and makes a simple array where
+//! every item is a simple scalar, as APL does. On such values:
+//! - `f¨` applies f to each item (inlined once per item); `⍺ f¨ ⍵` pairs items ([`Elaborator::paired_items`]: equal
+//!   shapes, or a scalar with anything). The scalar functions pervade the same way: `3 4=⊂⍵` is `(3=⍵)(4=⍵)`.
+//! - `∘.f` pairs every item of ⍺ with every item of ⍵; `f/` folds the items of a vector (or of each row) and
+//!   encloses the result; `f.g` on vectors is `f/⍺ g ⍵`.
+//! - `⊂` encloses; `⍴ ≢ ⊃ ↑ ∊ , ⌽` and `≡` (depth) work on the items; `,` catenates items, `n⍴` repeats them,
+//!   `≡` `⍳` `∊` between nested values compare items with `≡`.
+//! - `f¨` on a simple vector of at most [`MAX_STRAND_ITEMS`] items whose length is known at compile time (or on a
+//!   scalar) makes a strand when f returns non-scalars (`⍕¨1 2 3`).
 //!
-//! Anything else on a strand (arithmetic between strands, `⊂`, a strand of run-time length) stays a NONCE ERROR.
+//! Anything else on a nested value (indexing with a computed index, a nested array of run-time length) stays a NONCE
+//! ERROR.
 
 use super::env::{Arr, Fun, Scalar, Val};
 use super::error::{ElabError, ElabResult};
 use super::ir::Base;
+use super::operators::Axis;
+use super::scalar::{is_scalar_monadic, is_scalar_primitive};
+use super::structural::is_nested;
 use super::Elaborator;
 use crate::source::Span;
 use crate::syntax::ast::Primitive;
 use std::rc::Rc;
 
+/// The static shape of a nested array.
+pub type Shape = Vec<usize>;
+
 /// The most items a simple vector may have for `f¨` on it to make a strand: each item inlines f once.
 pub const MAX_STRAND_ITEMS: i64 = 64;
 
 impl Elaborator {
-    /// `f¨ ⍵` for a strand ⍵: f on each item, the results gathered by [`Elaborator::strand`] (scalars of one kind
-    /// make a simple vector, anything else a strand).
-    pub fn each_over_strand(&mut self, function: &Rc<Fun>, items: Vec<Val>, span: Span) -> ElabResult<Val> {
+    /// A nested array of the given shape and items (row-major), in aplc's representation: a simple array when every
+    /// item is a simple scalar of one kind (`≢¨⊂1 2 3` is `3`), a strand for a vector, an enclosure for rank 0.
+    pub fn nested(&mut self, shape: Shape, items: Vec<Val>, span: Span) -> ElabResult<Val> {
+        debug_assert_eq!(shape.iter().product::<usize>(), items.len());
+        if items.is_empty() {
+            return Err(ElabError::nonce(span, "an empty nested array"));
+        }
+        match shape.len() {
+            0 => {
+                let item = items.into_iter().next().expect("one item");
+                Ok(match item {
+                    Val::Array(array) if array.rank == 0 => Val::Array(array),
+                    other => Val::Nested {
+                        shape,
+                        items: vec![self.bind_value(other)],
+                    },
+                })
+            }
+            1 => self.strand(items, span),
+            _ => match self.strand(items, span)? {
+                Val::Array(vector) => {
+                    let extents = shape.iter().map(|&extent| Scalar::Int(extent as i64)).collect();
+                    let shape = Arr::vector_constant(extents, Base::Int);
+                    self.reshape(shape, vector, span).map(Val::Array)
+                }
+                Val::Tuple(items) => Ok(Val::Nested { shape, items }),
+                _ => unreachable!("a strand is an array or a tuple"),
+            },
+        }
+    }
+
+    /// `⊂⍵`: a simple scalar is itself; anything else becomes a nested scalar.
+    pub fn enclose(&mut self, value: Val, span: Span) -> ElabResult<Val> {
+        match value {
+            Val::Function(_) | Val::Operator(_) => Err(ElabError::syntax(span, "a function where an array is needed")),
+            other => self.nested(Vec::new(), vec![other], span),
+        }
+    }
+
+    /// A value as a nested array's shape and items: a strand or nested array as it is, a simple scalar as a scalar
+    /// of one item, a simple vector of at most [`MAX_STRAND_ITEMS`] items of known length as its elements; `None`
+    /// for other simple arrays.
+    pub fn shape_and_items(&mut self, value: Val, span: Span) -> ElabResult<Option<(Shape, Vec<Val>)>> {
+        Ok(match value {
+            Val::Tuple(items) => Some((vec![items.len()], items)),
+            Val::Nested { shape, items } => Some((shape, items)),
+            Val::Array(array) if array.rank == 0 => Some((Vec::new(), vec![Val::Array(self.bind(array))])),
+            Val::Array(array) => self
+                .items_of_short_vector(array, span)?
+                .map(|items| (vec![items.len()], items)),
+            Val::Function(_) | Val::Operator(_) => {
+                return Err(ElabError::syntax(span, "a function where an array is needed"))
+            }
+        })
+    }
+
+    /// The items of two arguments paired as each and the scalar functions pair them: items of equal shapes in
+    /// order, or a scalar's one item with every item of the other. Returns the result's shape and the pairs.
+    pub fn paired_items(&mut self, left: Val, right: Val, span: Span) -> ElabResult<(Shape, Vec<(Val, Val)>)> {
+        let unknown = || {
+            ElabError::nonce(
+                span,
+                "pairing the items of a nested array with an array whose length is not known when compiling",
+            )
+        };
+        let (left_shape, left_items) = self.shape_and_items(left, span)?.ok_or_else(unknown)?;
+        let (right_shape, right_items) = self.shape_and_items(right, span)?.ok_or_else(unknown)?;
+        if left_shape == right_shape {
+            return Ok((left_shape, left_items.into_iter().zip(right_items).collect()));
+        }
+        if left_shape.is_empty() {
+            let item = &left_items[0];
+            return Ok((
+                right_shape,
+                right_items.into_iter().map(|r| (item.clone(), r)).collect(),
+            ));
+        }
+        if right_shape.is_empty() {
+            let item = &right_items[0];
+            return Ok((left_shape, left_items.into_iter().map(|l| (l, item.clone())).collect()));
+        }
+        if left_shape.len() != right_shape.len() {
+            return Err(ElabError::rank(
+                span,
+                format!(
+                    "pairing the items of arrays of ranks {} and {}",
+                    left_shape.len(),
+                    right_shape.len()
+                ),
+            ));
+        }
+        let shape_text = |shape: &[usize]| shape.iter().map(usize::to_string).collect::<Vec<_>>().join(" ");
+        Err(ElabError::length(
+            span,
+            format!(
+                "pairing the items of arrays of shapes {} and {}",
+                shape_text(&left_shape),
+                shape_text(&right_shape)
+            ),
+        ))
+    }
+
+    /// `f¨⍵` for a nested ⍵ of the given shape and items: f on each item, the results gathered by
+    /// [`Elaborator::nested`].
+    pub fn each_over_items(
+        &mut self,
+        function: &Rc<Fun>,
+        (shape, items): (Shape, Vec<Val>),
+        span: Span,
+    ) -> ElabResult<Val> {
         let mut results = Vec::with_capacity(items.len());
         for item in items {
             let result = self.apply_monadic(function, item, span)?;
             results.push(self.bind_value(result));
         }
-        self.strand(results, span)
+        self.nested(shape, results, span)
     }
 
-    /// `⍺ f¨ ⍵` where ⍺ or ⍵ is a strand: f on each pair of items.
-    pub fn each_over_strands_dyadic(
-        &mut self,
-        function: &Rc<Fun>,
-        left: Val,
-        right: Val,
-        span: Span,
-    ) -> ElabResult<Val> {
-        let length = match (&left, &right) {
-            (Val::Tuple(items), _) | (_, Val::Tuple(items)) => items.len(),
-            _ => unreachable!("called with at least one strand"),
-        };
-        let left_items = self.items_paired_with_strand(left, length, span)?;
-        let right_items = self.items_paired_with_strand(right, length, span)?;
-        let mut results = Vec::with_capacity(length);
-        for (left, right) in left_items.into_iter().zip(right_items) {
+    /// `⍺ f¨⍵` where ⍺ or ⍵ is nested, or where f returns non-scalars: f on each pair of items
+    /// ([`Elaborator::paired_items`]).
+    pub fn each_over_pairs(&mut self, function: &Rc<Fun>, left: Val, right: Val, span: Span) -> ElabResult<Val> {
+        let (shape, pairs) = self.paired_items(left, right, span)?;
+        let mut results = Vec::with_capacity(pairs.len());
+        for (left, right) in pairs {
             let result = self.apply_dyadic(function, left, right, span)?;
             results.push(self.bind_value(result));
         }
-        self.strand(results, span)
+        self.nested(shape, results, span)
     }
 
-    /// `⍺ f¨ ⍵` between simple arrays where f returns non-scalars: a strand, when both arguments are scalars or
-    /// short vectors of known length ([`Elaborator::items_of_short_vector`]) and at least one is a vector;
-    /// otherwise the NONCE ERROR `nested` of the pointwise each.
+    /// `⍺ f¨ ⍵` between simple arrays where f returns non-scalars: nested results, when both arguments are scalars
+    /// or short vectors of known length ([`Elaborator::items_of_short_vector`]); otherwise the NONCE ERROR `nested`
+    /// of the pointwise each.
     pub fn each_with_nested_results_dyadic(
         &mut self,
         function: &Rc<Fun>,
@@ -69,37 +177,243 @@ impl Elaborator {
         span: Span,
         nested: ElabError,
     ) -> ElabResult<Val> {
-        let left_items = self.items_of_short_vector(left.clone(), span)?;
-        let right_items = self.items_of_short_vector(right.clone(), span)?;
-        let (left, right) = match (left_items, right_items) {
-            (Some(left), Some(right)) => (Val::Tuple(left), Val::Tuple(right)),
-            (Some(left), None) if right.rank == 0 => (Val::Tuple(left), Val::Array(right)),
-            (None, Some(right)) if left.rank == 0 => (Val::Array(left), Val::Tuple(right)),
-            _ => return Err(nested),
+        let knows_items = |this: &mut Self, array: &Arr| -> ElabResult<bool> {
+            Ok(array.rank == 0 || this.items_of_short_vector(array.clone(), span)?.is_some())
         };
-        self.each_over_strands_dyadic(function, left, right, span)
+        if !knows_items(self, &left)? || !knows_items(self, &right)? {
+            return Err(nested);
+        }
+        self.each_over_pairs(function, Val::Array(left), Val::Array(right), span)
     }
 
-    /// The items of one argument of a dyadic each whose other argument is a strand of `length` items: a strand's own
-    /// items, a scalar for every item, or the elements of a vector of that length.
-    fn items_paired_with_strand(&mut self, argument: Val, length: usize, span: Span) -> ElabResult<Vec<Val>> {
-        match argument {
-            Val::Tuple(items) if items.len() == length => Ok(items),
-            Val::Tuple(items) => Err(strand_length_error(span, items.len(), length)),
-            Val::Array(array) if array.rank == 0 => {
-                let array = self.bind(array);
-                Ok(vec![Val::Array(array); length])
-            }
-            Val::Array(array) => match self.items_of_short_vector(array, span)? {
-                Some(items) if items.len() == length => Ok(items),
-                Some(items) => Err(strand_length_error(span, items.len(), length)),
-                None => Err(ElabError::nonce(
-                    span,
-                    "each between a strand and an array whose length is not known when compiling",
-                )),
-            },
-            Val::Function(_) | Val::Operator(_) => Err(ElabError::syntax(span, "a function where an array is needed")),
+    /// `∘.f` where ⍺ or ⍵ is nested, or where f returns non-scalars: f between every item of ⍺ and every item of ⍵
+    /// (each disclosed), the result of shape `(⍴⍺),⍴⍵`.
+    pub fn outer_product_of_items(&mut self, function: &Rc<Fun>, left: Val, right: Val, span: Span) -> ElabResult<Val> {
+        let unknown = || ElabError::nonce(span, "∘. between a nested array and an array of unknown length");
+        let (left_shape, left_items) = self.shape_and_items(left, span)?.ok_or_else(unknown)?;
+        let (right_shape, right_items) = self.shape_and_items(right, span)?.ok_or_else(unknown)?;
+        if left_items.len() * right_items.len() > MAX_STRAND_ITEMS as usize {
+            return Err(ElabError::nonce(
+                span,
+                format!("∘. with nested items making more than {MAX_STRAND_ITEMS} items"),
+            ));
         }
+        let mut results = Vec::with_capacity(left_items.len() * right_items.len());
+        for left in &left_items {
+            for right in &right_items {
+                let result = self.apply_dyadic(function, left.clone(), right.clone(), span)?;
+                results.push(self.bind_value(result));
+            }
+        }
+        let shape = left_shape.into_iter().chain(right_shape).collect();
+        self.nested(shape, results, span)
+    }
+
+    /// `f/⍵` for a nested ⍵: along the last axis, f folds each row's items from the right (`a f (b f c)`), each
+    /// result enclosed: `+/(1 2)(3 4)` is `⊂4 6`. A nested scalar is its own reduction.
+    pub fn reduce_items(
+        &mut self,
+        function: &Rc<Fun>,
+        (shape, items): (Shape, Vec<Val>),
+        span: Span,
+    ) -> ElabResult<Val> {
+        let Some(&row_length) = shape.last() else {
+            return self.nested(shape, items, span);
+        };
+        let mut results = Vec::with_capacity(items.len() / row_length);
+        for row in items.chunks(row_length) {
+            let mut folded = row.last().expect("rows are not empty").clone();
+            for item in row.iter().rev().skip(1) {
+                folded = self.apply_dyadic(function, item.clone(), folded, span)?;
+                folded = self.bind_value(folded);
+            }
+            results.push(folded);
+        }
+        self.nested(shape[..shape.len() - 1].to_vec(), results, span)
+    }
+
+    /// `⍺,⍵` where ⍺ or ⍵ is nested: the items of both as vectors (a scalar is one item), one after the other.
+    pub fn catenate_items(&mut self, left: Val, right: Val, span: Span) -> ElabResult<Val> {
+        let mut items = Vec::new();
+        for side in [left, right] {
+            match self.shape_and_items(side, span)? {
+                Some((shape, side_items)) if shape.len() <= 1 => items.extend(side_items),
+                Some(_) => return Err(ElabError::nonce(span, ", with a nested array of rank 2 or more")),
+                None => {
+                    return Err(ElabError::nonce(
+                        span,
+                        ", between a nested array and an array whose length is not known when compiling",
+                    ))
+                }
+            }
+        }
+        self.nested(vec![items.len()], items, span)
+    }
+
+    /// `s⍴⍵` with a constant shape s and a nested ⍵: ⍵'s items in order, repeated as often as needed.
+    pub fn reshape_items(&mut self, shape: Arr, value: Val, span: Span) -> ElabResult<Val> {
+        let Some(extents) = shape.constant_ints().filter(|extents| extents.iter().all(|&e| e >= 0)) else {
+            return Err(ElabError::nonce(
+                span,
+                "⍴ of a nested array with a shape that is not constants",
+            ));
+        };
+        let (_, items) = self.shape_and_items(value, span)?.expect("a nested value has items");
+        let count: i64 = extents.iter().product();
+        if count > MAX_STRAND_ITEMS {
+            return Err(ElabError::nonce(
+                span,
+                format!("⍴ making a nested array of more than {MAX_STRAND_ITEMS} items"),
+            ));
+        }
+        let repeated = items.iter().cycle().take(count as usize).cloned().collect();
+        let shape = extents.into_iter().map(|extent| extent as usize).collect();
+        self.nested(shape, repeated, span)
+    }
+
+    /// A dyadic primitive where ⍺ or ⍵ is nested: the scalar functions pervade; `, ⍴ ≡ ≢ ⍳ ∊` work on items.
+    pub fn nested_dyadic(&mut self, primitive: Primitive, left: Val, right: Val, span: Span) -> ElabResult<Val> {
+        match primitive {
+            // The scalar functions pervade: `3 4=⊂⍵` is `(3=⍵)(4=⍵)`, as each would pair the items.
+            primitive if is_scalar_primitive(primitive) => {
+                self.each_over_pairs(&Rc::new(Fun::Primitive(primitive, span)), left, right, span)
+            }
+            Primitive::Comma => self.catenate_items(left, right, span),
+            Primitive::Rho => {
+                let shape = self.expect_array(left, span)?;
+                self.reshape_items(shape, right, span)
+            }
+            Primitive::Squad if !is_nested(&right) => self.squad_with_nested_index(left, right, span),
+            Primitive::Match => self.match_items(left, right, span).map(Val::Array),
+            Primitive::Tally => {
+                let matched = self.match_items(left, right, span)?;
+                self.scalar_monadic(Primitive::Tilde, matched, span).map(Val::Array)
+            }
+            Primitive::Iota => {
+                let (_, table) = self.vector_items(left, "⍳", span)?;
+                self.each_item_against(right, span, |this, item| this.index_of_item(table.clone(), item, span))
+            }
+            Primitive::Epsilon => {
+                let (_, table) = self.vector_items(right, "∊", span)?;
+                self.each_item_against(left, span, |this, item| this.member_of_items(item, table.clone(), span))
+            }
+            _ => {
+                self.expect_array(left, span)?;
+                self.expect_array(right, span).map(Val::Array)
+            }
+        }
+    }
+
+    /// `(⊂I)⌷A` and `(I J)⌷A`: each item of the left argument indexes one leading axis of A, as `A[I;J]` does.
+    fn squad_with_nested_index(&mut self, index: Val, array: Val, span: Span) -> ElabResult<Val> {
+        let array = self.expect_array(array, span)?;
+        let (shape, items) = self.shape_and_items(index, span)?.expect("a nested value has items");
+        if shape.len() > 1 {
+            return Err(ElabError::rank(
+                span,
+                "the left argument of ⌷ must be a scalar or a vector",
+            ));
+        }
+        if items.len() > array.rank {
+            return Err(ElabError::rank(
+                span,
+                format!("{} indices for an array of rank {}", items.len(), array.rank),
+            ));
+        }
+        let mut indices = Vec::with_capacity(array.rank);
+        for item in items {
+            let item = self.expect_array(item, span)?;
+            indices.push(Some(self.integer_argument(item, span)?));
+        }
+        indices.resize(array.rank, None);
+        self.index_array(array, indices, span).map(Val::Array)
+    }
+
+    /// The items of the argument of `⍳` or `∊` that is searched: a nested or simple vector whose items are known.
+    fn vector_items(&mut self, value: Val, glyph: &str, span: Span) -> ElabResult<(Shape, Vec<Val>)> {
+        match self.shape_and_items(value, span)? {
+            Some((shape, items)) if shape.len() == 1 => Ok((shape, items)),
+            Some(_) => Err(ElabError::nonce(
+                span,
+                format!("{glyph} searching a nested array that is not a vector"),
+            )),
+            None => Err(ElabError::nonce(
+                span,
+                format!("{glyph} between a nested array and an array whose length is not known when compiling"),
+            )),
+        }
+    }
+
+    /// `look_up` on each item of `value` (a nested scalar is its one item), the results of its shape.
+    fn each_item_against(
+        &mut self,
+        value: Val,
+        span: Span,
+        mut look_up: impl FnMut(&mut Self, Val) -> ElabResult<Arr>,
+    ) -> ElabResult<Val> {
+        let Some((shape, items)) = self.shape_and_items(value, span)? else {
+            return Err(ElabError::nonce(
+                span,
+                "searching for the items of an array whose length is not known when compiling",
+            ));
+        };
+        let mut results = Vec::with_capacity(items.len());
+        for item in items {
+            let result = look_up(self, item)?;
+            results.push(Val::Array(self.bind(result)));
+        }
+        self.nested(shape, results, span)
+    }
+
+    /// `⍺≡⍵` where ⍺ or ⍵ is nested: 1 when both have the same shape and each pair of items matches. A simple array
+    /// never matches a nested one.
+    pub fn match_items(&mut self, left: Val, right: Val, span: Span) -> ElabResult<Arr> {
+        let is_nested = |value: &Val| matches!(value, Val::Tuple(_) | Val::Nested { .. });
+        if is_nested(&left) != is_nested(&right) {
+            return Ok(Arr::scalar_constant(Scalar::Bool(false)));
+        }
+        let (left_shape, left_items) = self.shape_and_items(left, span)?.expect("nested");
+        let (right_shape, right_items) = self.shape_and_items(right, span)?.expect("nested");
+        if left_shape != right_shape {
+            return Ok(Arr::scalar_constant(Scalar::Bool(false)));
+        }
+        let mut all = Arr::scalar_constant(Scalar::Bool(true));
+        for (left, right) in left_items.into_iter().zip(right_items) {
+            let matched = match (left, right) {
+                (Val::Array(left), Val::Array(right)) => self.match_arrays(left, right, span)?,
+                (left, right) => self.match_items(left, right, span)?,
+            };
+            all = self.scalar_dyadic(Primitive::And, all, matched, span)?;
+        }
+        Ok(all)
+    }
+
+    /// `⍺⍳⍵` and `⍵∊⍺` where ⍺ is a nested vector and ⍵ one item (`'ab' 'cd'⍳⊂'cd'`): whether each item of ⍺
+    /// matches ⍵, as a simple boolean vector.
+    fn items_matching(&mut self, items: Vec<Val>, wanted: Val, span: Span) -> ElabResult<Arr> {
+        let wanted = self.bind_value(wanted);
+        let mut matches = Vec::with_capacity(items.len());
+        for item in items {
+            let matched = match (item, wanted.clone()) {
+                (Val::Array(item), Val::Array(wanted)) => self.match_arrays(item, wanted, span)?,
+                (item, wanted) => self.match_items(item, wanted, span)?,
+            };
+            matches.push(Val::Array(self.bind(matched)));
+        }
+        let vector = self.strand(matches, span)?;
+        self.expect_array(vector, span)
+    }
+
+    /// `⍺⍳⍵` with a nested vector ⍺ and one item ⍵: the position of the first item of ⍺ that matches ⍵, or 1+≢⍺.
+    pub fn index_of_item(&mut self, items: Vec<Val>, wanted: Val, span: Span) -> ElabResult<Arr> {
+        let matches = self.items_matching(items, wanted, span)?;
+        self.index_of(matches, Arr::scalar_constant(Scalar::Bool(true)), span)
+    }
+
+    /// `⍵∊⍺` with one item ⍵ and a nested vector ⍺: whether some item of ⍺ matches ⍵.
+    pub fn member_of_items(&mut self, wanted: Val, items: Vec<Val>, span: Span) -> ElabResult<Arr> {
+        let matches = self.items_matching(items, wanted, span)?;
+        self.reduce(&Rc::new(Fun::Primitive(Primitive::Or, span)), matches, Axis::Last, span)
     }
 
     /// The elements of a vector of at most [`MAX_STRAND_ITEMS`] items whose length is known at compile time, as
@@ -117,14 +431,50 @@ impl Elaborator {
         Ok(Some(items))
     }
 
-    /// A monadic primitive on a strand, or `None` when the primitive has no meaning here that aplc compiles.
-    pub fn strand_monadic(&mut self, primitive: Primitive, items: Vec<Val>, span: Span) -> ElabResult<Option<Val>> {
+    /// A monadic primitive on a nested value of the given shape and items, or `None` when the primitive has no
+    /// meaning here that aplc compiles.
+    pub fn nested_monadic(
+        &mut self,
+        primitive: Primitive,
+        (shape, items): (Shape, Vec<Val>),
+        span: Span,
+    ) -> ElabResult<Option<Val>> {
         Ok(Some(match primitive {
-            Primitive::Rho => Val::Array(Arr::vector_constant(vec![Scalar::Int(items.len() as i64)], Base::Int)),
-            Primitive::RightShoe => items.into_iter().next().expect("a strand has items"),
-            Primitive::CircleStile => Val::Tuple(items.into_iter().rev().collect()),
+            Primitive::Rho => {
+                let extents = shape.iter().map(|&extent| Scalar::Int(extent as i64)).collect();
+                Val::Array(Arr::vector_constant(extents, Base::Int))
+            }
+            Primitive::Tally => Val::Array(Arr::scalar_constant(Scalar::Int(
+                shape.first().copied().unwrap_or(1) as i64
+            ))),
+            Primitive::Match => Val::Array(Arr::scalar_constant(Scalar::Int(depth_of_items(&items)))),
+            Primitive::RightShoe => items.into_iter().next().expect("a nested array has items"),
+            Primitive::UpArrow if shape.is_empty() => items.into_iter().next().expect("one item"),
+            Primitive::UpArrow if shape.len() == 1 => Val::Array(self.mix_strand(items, span)?),
+            Primitive::Comma => self.nested(vec![items.len()], items, span)?,
+            Primitive::LeftShoe => Val::Nested {
+                shape: Vec::new(),
+                items: vec![self.nested(shape, items, span)?],
+            },
+            Primitive::CircleStile => {
+                let Some(&row_length) = shape.last() else {
+                    return Ok(Some(self.nested(shape, items, span)?));
+                };
+                let reversed = items
+                    .chunks(row_length)
+                    .flat_map(|row| row.iter().rev().cloned())
+                    .collect();
+                self.nested(shape, reversed, span)?
+            }
             Primitive::Epsilon => Val::Array(self.enlist_strand(items, span)?),
-            Primitive::UpArrow => Val::Array(self.mix_strand(items, span)?),
+            primitive if is_scalar_monadic(primitive) => {
+                let mut results = Vec::with_capacity(items.len());
+                for item in items {
+                    let result = self.primitive_monadic(primitive, item, span)?;
+                    results.push(self.bind_value(result));
+                }
+                self.nested(shape, results, span)?
+            }
             _ => return Ok(None),
         }))
     }
@@ -134,7 +484,7 @@ impl Elaborator {
         let mut enlisted: Option<Arr> = None;
         for item in items {
             let ravelled = match item {
-                Val::Tuple(inner) => self.enlist_strand(inner, span)?,
+                Val::Tuple(inner) | Val::Nested { items: inner, .. } => self.enlist_strand(inner, span)?,
                 other => {
                     let array = self.expect_array(other, span)?;
                     self.ravel(array)
@@ -187,6 +537,24 @@ impl Elaborator {
     }
 }
 
-fn strand_length_error(span: Span, found: usize, expected: usize) -> ElabError {
-    ElabError::length(span, format!("each pairs {found} items with a strand of {expected}"))
+/// `≡` of a nested array with these items: one more than the deepest item, negative (Dyalog's mixed depth) when the
+/// items are not all of one depth.
+fn depth_of_items(items: &[Val]) -> i64 {
+    let depths: Vec<i64> = items.iter().map(depth).collect();
+    let deepest = depths.iter().map(|depth| depth.abs()).max().unwrap_or(0);
+    let uniform = depths.iter().all(|&depth| depth == depths[0] && depth >= 0);
+    if uniform {
+        1 + deepest
+    } else {
+        -(1 + deepest)
+    }
+}
+
+/// `≡` of a value: 0 for a simple scalar, 1 for another simple array, [`depth_of_items`] for a nested one.
+fn depth(value: &Val) -> i64 {
+    match value {
+        Val::Array(array) if array.rank == 0 => 0,
+        Val::Tuple(items) | Val::Nested { items, .. } => depth_of_items(items),
+        _ => 1,
+    }
 }

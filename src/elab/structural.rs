@@ -25,22 +25,19 @@ impl Elaborator {
         if matches!(primitive, RightTack | LeftTack) {
             return Ok(argument);
         }
+        if is_nested(&argument) {
+            let shape_and_items = self
+                .shape_and_items(argument.clone(), span)?
+                .expect("a nested value has items");
+            if let Some(value) = self.nested_monadic(primitive, shape_and_items, span)? {
+                return Ok(value);
+            }
+        }
         if primitive == Match {
             return Ok(Val::Array(Arr::scalar_constant(Scalar::Int(match &argument {
                 Val::Array(array) if array.rank == 0 => 0,
-                Val::Array(_) => 1,
-                _ => 2,
+                _ => 1,
             }))));
-        }
-        if primitive == Tally {
-            if let Val::Tuple(components) = &argument {
-                return Ok(Val::Array(Arr::scalar_constant(Scalar::Int(components.len() as i64))));
-            }
-        }
-        if let Val::Tuple(items) = &argument {
-            if let Some(value) = self.strand_monadic(primitive, items.clone(), span)? {
-                return Ok(value);
-            }
         }
         let argument = self.expect_array(argument, span)?;
         if primitive == NotEqual {
@@ -76,10 +73,7 @@ impl Elaborator {
             Union => return self.items_or_rows("∪ (unique)", ("unique", "unique_rows"), argument, span),
             Format => self.format(argument, span)?,
             Domino => self.matrix_inverse(argument, span)?,
-            LeftShoe => {
-                return Err(ElabError::nonce(span, "⊂ (enclose: nested arrays)")
-                    .with_hint("aplc compiles flat arrays only; a strand of arrays is a tuple"))
-            }
+            LeftShoe => return self.enclose(Val::Array(argument), span),
             other => return Err(ElabError::nonce(span, format!("monadic {}", other.glyph()))),
         };
         Ok(Val::Array(result))
@@ -123,6 +117,9 @@ impl Elaborator {
             if let Val::Tuple(_) = right {
                 return self.pick_from_tuple(left, right, span);
             }
+        }
+        if is_nested(&left) || is_nested(&right) {
+            return self.nested_dyadic(primitive, left, right, span);
         }
         let left = self.expect_array(left, span)?;
         let right = self.expect_array(right, span)?;
@@ -991,4 +988,9 @@ fn has_monadic_form(primitive: Primitive) -> bool {
         primitive,
         And | Or | Nand | Nor | Less | LessEqual | Equal | GreaterEqual | Greater | UpTack | DownTack | Intersection
     )
+}
+
+/// A strand or another nested array (whose items aplc knows at compile time).
+pub fn is_nested(value: &Val) -> bool {
+    matches!(value, Val::Tuple(_) | Val::Nested { .. })
 }

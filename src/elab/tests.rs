@@ -366,7 +366,7 @@ fn errors_are_reported_in_apl_terms() {
     check_error("x+1", "VALUE ERROR");
     check_error("1 2 3+4 5", "LENGTH ERROR");
     check_error("(2 2⍴1)+1 2", "RANK ERROR");
-    check_error("⊂1 2", "NONCE ERROR");
+    check_error("+\\(1 2)(3 4)", "NONCE ERROR");
     check_error("⎕IO←0", "NONCE ERROR");
     check_error("{⍺+⍵} 1", "VALUE ERROR");
     check_error("f←{⍵=0:0 ⋄ ∇ ⍵-1}\nf ⍳3", "");

@@ -1,3 +1,0 @@
-⍝ enclose makes a nested array, which aplc does not support
-⍝! NONCE ERROR
-⊂1 2
