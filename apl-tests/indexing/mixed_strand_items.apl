@@ -1,7 +1,8 @@
 ⍝ In a strand with other items, adjacent numbers are items one by one: 'name' 1 2 3 has four items (Dyalog:
 ⍝ ≢'name' 1 2 3 is 4), while a parenthesised numeric vector stays one item. Items are picked with ⍵[i] and i⊃⍵
-⍝ inside dfns and operators.
-⍝> name
+⍝ inside dfns and operators. ⍵[i] keeps the item enclosed, as in Dyalog: ('name' 10 20 30)[1] is ⊂'name', shown
+⍝ as a nested scalar, after a blank; i⊃⍵ discloses it.
+⍝>  name
 ⍝> 30
 ⍝> 10
 ⍝> 1 2

@@ -16,11 +16,25 @@ impl Elaborator {
     pub fn index(&mut self, base: Val, indices: &[Option<ast::Expr>], span: Span) -> ElabResult<Val> {
         let evaluated = self.evaluate_indices(indices)?;
         match base {
+            // An item of a nested vector picked by `⍵[i]` stays enclosed (`('ab' 'cd')[2]` is `⊂'cd'`, shown ` cd`);
+            // `i⊃⍵` discloses it.
             Val::Tuple(components) => {
                 let [Some(index)] = evaluated.as_slice() else {
                     return Err(ElabError::rank(span, "a tuple takes one index"));
                 };
-                select_component(&components, index, span)
+                if index.rank == 1 {
+                    let Some(positions) = index.constant_ints() else {
+                        return Err(ElabError::nonce(span, "indexing a tuple with anything but constants"));
+                    };
+                    let mut items = Vec::with_capacity(positions.len());
+                    for position in positions {
+                        let position = Arr::scalar_constant(Scalar::Int(position));
+                        items.push(select_component(&components, &position, span)?);
+                    }
+                    return self.nested(vec![items.len()], items, span);
+                }
+                let item = select_component(&components, index, span)?;
+                self.enclose(item, span)
             }
             Val::Array(array) => self.index_array(array, evaluated, span).map(Val::Array),
             _ => Err(ElabError::syntax(span, "indexing a function")),

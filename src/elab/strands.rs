@@ -67,6 +67,47 @@ impl Elaborator {
         }
     }
 
+    /// `↓⍵` (split): the vectors along ⍵'s last axis as a nested array of the shape of the other axes, which must be
+    /// known when compiling (at most [`MAX_STRAND_ITEMS`] vectors): the rows of a matrix, `⊂⍵` of a vector.
+    pub fn split(&mut self, array: Arr, span: Span) -> ElabResult<Val> {
+        if array.rank == 0 {
+            return Ok(Val::Array(array));
+        }
+        let leading = &array.extents[..array.rank - 1];
+        let Some(shape) = leading
+            .iter()
+            .map(|extent| extent.map(|e| e as usize))
+            .collect::<Option<Shape>>()
+        else {
+            return Err(ElabError::nonce(
+                span,
+                "↓ of an array whose number of rows is not known when compiling",
+            ));
+        };
+        let count: usize = shape.iter().product();
+        if count == 0 || count > MAX_STRAND_ITEMS as usize {
+            return Err(ElabError::nonce(
+                span,
+                format!("↓ making {count} vectors (aplc keeps 1 to {MAX_STRAND_ITEMS} as a nested array)"),
+            ));
+        }
+        let array = self.bind(array);
+        let mut items = Vec::with_capacity(count);
+        for position in 0..count {
+            let mut indices = Vec::with_capacity(array.rank);
+            let mut rest = position;
+            for &extent in shape.iter().rev() {
+                indices.push(Some(Arr::scalar_constant(Scalar::Int((rest % extent) as i64 + 1))));
+                rest /= extent;
+            }
+            indices.reverse();
+            indices.push(None);
+            let vector = self.index_array(array.clone(), indices, span)?;
+            items.push(Val::Array(self.bind(vector)));
+        }
+        self.nested(shape, items, span)
+    }
+
     /// `⊂⍵`: a simple scalar is itself; anything else becomes a nested scalar.
     pub fn enclose(&mut self, value: Val, span: Span) -> ElabResult<Val> {
         match value {

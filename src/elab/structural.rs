@@ -74,6 +74,7 @@ impl Elaborator {
             Format => self.format(argument, span)?,
             Domino => self.matrix_inverse(argument, span)?,
             LeftShoe => return self.enclose(Val::Array(argument), span),
+            DownArrow => return self.split(argument, span),
             other => return Err(ElabError::nonce(span, format!("monadic {}", other.glyph()))),
         };
         Ok(Val::Array(result))

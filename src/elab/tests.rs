@@ -308,11 +308,16 @@ fn indexing() {
 
 #[test]
 fn tuples_from_mixed_strands() {
-    check("t←(1 2)(3 4 5)\n+/t[2]", &["12"]);
+    // t[2] is the enclosed item ⊂3 4 5, a scalar, which +/ leaves as it is (Dyalog shows it after a blank); 2⊃t is
+    // the vector itself, whose sum is 12.
+    check("t←(1 2)(3 4 5)\n+/t[2]\n+/2⊃t", &[" 3 4 5", "12"]);
     check(
-        "step←{(⍵[1]+1)(⍵[2]×2)}\nr←step⍣10⊢0 (1 1)\nr[1]\nr[2]",
+        "step←{(1+1⊃⍵)(2×2⊃⍵)}\nr←step⍣10⊢0 (1 1)\n1⊃r\n2⊃r",
         &["10", "1024 1024"],
     );
+    // ⍵[2] keeps the item enclosed, so a step that strands it again nests one level deeper each time: 0 (1 1) has
+    // the mixed depth ¯2, one step ¯3, two steps ¯4.
+    check("step←{(⍵[1]+1)(⍵[2]×2)}\n≡step step 0 (1 1)", &["¯4"]);
 }
 
 #[test]
