@@ -1,13 +1,30 @@
-//! Searching, sorting and number-base operations, as plain loops: indexOf and member (a scan of the searched vector
-//! per element), where (count, allocate, fill), gradeUp/gradeDown (a stable insertion sort of the positions: O(n²), a
-//! reference lowering rather than a fast one), decode and encode.
+//! Searching, sorting and number-base operations, as plain loops: indexOf and member (a binary search in the sorted
+//! searched vector, or a scan of it per element for doubles, whose equality is tolerant, and for short constant
+//! lengths), where (count, allocate, fill), gradeUp/gradeDown (a stable merge sort: O(n log n)), decode and encode.
 
 use super::lower::{LowerResult, Lowered, Lowerer};
 use super::pull::{Arr, Materialised, Pull};
 use crate::loops::error::LowerError;
-use crate::loops::ir::{Expr, Layout, ScalarType, Stmt};
+use crate::loops::ir::{Block, Expr, Layout, ScalarType, Stmt};
 use crate::runtime::error::AplErrorKind;
 use crate::tail::ast::Op;
+
+/// The length of the runs a sort sorts by insertion before it merges them.
+const INSERTION_RUN: i64 = 32;
+
+/// A vector's keys sorted, and their 0-based positions in the vector, in two blocks of `length` elements.
+struct SortedKeys {
+    keys: Block,
+    positions: Block,
+    length: Expr,
+}
+
+/// Whether ⍳ and ∊ search a vector by sorting it: not for doubles (their equality is tolerant, which no order
+/// respects) nor complex numbers, and not for a vector of a short constant length, which a scan searches faster.
+fn is_searched_by_sorting(within: &Arr) -> bool {
+    let short = matches!(within.shape()[0].as_int(), Some(length) if length <= 16);
+    matches!(within.element(), ScalarType::Int | ScalarType::Char | ScalarType::Bool) && !short
+}
 
 /// Equality of two elements of a type.
 fn equal(ty: ScalarType, a: Expr, b: Expr) -> Expr {
@@ -86,9 +103,96 @@ impl Lowerer {
         })
     }
 
-    /// Dyadic ⍳: the 1-based position of the first occurrence, or 1 + the length (scanning from the back, so the last
-    /// match found is the first occurrence).
+    /// Dyadic ⍳: by a binary search in the sorted searched vector ([`Lowerer::sorted_lookup`]), or by a scan of it.
     fn index_of(&mut self, within: Arr, arr: Arr) -> LowerResult<Arr> {
+        let within = self.searched(within)?;
+        if !is_searched_by_sorting(&within) {
+            return self.index_of_by_scan(within, arr);
+        }
+        self.sorted_lookup(within, arr, ScalarType::Int, |sorted, found, at| {
+            let position = Expr::add_int(Expr::load(sorted.positions, at), Expr::Int(1));
+            let absent = Expr::add_int(sorted.length.clone(), Expr::Int(1));
+            Expr::select(found, position, absent)
+        })
+    }
+
+    /// `A∊V`: by a binary search in V sorted ([`Lowerer::sorted_lookup`]), or by a scan of V.
+    fn member(&mut self, arr: Arr, within: Arr) -> LowerResult<Arr> {
+        let within = self.searched(within)?;
+        if !is_searched_by_sorting(&within) {
+            return self.member_by_scan(arr, within);
+        }
+        self.sorted_lookup(within, arr, ScalarType::Bool, |_, found, _| found)
+    }
+
+    /// Each element of `arr` looked up in `within`, sorted once: `answer` makes its result of type `ty` from
+    /// whether [`Lowerer::sorted_search`] found it and where.
+    fn sorted_lookup(
+        &mut self,
+        within: Arr,
+        arr: Arr,
+        ty: ScalarType,
+        answer: fn(&SortedKeys, Expr, Expr) -> Expr,
+    ) -> LowerResult<Arr> {
+        let sorted = self.sort_keys(&within, false)?;
+        let arr = self.indexable(arr)?;
+        let element = within.element();
+        let shape = arr.shape();
+        Ok(Arr::Pull(Pull::shaped(ty, shape, move |lowerer, index| {
+            let x = lowerer.read_shaped(&arr, index)?;
+            let x = lowerer.bind(x, "x");
+            let (found, at) = lowerer.sorted_search(&sorted, element, x);
+            Ok(answer(&sorted, found, at))
+        })))
+    }
+
+    /// Where `x` is among sorted keys: the first place whose key is not below x (a binary search), and whether the
+    /// key there is x. The sort is stable, so that place holds x's first occurrence in the unsorted vector.
+    fn sorted_search(&mut self, sorted: &SortedKeys, element: ScalarType, x: Expr) -> (Expr, Expr) {
+        let low = self.mutable(Expr::Int(0), "lo");
+        let high = self.mutable(sorted.length.clone(), "hi");
+        let middle = self.fresh_var(ScalarType::Int, "mid");
+        let below = self.fresh_var(ScalarType::Bool, "below");
+        let middle_value = Expr::div_int(Expr::add_int(Expr::var(&low), Expr::var(&high)), Expr::Int(2));
+        self.emit(Stmt::While {
+            condition: Expr::lt(Expr::var(&low), Expr::var(&high)),
+            body: vec![
+                Stmt::Let {
+                    var: middle.clone(),
+                    value: middle_value,
+                },
+                Stmt::Let {
+                    var: below.clone(),
+                    value: less(element, Expr::load(sorted.keys, Expr::var(&middle)), x.clone()),
+                },
+                Stmt::Assign {
+                    var: low.clone(),
+                    value: Expr::select(
+                        Expr::var(&below),
+                        Expr::add_int(Expr::var(&middle), Expr::Int(1)),
+                        Expr::var(&low),
+                    ),
+                },
+                Stmt::Assign {
+                    var: high.clone(),
+                    value: Expr::select(Expr::var(&below), Expr::var(&high), Expr::var(&middle)),
+                },
+            ],
+        });
+        let at = self.bind(Expr::var(&low), "at");
+        // The select keeps the load from running past the end when x is above every key.
+        let found = Expr::select(
+            Expr::lt(at.clone(), sorted.length.clone()),
+            equal(element, Expr::load(sorted.keys, at.clone()), x),
+            Expr::Bool(false),
+        );
+        let found = self.bind(found, "found");
+        (found, at)
+    }
+
+    /// Dyadic ⍳ by a scan of the searched vector per element: the 1-based position of the first occurrence, or 1 + the
+    /// length (scanning from the back, so the last match found is the first occurrence).
+    fn index_of_by_scan(&mut self, within: Arr, arr: Arr) -> LowerResult<Arr> {
         let within = self.searched(within)?;
         let arr = self.indexable(arr)?;
         let length = within.shape()[0].clone();
@@ -120,8 +224,8 @@ impl Lowerer {
         )))
     }
 
-    /// `A∊V`.
-    fn member(&mut self, arr: Arr, within: Arr) -> LowerResult<Arr> {
+    /// `A∊V` by a scan of V per element.
+    fn member_by_scan(&mut self, arr: Arr, within: Arr) -> LowerResult<Arr> {
         let within = self.searched(within)?;
         let arr = self.indexable(arr)?;
         let length = within.shape()[0].clone();
@@ -193,69 +297,215 @@ impl Lowerer {
         }))
     }
 
-    /// ⍋ / ⍒: a stable insertion sort of the 0-based positions by their keys (a position moves left only past
-    /// keys that sort strictly after its own), then made 1-based.
+    /// ⍋ / ⍒: the 1-based positions of a stable sort of the keys ([`Lowerer::sort_keys`]).
     fn grade(&mut self, arr: Arr, descending: bool) -> LowerResult<Arr> {
         let keys = self.searched(arr)?;
-        let element = keys.element();
-        if element == ScalarType::Complex {
+        if keys.element() == ScalarType::Complex {
             self.fail_if(Expr::Bool(true), AplErrorKind::Domain, "grade of complex numbers");
         }
-        let length = keys.shape()[0].clone();
-        let block = self.fresh_block(ScalarType::Int);
+        let sorted = self.sort_keys(&keys, descending)?;
+        let positions = sorted.positions;
+        self.for_loop(sorted.length.clone(), "i", |lowerer, i| {
+            lowerer.emit(Stmt::Store {
+                block: positions,
+                index: i.clone(),
+                value: Expr::add_int(Expr::load(positions, i), Expr::Int(1)),
+            });
+            Ok(())
+        })?;
+        let shape = vec![sorted.length];
+        Ok(Arr::Mat(Materialised {
+            block: positions,
+            layout: Layout::row_major(&shape),
+            shape,
+        }))
+    }
+
+    /// A stable sort of a row-major vector's keys, in O(n log n): the keys are copied with their 0-based positions
+    /// into a pair of blocks; runs of [`INSERTION_RUN`] are sorted by insertion, then merged bottom-up, from these
+    /// blocks into a second pair and back (two merges per round, so the result ends in the first pair; a merge
+    /// whose runs cover the whole vector is a copy). A merge takes the right run's key only when it sorts strictly
+    /// before the left one's, which keeps equal keys in their original order.
+    fn sort_keys(&mut self, keys: &Arr, descending: bool) -> LowerResult<SortedKeys> {
+        let element = keys.element();
+        let length = self.bind(keys.shape()[0].clone(), "n");
+        let sorted = SortedKeys {
+            keys: self.allocate(element, &length),
+            positions: self.allocate(ScalarType::Int, &length),
+            length: length.clone(),
+        };
+        let spare = SortedKeys {
+            keys: self.allocate(element, &length),
+            positions: self.allocate(ScalarType::Int, &length),
+            length: length.clone(),
+        };
+        self.for_loop(length.clone(), "i", |lowerer, i| {
+            let key = lowerer.read_flat(keys, i.clone())?;
+            lowerer.emit(Stmt::Store {
+                block: sorted.keys,
+                index: i.clone(),
+                value: key,
+            });
+            lowerer.emit(Stmt::Store {
+                block: sorted.positions,
+                index: i.clone(),
+                value: i,
+            });
+            Ok(())
+        })?;
+        let before = move |a: Expr, b: Expr| {
+            if descending {
+                less(element, b, a)
+            } else {
+                less(element, a, b)
+            }
+        };
+        self.insertion_sort_runs(&sorted, &before)?;
+        let width = self.mutable(Expr::Int(INSERTION_RUN), "width");
+        let (round, ()) = self.capture(|lowerer| {
+            lowerer.merge_runs(&sorted, &spare, Expr::var(&width), &before)?;
+            lowerer.merge_runs(&spare, &sorted, Expr::mul_int(Expr::var(&width), Expr::Int(2)), &before)?;
+            lowerer.emit(Stmt::Assign {
+                var: width.clone(),
+                value: Expr::mul_int(Expr::var(&width), Expr::Int(4)),
+            });
+            Ok(())
+        })?;
+        self.emit(Stmt::While {
+            condition: Expr::lt(Expr::var(&width), length),
+            body: round,
+        });
+        Ok(sorted)
+    }
+
+    fn allocate(&mut self, element: ScalarType, length: &Expr) -> Block {
+        let block = self.fresh_block(element);
         self.emit(Stmt::Alloc {
             site: self.site,
             block,
             size: length.clone(),
         });
-        self.for_loop(length.clone(), "i", |lowerer, i| {
-            let key = lowerer.read_flat(&keys, i.clone())?;
-            let key = lowerer.bind(key, "key");
-            let hole = lowerer.mutable(i.clone(), "h");
-            let previous_position = Expr::load(block, Expr::sub_int(Expr::var(&hole), Expr::Int(1)));
-            let previous_key = lowerer.read_flat(&keys, previous_position.clone())?;
-            let after = if descending {
-                less(element, previous_key, key.clone())
-            } else {
-                less(element, key.clone(), previous_key)
-            };
-            // The select keeps the load of position h-1 from running when h = 0.
-            let condition = Expr::select(Expr::lt(Expr::Int(0), Expr::var(&hole)), after, Expr::Bool(false));
-            lowerer.emit(Stmt::While {
-                condition,
-                body: vec![
-                    Stmt::Store {
+        block
+    }
+
+    /// Sorts each run of [`INSERTION_RUN`] pairs in place by insertion: a pair moves left past the pairs whose key
+    /// its own sorts strictly before.
+    fn insertion_sort_runs(&mut self, pairs: &SortedKeys, before: &dyn Fn(Expr, Expr) -> Expr) -> LowerResult<()> {
+        let length = pairs.length.clone();
+        let runs = Expr::div_int(
+            Expr::add_int(length.clone(), Expr::Int(INSERTION_RUN - 1)),
+            Expr::Int(INSERTION_RUN),
+        );
+        self.for_loop(runs, "r", |lowerer, r| {
+            let start = lowerer.bind(Expr::mul_int(r, Expr::Int(INSERTION_RUN)), "start");
+            let end = lowerer.bind(
+                Expr::min(Expr::add_int(start.clone(), Expr::Int(INSERTION_RUN)), length),
+                "end",
+            );
+            let count = Expr::sub_int(Expr::sub_int(end, start.clone()), Expr::Int(1));
+            lowerer.for_loop(count, "t", |lowerer, t| {
+                let i = lowerer.bind(Expr::add_int(Expr::add_int(start.clone(), t), Expr::Int(1)), "i");
+                let key = lowerer.bind(Expr::load(pairs.keys, i.clone()), "key");
+                let position = lowerer.bind(Expr::load(pairs.positions, i.clone()), "pos");
+                let hole = lowerer.mutable(i, "h");
+                let previous = Expr::sub_int(Expr::var(&hole), Expr::Int(1));
+                // The select keeps the load of position h-1 from running when h is the run's start.
+                let condition = Expr::select(
+                    Expr::lt(start.clone(), Expr::var(&hole)),
+                    before(key.clone(), Expr::load(pairs.keys, previous.clone())),
+                    Expr::Bool(false),
+                );
+                let mut body = Vec::new();
+                for block in [pairs.keys, pairs.positions] {
+                    body.push(Stmt::Store {
                         block,
                         index: Expr::var(&hole),
-                        value: previous_position,
-                    },
-                    Stmt::Assign {
-                        var: hole.clone(),
-                        value: Expr::sub_int(Expr::var(&hole), Expr::Int(1)),
-                    },
-                ],
-            });
-            lowerer.emit(Stmt::Store {
-                block,
-                index: Expr::var(&hole),
-                value: i,
-            });
-            Ok(())
-        })?;
-        self.for_loop(length.clone(), "i", |lowerer, i| {
-            lowerer.emit(Stmt::Store {
-                block,
-                index: i.clone(),
-                value: Expr::add_int(Expr::load(block, i), Expr::Int(1)),
-            });
-            Ok(())
-        })?;
-        let shape = vec![length];
-        Ok(Arr::Mat(Materialised {
-            block,
-            layout: Layout::row_major(&shape),
-            shape,
-        }))
+                        value: Expr::load(block, previous.clone()),
+                    });
+                }
+                body.push(Stmt::Assign {
+                    var: hole.clone(),
+                    value: previous.clone(),
+                });
+                lowerer.emit(Stmt::While { condition, body });
+                for (block, value) in [(pairs.keys, key), (pairs.positions, position)] {
+                    lowerer.emit(Stmt::Store {
+                        block,
+                        index: Expr::var(&hole),
+                        value,
+                    });
+                }
+                Ok(())
+            })
+        })
+    }
+
+    /// One merge pass: each two adjacent sorted runs of `width` pairs of `from` merged into one run of `into`.
+    fn merge_runs(
+        &mut self,
+        from: &SortedKeys,
+        into: &SortedKeys,
+        width: Expr,
+        before: &dyn Fn(Expr, Expr) -> Expr,
+    ) -> LowerResult<()> {
+        let length = from.length.clone();
+        let width = self.bind(width, "w");
+        let double = self.bind(Expr::mul_int(width.clone(), Expr::Int(2)), "w2");
+        let pairs_of_runs = Expr::div_int(
+            Expr::sub_int(Expr::add_int(length.clone(), double.clone()), Expr::Int(1)),
+            double.clone(),
+        );
+        self.for_loop(pairs_of_runs, "p", |lowerer, p| {
+            let low = lowerer.bind(Expr::mul_int(p, double.clone()), "lo");
+            let middle = lowerer.bind(
+                Expr::min(Expr::add_int(low.clone(), width.clone()), length.clone()),
+                "mid",
+            );
+            let high = lowerer.bind(
+                Expr::min(Expr::add_int(low.clone(), double.clone()), length.clone()),
+                "hi",
+            );
+            let left = lowerer.mutable(low.clone(), "l");
+            let right = lowerer.mutable(middle.clone(), "r");
+            lowerer.for_loop(Expr::sub_int(high.clone(), low.clone()), "k", |lowerer, k| {
+                let left_key = Expr::load(from.keys, Expr::var(&left));
+                let right_key = Expr::load(from.keys, Expr::var(&right));
+                // The right run's pair comes first only when the left run is used up or its key sorts strictly
+                // before; each load runs only while its run has pairs left.
+                let take_right = Expr::select(
+                    Expr::lt(Expr::var(&right), high.clone()),
+                    Expr::select(
+                        Expr::lt(Expr::var(&left), middle.clone()),
+                        before(right_key, left_key),
+                        Expr::Bool(true),
+                    ),
+                    Expr::Bool(false),
+                );
+                let take_right = lowerer.bind(take_right, "take");
+                let source = lowerer.bind(
+                    Expr::select(take_right.clone(), Expr::var(&right), Expr::var(&left)),
+                    "src",
+                );
+                let target = Expr::add_int(low.clone(), k);
+                for (from_block, into_block) in [(from.keys, into.keys), (from.positions, into.positions)] {
+                    lowerer.emit(Stmt::Store {
+                        block: into_block,
+                        index: target.clone(),
+                        value: Expr::load(from_block, source.clone()),
+                    });
+                }
+                let one_if = |condition: Expr| Expr::select(condition, Expr::Int(1), Expr::Int(0));
+                lowerer.emit(Stmt::Assign {
+                    var: right.clone(),
+                    value: Expr::add_int(Expr::var(&right), one_if(take_right.clone())),
+                });
+                lowerer.emit(Stmt::Assign {
+                    var: left.clone(),
+                    value: Expr::add_int(Expr::var(&left), one_if(Expr::not_bool(take_right))),
+                });
+                Ok(())
+            })
+        })
     }
 
     /// `R⊥D`: Horner's rule; a one-element argument is extended to the other's length, an empty one gives 0.
