@@ -153,6 +153,8 @@ pub struct Lowerer {
     pub(super) multi_indices: Vec<MultiIndexEntry>,
     /// The parameters and the result of each function of the program, by name (`functions.rs`).
     pub(super) function_signatures: std::collections::HashMap<String, super::functions::Signature>,
+    /// Vectors already sorted for ⍋ ⍒ ⍳ ∊ (`search.rs`), so that searching one vector twice sorts it once.
+    pub(super) sorted_vectors: Vec<super::search::SortedVectorEntry>,
 }
 
 /// A multi-index computed from a stable row-major position in the statement list `scope`: while that list is open,
@@ -176,6 +178,7 @@ impl Default for Lowerer {
             element_loops: 0,
             site: None,
             multi_indices: Vec::new(),
+            sorted_vectors: Vec::new(),
             function_signatures: std::collections::HashMap::new(),
         }
     }
@@ -230,6 +233,11 @@ impl Lowerer {
         self.scope_ids.pop();
         let statements = self.statements.pop().expect("pushed above");
         result.map(|value| (statements, value))
+    }
+
+    /// The statements emitted so far into the statement list being built.
+    pub fn current_statements(&self) -> &[Stmt] {
+        self.statements.last().expect("a statement list")
     }
 
     /// The id of the statement list being built.

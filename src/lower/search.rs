@@ -5,7 +5,8 @@
 use super::lower::{LowerResult, Lowered, Lowerer};
 use super::pull::{Arr, Materialised, Pull};
 use crate::loops::error::LowerError;
-use crate::loops::ir::{Block, Expr, Layout, ScalarType, Stmt};
+use crate::loops::ir::{for_each_statement, Block, Expr, Layout, ScalarType, Stmt};
+use crate::loops::rewrite::mentions_block;
 use crate::runtime::error::AplErrorKind;
 use crate::tail::ast::Op;
 
@@ -13,7 +14,8 @@ use crate::tail::ast::Op;
 const INSERTION_RUN: i64 = 32;
 
 /// A vector's keys sorted, and their 0-based positions in the vector, in two blocks of `length` elements.
-struct SortedKeys {
+#[derive(Clone)]
+pub(super) struct SortedKeys {
     keys: Block,
     positions: Block,
     length: Expr,
@@ -24,6 +26,33 @@ struct SortedKeys {
 fn is_searched_by_sorting(within: &Arr) -> bool {
     let short = matches!(within.shape()[0].as_int(), Some(length) if length <= 16);
     matches!(within.element(), ScalarType::Int | ScalarType::Char | ScalarType::Bool) && !short
+}
+
+/// A block of keys sorted in the statement list `scope`, `statement_count` statements into it: while that list is
+/// being built and nothing after those statements writes the block, the same sort serves again.
+pub(super) struct SortedVectorEntry {
+    keys: u32,
+    descending: bool,
+    scope: u64,
+    statement_count: usize,
+    sorted: SortedKeys,
+}
+
+/// Whether a statement may change the contents of a block: a store into it, a swap or an allocation of it, or a
+/// statement that fills blocks (a call, a file read, ⍕, a view), conservatively whenever it names the block.
+fn may_write_block(statement: &Stmt, id: u32) -> bool {
+    let mut writes = false;
+    for_each_statement(std::slice::from_ref(statement), &mut |s| {
+        writes |= match s {
+            Stmt::Store { block, .. } | Stmt::Alloc { block, .. } => block.id == id,
+            Stmt::Swap { first, second } => first.id == id || second.id == id,
+            Stmt::Call { .. } | Stmt::ReadFile { .. } | Stmt::Format { .. } | Stmt::View { .. } => {
+                mentions_block(s, id)
+            }
+            _ => false,
+        };
+    });
+    writes
 }
 
 /// Equality of two elements of a type.
@@ -304,18 +333,19 @@ impl Lowerer {
             self.fail_if(Expr::Bool(true), AplErrorKind::Domain, "grade of complex numbers");
         }
         let sorted = self.sort_keys(&keys, descending)?;
-        let positions = sorted.positions;
+        // A new block, so that the sort stays as it is for a search of the same vector.
+        let grade = self.allocate(ScalarType::Int, &sorted.length);
         self.for_loop(sorted.length.clone(), "i", |lowerer, i| {
             lowerer.emit(Stmt::Store {
-                block: positions,
+                block: grade,
                 index: i.clone(),
-                value: Expr::add_int(Expr::load(positions, i), Expr::Int(1)),
+                value: Expr::add_int(Expr::load(sorted.positions, i), Expr::Int(1)),
             });
             Ok(())
         })?;
         let shape = vec![sorted.length];
         Ok(Arr::Mat(Materialised {
-            block: positions,
+            block: grade,
             layout: Layout::row_major(&shape),
             shape,
         }))
@@ -327,6 +357,45 @@ impl Lowerer {
     /// whose runs cover the whole vector is a copy). A merge takes the right run's key only when it sorts strictly
     /// before the left one's, which keeps equal keys in their original order.
     fn sort_keys(&mut self, keys: &Arr, descending: bool) -> LowerResult<SortedKeys> {
+        let keys_block = match keys {
+            Arr::Mat(mat) => Some(mat.block.id),
+            _ => None,
+        };
+        if let Some(sorted) = keys_block.and_then(|block| self.earlier_sort(block, descending)) {
+            return Ok(sorted);
+        }
+        let sorted = self.sort_keys_anew(keys, descending)?;
+        if let Some(block) = keys_block {
+            self.sorted_vectors.push(SortedVectorEntry {
+                keys: block,
+                descending,
+                scope: self.current_scope(),
+                statement_count: self.current_statements().len(),
+                sorted: sorted.clone(),
+            });
+        }
+        Ok(sorted)
+    }
+
+    /// A sort of the block `keys` made earlier in the statement list being built, if nothing written since could
+    /// have changed the block or the sort.
+    fn earlier_sort(&self, keys: u32, descending: bool) -> Option<SortedKeys> {
+        let scope = self.current_scope();
+        let entry = self
+            .sorted_vectors
+            .iter()
+            .rev()
+            .find(|entry| entry.keys == keys && entry.descending == descending && entry.scope == scope)?;
+        let since = self.current_statements().get(entry.statement_count..)?;
+        let unchanged = !since.iter().any(|statement| {
+            [keys, entry.sorted.keys.id, entry.sorted.positions.id]
+                .into_iter()
+                .any(|block| may_write_block(statement, block))
+        });
+        unchanged.then(|| entry.sorted.clone())
+    }
+
+    fn sort_keys_anew(&mut self, keys: &Arr, descending: bool) -> LowerResult<SortedKeys> {
         let element = keys.element();
         let length = self.bind(keys.shape()[0].clone(), "n");
         let sorted = SortedKeys {
