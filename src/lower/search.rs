@@ -1,6 +1,5 @@
 //! Searching, sorting and number-base operations, as plain loops: indexOf and member (a binary search in the sorted
-//! searched vector, or a scan of it per element for doubles, whose equality is tolerant, and for short constant
-//! lengths), where (count, allocate, fill), gradeUp/gradeDown (a stable merge sort: O(n log n)), decode and encode.
+//! searched vector, tolerant for doubles; a scan of it per element for short constant lengths and complex numbers), where (count, allocate, fill), gradeUp/gradeDown (a stable merge sort: O(n log n)), decode and encode.
 
 use super::lower::{LowerResult, Lowered, Lowerer};
 use super::pull::{Arr, Materialised, Pull};
@@ -9,6 +8,7 @@ use crate::loops::ir::{for_each_statement, Block, Expr, Layout, ScalarType, Stmt
 use crate::loops::rewrite::mentions_block;
 use crate::runtime::error::AplErrorKind;
 use crate::tail::ast::Op;
+use crate::tail::scalar_ops::COMPARISON_TOLERANCE;
 
 /// The length of the runs a sort sorts by insertion before it merges them.
 const INSERTION_RUN: i64 = 32;
@@ -21,11 +21,11 @@ pub(super) struct SortedKeys {
     length: Expr,
 }
 
-/// Whether ⍳ and ∊ search a vector by sorting it: not for doubles (their equality is tolerant, which no order
-/// respects) nor complex numbers, and not for a vector of a short constant length, which a scan searches faster.
+/// Whether ⍳ and ∊ search a vector by sorting it: not complex numbers (they have no order), and not a vector of a
+/// short constant length, which a scan searches faster.
 fn is_searched_by_sorting(within: &Arr) -> bool {
     let short = matches!(within.shape()[0].as_int(), Some(length) if length <= 16);
-    matches!(within.element(), ScalarType::Int | ScalarType::Char | ScalarType::Bool) && !short
+    within.element() != ScalarType::Complex && !short
 }
 
 /// A block of keys sorted in the statement list `scope`, `statement_count` statements into it: while that list is
@@ -138,10 +138,9 @@ impl Lowerer {
         if !is_searched_by_sorting(&within) {
             return self.index_of_by_scan(within, arr);
         }
-        self.sorted_lookup(within, arr, ScalarType::Int, |sorted, found, at| {
-            let position = Expr::add_int(Expr::load(sorted.positions, at), Expr::Int(1));
+        self.sorted_lookup(within, arr, ScalarType::Int, |sorted, found, position| {
             let absent = Expr::add_int(sorted.length.clone(), Expr::Int(1));
-            Expr::select(found, position, absent)
+            Expr::select(found, Expr::add_int(position, Expr::Int(1)), absent)
         })
     }
 
@@ -155,7 +154,7 @@ impl Lowerer {
     }
 
     /// Each element of `arr` looked up in `within`, sorted once: `answer` makes its result of type `ty` from
-    /// whether [`Lowerer::sorted_search`] found it and where.
+    /// whether [`Lowerer::sorted_search`] found it and its first position (0-based; to be read only when found).
     fn sorted_lookup(
         &mut self,
         within: Arr,
@@ -170,18 +169,81 @@ impl Lowerer {
         Ok(Arr::Pull(Pull::shaped(ty, shape, move |lowerer, index| {
             let x = lowerer.read_shaped(&arr, index)?;
             let x = lowerer.bind(x, "x");
-            let (found, at) = lowerer.sorted_search(&sorted, element, x);
-            Ok(answer(&sorted, found, at))
+            let (found, position) = lowerer.sorted_search(&sorted, element, x)?;
+            Ok(answer(&sorted, found, position))
         })))
     }
 
-    /// Where `x` is among sorted keys: the first place whose key is not below x (a binary search), and whether the
-    /// key there is x. The sort is stable, so that place holds x's first occurrence in the unsorted vector.
-    fn sorted_search(&mut self, sorted: &SortedKeys, element: ScalarType, x: Expr) -> (Expr, Expr) {
+    /// Whether `x` is among sorted keys, and if so its first position in the unsorted vector (0-based). Exact keys:
+    /// a binary search for the first key not below x; the sort is stable, so that key, if it is x, is x's first
+    /// occurrence. Doubles: their equality is tolerant, and the keys tolerantly equal to x lie together in the sorted
+    /// keys, within 2⎕CT×|x| of x; each distinct key there is tested, and the smallest position of those equal kept.
+    fn sorted_search(&mut self, sorted: &SortedKeys, element: ScalarType, x: Expr) -> LowerResult<(Expr, Expr)> {
+        if element == ScalarType::Double {
+            return self.tolerant_sorted_search(sorted, x);
+        }
+        let at = self.partition_point(sorted, &|key| less(element, key, x.clone()));
+        // The select keeps the load from running past the end when x is above every key.
+        let found = Expr::select(
+            Expr::lt(at.clone(), sorted.length.clone()),
+            equal(element, Expr::load(sorted.keys, at.clone()), x),
+            Expr::Bool(false),
+        );
+        let found = self.bind(found, "found");
+        Ok((found, Expr::load(sorted.positions, at)))
+    }
+
+    fn tolerant_sorted_search(&mut self, sorted: &SortedKeys, x: Expr) -> LowerResult<(Expr, Expr)> {
+        let element = ScalarType::Double;
+        let margin = Expr::Prim(
+            Op::MulD,
+            vec![
+                Expr::Prim(Op::AbsD, vec![x.clone()]),
+                Expr::Double(2.0 * COMPARISON_TOLERANCE),
+            ],
+        );
+        let margin = self.bind(margin, "margin");
+        let low = self.bind(Expr::Prim(Op::SubD, vec![x.clone(), margin.clone()]), "low");
+        let high = self.bind(Expr::Prim(Op::AddD, vec![x.clone(), margin]), "high");
+        let first = self.partition_point(sorted, &|key| less(element, key, low.clone()));
+        let next = self.mutable(first, "j");
+        let best = self.mutable(sorted.length.clone(), "best");
+        let (body, ()) = self.capture(|lowerer| {
+            let key = lowerer.bind(Expr::load(sorted.keys, Expr::var(&next)), "key");
+            let position = Expr::load(sorted.positions, Expr::var(&next));
+            let smaller = Expr::min(Expr::var(&best), position);
+            lowerer.emit(Stmt::Assign {
+                var: best.clone(),
+                value: Expr::select(equal(element, key.clone(), x.clone()), smaller, Expr::var(&best)),
+            });
+            // On to the first key above this one: the keys equal to it have larger positions (a stable sort).
+            let after = lowerer.partition_point(sorted, &|other| Expr::not_bool(less(element, key.clone(), other)));
+            lowerer.emit(Stmt::Assign {
+                var: next.clone(),
+                value: after,
+            });
+            Ok(())
+        })?;
+        self.emit(Stmt::While {
+            condition: Expr::select(
+                Expr::lt(Expr::var(&next), sorted.length.clone()),
+                Expr::not_bool(less(element, high, Expr::load(sorted.keys, Expr::var(&next)))),
+                Expr::Bool(false),
+            ),
+            body,
+        });
+        let best = self.bind(Expr::var(&best), "best");
+        let found = self.bind(Expr::lt(best.clone(), sorted.length.clone()), "found");
+        Ok((found, best))
+    }
+
+    /// The first place among the sorted keys where `below` is false (a binary search): `below` must hold for a
+    /// prefix of the keys and for nothing after it.
+    fn partition_point(&mut self, sorted: &SortedKeys, below: &dyn Fn(Expr) -> Expr) -> Expr {
         let low = self.mutable(Expr::Int(0), "lo");
         let high = self.mutable(sorted.length.clone(), "hi");
         let middle = self.fresh_var(ScalarType::Int, "mid");
-        let below = self.fresh_var(ScalarType::Bool, "below");
+        let is_below = self.fresh_var(ScalarType::Bool, "below");
         let middle_value = Expr::div_int(Expr::add_int(Expr::var(&low), Expr::var(&high)), Expr::Int(2));
         self.emit(Stmt::While {
             condition: Expr::lt(Expr::var(&low), Expr::var(&high)),
@@ -191,32 +253,24 @@ impl Lowerer {
                     value: middle_value,
                 },
                 Stmt::Let {
-                    var: below.clone(),
-                    value: less(element, Expr::load(sorted.keys, Expr::var(&middle)), x.clone()),
+                    var: is_below.clone(),
+                    value: below(Expr::load(sorted.keys, Expr::var(&middle))),
                 },
                 Stmt::Assign {
                     var: low.clone(),
                     value: Expr::select(
-                        Expr::var(&below),
+                        Expr::var(&is_below),
                         Expr::add_int(Expr::var(&middle), Expr::Int(1)),
                         Expr::var(&low),
                     ),
                 },
                 Stmt::Assign {
                     var: high.clone(),
-                    value: Expr::select(Expr::var(&below), Expr::var(&high), Expr::var(&middle)),
+                    value: Expr::select(Expr::var(&is_below), Expr::var(&high), Expr::var(&middle)),
                 },
             ],
         });
-        let at = self.bind(Expr::var(&low), "at");
-        // The select keeps the load from running past the end when x is above every key.
-        let found = Expr::select(
-            Expr::lt(at.clone(), sorted.length.clone()),
-            equal(element, Expr::load(sorted.keys, at.clone()), x),
-            Expr::Bool(false),
-        );
-        let found = self.bind(found, "found");
-        (found, at)
+        self.bind(Expr::var(&low), "at")
     }
 
     /// Dyadic ⍳ by a scan of the searched vector per element: the 1-based position of the first occurrence, or 1 + the
