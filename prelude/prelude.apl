@@ -113,11 +113,18 @@ rank_cell_pairs←{
 ⍝ f⌸⍵ (key) for a vector ⍵: f with the key as ⍺ and the indices of its items as ⍵, once per distinct item of ⍵, in
 ⍝ order of first occurrence; ⍺ f⌸⍵ with the major cells of ⍵ that have the key instead of the indices. The results,
 ⍝ which must all have one shape (LENGTH ERROR otherwise), are the rows of the result; with no keys, the result of f
-⍝ on a fill key and no items gives their shape. Each key scans all of ⍵'s keys: time is keys × distinct keys.
+⍝ on a fill key and no items gives their shape. The keys are sorted once (⍋ is stable): each run of equal keys is
+⍝ a group, its positions in ascending order, and the groups are taken in the order of their first positions, so time
+⍝ is that of the sort. s and l are each group's start in the sorted keys and its length, with a last, empty group for
+⍝ the first result when there are no keys.
 key_cells←{
-  f←⍺⍺ ⋄ x←⍺ ⋄ y←⍵ ⋄ u←∪⍺ ⋄ n←≢u
-  first←(⊃u)f(x=⊃u)⌿y
-  first({(u[⍵+1])f(x=u[⍵+1])⌿y}stack_results)n
+  f←⍺⍺ ⋄ x←⍺ ⋄ y←⍵ ⋄ g←⍋x ⋄ sx←x[g]
+  starts←((sx≠¯1⌽sx)∨1=⍳≢sx)/⍳≢sx
+  lengths←(1↓starts,1+≢sx)-starts
+  order←⍋g[starts] ⋄ n←≢order
+  s←starts[order],1 ⋄ l←lengths[order],0
+  cell←{p←g[s[⍵+1]+¯1+⍳l[⍵+1]] ⋄ (⊃x[p])f(⊂p)⌷y}
+  (cell 0)(cell stack_results)n
 }
 key_indices←{f←⍺⍺ ⋄ ⍵ (f key_cells) ⍳≢⍵}
 
