@@ -17,10 +17,17 @@ lcm←{g←⍺ gcd ⍵ ⋄ g=0:0 ⋄ ⌊0.5+⍺×⍵÷g}
 unique_mask←{(⍳≢⍵)=⍵⍳⍵}
 
 ⍝ ⍺⍳⍵ for a matrix ⍺: the index of the first row of ⍺ equal to each row of the matrix ⍵ (1+≢⍺ for none; rows of
-⍝ another length are a LENGTH ERROR). Row i of ⍺ equals row j of ⍵ where ⍺∧.=⍉⍵ is 1; the index is one more than
-⍝ the number of 0s above the first 1 of column j. Of a vector ⍵ (one row), one index. ≠ and ∪ of a matrix mark and
-⍝ keep its rows at their first occurrence.
-rows_index_of←{1++⌿∧⍀~⍺∧.=⍉⍵}
+⍝ another length are a LENGTH ERROR, from ⍪). Each row of m←⍺⍪⍵ gets an id, equal for equal rows: all rows start
+⍝ with id 1, and each column in turn refines them, the pair (id, the column's value's index among the column's
+⍝ values) numbered anew by ⍳ among the pairs (below (r+1)², exact). Then the ids of ⍺'s rows are searched for those
+⍝ of ⍵'s: c sorts (in ⍳) of r rows instead of comparing every row of ⍺ with every row of ⍵. Of a vector ⍵ (one row),
+⍝ one index. ≠ and ∪ of a matrix mark and keep its rows at their first occurrence.
+rows_index_of←{
+  m←⍺⍪⍵ ⋄ r←≢m ⋄ a←≢⍺
+  refine←{(j id)←⍵ ⋄ c←m[;j] ⋄ p←id+(r+1)×¯1+c⍳c ⋄ (j+1)(p⍳p)}
+  (j id)←refine⍣(⊃⌽⍴m)⊢1(r⍴1)
+  (a↑id)⍳a↓id
+}
 row_index_of←{⊃⍺ rows_index_of(1,≢⍵)⍴⍵}
 unique_rows_mask←{(⍳≢⍵)=⍵ rows_index_of ⍵}
 unique_rows←{(unique_rows_mask ⍵)⌿⍵}
