@@ -218,7 +218,14 @@ format_decimals←{
 }
 
 ⍝ ⍺⍸⍵ (interval index) for an ascending vector ⍺: for each item of ⍵, how many items of ⍺ are less than or equal to it.
-interval_index←{+⌿⍺∘.≤⍵}
+⍝ One stable sort of ⍺,,⍵ puts each item of ⍵ after the items of ⍺ that are ≤ it (⍺'s come first among equals), so the
+⍝ count is the number of ⍺'s items up to its place in the sorted order: time (n+m)×log, not n×m.
+interval_index←{
+  n←≢⍺ ⋄ g←⍋⍺,,⍵ ⋄ mine←g≤n
+  counts←(≢,⍵)⍴0
+  counts[(~mine)/g-n]←(~mine)/+\mine
+  (⍴⍵)⍴counts
+}
 
 ⍝ ⍺⌹⍵ for a square matrix ⍵ and a matrix ⍺ of as many rows: the x with ⍵+.×x = ⍺, by Gauss-Jordan elimination of
 ⍝ ⍵,⍺ with partial pivoting (at step k the row with the largest magnitude in column k, from row k down, comes up).
