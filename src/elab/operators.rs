@@ -78,7 +78,18 @@ impl Elaborator {
             (Slash | SlashBar, Val::Function(function), None) => {
                 let argument = self.expect_array(argument, span)?;
                 let axis = if operator == Slash { Axis::Last } else { Axis::First };
-                self.reduce(function, argument, axis, span).map(Val::Array)
+                let simple = self.attempt(|this| this.reduce(function, argument.clone(), axis, span));
+                match simple {
+                    // A function with non-scalar results on a short vector: the enclosed fold of its items
+                    // (`{⍺,'-',⍵}/'abc'` is `⊂'a-b-c'`).
+                    Err(error) if error.is_nonce_of(NESTED_RESULT) && argument.rank == 1 => {
+                        match self.shape_and_items(Val::Array(argument), span)? {
+                            Some(shape_and_items) => self.reduce_items(function, shape_and_items, span),
+                            None => Err(error),
+                        }
+                    }
+                    other => other.map(Val::Array),
+                }
             }
             (Slash | SlashBar, array @ (Val::Array(_) | Val::Tuple(_)), None) => {
                 let counts = self.expect_array(array.clone(), span)?;
