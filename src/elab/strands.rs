@@ -218,10 +218,12 @@ impl Elaborator {
         span: Span,
         nested: ElabError,
     ) -> ElabResult<Val> {
-        let knows_items = |this: &mut Self, array: &Arr| -> ElabResult<bool> {
-            Ok(array.rank == 0 || this.items_of_short_vector(array.clone(), span)?.is_some())
+        let knows_items = |array: &Arr| match (array.rank, array.extents.first()) {
+            (0, _) => true,
+            (1, Some(Some(length))) => (1..=MAX_STRAND_ITEMS).contains(length),
+            _ => false,
         };
-        if !knows_items(self, &left)? || !knows_items(self, &right)? {
+        if !knows_items(&left) || !knows_items(&right) {
             return Err(nested);
         }
         self.each_over_pairs(function, Val::Array(left), Val::Array(right), span)

@@ -405,11 +405,8 @@ impl Lowerer {
         }))
     }
 
-    /// A stable sort of a row-major vector's keys, in O(n log n): the keys are copied with their 0-based positions
-    /// into a pair of blocks; runs of [`INSERTION_RUN`] are sorted by insertion, then merged bottom-up, from these
-    /// blocks into a second pair and back (two merges per round, so the result ends in the first pair; a merge
-    /// whose runs cover the whole vector is a copy). A merge takes the right run's key only when it sorts strictly
-    /// before the left one's, which keeps equal keys in their original order.
+    /// A stable sort of a row-major vector's keys ([`Lowerer::sort_keys_anew`]), or the same sort made earlier
+    /// ([`Lowerer::earlier_sort`]) when the keys are a block sorted before and unchanged since.
     fn sort_keys(&mut self, keys: &Arr, descending: bool) -> LowerResult<SortedKeys> {
         let keys_block = match keys {
             Arr::Mat(mat) => Some(mat.block.id),
@@ -449,6 +446,11 @@ impl Lowerer {
         unchanged.then(|| entry.sorted.clone())
     }
 
+    /// A stable sort in O(n log n): the keys are copied with their 0-based positions into a pair of blocks; runs of
+    /// [`INSERTION_RUN`] are sorted by insertion, then merged bottom-up, from these blocks into a second pair and back
+    /// (two merges per round, so the result ends in the first pair; a merge whose runs cover the whole vector is a
+    /// copy). A merge takes the right run's key only when it sorts strictly before the left one's, which keeps equal
+    /// keys in their original order.
     fn sort_keys_anew(&mut self, keys: &Arr, descending: bool) -> LowerResult<SortedKeys> {
         let element = keys.element();
         let length = self.bind(keys.shape()[0].clone(), "n");
