@@ -769,6 +769,10 @@ impl Elaborator {
                         statement.span,
                     );
                 }
+                // The parser allows neither in a dfn body.
+                StatementKind::Tradfn(_) | StatementKind::Control(_) => {
+                    return Err(ElabError::syntax(statement.span, "a control structure in a dfn"))
+                }
             }
         }
         last_assigned.ok_or_else(|| ElabError::value(span, "the dfn ended without a result"))
@@ -943,6 +947,7 @@ fn has_tail_call(body: &[Statement]) -> bool {
     body.iter().any(|statement| match &statement.kind {
         StatementKind::Expr(expr) => mentions_del(expr),
         StatementKind::Guard { result, .. } => mentions_del(result),
+        StatementKind::Tradfn(_) | StatementKind::Control(_) => false,
     })
 }
 

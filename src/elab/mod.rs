@@ -334,7 +334,7 @@ impl Elaborator {
                 ast::StatementKind::Expr(expr) => {
                     expr.assignment.is_some() && expr.items.iter().all(|item| matches!(item, ast::Item::Name(_)))
                 }
-                ast::StatementKind::Guard { .. } => false,
+                _ => false,
             })
     }
 

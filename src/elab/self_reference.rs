@@ -52,6 +52,8 @@ impl Rewrite<'_> {
                 condition: self.expr(condition)?,
                 result: self.expr(result)?,
             },
+            // The parser allows neither in a dfn body.
+            StatementKind::Tradfn(_) | StatementKind::Control(_) => return None,
         };
         Some(Statement {
             kind,

@@ -49,6 +49,88 @@ pub enum StatementKind {
     Expr(Expr),
     /// `condition : result` (dfn bodies only): if `condition` is true, the dfn returns `result`.
     Guard { condition: Expr, result: Expr },
+    /// `∇ header` ... `∇` (top level only): the definition of a traditional function.
+    Tradfn(Box<Tradfn>),
+    /// A control structure (`:If`, `:While`, `:For`, ..., tradfn bodies only).
+    Control(Box<Control>),
+}
+
+/// A traditional function: `∇ R←A NAME B;L1;L2` (the result, the left argument and the right argument are each
+/// optional, `{R}←` makes the result shy and `{A}` the left argument optional), its body lines, and the closing `∇`.
+/// Its names are dynamically scoped: the header's names are local to a call, every other name is the caller's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tradfn {
+    pub name: Name,
+    pub result: Option<Name>,
+    /// `{R}←`: a call that is a whole statement does not print its result.
+    pub shy_result: bool,
+    pub left: Option<Name>,
+    /// `{A}`: the function may be called monadically, leaving A without a value.
+    pub optional_left: bool,
+    pub right: Option<Name>,
+    /// `;name` after the header: names local to a call.
+    pub locals: Vec<Name>,
+    pub body: Vec<Statement>,
+    /// The header line (after the opening `∇`).
+    pub header_span: Span,
+    /// From the opening `∇` to the closing one.
+    pub span: Span,
+}
+
+/// A control structure of a tradfn body, with its nested statements. Keywords are matched case-insensitively and
+/// every `:EndIf`, `:EndWhile`, ... may also be written `:End`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Control {
+    /// `:If c` ... `:ElseIf c` ... `:Else` ... `:EndIf`: the first clause whose condition holds runs.
+    If {
+        clauses: Vec<(Condition, Vec<Statement>)>,
+        otherwise: Option<Vec<Statement>>,
+    },
+    /// `:While c` ... `:EndWhile`: the body runs while c holds (tested before each pass).
+    While { condition: Condition, body: Vec<Statement> },
+    /// `:Repeat` ... `:Until c` (tested after each pass), or ... `:EndRepeat` (until a `:Leave`).
+    Repeat {
+        body: Vec<Statement>,
+        until: Option<Condition>,
+    },
+    /// `:For name :In values` ... `:EndFor`: the body runs once per item of the values, the name bound to it.
+    For {
+        variable: Name,
+        values: Expr,
+        body: Vec<Statement>,
+    },
+    /// `:Select value` then `:Case v` (value ≡ v) or `:CaseList vs` (value ≡ some item of vs) clauses, then
+    /// `:Else`, then `:EndSelect`.
+    Select {
+        value: Expr,
+        cases: Vec<Case>,
+        otherwise: Option<Vec<Statement>>,
+    },
+    /// `:Return`: the function returns (its result is the result name's value).
+    Return(Span),
+    /// `:Leave`: the innermost loop ends.
+    Leave(Span),
+    /// `:Continue`: the innermost loop goes on with its next pass.
+    Continue(Span),
+}
+
+/// The condition of an `:If`, `:ElseIf`, `:While` or `:Until` clause: a boolean scalar expression, optionally
+/// followed by `:AndIf c` lines (all must hold, tested left to right until one fails) or by `:OrIf c` lines (one
+/// must hold, tested until one does). Dyalog does not mix the two in one clause, nor does the parser.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Condition {
+    pub first: Expr,
+    pub more: Vec<Expr>,
+    /// `true` when `more` are `:AndIf`s, `false` when they are `:OrIf`s.
+    pub all: bool,
+}
+
+/// One `:Case v` (`list: false`) or `:CaseList vs` (`list: true`) clause of a `:Select`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    pub list: bool,
+    pub value: Expr,
+    pub body: Vec<Statement>,
 }
 
 /// An expression: an unresolved sequence of items, optionally followed by an assignment whose value is the rest of the
@@ -354,7 +436,55 @@ pub fn walk_statements(statements: &[Statement], visitor: &mut dyn BodyVisitor) 
                 walk_expr(condition, visitor);
                 walk_expr(result, visitor);
             }
+            // A tradfn's body is its own, as a dfn's is.
+            StatementKind::Tradfn(_) => {}
+            StatementKind::Control(control) => walk_control(control, visitor),
         }
+    }
+}
+
+fn walk_control(control: &Control, visitor: &mut dyn BodyVisitor) {
+    let walk_condition = |condition: &Condition, visitor: &mut dyn BodyVisitor| {
+        walk_expr(&condition.first, visitor);
+        for expr in &condition.more {
+            walk_expr(expr, visitor);
+        }
+    };
+    match control {
+        Control::If { clauses, otherwise } => {
+            for (condition, body) in clauses {
+                walk_condition(condition, visitor);
+                walk_statements(body, visitor);
+            }
+            walk_statements(otherwise.as_deref().unwrap_or_default(), visitor);
+        }
+        Control::While { condition, body } => {
+            walk_condition(condition, visitor);
+            walk_statements(body, visitor);
+        }
+        Control::Repeat { body, until } => {
+            walk_statements(body, visitor);
+            if let Some(until) = until {
+                walk_condition(until, visitor);
+            }
+        }
+        Control::For { values, body, .. } => {
+            walk_expr(values, visitor);
+            walk_statements(body, visitor);
+        }
+        Control::Select {
+            value,
+            cases,
+            otherwise,
+        } => {
+            walk_expr(value, visitor);
+            for case in cases {
+                walk_expr(&case.value, visitor);
+                walk_statements(&case.body, visitor);
+            }
+            walk_statements(otherwise.as_deref().unwrap_or_default(), visitor);
+        }
+        Control::Return(_) | Control::Leave(_) | Control::Continue(_) => {}
     }
 }
 

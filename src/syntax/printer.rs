@@ -51,6 +51,7 @@ impl Printer {
                 self.expression(result);
                 self.output.push(')');
             }
+            StatementKind::Tradfn(_) | StatementKind::Control(_) => self.output.push_str("(tradfn)"),
         }
         if statement.annotation.is_some() {
             self.output.push(')');

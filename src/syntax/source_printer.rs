@@ -97,6 +97,7 @@ impl SourcePrinter {
                 self.output.push(':');
                 self.expression(result);
             }
+            StatementKind::Tradfn(_) | StatementKind::Control(_) => {}
         }
     }
 
