@@ -609,7 +609,7 @@ impl Elaborator {
         }
     }
 
-    fn placeholder_variable(&mut self, value_type: &Type) -> Val {
+    pub(super) fn placeholder_variable(&mut self, value_type: &Type) -> Val {
         let name = self.fresh_name("q");
         rebuild_value(Expr::Var(name), &super::operators::value_of_type(value_type))
     }
@@ -779,7 +779,7 @@ impl Elaborator {
     }
 
     /// A guard condition must be a boolean scalar (or a one-element array).
-    fn guard_condition(&mut self, condition: Arr, span: Span) -> ElabResult<Arr> {
+    pub(super) fn guard_condition(&mut self, condition: Arr, span: Span) -> ElabResult<Arr> {
         let condition = if condition.rank == 1 && condition.extents[0] == Some(1) {
             self.first(condition)
         } else {

@@ -231,6 +231,8 @@ pub enum Fun {
     /// A system function such as `⎕INT32AND` or `⎕ReadFile` (the name in upper case).
     System(String, Span),
     Dfn(Closure, Span),
+    /// A traditional function (`tradfns.rs`): called in the caller's environment (dynamic scope).
+    Tradfn(Rc<crate::syntax::ast::Tradfn>, Span),
     /// A primitive operator applied to its operands (`+/`, `f¨`, `∘.×`, `2∘×`, `f⍣3`).
     Derived {
         operator: Primitive,
@@ -272,6 +274,7 @@ impl Fun {
             Fun::Primitive(_, span)
             | Fun::System(_, span)
             | Fun::Dfn(_, span)
+            | Fun::Tradfn(_, span)
             | Fun::Derived { span, .. }
             | Fun::Bench { span, .. }
             | Fun::AlongAxis { span, .. }
@@ -312,12 +315,35 @@ pub struct Env {
 #[derive(Debug)]
 struct Binding {
     name: String,
-    value: Val,
+    /// `None`: the name is localised without a value (a tradfn's local before its first assignment), hiding any
+    /// outer binding of the name.
+    value: Option<Val>,
     next: Option<Rc<Binding>>,
 }
 
 impl Env {
     pub fn bind(&self, name: &str, value: Val) -> Env {
+        self.push(name, Some(value))
+    }
+
+    /// The newest binding of `name`, if it has one: `Some(None)` when it is localised without a value.
+    pub fn find(&self, name: &str) -> Option<Option<&Val>> {
+        let mut current = self.head.as_deref();
+        while let Some(binding) = current {
+            if binding.name == name {
+                return Some(binding.value.as_ref());
+            }
+            current = binding.next.as_deref();
+        }
+        None
+    }
+
+    /// The name without a value, whatever outer binding it has: a tradfn's header names at the start of a call.
+    pub fn bind_unset(&self, name: &str) -> Env {
+        self.push(name, None)
+    }
+
+    fn push(&self, name: &str, value: Option<Val>) -> Env {
         Env {
             head: Some(Rc::new(Binding {
                 name: name.to_string(),
@@ -331,7 +357,7 @@ impl Env {
         let mut current = self.head.as_deref();
         while let Some(binding) = current {
             if binding.name == name {
-                return Some(&binding.value);
+                return binding.value.as_ref();
             }
             current = binding.next.as_deref();
         }
@@ -357,6 +383,41 @@ impl Env {
 }
 
 impl Env {
+    /// The names bound in this environment since `older`, which it extends (newest first, each once). Control
+    /// structures and tradfn calls find what a block of statements assigned this way. When `self` does not extend
+    /// `older`, every name of `self` is listed.
+    pub fn names_bound_since(&self, older: &Env) -> Vec<String> {
+        let stop = older.head.as_ref().map(Rc::as_ptr);
+        let mut names: Vec<String> = Vec::new();
+        let mut current = self.head.as_ref();
+        while let Some(binding) = current {
+            if Some(Rc::as_ptr(binding)) == stop {
+                break;
+            }
+            if !names.contains(&binding.name) {
+                names.push(binding.name.clone());
+            }
+            current = binding.next.as_ref();
+        }
+        names
+    }
+
+    /// Whether `name` has the very same binding (not merely an equal value) in both environments, or none in both.
+    pub fn same_binding(&self, other: &Env, name: &str) -> bool {
+        self.binding_of(name) == other.binding_of(name)
+    }
+
+    fn binding_of(&self, name: &str) -> Option<*const Binding> {
+        let mut current = self.head.as_ref();
+        while let Some(binding) = current {
+            if binding.name == name {
+                return Some(Rc::as_ptr(binding));
+            }
+            current = binding.next.as_ref();
+        }
+        None
+    }
+
     /// The bindings in force (the newest of each name), oldest first: the environment without its shadowed
     /// bindings, for rebuilding a compact copy.
     pub fn current_bindings(&self) -> Vec<(String, Val)> {
@@ -365,7 +426,9 @@ impl Env {
         let mut current = self.head.as_deref();
         while let Some(binding) = current {
             if seen.insert(binding.name.as_str()) {
-                bindings.push((binding.name.clone(), binding.value.clone()));
+                if let Some(value) = &binding.value {
+                    bindings.push((binding.name.clone(), value.clone()));
+                }
             }
             current = binding.next.as_deref();
         }
@@ -381,7 +444,9 @@ impl Env {
             if !visited.insert(binding as *const Binding as usize) {
                 return;
             }
-            visit_value_arrays(&binding.value, visited, visit);
+            if let Some(value) = &binding.value {
+                visit_value_arrays(value, visited, visit);
+            }
             current = binding.next.as_deref();
         }
     }
@@ -403,7 +468,8 @@ fn visit_value_arrays(value: &Val, visited: &mut std::collections::HashSet<usize
 
 fn visit_function_arrays(function: &Fun, visited: &mut std::collections::HashSet<usize>, visit: &mut dyn FnMut(&Arr)) {
     match function {
-        Fun::Primitive(..) | Fun::System(..) => {}
+        // A tradfn keeps no environment: it runs in its caller's.
+        Fun::Primitive(..) | Fun::System(..) | Fun::Tradfn(..) => {}
         Fun::Dfn(closure, _) => visit_closure_arrays(closure, visited, visit),
         Fun::Derived { left, right, .. } => {
             visit_value_arrays(left, visited, visit);

@@ -40,6 +40,7 @@ pub mod strands;
 pub mod structural;
 pub mod symbolic_shapes;
 pub mod system;
+pub mod tradfns;
 
 #[cfg(test)]
 mod tests;
@@ -228,6 +229,8 @@ pub struct Elaborator {
     recursive: Vec<dfns::RecursiveBuild>,
     /// What the last body elaborated for a recursive function left in its mode (the probe's findings).
     last_probe: Option<dfns::RecursiveMode>,
+    /// How many loops of the tradfn being elaborated enclose the current statement (`tradfns.rs`).
+    tradfn_loop_depth: usize,
 }
 
 /// The elaborator's scopes and position, saved before an attempt that may fail half-way ([`Elaborator::attempt`]).
@@ -273,6 +276,7 @@ impl Elaborator {
             functions: Vec::new(),
             recursive: Vec::new(),
             last_probe: None,
+            tradfn_loop_depth: 0,
         }
     }
 
@@ -287,20 +291,40 @@ impl Elaborator {
     }
 
     fn top_level_statement(&mut self, statement: &ast::Statement) -> ElabResult<()> {
-        let ast::StatementKind::Expr(expr) = &statement.kind else {
-            return Err(ElabError::syntax(statement.span, "a guard outside a dfn"));
+        let expr = match &statement.kind {
+            ast::StatementKind::Expr(expr) => expr,
+            ast::StatementKind::Tradfn(tradfn) => {
+                self.define_tradfn(tradfn);
+                self.globals = self.env.clone();
+                return Ok(());
+            }
+            ast::StatementKind::Guard { .. } => return Err(ElabError::syntax(statement.span, "a guard outside a dfn")),
+            ast::StatementKind::Control(_) => {
+                return Err(ElabError::syntax(
+                    statement.span,
+                    "a control structure outside a traditional function",
+                ))
+            }
         };
         if let Some(annotation) = &statement.annotation {
             self.check_statement_annotation(annotation, expr)?;
         }
         self.inline_budget = INLINE_BUDGET;
+        self.statement_with_printing(expr)
+            .map_err(|error| self.hint_self_reference(error))?;
+        self.globals = self.env.clone();
+        Ok(())
+    }
+
+    /// A statement of a script or of a tradfn: its value is printed unless it is an assignment or the shy result of
+    /// a call.
+    pub fn statement_with_printing(&mut self, expr: &ast::Expr) -> ElabResult<()> {
         let is_assignment = self.is_whole_assignment(expr);
         let is_shy = self.is_call_of_dfn_with_shy_result(expr);
-        let value = self.expr(expr).map_err(|error| self.hint_self_reference(error))?;
+        let value = self.expr(expr)?;
         if !is_assignment && !is_shy {
             self.print_value(&value, expr.span)?;
         }
-        self.globals = self.env.clone();
         Ok(())
     }
 
@@ -316,8 +340,23 @@ impl Elaborator {
         };
         let function = match &node {
             Node::Monadic { function, .. } | Node::Dyadic { function, .. } => function,
+            // A niladic tradfn's name alone is its call.
+            Node::Atom(ast::Item::Name(name), _) => {
+                return self
+                    .env
+                    .lookup(&name.text)
+                    .and_then(tradfns::niladic_tradfn)
+                    .is_some_and(|tradfn| tradfn_result_is_shy(&tradfn))
+            }
             _ => return false,
         };
+        if let Node::Atom(ast::Item::Name(name), _) = &**function {
+            if let Some(Val::Function(function)) = self.env.lookup(&name.text) {
+                if let Fun::Tradfn(tradfn, _) = &**function {
+                    return tradfn_result_is_shy(tradfn);
+                }
+            }
+        }
         let body: &[ast::Statement] = match &**function {
             Node::Atom(ast::Item::Dfn(dfn), _) => &dfn.body,
             Node::Atom(ast::Item::Name(name), _) => match self.env.lookup(&name.text) {
@@ -1088,8 +1127,11 @@ impl Elaborator {
                 }
             }
             ast::Item::Zilde(_) => Ok(Val::Array(Arr::vector_constant(Vec::new(), Base::Bool))),
-            ast::Item::Name(name) => match self.env.lookup(&name.text).or_else(|| self.globals.lookup(&name.text)) {
-                Some(value) => Ok(value.clone()),
+            ast::Item::Name(name) => match self.lookup_name(&name.text) {
+                Some(value) => match tradfns::niladic_tradfn(value) {
+                    Some(tradfn) => self.call_tradfn(&tradfn, None, None, name.span),
+                    None => Ok(value.clone()),
+                },
                 None => Err(ElabError::value(name.span, format!("undefined name {}", name.text))),
             },
             ast::Item::SystemName(name) => self.system_name(name),
@@ -1146,6 +1188,15 @@ impl Elaborator {
                     array => self.at_site(*span, |this| this.index(array, indices, *span)),
                 }
             }
+        }
+    }
+
+    /// The value of a user name: its binding in the current environment (none when a tradfn localised it and has
+    /// not assigned it yet), else in the top level's (a global assigned after the dfn that reads it was defined).
+    pub fn lookup_name(&self, name: &str) -> Option<&Val> {
+        match self.env.find(name) {
+            Some(value) => value,
+            None => self.globals.lookup(name),
         }
     }
 
@@ -1224,6 +1275,7 @@ impl Elaborator {
                 this.system_function_monadic(name, argument, *name_span)
             }),
             Fun::Dfn(closure, _) => self.call_dfn(closure, None, argument, span),
+            Fun::Tradfn(tradfn, _) => self.call_tradfn(tradfn, None, Some(argument), span),
             Fun::Derived {
                 operator,
                 left,
@@ -1285,6 +1337,7 @@ impl Elaborator {
                 this.system_function_dyadic(name, left, right, *name_span)
             }),
             Fun::Dfn(closure, _) => self.call_dfn(closure, Some(left), right, span),
+            Fun::Tradfn(tradfn, _) => self.call_tradfn(tradfn, Some(left), Some(right), span),
             Fun::Derived {
                 operator,
                 left: left_operand,
@@ -1402,6 +1455,11 @@ fn value_at_site(span: Span, value: Val) -> Val {
         },
         other => other,
     }
+}
+
+/// A tradfn's result is not shown when the call is a whole statement: it has none, or it is `{R}←`.
+fn tradfn_result_is_shy(tradfn: &ast::Tradfn) -> bool {
+    tradfn.result.is_none() || tradfn.shy_result
 }
 
 /// Wrap a scope's bindings and effects, innermost last, around its result.

@@ -103,7 +103,7 @@ pub fn system_name_is_function(name: &str) -> bool {
     upper.starts_with("⎕INT32")
         || matches!(
             upper.as_str(),
-            "⎕READFILE" | "⎕READINTVECFILE" | "⎕READDOUBLEVECFILE" | "⎕ARGINT" | "⎕ARGDOUBLE" | "⎕DL" | "⎕FMT" | "⎕UCS"
+            "⎕READFILE" | "⎕READINTVECFILE" | "⎕READDOUBLEVECFILE" | "⎕ARGINT" | "⎕ARGDOUBLE" | "⎕DL" | "⎕FMT" | "⎕UCS" | "⎕NC"
         )
 }
 
@@ -115,6 +115,8 @@ pub fn system_name_is_dyadic_operator(name: &str) -> bool {
 pub fn value_class(value: &Val) -> Class {
     match value {
         Val::Array(_) | Val::Tuple(_) | Val::Nested { .. } => Class::Array,
+        // A niladic tradfn's name is its call, an array.
+        Val::Function(_) if super::tradfns::niladic_tradfn(value).is_some() => Class::Array,
         Val::Function(_) => Class::Function,
         Val::Operator(operator) => match &**operator {
             super::env::Opr::Primitive(primitive, _) | super::env::Opr::AlongAxis { primitive, .. } => {

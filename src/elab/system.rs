@@ -1,4 +1,4 @@
-//! System names: `⎕IO`, `⎕PP` (read and assigned), `⎕NOW`, `⎕A`, `⎕D`, `⎕UCS`, the `⎕INT32*` bitwise family, the file
+//! System names: `⎕IO`, `⎕PP` (read and assigned), `⎕NOW`, `⎕A`, `⎕D`, `⎕UCS`, `⎕NC`, the `⎕INT32*` bitwise family, the file
 //! readers `⎕ReadFile`, `⎕ReadIntVecFile`, `⎕ReadDoubleVecFile`, and the program-argument readers `d ⎕ArgInt i`,
 //! `d ⎕ArgDouble i`. The operator `⎕BENCH` (power with timing) is a
 //! derived function built in `derive` (mod.rs) and elaborated by `timed_power` (operators.rs).
@@ -80,6 +80,7 @@ impl Elaborator {
                     .map(Val::Array);
             }
             "⎕UCS" => return self.unicode_conversion(argument, span).map(Val::Array),
+            "⎕NC" => return self.name_class(argument, span).map(Val::Array),
             "⎕ARGINT" | "⎕ARGDOUBLE" => {
                 return Err(
                     ElabError::syntax(span, format!("{} needs a default on its left", written_name(name))).with_hint(
@@ -94,6 +95,40 @@ impl Elaborator {
         }
         let argument = self.ravel(argument);
         Ok(Val::Array(Arr::dynamic(Expr::op(op, vec![argument.expr]), base, 1)))
+    }
+
+    /// `⎕NC 'name'`: what the name denotes where it is read, known when compiling: 0 nothing (undefined, or a
+    /// tradfn's local not yet assigned), 2 an array, 3 a function, 4 an operator, ¯1 not a valid name. The
+    /// optional left argument of a tradfn is tested this way (`:If 0=⎕NC'A'`).
+    fn name_class(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
+        let text: Option<String> = match &argument.constant {
+            Some(characters) if argument.base == Base::Char && argument.rank <= 1 => characters
+                .iter()
+                .map(|scalar| match scalar {
+                    Scalar::Char(character) => Some(*character),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        };
+        let Some(text) = text else {
+            return Err(ElabError::nonce(span, "⎕NC of anything but one name written as a string"));
+        };
+        let name = text.trim();
+        let is_valid_name = name.chars().next().is_some_and(|first| {
+            first.is_ascii_alphabetic() || "_∆⍙".contains(first)
+        }) && name.chars().all(|c| c.is_ascii_alphanumeric() || "_∆⍙¯".contains(c));
+        let class = if !is_valid_name {
+            -1
+        } else {
+            match self.lookup_name(name) {
+                None => 0,
+                Some(Val::Array(_) | Val::Tuple(_) | Val::Nested { .. }) => 2,
+                Some(Val::Function(_)) => 3,
+                Some(Val::Operator(_)) => 4,
+            }
+        };
+        Ok(Arr::scalar_constant(Scalar::Int(class)))
     }
 
     /// `⎕UCS ⍵`: the code points of characters, or the characters of code points (a DOMAIN ERROR for a number that

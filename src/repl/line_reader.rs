@@ -1,5 +1,5 @@
 //! Reading the session's input: from a terminal through rustyline (editing, history), or plainly from a pipe. Both
-//! gather the lines of a dfn left open with `{` into one piece.
+//! gather the lines of a dfn left open with `{`, or of a traditional function opened with `∇`, into one piece.
 
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -46,13 +46,35 @@ pub fn open_brace_count(text: &str) -> i64 {
     depth
 }
 
-/// Adds a line to a piece and says whether the piece is complete (its braces balance, or close too many).
+/// Whether `text` begins a traditional function's definition (a first line `∇` and a header) that no line holding
+/// only `∇` (and perhaps a comment) has closed yet.
+pub fn is_open_tradfn_definition(text: &str) -> bool {
+    let mut lines = text.lines();
+    let Some(header) = lines.next().and_then(|first| first.trim_start().strip_prefix('∇')) else {
+        return false;
+    };
+    let header = header.trim();
+    if header.is_empty() || header.starts_with('⍝') {
+        return false;
+    }
+    !lines.any(is_closing_del)
+}
+
+/// A line holding only `∇`, perhaps followed by a comment: the end of a traditional function.
+fn is_closing_del(line: &str) -> bool {
+    line.trim()
+        .strip_prefix('∇')
+        .is_some_and(|rest| rest.trim().is_empty() || rest.trim_start().starts_with('⍝'))
+}
+
+/// Adds a line to a piece and says whether the piece is complete (its braces balance, or close too many, and any
+/// traditional function it opens is closed).
 fn extend_piece(piece: &mut String, line: &str) -> bool {
     if !piece.is_empty() {
         piece.push('\n');
     }
     piece.push_str(line.trim_end_matches(['\n', '\r']));
-    open_brace_count(piece) <= 0
+    open_brace_count(piece) <= 0 && !is_open_tradfn_definition(piece)
 }
 
 /// Standard input that is not a terminal: no prompts, no editing.
@@ -189,6 +211,21 @@ mod tests {
         assert_eq!(reader.read_piece(), ReadOutcome::Piece("f←{\n  ⍵×2 ⍝ }\n}".to_string()));
         assert_eq!(reader.read_piece(), ReadOutcome::Piece("f 3".to_string()));
         assert_eq!(reader.read_piece(), ReadOutcome::End);
+    }
+
+    #[test]
+    fn a_pipe_gathers_a_traditional_function_into_one_piece() {
+        let input = "∇ R←DOUBLE X\n  R←X×2 ⍝ ∇\n∇\nDOUBLE 3\n";
+        let mut reader = PipeReader::new(input.as_bytes());
+        assert_eq!(
+            reader.read_piece(),
+            ReadOutcome::Piece("∇ R←DOUBLE X\n  R←X×2 ⍝ ∇\n∇".to_string())
+        );
+        assert_eq!(reader.read_piece(), ReadOutcome::Piece("DOUBLE 3".to_string()));
+        assert!(!is_open_tradfn_definition("∇"));
+        assert!(!is_open_tradfn_definition("f←{∇ ⍵}"));
+        assert!(is_open_tradfn_definition("∇ F\n  ∇∇"));
+        assert!(!is_open_tradfn_definition("∇ F\n∇ ⍝ end"));
     }
 
     #[test]

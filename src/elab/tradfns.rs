@@ -1,0 +1,755 @@
+//! Traditional functions (`∇ R←A F B;L` ... `∇`) and their control structures.
+//!
+//! A tradfn is inlined at each call, like a dfn, but with Dyalog's dynamic scope: its body runs in the *caller's*
+//! environment with the header's names (result, arguments, `;` locals) made local, and whatever else it assigns is
+//! the caller's afterwards. Inlining gives that scope for free: the call elaborates the body on the current
+//! environment, then keeps the caller's bindings plus every non-local name the body rebound
+//! ([`Env::names_bound_since`]).
+//!
+//! Statements run in order; a statement whose value is not assigned is printed, as at the top level. Control
+//! structures are compiled from what the body's statements assign, found the same way (the names bound since the
+//! structure began):
+//!
+//! - `:If`/`:ElseIf`/`:Else` and `:Select`/`:Case`: a condition known when compiling picks its clause. Otherwise
+//!   each clause is elaborated on its own copy of the environment and the names they rebind are joined by one TAIL
+//!   conditional whose value is the tuple of those names (promoted to common types). A name only one outcome binds
+//!   (and that had no value before) is not defined afterwards.
+//! - `:While`, `:Repeat`/`:Until` and `:For`: a `powerUntil` loop whose state is a done flag and every name bound
+//!   before the loop that one pass rebinds. The pass is probed first on placeholder values (the names and their
+//!   types grow until a fixed point, as a tail-recursive dfn's loop does), then built on the state variable.
+//!   `:For` over a strand (items known when compiling) is unrolled instead.
+//! - `:Return`, `:Leave`, `:Continue` end the statement list they are in. When a clause of an `:If` or `:Select`
+//!   may end that way, the statements after the structure (up to the end of the function or of the loop's pass)
+//!   are elaborated inside each clause that does not, so every path sees exactly the statements Dyalog runs on it.
+//!   `:Leave` also sets the pass's leave flag, which the loop reads to finish. `:Return` inside a loop is a NONCE
+//!   ERROR.
+
+use super::env::{Arr, Env, Fun, Scalar, Val};
+use super::error::{ElabError, ElabResult};
+use super::ir::{Base, Expr, Type};
+use super::operators::{rebuild_value, value_expr, value_of_type, value_type};
+use super::{Elaborator, MAX_CALL_DEPTH};
+use crate::source::Span;
+use crate::syntax::ast::{Case, Condition, Control, Primitive, Statement, StatementKind, Tradfn};
+use std::rc::Rc;
+
+/// The pseudo-variable (not a possible APL name) that a loop pass sets to say the loop is finished.
+const DONE_FLAG: &str = " done";
+/// The pseudo-variable that `:Leave` sets for the loop pass it is in.
+const LEAVE_FLAG: &str = " leave";
+
+/// How many times a loop pass is probed for the names and types of its state before giving up.
+const LOOP_PROBES: usize = 8;
+
+/// One pass of a loop: elaborates the pass on the current environment and binds [`DONE_FLAG`].
+type LoopPass<'a> = dyn FnMut(&mut Elaborator) -> ElabResult<()> + 'a;
+
+impl Elaborator {
+    /// `∇ ... ∇` as a top-level statement: binds the function's name.
+    pub fn define_tradfn(&mut self, tradfn: &Tradfn) {
+        let function = Fun::Tradfn(Rc::new(tradfn.clone()), tradfn.name.span);
+        self.env = self.env.bind(&tradfn.name.text, Val::Function(Rc::new(function)));
+    }
+
+    /// A call of a tradfn (`right` is `None` for a niladic one). The value of a function without a result is the
+    /// empty strand, which shows as nothing.
+    pub fn call_tradfn(&mut self, tradfn: &Rc<Tradfn>, left: Option<Val>, right: Option<Val>, span: Span) -> ElabResult<Val> {
+        check_tradfn_valence(tradfn, left.is_some(), right.is_some(), span)?;
+        if self.call_depth >= MAX_CALL_DEPTH || self.inline_budget == 0 {
+            return Err(ElabError::nonce(
+                span,
+                format!("recursion of {} that cannot be unfolded at compile time", tradfn.name.text),
+            )
+            .with_hint("aplc inlines traditional functions: recursion works when its conditions are decided by constants"));
+        }
+        self.inline_budget -= 1;
+        let left = left.map(|value| self.bind_value(value));
+        let right = right.map(|value| self.bind_value(value));
+        let caller_env = self.env.clone();
+        let mut env = caller_env.clone();
+        let locals = tradfn_local_names(tradfn);
+        for name in locals.iter().filter(|name| !name.starts_with('⎕')) {
+            env = env.bind_unset(name);
+        }
+        if let (Some(name), Some(value)) = (&tradfn.left, left) {
+            env = env.bind(&name.text, value);
+        }
+        if let (Some(name), Some(value)) = (&tradfn.right, right) {
+            env = env.bind(&name.text, value);
+        }
+        let call_start = env.clone();
+        self.env = env;
+        let saved_precision = self.print_precision;
+        let saved_loop_depth = std::mem::take(&mut self.tradfn_loop_depth);
+        self.call_depth += 1;
+        let outcome = self.run_block(&tradfn.body, &[]);
+        self.call_depth -= 1;
+        self.tradfn_loop_depth = saved_loop_depth;
+        let body_env = std::mem::replace(&mut self.env, caller_env.clone());
+        outcome?;
+        let result = match &tradfn.result {
+            Some(name) => match body_env.lookup(&name.text) {
+                Some(value) => value.clone(),
+                None => {
+                    return Err(ElabError::value(
+                        span,
+                        format!("{} ended without a value for its result {}", tradfn.name.text, name.text),
+                    ))
+                }
+            },
+            None => Val::Tuple(Vec::new()),
+        };
+        // Dynamic scope: what the body assigned to names other than its own is the caller's now.
+        if locals.iter().any(|name| name.eq_ignore_ascii_case("⎕PP")) {
+            self.print_precision = saved_precision;
+        }
+        let mut env = caller_env;
+        for name in body_env.names_bound_since(&call_start).into_iter().rev() {
+            if !locals.contains(&name) && !is_pseudo_variable(&name) {
+                let value = body_env.lookup(&name).expect("a name bound since the call").clone();
+                env = env.bind(&name, value);
+            }
+        }
+        self.env = env;
+        Ok(result)
+    }
+
+    /// Runs a list of statements, then (when the list ends normally) the lists in `after`, the rest of the enclosing
+    /// lists that a clause which may `:Return`, `:Leave` or `:Continue` carries with it.
+    fn run_block(&mut self, statements: &[Statement], after: &[&[Statement]]) -> ElabResult<()> {
+        for (position, statement) in statements.iter().enumerate() {
+            match &statement.kind {
+                StatementKind::Expr(expr) => self.statement_with_printing(expr)?,
+                StatementKind::Control(control) => {
+                    let rest = &statements[position + 1..];
+                    match &**control {
+                        Control::Return(span) => {
+                            if self.tradfn_loop_depth > 0 {
+                                return Err(ElabError::nonce(*span, ":Return inside a loop")
+                                    .with_hint("set a flag, :Leave the loop, and :Return after it"));
+                            }
+                            return Ok(());
+                        }
+                        Control::Leave(_) => {
+                            let flag = Val::Array(Arr::scalar_constant(Scalar::Bool(true)));
+                            self.env = self.env.bind(LEAVE_FLAG, flag);
+                            return Ok(());
+                        }
+                        Control::Continue(_) => return Ok(()),
+                        branching if may_end_its_list(branching) => {
+                            let mut continuation = vec![rest];
+                            continuation.extend_from_slice(after);
+                            return self.control(branching, &continuation, statement.span);
+                        }
+                        other => self.control(other, &[], statement.span)?,
+                    }
+                }
+                StatementKind::Tradfn(tradfn) => {
+                    return Err(ElabError::syntax(tradfn.span, "a traditional function defined inside another"))
+                }
+                StatementKind::Guard { .. } => {
+                    return Err(ElabError::syntax(statement.span, "a guard outside a dfn"));
+                }
+            }
+        }
+        match after.split_first() {
+            Some((next, later)) => self.run_block(next, later),
+            None => Ok(()),
+        }
+    }
+
+    /// One control structure; `after` is what runs after each of its clauses (empty unless a clause may end the
+    /// enclosing list).
+    fn control(&mut self, control: &Control, after: &[&[Statement]], span: Span) -> ElabResult<()> {
+        match control {
+            Control::If { clauses, otherwise } => self.if_clauses(clauses, otherwise.as_deref(), after),
+            Control::Select {
+                value,
+                cases,
+                otherwise,
+            } => {
+                let value = self.expr(value)?;
+                let value = self.bind_value(value);
+                self.select_cases(&value, cases, otherwise.as_deref(), after)
+            }
+            Control::While { condition, body } => self.in_loop(|this| this.while_loop(condition, body, span)),
+            Control::Repeat { body, until } => self.in_loop(|this| this.repeat_loop(body, until.as_ref(), span)),
+            Control::For {
+                variable,
+                values,
+                body,
+            } => self.in_loop(|this| this.for_loop(&variable.text, values, body, span)),
+            Control::Return(_) | Control::Leave(_) | Control::Continue(_) => {
+                unreachable!("run_block handles the statements that end a list")
+            }
+        }
+    }
+
+    fn in_loop(&mut self, work: impl FnOnce(&mut Self) -> ElabResult<()>) -> ElabResult<()> {
+        self.tradfn_loop_depth += 1;
+        let outcome = work(self);
+        self.tradfn_loop_depth -= 1;
+        outcome
+    }
+
+    fn if_clauses(
+        &mut self,
+        clauses: &[(Condition, Vec<Statement>)],
+        otherwise: Option<&[Statement]>,
+        after: &[&[Statement]],
+    ) -> ElabResult<()> {
+        let Some(((condition, body), later)) = clauses.split_first() else {
+            return self.run_block(otherwise.unwrap_or_default(), after);
+        };
+        let span = condition.first.span;
+        let condition = self.condition(condition)?;
+        self.on_condition(
+            condition,
+            span,
+            |this| this.run_block(body, after),
+            |this| this.if_clauses(later, otherwise, after),
+        )
+    }
+
+    fn select_cases(
+        &mut self,
+        value: &Val,
+        cases: &[Case],
+        otherwise: Option<&[Statement]>,
+        after: &[&[Statement]],
+    ) -> ElabResult<()> {
+        let Some((case, later)) = cases.split_first() else {
+            return self.run_block(otherwise.unwrap_or_default(), after);
+        };
+        let candidates = self.expr(&case.value)?;
+        let condition = self.case_matches(value, candidates, case.list, case.value.span)?;
+        self.on_condition(
+            condition,
+            case.value.span,
+            |this| this.run_block(&case.body, after),
+            |this| this.select_cases(value, later, otherwise, after),
+        )
+    }
+
+    /// `:Case v`: the selected value matches v. `:CaseList vs`: it matches some item of vs.
+    fn case_matches(&mut self, value: &Val, candidates: Val, list: bool, span: Span) -> ElabResult<Arr> {
+        if !list {
+            let matched = self.primitive_dyadic(Primitive::Match, value.clone(), candidates, span)?;
+            return self.expect_array(matched, span);
+        }
+        let items = match candidates {
+            Val::Tuple(items) => items,
+            Val::Array(array) => {
+                // A simple array's items are scalars: only a scalar can match one.
+                let Val::Array(selected) = value else {
+                    return Ok(Arr::scalar_constant(Scalar::Bool(false)));
+                };
+                if selected.rank != 0 {
+                    return Ok(Arr::scalar_constant(Scalar::Bool(false)));
+                }
+                let member = self.primitive_dyadic(Primitive::Epsilon, value.clone(), Val::Array(array), span)?;
+                return self.expect_array(member, span);
+            }
+            other => {
+                let matched = self.primitive_dyadic(Primitive::Match, value.clone(), other, span)?;
+                return self.expect_array(matched, span);
+            }
+        };
+        let mut any = Arr::scalar_constant(Scalar::Bool(false));
+        for item in items {
+            let matched = self.primitive_dyadic(Primitive::Match, value.clone(), item, span)?;
+            let matched = self.expect_array(matched, span)?;
+            any = self.scalar_dyadic(Primitive::Or, any, matched, span)?;
+        }
+        Ok(any)
+    }
+
+    /// The boolean scalar of a clause's condition, with `:AndIf`s and `:OrIf`s tested only as far as needed.
+    fn condition(&mut self, condition: &Condition) -> ElabResult<Arr> {
+        let mut result = self.condition_expression(&condition.first)?;
+        for more in &condition.more {
+            let (when_true, when_false): (Option<&_>, Option<&_>) = if condition.all {
+                (Some(more), None)
+            } else {
+                (None, Some(more))
+            };
+            let decided = result.constant_scalar();
+            result = match decided {
+                Some(Scalar::Bool(true)) if condition.all => self.condition_expression(more)?,
+                Some(Scalar::Bool(false)) if !condition.all => self.condition_expression(more)?,
+                Some(_) => result,
+                None => {
+                    let value = self.conditional(
+                        result,
+                        |this| this.condition_or_constant(when_true, true),
+                        |this| this.condition_or_constant(when_false, false),
+                        more.span,
+                    )?;
+                    self.expect_array(value, more.span)?
+                }
+            };
+        }
+        Ok(result)
+    }
+
+    fn condition_or_constant(&mut self, expr: Option<&crate::syntax::ast::Expr>, constant: bool) -> ElabResult<Val> {
+        match expr {
+            Some(expr) => self.condition_expression(expr).map(Val::Array),
+            None => Ok(Val::Array(Arr::scalar_constant(Scalar::Bool(constant)))),
+        }
+    }
+
+    fn condition_expression(&mut self, expr: &crate::syntax::ast::Expr) -> ElabResult<Arr> {
+        let value = self.expr(expr)?;
+        let array = self.expect_array(value, expr.span)?;
+        self.guard_condition(array, expr.span)
+    }
+
+    /// Runs `when_true` or `when_false` on the environment, as the condition says: the one clause when the condition
+    /// is known, else both, each on its own copy of the environment, joined by a TAIL conditional over the names
+    /// they rebind.
+    fn on_condition(
+        &mut self,
+        condition: Arr,
+        span: Span,
+        when_true: impl FnOnce(&mut Self) -> ElabResult<()>,
+        when_false: impl FnOnce(&mut Self) -> ElabResult<()>,
+    ) -> ElabResult<()> {
+        match condition.constant_scalar() {
+            Some(Scalar::Bool(true)) => return when_true(self),
+            Some(Scalar::Bool(false)) => return when_false(self),
+            _ => {}
+        }
+        let condition = self.bind(condition);
+        let before = self.env.clone();
+        let (true_frame, true_env) = self.clause(when_true, &before)?;
+        let (false_frame, false_env) = self.clause(when_false, &before)?;
+        let mut joined: Vec<(String, Val, Val)> = Vec::new();
+        let mut candidates = true_env.names_bound_since(&before);
+        candidates.extend(false_env.names_bound_since(&before));
+        for name in candidates {
+            if joined.iter().any(|(seen, ..)| *seen == name) || true_env.same_binding(&false_env, &name) {
+                continue;
+            }
+            let (Some(true_value), Some(false_value)) = (true_env.lookup(&name), false_env.lookup(&name)) else {
+                continue;
+            };
+            if !is_data(true_value) || !is_data(false_value) {
+                return Err(ElabError::nonce(
+                    span,
+                    format!("{name} is given a different function on the two paths of a condition"),
+                ));
+            }
+            joined.push((name, true_value.clone(), false_value.clone()));
+        }
+        // The value of the conditional: a flag (so that it is never an empty tuple) and the joined names.
+        let unit = || Val::Array(Arr::scalar_constant(Scalar::Bool(false)));
+        let true_value = Val::Tuple(std::iter::once(unit()).chain(joined.iter().map(|(_, v, _)| v.clone())).collect());
+        let false_value =
+            Val::Tuple(std::iter::once(unit()).chain(joined.iter().map(|(_, _, v)| v.clone())).collect());
+        let true_type = value_type(&true_value, span)?;
+        let false_type = value_type(&false_value, span)?;
+        let target = match super::dfns::join_types(&true_type, &false_type) {
+            Some(target) => target,
+            None => return Err(self.paths_disagree(&joined, span)),
+        };
+        let true_expr = self.finish_clause(true_frame, true_value, &target, span)?;
+        let false_expr = self.finish_clause(false_frame, false_value, &target, span)?;
+        let expr = Expr::If(
+            Box::new(condition.expr),
+            Box::new(true_expr),
+            Box::new(false_expr),
+            target.clone(),
+        );
+        let Val::Tuple(values) = self.bind_structured(expr, &value_of_type(&target), span)? else {
+            unreachable!("a tuple type")
+        };
+        let mut env = before;
+        for ((name, ..), value) in joined.iter().zip(values.into_iter().skip(1)) {
+            env = env.bind(name, value);
+        }
+        self.env = env;
+        Ok(())
+    }
+
+    /// The NONCE ERROR of a name that has another rank or kind on each outcome of a condition.
+    fn paths_disagree(&self, joined: &[(String, Val, Val)], span: Span) -> ElabError {
+        for (name, true_value, false_value) in joined {
+            let (Ok(true_type), Ok(false_type)) = (value_type(true_value, span), value_type(false_value, span)) else {
+                continue;
+            };
+            if super::dfns::join_types(&true_type, &false_type).is_none() {
+                return rank_or_kind_changes(name, &false_type, &true_type, span);
+            }
+        }
+        ElabError::nonce(span, "values of another rank or kind on each path of a condition")
+    }
+
+    /// Elaborates one clause of a condition in a scope of its own, from `before`; returns the scope and the
+    /// environment the clause left.
+    fn clause(
+        &mut self,
+        work: impl FnOnce(&mut Self) -> ElabResult<()>,
+        before: &Env,
+    ) -> ElabResult<(Vec<super::Entry>, Env)> {
+        self.frames.push(Vec::new());
+        self.env = before.clone();
+        let outcome = work(self);
+        let env = std::mem::replace(&mut self.env, before.clone());
+        let frame = self.frames.pop().expect("the clause's frame");
+        outcome?;
+        Ok((frame, env))
+    }
+
+    fn finish_clause(&mut self, frame: Vec<super::Entry>, value: Val, target: &Type, span: Span) -> ElabResult<Expr> {
+        self.frames.push(frame);
+        let converted = self
+            .convert_value(value, target, span)
+            .map(|value| self.generalize_value(value));
+        let frame = self.frames.pop().expect("the clause's frame");
+        Ok(super::wrap_entries(frame, value_expr(&converted?)))
+    }
+
+    // ----- loops -----
+
+    fn while_loop(&mut self, condition: &Condition, body: &[Statement], span: Span) -> ElabResult<()> {
+        self.elaborate_loop(span, &mut |this: &mut Elaborator| {
+            let holds = this.condition(condition)?;
+            this.on_condition(
+                holds,
+                condition.first.span,
+                |this| this.loop_pass_body(body, None),
+                |this| {
+                    this.set_flag(DONE_FLAG, true);
+                    Ok(())
+                },
+            )
+        })
+    }
+
+    fn repeat_loop(&mut self, body: &[Statement], until: Option<&Condition>, span: Span) -> ElabResult<()> {
+        self.elaborate_loop(span, &mut |this: &mut Elaborator| this.loop_pass_body(body, until))
+    }
+
+    /// The statements of one pass with a fresh leave flag; the loop is done when the pass left it, or (for
+    /// `:Repeat`) when `until` holds after it.
+    fn loop_pass_body(&mut self, body: &[Statement], until: Option<&Condition>) -> ElabResult<()> {
+        self.set_flag(LEAVE_FLAG, false);
+        self.run_block(body, &[])?;
+        let left = self.flag(LEAVE_FLAG);
+        let Some(until) = until else {
+            self.env = self.env.bind(DONE_FLAG, Val::Array(left));
+            return Ok(());
+        };
+        let done = match left.constant_scalar() {
+            Some(Scalar::Bool(false)) => self.condition(until)?,
+            Some(_) => left,
+            None => {
+                let value = self.conditional(
+                    left,
+                    |_| Ok(Val::Array(Arr::scalar_constant(Scalar::Bool(true)))),
+                    |this| this.condition(until).map(Val::Array),
+                    until.first.span,
+                )?;
+                self.expect_array(value, until.first.span)?
+            }
+        };
+        self.env = self.env.bind(DONE_FLAG, Val::Array(done));
+        Ok(())
+    }
+
+    /// `:For name :In values`: a loop over the ravel's items with a hidden counter, or, over a strand, one copy
+    /// of the body per item.
+    fn for_loop(&mut self, variable: &str, values: &crate::syntax::ast::Expr, body: &[Statement], span: Span) -> ElabResult<()> {
+        let values_span = values.span;
+        let values = self.expr(values)?;
+        let values = match values {
+            Val::Tuple(items) => return self.unrolled_for_loop(variable, items, body, span),
+            Val::Nested { items, .. } => return self.unrolled_for_loop(variable, items, body, span),
+            other => self.expect_array(other, values_span)?,
+        };
+        let ravel = self.primitive_monadic(Primitive::Comma, Val::Array(values), values_span)?;
+        let ravel = self.bind_value(ravel);
+        let count = self.primitive_monadic(Primitive::Tally, ravel.clone(), values_span)?;
+        let count = self.expect_array(count, values_span)?;
+        let count = self.bind(count);
+        let counter = format!(" k{}", self.fresh_name(""));
+        self.env = self.env.bind(&counter, Val::Array(Arr::scalar_constant(Scalar::Int(0))));
+        self.elaborate_loop(span, &mut |this: &mut Elaborator| {
+            let position = this.expect_array(this.env.lookup(&counter).expect("the counter").clone(), span)?;
+            let more = this.scalar_dyadic(Primitive::Less, position.clone(), count.clone(), span)?;
+            this.on_condition(
+                more,
+                values_span,
+                |this| {
+                    let one = Arr::scalar_constant(Scalar::Int(1));
+                    let next = this.scalar_dyadic(Primitive::Plus, position, one, span)?;
+                    let next = this.bind(next);
+                    let item = this.primitive_dyadic(Primitive::RightShoe, Val::Array(next.clone()), ravel.clone(), span)?;
+                    let item = this.bind_value(item);
+                    this.env = this.env.bind(variable, item).bind(&counter, Val::Array(next));
+                    this.loop_pass_body(body, None)
+                },
+                |this| {
+                    this.set_flag(DONE_FLAG, true);
+                    Ok(())
+                },
+            )
+        })
+    }
+
+    /// `:For` over items known when compiling: the body once per item, each pass after a `:Leave` skipped.
+    fn unrolled_for_loop(&mut self, variable: &str, items: Vec<Val>, body: &[Statement], span: Span) -> ElabResult<()> {
+        let outer_leave = self.env.lookup(LEAVE_FLAG).cloned();
+        self.set_flag(LEAVE_FLAG, false);
+        for item in items {
+            let left = self.flag(LEAVE_FLAG);
+            let pass = |this: &mut Elaborator| {
+                this.env = this.env.bind(variable, item.clone());
+                this.run_block(body, &[])
+            };
+            self.on_condition(left, span, |_| Ok(()), pass)?;
+        }
+        match outer_leave {
+            Some(flag) => self.env = self.env.bind(LEAVE_FLAG, flag),
+            None => self.set_flag(LEAVE_FLAG, false),
+        }
+        Ok(())
+    }
+
+    /// A loop: `pass` is elaborated first on placeholders to find the state (the names bound before the loop that
+    /// a pass rebinds, with types that hold for every pass), then once on the state of a `powerUntil`, which runs
+    /// passes until one sets the done flag.
+    fn elaborate_loop(&mut self, span: Span, pass: &mut LoopPass<'_>) -> ElabResult<()> {
+        let before = self.env.clone();
+        let state = self.probe_loop_state(&before, span, pass)?;
+        let mut state_types = vec![Type::scalar(Base::Bool)];
+        state_types.extend(state.iter().map(|(_, state_type)| state_type.clone()));
+        let state_type = Type::Tuple(state_types);
+        // The pass, on a state variable.
+        let parameter = self.fresh_name("s");
+        let Val::Tuple(components) = rebuild_value(Expr::Var(parameter.clone()), &value_of_type(&state_type)) else {
+            unreachable!("a tuple state")
+        };
+        let mut env = before.clone();
+        for ((name, _), component) in state.iter().zip(components.into_iter().skip(1)) {
+            env = env.bind(name, component);
+        }
+        self.frames.push(Vec::new());
+        self.env = env;
+        self.set_flag(DONE_FLAG, false);
+        let outcome = pass(self).and_then(|()| {
+            let mut next = vec![Val::Array(self.flag(DONE_FLAG))];
+            next.extend(state.iter().map(|(name, _)| self.env.lookup(name).expect("a state name").clone()));
+            let next = self.convert_value(Val::Tuple(next), &state_type, span)?;
+            Ok(self.generalize_value(next))
+        });
+        self.env = before.clone();
+        let frame = self.frames.pop().expect("the loop pass frame");
+        let body = super::wrap_entries(frame, value_expr(&outcome?));
+        let step = Expr::lambda(&parameter, state_type.clone(), body);
+        let (previous, next) = (self.fresh_name("s"), self.fresh_name("s"));
+        let done = Expr::Project(0, Box::new(Expr::Var(next.clone())));
+        let predicate = Expr::lambda(&next, state_type.clone(), Expr::lambda(&previous, state_type.clone(), done));
+        let mut initial = vec![Val::Array(Arr::scalar_constant(Scalar::Bool(false)))];
+        initial.extend(state.iter().map(|(name, _)| before.lookup(name).expect("a state name").clone()));
+        let initial = self.convert_value(Val::Tuple(initial), &state_type, span)?;
+        let initial = value_expr(&self.generalize_value(initial));
+        let looped = Expr::op("powerUntil", vec![step, predicate, initial]);
+        let Val::Tuple(finals) = self.bind_structured(looped, &value_of_type(&state_type), span)? else {
+            unreachable!("a tuple state")
+        };
+        let mut env = before;
+        for ((name, _), value) in state.iter().zip(finals.into_iter().skip(1)) {
+            env = env.bind(name, value);
+        }
+        self.env = env;
+        Ok(())
+    }
+
+    /// The state of a loop: each name bound before the loop that a pass rebinds, with a type that every pass keeps
+    /// (bases joined, as `1` then `1.5` make a double).
+    fn probe_loop_state(&mut self, before: &Env, span: Span, pass: &mut LoopPass<'_>) -> ElabResult<Vec<(String, Type)>> {
+        let mut state: Vec<(String, Type)> = Vec::new();
+        for _ in 0..LOOP_PROBES {
+            let saved_variables = self.next_variable;
+            let mut start = before.clone();
+            for (name, state_type) in &state {
+                let placeholder = self.placeholder_variable(state_type);
+                start = start.bind(name, placeholder);
+            }
+            self.frames.push(Vec::new());
+            self.env = start.clone();
+            self.set_flag(DONE_FLAG, false);
+            let outcome = pass(self);
+            let after = std::mem::replace(&mut self.env, before.clone());
+            self.frames.pop();
+            self.next_variable = self.next_variable.max(saved_variables);
+            outcome?;
+            let mut changed = false;
+            for name in after.names_bound_since(&start) {
+                let Some(old_value) = before.lookup(&name) else {
+                    continue;
+                };
+                if is_flag(&name) || after.same_binding(before, &name) {
+                    continue;
+                }
+                let new_value = after.lookup(&name).expect("a name bound since the pass began");
+                if !is_data(new_value) || !is_data(old_value) {
+                    return Err(ElabError::nonce(span, format!("a loop that gives {name} another function")));
+                }
+                let new_type = value_type(new_value, span)?;
+                let known = match state.iter().position(|(known, _)| *known == name) {
+                    Some(position) => state[position].1.clone(),
+                    None => value_type(old_value, span)?,
+                };
+                let joined = super::dfns::join_types(&known, &new_type)
+                    .ok_or_else(|| rank_or_kind_changes(&name, &known, &new_type, span))?;
+                match state.iter_mut().find(|(known, _)| *known == name) {
+                    Some(entry) if entry.1 == joined => {}
+                    Some(entry) => {
+                        entry.1 = joined;
+                        changed = true;
+                    }
+                    None => {
+                        state.push((name, joined));
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return Ok(state);
+            }
+        }
+        Err(ElabError::nonce(span, "a loop whose variables' types do not settle"))
+    }
+
+    fn set_flag(&mut self, flag: &str, value: bool) {
+        self.env = self.env.bind(flag, Val::Array(Arr::scalar_constant(Scalar::Bool(value))));
+    }
+
+    /// A flag's value (false when it was never set).
+    fn flag(&self, flag: &str) -> Arr {
+        match self.env.lookup(flag) {
+            Some(Val::Array(array)) => array.clone(),
+            _ => Arr::scalar_constant(Scalar::Bool(false)),
+        }
+    }
+}
+
+/// The tradfn a value is when it is a niladic one: its name alone calls it, so it reads as an array.
+pub fn niladic_tradfn(value: &Val) -> Option<Rc<Tradfn>> {
+    match value {
+        Val::Function(function) => match &**function {
+            Fun::Tradfn(tradfn, _) if tradfn.right.is_none() => Some(tradfn.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A dyadic tradfn needs a left argument unless it is `{A}`; a monadic or niladic one takes none.
+fn check_tradfn_valence(tradfn: &Tradfn, has_left: bool, has_right: bool, span: Span) -> ElabResult<()> {
+    let name = &tradfn.name.text;
+    match (&tradfn.left, has_left) {
+        (Some(_), false) if !tradfn.optional_left => {
+            return Err(ElabError::syntax(span, format!("{name} needs a left argument")))
+        }
+        (None, true) => return Err(ElabError::syntax(span, format!("{name} takes no left argument"))),
+        _ => {}
+    }
+    if tradfn.right.is_some() != has_right {
+        return Err(ElabError::syntax(span, format!("{name} called with the wrong number of arguments")));
+    }
+    Ok(())
+}
+
+/// The NONCE ERROR of a variable whose rank or kind changes through a control structure: the loop or conditional
+/// that would need it to be both.
+fn rank_or_kind_changes(name: &str, first: &Type, then: &Type, span: Span) -> ElabError {
+    ElabError::nonce(
+        span,
+        format!(
+            "{name} is {} on one path through this control structure and {} on another",
+            type_in_words(first),
+            type_in_words(then)
+        ),
+    )
+    .with_hint(
+        "a variable keeps one rank, and numbers or characters, through an :If or a loop: start a vector that grows \
+         with ⍬ or '' (R←⍬, not R←0)",
+    )
+}
+
+/// `an integer scalar`, `a character vector`, `a double matrix`, `a boolean rank-3 array`, `a strand`.
+fn type_in_words(value_type: &Type) -> String {
+    let Type::Array { base, rank } = value_type else {
+        return "a strand".to_string();
+    };
+    let base = match base {
+        Base::Bool => "boolean",
+        Base::Int => "integer",
+        Base::Double => "double",
+        Base::Complex => "complex",
+        Base::Char => "character",
+    };
+    let shape = match rank {
+        0 => "scalar".to_string(),
+        1 => "vector".to_string(),
+        2 => "matrix".to_string(),
+        rank => format!("rank-{rank} array"),
+    };
+    let article = if base.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {base} {shape}")
+}
+
+/// The names a call makes local: the result, the arguments and the `;` locals.
+fn tradfn_local_names(tradfn: &Tradfn) -> Vec<String> {
+    let header = [&tradfn.result, &tradfn.left, &tradfn.right];
+    header
+        .into_iter()
+        .flatten()
+        .chain(tradfn.locals.iter())
+        .map(|name| name.text.clone())
+        .collect()
+}
+
+/// The names the elaborator binds for itself (flags, a `:For`'s counter) start with a blank, which no APL name can.
+fn is_pseudo_variable(name: &str) -> bool {
+    name.starts_with(' ')
+}
+
+/// A pass's own flags, which are not part of a loop's state (a `:For`'s counter is).
+fn is_flag(name: &str) -> bool {
+    name == DONE_FLAG || name == LEAVE_FLAG
+}
+
+fn is_data(value: &Val) -> bool {
+    matches!(value, Val::Array(_) | Val::Tuple(_) | Val::Nested { .. })
+}
+
+/// Whether a clause of this `:If` or `:Select` may end the list it is in (`:Return`, `:Leave`, `:Continue`, at any
+/// depth of nested `:If`s and `:Select`s; a nested loop's `:Leave` is its own).
+fn may_end_its_list(control: &Control) -> bool {
+    let any = |statements: &[Statement]| {
+        statements.iter().any(|statement| match &statement.kind {
+            StatementKind::Control(control) => match &**control {
+                Control::Return(_) | Control::Leave(_) | Control::Continue(_) => true,
+                nested => may_end_its_list(nested),
+            },
+            _ => false,
+        })
+    };
+    match control {
+        Control::If { clauses, otherwise } => {
+            clauses.iter().any(|(_, body)| any(body)) || otherwise.as_deref().is_some_and(any)
+        }
+        Control::Select { cases, otherwise, .. } => {
+            cases.iter().any(|case| any(&case.body)) || otherwise.as_deref().is_some_and(any)
+        }
+        // A loop's `:Leave` and `:Continue` are its own, and `:Return` inside a loop is refused when the loop is
+        // elaborated.
+        Control::While { .. } | Control::Repeat { .. } | Control::For { .. } => false,
+        Control::Return(_) | Control::Leave(_) | Control::Continue(_) => true,
+    }
+}
