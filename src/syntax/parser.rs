@@ -553,13 +553,20 @@ impl<'s> Parser<'s> {
                     self.report(
                         SyntaxError::new(
                             SyntaxErrorKind::MisplacedDel(
-                                "a ∇ inside a traditional function must be alone on its line (it closes the function)",
+                                "traditional functions cannot be nested: inside one, ∇ must be alone on its line, \
+                                 where it closes the function",
                             ),
                             token.span,
                         )
-                        .with_help("traditional functions cannot be nested: close this one with a line holding only ∇"),
+                        .with_help("close the enclosing function with a line holding only ∇ before defining another"),
                     );
+                    // Skip the nested definition whole, so that its closing ∇ does not close this function (within
+                    // the nesting limit: each nested definition is a recursion).
                     input = skip_to_statement_end(input);
+                    if let Ok(_level) = self.enter_nesting(token.span) {
+                        let (_, after_nested, _) = self.tradfn_body(input);
+                        input = after_nested;
+                    }
                     continue;
                 }
                 TokenKind::Keyword(keyword) if keyword.opens_a_structure() => {
@@ -2029,8 +2036,11 @@ mod tests {
     #[test]
     fn misplaced_dels() {
         assert_eq!(
-            error_messages("∇ F\n∇ G\n∇"),
-            vec!["a ∇ inside a traditional function must be alone on its line (it closes the function)"]
+            error_messages("∇ F\n∇ G\n∇\n∇"),
+            vec![
+                "traditional functions cannot be nested: inside one, ∇ must be alone on its line, where it closes the \
+                 function"
+            ]
         );
         assert_eq!(error_messages("1\n∇"), vec!["this ∇ closes no traditional function"]);
     }
@@ -2148,6 +2158,12 @@ mod tests {
                 SyntaxErrorKind::UnopenedBracket { close: ")", open: "(" },
             ]
         );
+    }
+
+    #[test]
+    fn many_nested_definitions_are_not_a_stack_overflow() {
+        let deep = format!("∇ F\n{}", "∇ G\n".repeat(100_000));
+        assert!(!error_kinds(&deep).is_empty());
     }
 
     #[test]
