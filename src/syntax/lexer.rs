@@ -21,7 +21,8 @@ pub struct LexedProgram {
 const UNSUPPORTED_GLYPHS: &[(&str, &str)] = &[
     (
         "→",
-        "branching is not supported; use guards (condition : result) inside a dfn",
+        "branching is not supported; use guards (condition : result) inside a dfn, or control structures (:If, \
+         :While, ...) inside a traditional function",
     ),
     ("⊆", "partitioned enclose is not supported"),
     ("⊇", "select is not supported"),
