@@ -1,12 +1,15 @@
 //! The parser: tokens to [`ast::Program`], written with nom over a token slice ([`Tokens`]).
 //!
 //! Every expression becomes an unresolved sequence of items (see the top of `ast.rs` and grammar.md). The parser
-//! settles brackets, parentheses, dfns and guards, numeric strands, assignments and indexing.
+//! settles brackets, parentheses, dfns and guards, numeric strands, assignments and indexing, and at the top level
+//! traditional functions (`∇ header` ... `∇`) with the control structures of their bodies.
 //!
 //! Error recovery: an error inside a statement is recorded and the parser skips to the end of that statement (the
 //! next newline, or `⋄` outside brackets, or the `}` that closes the enclosing dfn), so one run reports the errors of
 //! every statement. Recovery happens in the innermost statement list: an error in a dfn's line does not lose the
-//! rest of the dfn.
+//! rest of the dfn. Traditional functions and control structures are parsed by methods that never fail: they record
+//! their errors and consume their whole structure (up to its closing keyword or `∇`), so that an error in one
+//! keyword line is not followed by derived errors for the lines it encloses.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;

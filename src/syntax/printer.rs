@@ -6,7 +6,10 @@
 //! `(assign TARGET [(at AXIS...)] [(modify ITEM...)] VALUE)` when it assigns. Guards are `(guard CONDITION RESULT)`,
 //! annotations `(annotated "TEXT" STATEMENT)` and `(dfn (type "TEXT") ...)`. Comments follow the statements as
 //! `(comment "TEXT")`. Spans are omitted. Numbers print in APL notation: `¯` for minus, integers without a point,
-//! floats always with one (`1000.0`), complex numbers as `aJb`.
+//! floats always with one (`1000.0`), complex numbers as `aJb`. A traditional function is `(tradfn (header R←A F B)
+//! (locals L...)` and control structures `(if (clause COND ...) (else ...))`, `(while COND ...)`, `(repeat ...
+//! (until COND))`, `(for NAME VALUES ...)`, `(select VALUE (case V ...) (caselist VS ...) (else ...))`, `(return)`,
+//! `(leave)`, `(continue)`, their statements on their own, indented lines (grammar.md, section 7).
 
 use std::fmt::Write as _;
 
