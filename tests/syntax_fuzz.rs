@@ -4,7 +4,7 @@
 
 use aplc::source::SourceFile;
 use aplc::source::Span;
-use aplc::syntax::ast::{AssignTarget, Expr, Item, Program, Statement, StatementKind};
+use aplc::syntax::ast::{AssignTarget, Condition, Control, Expr, Item, Program, Statement, StatementKind};
 use aplc::syntax::lexer::canonical_glyph;
 use aplc::syntax::{parse_program, print_program, print_program_as_apl, render_errors_plain};
 use proptest::prelude::*;
@@ -57,6 +57,15 @@ const TOKEN_POOL: &[&str] = &[
     "⍝: int\n",
     "⍝ c\n",
     ":If",
+    ":EndIf",
+    ":For",
+    ":In",
+    ":Else",
+    ":While",
+    ":Until",
+    ":Leave",
+    "∇",
+    "∇ R←A F B;x",
 ];
 
 fn random_text_from(
@@ -132,10 +141,69 @@ fn check_spans_of_statements(text: &str, statements: &[Statement]) {
                     "guard parts out of order in {text:?}"
                 );
             }
+            StatementKind::Tradfn(tradfn) => {
+                assert!(slice.starts_with('∇') && slice.ends_with('∇'), "tradfn span {slice:?}");
+                assert_eq!(tradfn.span, statement.span);
+                let header = slice_of(text, tradfn.header_span);
+                assert!(header.contains(&tradfn.name.text), "header span {header:?}");
+                assert!(tradfn.span.start < tradfn.header_span.start && tradfn.header_span.end < tradfn.span.end);
+                check_spans_of_statements(text, &tradfn.body);
+            }
+            StatementKind::Control(control) => {
+                assert!(slice.starts_with(':'), "control structure span {slice:?}");
+                check_spans_of_control(text, control);
+            }
         }
         if let Some(annotation) = &statement.annotation {
             assert!(slice_of(text, annotation.span).starts_with("⍝:"));
             assert!(annotation.span.end < statement.span.start);
+        }
+    }
+}
+
+fn check_spans_of_control(text: &str, control: &Control) {
+    let check_condition = |condition: &Condition| {
+        check_spans_of_expression(text, &condition.first);
+        condition
+            .more
+            .iter()
+            .for_each(|expression| check_spans_of_expression(text, expression));
+    };
+    match control {
+        Control::If { clauses, otherwise } => {
+            for (condition, body) in clauses {
+                check_condition(condition);
+                check_spans_of_statements(text, body);
+            }
+            check_spans_of_statements(text, otherwise.as_deref().unwrap_or_default());
+        }
+        Control::While { condition, body } => {
+            check_condition(condition);
+            check_spans_of_statements(text, body);
+        }
+        Control::Repeat { body, until } => {
+            check_spans_of_statements(text, body);
+            until.iter().for_each(check_condition);
+        }
+        Control::For { variable, values, body } => {
+            assert_eq!(slice_of(text, variable.span), variable.text);
+            check_spans_of_expression(text, values);
+            check_spans_of_statements(text, body);
+        }
+        Control::Select {
+            value,
+            cases,
+            otherwise,
+        } => {
+            check_spans_of_expression(text, value);
+            for case in cases {
+                check_spans_of_expression(text, &case.value);
+                check_spans_of_statements(text, &case.body);
+            }
+            check_spans_of_statements(text, otherwise.as_deref().unwrap_or_default());
+        }
+        Control::Return(span) | Control::Leave(span) | Control::Continue(span) => {
+            assert!(slice_of(text, *span).starts_with(':'));
         }
     }
 }
@@ -254,6 +322,52 @@ fn valid_expression() -> impl Strategy<Value = String> {
     })
 }
 
+/// A statement of `valid_expression`'s grammar that does not start with `∇` (which at the start of a statement
+/// begins a tradfn definition, or closes one).
+fn valid_statement() -> BoxedStrategy<String> {
+    valid_expression()
+        .prop_map(|text| {
+            if text.starts_with('∇') {
+                format!("⊢{text}")
+            } else {
+                text
+            }
+        })
+        .boxed()
+}
+
+/// Lines of a tradfn body: statements of `valid_statement`, and control structures of every kind around them, with
+/// conditions and values from the same grammar.
+fn valid_tradfn_lines() -> impl Strategy<Value = String> {
+    valid_statement().prop_recursive(3, 24, 3, |inner| {
+        let lines = prop::collection::vec(inner, 0..3).prop_map(|lines| lines.join("\n"));
+        let value = valid_statement();
+        prop_oneof![
+            (value.clone(), lines.clone()).prop_map(|(condition, body)| format!(":If {condition}\n{body}\n:EndIf")),
+            (value.clone(), value.clone(), lines.clone(), lines.clone()).prop_map(
+                |(first, second, body, otherwise)| {
+                    format!(":if {first} ⋄ :AndIf {second}\n{body}\n:ElseIf {second}\n:Else\n{otherwise}\n:End")
+                }
+            ),
+            (value.clone(), lines.clone())
+                .prop_map(|(condition, body)| format!(":While {condition}\n:OrIf 1\n:Leave\n{body}\n:EndWhile")),
+            (value.clone(), lines.clone())
+                .prop_map(|(condition, body)| format!(":Repeat\n{body}\n:Continue\n:Until {condition}")),
+            lines.clone().prop_map(|body| format!(":Repeat ⋄ {body} ⋄ :EndRepeat")),
+            (value.clone(), lines.clone()).prop_map(|(values, body)| format!(":For i :In {values}\n{body}\n:EndFor")),
+            (value.clone(), value, lines.clone(), lines).prop_map(|(selected, case, body, otherwise)| {
+                format!(":Select {selected}\n:Case {case}\n{body}\n:CaseList {case}\n:Else\n{otherwise}\n:EndSelect")
+            }),
+        ]
+    })
+}
+
+fn valid_tradfn() -> impl Strategy<Value = String> {
+    let header = prop::sample::select(vec!["F", "F B", "R←A F B;i;⎕IO", "{R}←{A} F B", "R←F B ⍝ comment"]);
+    (header, prop::collection::vec(valid_tradfn_lines(), 0..4))
+        .prop_map(|(header, lines)| format!("∇ {header}\n{}\n∇", lines.join("\n")))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -268,7 +382,18 @@ proptest! {
     }
 
     #[test]
-    fn valid_programs_parse_and_round_trip(statements in prop::collection::vec(valid_expression(), 1..4)) {
+    fn valid_programs_parse_and_round_trip(statements in prop::collection::vec(valid_statement(), 1..4)) {
+        let text = statements.join("\n");
+        match parse_program(&SourceFile::new("valid.apl", text.as_str())) {
+            Ok(program) => check_round_trip(&text, &program),
+            Err(errors) => panic!("{text:?} should parse:\n{}", render_errors_plain(&errors)),
+        }
+    }
+
+    #[test]
+    fn valid_tradfns_parse_and_round_trip(
+        statements in prop::collection::vec(prop_oneof![valid_statement(), valid_tradfn()], 1..4)
+    ) {
         let text = statements.join("\n");
         match parse_program(&SourceFile::new("valid.apl", text.as_str())) {
             Ok(program) => check_round_trip(&text, &program),

@@ -18,8 +18,20 @@ pub enum SyntaxErrorKind {
     UnsupportedGlyph(String),
     #[error("malformed number {0:?}")]
     MalformedNumber(String),
-    #[error("control structures ({0}) are not supported")]
+    #[error("the control structure {0} is not supported")]
     ControlStructure(String),
+    #[error("control structures ({0}) are only supported inside a traditional function (∇)")]
+    ControlOutsideTradfn(String),
+    #[error("{0}")]
+    MalformedControl(String),
+    #[error("malformed function header: {0}")]
+    MalformedHeader(String),
+    #[error("the traditional function {0} is never closed")]
+    UnterminatedFunction(String),
+    #[error("{0}")]
+    MisplacedDel(&'static str),
+    #[error("labels (name:) and branches (→) are not supported in traditional functions")]
+    Label,
     #[error("unbalanced {open}: it is never closed")]
     UnclosedBracket { open: &'static str },
     #[error("unbalanced {close}: there is no matching {open} before it")]
@@ -65,7 +77,14 @@ impl SyntaxErrorKind {
             SyntaxErrorKind::UnknownCharacter(_) => "aplc::syntax::unknown_character",
             SyntaxErrorKind::UnsupportedGlyph(_) => "aplc::syntax::unsupported_glyph",
             SyntaxErrorKind::MalformedNumber(_) => "aplc::syntax::malformed_number",
-            SyntaxErrorKind::ControlStructure(_) => "aplc::syntax::control_structure",
+            SyntaxErrorKind::ControlStructure(_) | SyntaxErrorKind::ControlOutsideTradfn(_) => {
+                "aplc::syntax::control_structure"
+            }
+            SyntaxErrorKind::MalformedControl(_) => "aplc::syntax::malformed_control_structure",
+            SyntaxErrorKind::MalformedHeader(_) => "aplc::syntax::malformed_header",
+            SyntaxErrorKind::UnterminatedFunction(_) => "aplc::syntax::unterminated_function",
+            SyntaxErrorKind::MisplacedDel(_) => "aplc::syntax::misplaced_del",
+            SyntaxErrorKind::Label => "aplc::syntax::label",
             SyntaxErrorKind::UnclosedBracket { .. } | SyntaxErrorKind::UnopenedBracket { .. } => {
                 "aplc::syntax::unbalanced_bracket"
             }
@@ -93,7 +112,13 @@ impl SyntaxErrorKind {
             SyntaxErrorKind::UnknownCharacter(_) => "not an APL character",
             SyntaxErrorKind::UnsupportedGlyph(_) => "not supported",
             SyntaxErrorKind::MalformedNumber(_) => "not a number",
-            SyntaxErrorKind::ControlStructure(_) => "control structure",
+            SyntaxErrorKind::ControlStructure(_) => "not supported",
+            SyntaxErrorKind::ControlOutsideTradfn(_) => "outside a traditional function",
+            SyntaxErrorKind::MalformedControl(_) => "here",
+            SyntaxErrorKind::MalformedHeader(_) => "in this header",
+            SyntaxErrorKind::UnterminatedFunction(_) => "opened here",
+            SyntaxErrorKind::MisplacedDel(_) => "here",
+            SyntaxErrorKind::Label => "a label",
             SyntaxErrorKind::UnclosedBracket { .. } => "opened here",
             SyntaxErrorKind::UnopenedBracket { .. } => "closed here",
             SyntaxErrorKind::MismatchedBracket { .. } => "wrong closing bracket",

@@ -7,7 +7,7 @@ use unicode_segmentation::UnicodeSegmentation;
 use crate::source::Span;
 use crate::syntax::ast::{Comment, NumberLiteral, Primitive, SpecialName};
 use crate::syntax::error::{SyntaxError, SyntaxErrorKind};
-use crate::syntax::token::{Token, TokenKind};
+use crate::syntax::token::{Keyword, Token, TokenKind};
 
 /// What the lexer found: tokens (without comments), every comment, and the errors.
 #[derive(Debug, Default)]
@@ -21,7 +21,8 @@ pub struct LexedProgram {
 const UNSUPPORTED_GLYPHS: &[(&str, &str)] = &[
     (
         "→",
-        "branching is not supported; use guards (condition : result) inside a dfn",
+        "branching is not supported; use guards (condition : result) inside a dfn, or control structures (:If, \
+         :While, ...) inside a traditional function",
     ),
     ("⊆", "partitioned enclose is not supported"),
     ("⊇", "select is not supported"),
@@ -68,7 +69,7 @@ pub fn canonical_glyph(grapheme: &str) -> &str {
         .map_or(grapheme, |(_, glyph)| glyph)
 }
 
-/// Dyalog control-structure keywords, recognised only to report that they are not supported.
+/// Dyalog control-structure keywords: those of [`Keyword`] become tokens, the others are reported as not supported.
 const CONTROL_KEYWORDS: &[&str] = &[
     "if",
     "elseif",
@@ -145,6 +146,7 @@ pub fn lex(text: &str) -> LexedProgram {
         graphemes: graphemes_with_quotes_apart(text),
         position: 0,
         text_length: text.len(),
+        statement_start: 0,
     };
     // A byte-order mark that some editors put at the start of a file is not part of the program.
     if lexer.peek() == Some("\u{feff}") {
@@ -161,6 +163,10 @@ struct Lexer<'a> {
     graphemes: Vec<(usize, &'a str)>,
     position: usize,
     text_length: usize,
+    /// The index in the tokens of the current statement's first token (the tokens' length while it has none): a
+    /// control keyword is read only there, and `:In` only in a statement that starts with `:For`. A `{` starts a
+    /// statement too (the first of a dfn's body).
+    statement_start: usize,
 }
 
 /// The result of scanning one real part of a number: its text in Rust syntax and whether it is an integer.
@@ -191,11 +197,15 @@ impl<'a> Lexer<'a> {
         Span::new(self.offset_of(start_index), self.offset_of(self.position))
     }
 
-    fn push_token(&self, lexed: &mut LexedProgram, kind: TokenKind, start_index: usize) {
+    fn push_token(&mut self, lexed: &mut LexedProgram, kind: TokenKind, start_index: usize) {
+        let starts_a_statement = kind.is_statement_separator() || kind == TokenKind::LeftBrace;
         lexed.tokens.push(Token {
             kind,
             span: self.span_from(start_index),
         });
+        if starts_a_statement {
+            self.statement_start = lexed.tokens.len();
+        }
     }
 
     fn lex_one(&mut self, lexed: &mut LexedProgram) {
@@ -224,8 +234,8 @@ impl<'a> Lexer<'a> {
             self.lex_name(lexed);
         } else if canonical_glyph(grapheme) == "⎕" {
             self.lex_system_name(lexed);
-        } else if grapheme == ":" && self.is_control_structure(lexed) {
-            self.lex_control_structure(lexed);
+        } else if grapheme == ":" && self.control_keyword_here(lexed).is_some() {
+            self.lex_control_keyword(lexed);
         } else {
             self.lex_glyph(lexed);
         }
@@ -434,34 +444,52 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// `:If`, `:For`, ... (any keyword of Dyalog's control structures, in any case) at the start of a statement. After
-    /// an expression, `:` is a guard's colon even when a name like `End` follows (`⍵:End`).
-    fn is_control_structure(&self, lexed: &LexedProgram) -> bool {
+    /// The keyword word (without its colon) when the `:` at the current position starts a control keyword: any
+    /// keyword of Dyalog's control structures, in any case, at the start of a statement, or `:In` (`:InEach`) within a
+    /// statement that starts with `:For`. After an expression, `:` is otherwise a guard's colon even when a name like
+    /// `End` follows (`⍵:End`).
+    fn control_keyword_here(&self, lexed: &LexedProgram) -> Option<String> {
         if !self.peek_at(1).is_some_and(is_ascii_letter) {
-            return false;
+            return None;
         }
-        let at_statement_start = lexed
-            .tokens
-            .last()
-            .is_none_or(|token| token.kind.is_statement_separator() || token.kind == TokenKind::LeftBrace);
         let mut word = String::new();
         let mut offset = 1;
         while let Some(grapheme) = self.peek_at(offset).filter(|grapheme| is_ascii_letter(grapheme)) {
             word.push_str(grapheme);
             offset += 1;
         }
-        at_statement_start && CONTROL_KEYWORDS.contains(&word.to_lowercase().as_str())
+        let lowercase = word.to_lowercase();
+        let at_statement_start = lexed.tokens.len() == self.statement_start;
+        let in_a_for_statement = lexed
+            .tokens
+            .get(self.statement_start)
+            .is_some_and(|token| token.kind == TokenKind::Keyword(Keyword::For));
+        let is_keyword = if at_statement_start {
+            CONTROL_KEYWORDS.contains(&lowercase.as_str())
+        } else {
+            in_a_for_statement && matches!(lowercase.as_str(), "in" | "ineach")
+        };
+        is_keyword.then_some(word)
     }
 
-    fn lex_control_structure(&mut self, lexed: &mut LexedProgram) {
+    /// A keyword aplc supports becomes a [`TokenKind::Keyword`]; any other is reported, and the rest of its line
+    /// skipped (its arguments would only give derived errors).
+    fn lex_control_keyword(&mut self, lexed: &mut LexedProgram) {
         let start = self.position;
         self.position += 1;
         while self.peek().is_some_and(is_ascii_letter) {
             self.position += 1;
         }
+        let word = self.text_from(start + 1);
+        if let Some(keyword) = Keyword::from_word(&word) {
+            self.push_token(lexed, TokenKind::Keyword(keyword), start);
+            return;
+        }
         let keyword = self.text_from(start);
-        let error = SyntaxError::new(SyntaxErrorKind::ControlStructure(keyword), self.span_from(start))
-            .with_help("write the logic with dfns: guards (condition : result) and recursion with ∇");
+        let error = SyntaxError::new(SyntaxErrorKind::ControlStructure(keyword), self.span_from(start)).with_help(
+            "inside a traditional function aplc supports :If, :While, :Repeat, :For, :Select, :Return, :Leave and \
+             :Continue; elsewhere, write the logic with dfns: guards (condition : result) and recursion with ∇",
+        );
         lexed.errors.push(error);
         while !matches!(self.peek(), None | Some("\n") | Some("\r\n")) {
             self.position += 1;
@@ -782,21 +810,69 @@ mod tests {
     }
 
     #[test]
-    fn control_structures_are_reported() {
+    fn supported_control_keywords_are_tokens_in_any_case() {
         assert_eq!(
-            error_kinds(":If x"),
-            vec![SyntaxErrorKind::ControlStructure(":If".to_string())]
+            kinds(":If x ⋄ :endif\n:ELSE"),
+            vec![
+                TokenKind::Keyword(Keyword::If),
+                TokenKind::Name("x".to_string()),
+                TokenKind::Diamond,
+                TokenKind::Keyword(Keyword::EndIf),
+                TokenKind::Newline,
+                TokenKind::Keyword(Keyword::Else),
+            ]
+        );
+        for (keyword, spelling) in Keyword::TABLE {
+            assert_eq!(kinds(spelling), vec![TokenKind::Keyword(*keyword)], "{spelling}");
+        }
+    }
+
+    #[test]
+    fn in_is_a_keyword_inside_a_for_statement_only() {
+        assert_eq!(
+            kinds(":For i :In ⍳3"),
+            vec![
+                TokenKind::Keyword(Keyword::For),
+                TokenKind::Name("i".to_string()),
+                TokenKind::Keyword(Keyword::In),
+                primitive(Primitive::Iota),
+                number(NumberLiteral::Int(3)),
+            ]
+        );
+        // Elsewhere, after an expression, the colon is a guard's.
+        assert_eq!(
+            kinds("{⍵:In}"),
+            vec![
+                TokenKind::LeftBrace,
+                TokenKind::Special(SpecialName::Omega),
+                TokenKind::Colon,
+                TokenKind::Name("In".to_string()),
+                TokenKind::RightBrace,
+            ]
         );
         assert_eq!(
-            error_kinds("1 ⋄ :while 1"),
-            vec![SyntaxErrorKind::ControlStructure(":while".to_string())]
+            error_kinds(":For i :InEach x"),
+            vec![SyntaxErrorKind::ControlStructure(":InEach".to_string())]
+        );
+    }
+
+    #[test]
+    fn unsupported_control_structures_are_reported() {
+        assert_eq!(
+            error_kinds(":Trap 0"),
+            vec![SyntaxErrorKind::ControlStructure(":Trap".to_string())]
         );
         assert_eq!(
-            error_kinds("{\n:Return\n}"),
-            vec![SyntaxErrorKind::ControlStructure(":Return".to_string())]
+            error_kinds("1 ⋄ :with ns"),
+            vec![SyntaxErrorKind::ControlStructure(":with".to_string())]
+        );
+        assert_eq!(
+            error_kinds("{\n:GoTo 3\n}"),
+            vec![SyntaxErrorKind::ControlStructure(":GoTo".to_string())]
         );
         // After an expression the colon is a guard's, whatever name follows.
         assert!(error_kinds("{⍵:EndIf}").is_empty());
+        assert!(error_kinds("{⍵:Trap}").is_empty());
         // A colon and a name that is no keyword, at the start of a statement, is left to the parser (a guard with no
         // condition).
         assert!(error_kinds("{:x}").is_empty());

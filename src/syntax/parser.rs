@@ -1,12 +1,15 @@
 //! The parser: tokens to [`ast::Program`], written with nom over a token slice ([`Tokens`]).
 //!
 //! Every expression becomes an unresolved sequence of items (see the top of `ast.rs` and grammar.md). The parser
-//! settles brackets, parentheses, dfns and guards, numeric strands, assignments and indexing.
+//! settles brackets, parentheses, dfns and guards, numeric strands, assignments and indexing, and at the top level
+//! traditional functions (`∇ header` ... `∇`) with the control structures of their bodies.
 //!
 //! Error recovery: an error inside a statement is recorded and the parser skips to the end of that statement (the
 //! next newline, or `⋄` outside brackets, or the `}` that closes the enclosing dfn), so one run reports the errors of
 //! every statement. Recovery happens in the innermost statement list: an error in a dfn's line does not lose the
-//! rest of the dfn.
+//! rest of the dfn. Traditional functions and control structures are parsed by methods that never fail: they record
+//! their errors and consume their whole structure (up to its closing keyword or `∇`), so that an error in one
+//! keyword line is not followed by derived errors for the lines it encloses.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
@@ -18,10 +21,11 @@ use nom::{IResult, Needed, Parser as _};
 use crate::source::Span;
 use crate::syntax::ast::Program;
 use crate::syntax::ast::{
-    AssignTarget, Assignment, Comment, Dfn, Expr, Item, Name, NumberLiteral, SpecialName, Statement, StatementKind,
+    AssignTarget, Assignment, Case, Comment, Condition, Control, Dfn, Expr, Item, Name, NumberLiteral, SpecialName,
+    Statement, StatementKind, Tradfn,
 };
 use crate::syntax::error::{SyntaxError, SyntaxErrorKind};
-use crate::syntax::token::{special_name_glyph, Token, TokenKind};
+use crate::syntax::token::{special_name_glyph, Keyword, Token, TokenKind};
 
 /// A token slice as nom input. `end_of_text` gives errors at the end of the input a place to point at.
 #[derive(Clone, Copy, Debug)]
@@ -180,11 +184,14 @@ impl Drop for NestingLevel<'_> {
     }
 }
 
-/// Whether statements are parsed at the top level or inside a dfn (where guards are allowed and `}` ends the list).
+/// Whether statements are parsed at the top level (where `∇` starts a tradfn definition), inside a dfn (where guards
+/// are allowed and `}` ends the list) or inside a tradfn (where control structures are allowed and `:` would be a
+/// label).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum StatementContext {
     TopLevel,
     DfnBody,
+    TradfnBody,
 }
 
 /// Parses a whole program. Returns the program (with whatever could be parsed) and every error found.
@@ -248,9 +255,19 @@ impl<'s> Parser<'s> {
                 None => break,
                 Some(TokenKind::RightBrace) if context == StatementContext::DfnBody => break,
                 Some(TokenKind::RightBrace) => {
-                    let kind = SyntaxErrorKind::UnopenedBracket { close: "}", open: "{" };
-                    self.errors.borrow_mut().push(SyntaxError::new(kind, input.next_span()));
+                    self.report_stray_closing_brace(input);
                     input = input.after_first();
+                    continue;
+                }
+                Some(TokenKind::Keyword(keyword)) => {
+                    self.report_control_outside_tradfn(*keyword, input.next_span());
+                    input = skip_to_statement_end(input);
+                    continue;
+                }
+                Some(TokenKind::Special(SpecialName::Del)) if context == StatementContext::TopLevel => {
+                    let (definition, rest) = self.tradfn_definition(input);
+                    statements.extend(definition);
+                    input = rest;
                     continue;
                 }
                 Some(_) => {}
@@ -268,6 +285,27 @@ impl<'s> Parser<'s> {
             }
         }
         (statements, input)
+    }
+
+    fn report_stray_closing_brace(&self, input: Tokens<'_>) {
+        let kind = SyntaxErrorKind::UnopenedBracket { close: "}", open: "{" };
+        self.errors.borrow_mut().push(SyntaxError::new(kind, input.next_span()));
+    }
+
+    fn report_control_outside_tradfn(&self, keyword: Keyword, span: Span) {
+        let error = SyntaxError::new(
+            SyntaxErrorKind::ControlOutsideTradfn(keyword.spelling().to_string()),
+            span,
+        )
+        .with_help(
+            "as in Dyalog, control structures belong in a traditional function (∇ R←F X ... ∇); in a dfn use \
+                 guards (condition : result)",
+        );
+        self.errors.borrow_mut().push(error);
+    }
+
+    fn report(&self, error: SyntaxError) {
+        self.errors.borrow_mut().push(error);
     }
 
     /// One statement: an expression, or (in a dfn) a guard `condition : result`.
@@ -299,6 +337,13 @@ impl<'s> Parser<'s> {
         colon_span: Span,
         context: StatementContext,
     ) -> ParseResult<'t, StatementKind> {
+        if context == StatementContext::TradfnBody {
+            return fail_with_help(
+                SyntaxErrorKind::Label,
+                colon_span,
+                "use :If, :While, :For, ... for control flow in a traditional function; guards belong in dfns",
+            );
+        }
         if context == StatementContext::TopLevel {
             return fail_with_help(
                 SyntaxErrorKind::GuardOutsideDfn,
@@ -327,6 +372,619 @@ impl<'s> Parser<'s> {
             return fail(SyntaxErrorKind::MalformedGuard("a guard has only one :"), *span);
         }
         Ok((rest, StatementKind::Guard { condition, result }))
+    }
+
+    // ----- Traditional functions --------------------------------------------------------------------------------
+
+    /// `∇ header` (on one line), the body, and a line holding only `∇`. Never fails: errors are recorded, and the
+    /// whole definition is consumed up to its closing `∇` (or the end of the text) even when the header is malformed,
+    /// so that the body's control structures are not reported again as being outside a function.
+    fn tradfn_definition<'t>(&self, input: Tokens<'t>) -> (Option<Statement>, Tokens<'t>) {
+        let del_span = input.next_span();
+        let annotation = self.statement_annotation(input.position());
+        let header_start = input.after_first();
+        let header_length = header_start
+            .tokens
+            .iter()
+            .position(|token| token.kind.is_statement_separator())
+            .unwrap_or(header_start.tokens.len());
+        let header_tokens = nom::Input::take(&header_start, header_length);
+        let after_header = nom::Input::take_from(&header_start, header_length);
+        if header_length == 0 {
+            self.report(
+                SyntaxError::new(
+                    SyntaxErrorKind::MisplacedDel("this ∇ closes no traditional function"),
+                    del_span,
+                )
+                .with_help("a traditional function starts with ∇ and its header on one line: ∇ R←A F B"),
+            );
+            return (None, after_header);
+        }
+        let header = self.tradfn_header(header_tokens);
+        let (body, rest, closing_del) = self.tradfn_body(after_header);
+        let header = match header {
+            Ok(header) => header,
+            Err(error) => {
+                self.report(error);
+                return (None, rest);
+            }
+        };
+        let header_span = header_start.span_until(after_header);
+        let Some(closing_del) = closing_del else {
+            self.report(
+                SyntaxError::new(
+                    SyntaxErrorKind::UnterminatedFunction(header.name.text.clone()),
+                    del_span.join(header_span),
+                )
+                .with_help("end the function with a line holding only ∇"),
+            );
+            return (None, rest);
+        };
+        let span = del_span.join(closing_del);
+        let tradfn = Tradfn {
+            name: header.name,
+            result: header.result,
+            shy_result: header.shy_result,
+            left: header.left,
+            optional_left: header.optional_left,
+            right: header.right,
+            locals: header.locals,
+            body,
+            header_span,
+            span,
+        };
+        let statement = Statement {
+            kind: StatementKind::Tradfn(Box::new(tradfn)),
+            annotation,
+            span,
+        };
+        (Some(statement), rest)
+    }
+
+    /// The body of a tradfn: blocks of statements up to the closing `∇` (consumed; its span is returned) or the end of
+    /// the text (`None`). A closing keyword that closes nothing is reported and skipped.
+    fn tradfn_body<'t>(&self, mut input: Tokens<'t>) -> (Vec<Statement>, Tokens<'t>, Option<Span>) {
+        let mut statements = Vec::new();
+        loop {
+            let (block, rest, end) = self.tradfn_block(input, 0, &[]);
+            statements.extend(block);
+            match end {
+                BlockEnd::EndOfText => return (statements, rest, None),
+                BlockEnd::ClosingDel(span) => return (statements, rest.after_first(), Some(span)),
+                BlockEnd::Keyword(keyword, span) => {
+                    self.report(SyntaxError::new(
+                        SyntaxErrorKind::MalformedControl(format!(
+                            "{} closes no open control structure",
+                            keyword.spelling()
+                        )),
+                        span,
+                    ));
+                    input = skip_to_statement_end(rest);
+                }
+            }
+        }
+    }
+
+    /// The header after `∇`: `[R←] [A] NAME [B] {;LOCAL}`, with `{R}` for a shy result and `{A}` for an optional left
+    /// argument. `header` holds exactly the header's tokens.
+    fn tradfn_header(&self, header: Tokens<'_>) -> Result<TradfnHeader, SyntaxError> {
+        let tokens = header.tokens;
+        let signature_length = tokens
+            .iter()
+            .position(|token| token.kind == TokenKind::Semicolon)
+            .unwrap_or(tokens.len());
+        let (signature, locals) = tokens.split_at(signature_length);
+        if let Some(parenthesis) = signature.iter().find(|token| token.kind == TokenKind::LeftParenthesis) {
+            return Err(malformed_header(
+                "operator headers such as ∇ R←(F OP) X are not supported",
+                parenthesis.span,
+            )
+            .with_help("define operators as dfns, with ⍺⍺ and ⍵⍵ for the operands"));
+        }
+        let (result, shy_result, call) = match signature.iter().position(|token| token.kind == TokenKind::Assign) {
+            Some(arrow) => {
+                let (result, shy) = header_result(&signature[..arrow], signature[arrow].span)?;
+                (Some(result), shy, &signature[arrow + 1..])
+            }
+            None => (None, false, signature),
+        };
+        let call_span = match (call.first(), call.last()) {
+            (Some(first), Some(last)) => first.span.join(last.span),
+            _ => {
+                let after = signature.last().map_or(header.next_span(), |token| token.span);
+                return Err(malformed_header("the function's name is missing", after)
+                    .with_help("a header names the function: ∇ F, ∇ R←F B, ∇ R←A F B"));
+            }
+        };
+        let parts = header_call_parts(call)?;
+        let (left, optional_left, name, right) = match parts.as_slice() {
+            [(name, false)] => (None, false, name.clone(), None),
+            [(name, false), (right, false)] => (None, false, name.clone(), Some(right.clone())),
+            [(left, optional), (name, false), (right, false)] => {
+                (Some(left.clone()), *optional, name.clone(), Some(right.clone()))
+            }
+            [..] if parts.len() <= 3 => {
+                return Err(malformed_header(
+                    "only the left argument may be in braces: {A} F B",
+                    call_span,
+                ))
+            }
+            _ => {
+                return Err(malformed_header("too many names", call_span)
+                    .with_help("a header is F, F B or A F B, after an optional R←"))
+            }
+        };
+        Ok(TradfnHeader {
+            name,
+            result,
+            shy_result,
+            left,
+            optional_left,
+            right,
+            locals: header_locals(locals)?,
+        })
+    }
+
+    // ----- Control structures -----------------------------------------------------------------------------------
+
+    /// Statements of a tradfn body up to what ends the block: the end of the text, a line holding only `∇`, or a
+    /// keyword that continues or closes a structure (not consumed). `continuations` are the keywords the enclosing
+    /// structure accepts in the middle (`:ElseIf`, `:Else` for an `:If`); any other such keyword is reported and its
+    /// statement skipped. `loop_depth` counts the enclosing loops, for `:Leave` and `:Continue`.
+    fn tradfn_block<'t>(
+        &self,
+        mut input: Tokens<'t>,
+        loop_depth: usize,
+        continuations: &[Keyword],
+    ) -> (Vec<Statement>, Tokens<'t>, BlockEnd) {
+        let mut statements = Vec::new();
+        loop {
+            input = skip_statement_separators(input);
+            let Some(token) = input.first() else {
+                return (statements, input, BlockEnd::EndOfText);
+            };
+            match &token.kind {
+                TokenKind::RightBrace => {
+                    self.report_stray_closing_brace(input);
+                    input = input.after_first();
+                    continue;
+                }
+                TokenKind::Special(SpecialName::Del) => {
+                    if input.second_kind().is_none_or(TokenKind::is_statement_separator) {
+                        return (statements, input, BlockEnd::ClosingDel(token.span));
+                    }
+                    self.report(
+                        SyntaxError::new(
+                            SyntaxErrorKind::MisplacedDel(
+                                "traditional functions cannot be nested: inside one, ∇ must be alone on its line, \
+                                 where it closes the function",
+                            ),
+                            token.span,
+                        )
+                        .with_help("close the enclosing function with a line holding only ∇ before defining another"),
+                    );
+                    // Skip the nested definition whole, so that its closing ∇ does not close this function (within
+                    // the nesting limit: each nested definition is a recursion).
+                    input = skip_to_statement_end(input);
+                    if let Ok(_level) = self.enter_nesting(token.span) {
+                        let (_, after_nested, _) = self.tradfn_body(input);
+                        input = after_nested;
+                    }
+                    continue;
+                }
+                TokenKind::Keyword(keyword) if keyword.opens_a_structure() => {
+                    let (statement, rest) = self.control_structure(input, *keyword, loop_depth);
+                    statements.push(statement);
+                    input = rest;
+                    continue;
+                }
+                TokenKind::Keyword(keyword @ (Keyword::Return | Keyword::Leave | Keyword::Continue)) => {
+                    let (statement, rest) = self.jump_statement(input, *keyword, loop_depth);
+                    statements.push(statement);
+                    input = rest;
+                    continue;
+                }
+                TokenKind::Keyword(keyword) if keyword.closes_a_structure() || continuations.contains(keyword) => {
+                    return (statements, input, BlockEnd::Keyword(*keyword, token.span));
+                }
+                TokenKind::Keyword(keyword) => {
+                    self.report_misplaced_keyword(*keyword, token.span);
+                    input = skip_to_statement_end(input);
+                    continue;
+                }
+                _ => {}
+            }
+            match self.statement(input, StatementContext::TradfnBody) {
+                Ok((rest, statement)) => {
+                    statements.push(statement);
+                    input = rest;
+                }
+                Err(nom::Err::Error(ParseFailure(error)) | nom::Err::Failure(ParseFailure(error))) => {
+                    self.report(error);
+                    input = skip_to_statement_end(input);
+                }
+                Err(nom::Err::Incomplete(_)) => unreachable!("the token parsers are complete, never streaming"),
+            }
+        }
+    }
+
+    fn report_misplaced_keyword(&self, keyword: Keyword, span: Span) {
+        let message = match keyword {
+            Keyword::AndIf | Keyword::OrIf => format!(
+                "{} must directly follow the line of an :If, :ElseIf, :While or :Until",
+                keyword.spelling()
+            ),
+            Keyword::In => ":In belongs on the line of a :For (:For i :In values)".to_string(),
+            _ => format!("{} is not part of the enclosing control structure", keyword.spelling()),
+        };
+        self.report(SyntaxError::new(SyntaxErrorKind::MalformedControl(message), span));
+    }
+
+    /// `:Return`, `:Leave` or `:Continue`, alone in its statement; the last two only inside a loop.
+    fn jump_statement<'t>(&self, input: Tokens<'t>, keyword: Keyword, loop_depth: usize) -> (Statement, Tokens<'t>) {
+        let span = input.next_span();
+        if keyword != Keyword::Return && loop_depth == 0 {
+            self.report(
+                SyntaxError::new(
+                    SyntaxErrorKind::MalformedControl(format!("{} is only allowed inside a loop", keyword.spelling())),
+                    span,
+                )
+                .with_help("loops are :While, :Repeat and :For"),
+            );
+        }
+        let rest = self.nothing_after_keyword(input.after_first(), keyword);
+        let control = match keyword {
+            Keyword::Return => Control::Return(span),
+            Keyword::Leave => Control::Leave(span),
+            _ => Control::Continue(span),
+        };
+        let statement = Statement {
+            kind: StatementKind::Control(Box::new(control)),
+            annotation: self.statement_annotation(span.start),
+            span,
+        };
+        (statement, rest)
+    }
+
+    /// A keyword that takes nothing after it (`:Else`, `:EndIf`, `:Repeat`, ...): anything else in its statement is
+    /// reported and skipped.
+    fn nothing_after_keyword<'t>(&self, input: Tokens<'t>, keyword: Keyword) -> Tokens<'t> {
+        match input.first() {
+            None => input,
+            Some(token) if token.kind.is_statement_separator() => input,
+            Some(token) => {
+                self.report(
+                    SyntaxError::new(
+                        SyntaxErrorKind::MalformedControl(format!(
+                            "nothing may follow {} in its statement",
+                            keyword.spelling()
+                        )),
+                        token.span,
+                    )
+                    .with_help("put the statement on the next line, or after ⋄"),
+                );
+                skip_to_statement_end(input)
+            }
+        }
+    }
+
+    /// An opening keyword's structure, up to its closing keyword (consumed). Never fails: errors are recorded, and
+    /// what could not be parsed is left out of the tree.
+    fn control_structure<'t>(&self, input: Tokens<'t>, keyword: Keyword, loop_depth: usize) -> (Statement, Tokens<'t>) {
+        let keyword_span = input.next_span();
+        let annotation = self.statement_annotation(keyword_span.start);
+        let placeholder = |rest: Tokens<'t>| {
+            let control = Control::Return(keyword_span);
+            let statement = Statement {
+                kind: StatementKind::Control(Box::new(control)),
+                annotation: None,
+                span: keyword_span,
+            };
+            (statement, rest)
+        };
+        let _level = match self.enter_nesting(keyword_span) {
+            Ok(level) => level,
+            Err(nom::Err::Error(ParseFailure(error)) | nom::Err::Failure(ParseFailure(error))) => {
+                self.report(error);
+                return placeholder(skip_to_statement_end(input));
+            }
+            Err(nom::Err::Incomplete(_)) => unreachable!("the token parsers are complete, never streaming"),
+        };
+        let after_keyword = input.after_first();
+        let (control, rest) = match keyword {
+            Keyword::If => self.if_structure(after_keyword, keyword_span, loop_depth),
+            Keyword::While => self.while_structure(after_keyword, keyword_span, loop_depth),
+            Keyword::Repeat => self.repeat_structure(after_keyword, keyword_span, loop_depth),
+            Keyword::For => self.for_structure(after_keyword, keyword_span, loop_depth),
+            _ => self.select_structure(after_keyword, keyword_span, loop_depth),
+        };
+        let statement = Statement {
+            kind: StatementKind::Control(Box::new(control)),
+            annotation,
+            span: input.span_until(rest),
+        };
+        (statement, rest)
+    }
+
+    fn if_structure<'t>(&self, input: Tokens<'t>, if_span: Span, loop_depth: usize) -> (Control, Tokens<'t>) {
+        let (condition, mut rest) = self.condition(input, Keyword::If, if_span);
+        let mut clauses = Vec::new();
+        let mut otherwise: Option<Vec<Statement>> = None;
+        // The condition of the clause being read, or `None` in the `:Else` part.
+        let mut pending = Some(condition);
+        loop {
+            let (body, after_body, end) = self.tradfn_block(rest, loop_depth, &[Keyword::ElseIf, Keyword::Else]);
+            match pending.take() {
+                Some(condition) => clauses.push((condition, body)),
+                None => otherwise = Some(body),
+            }
+            match end {
+                BlockEnd::Keyword(Keyword::ElseIf, span) => {
+                    self.report_if_after_else(otherwise.is_some(), Keyword::ElseIf, Keyword::If, span);
+                    let (condition, after_condition) = self.condition(after_body.after_first(), Keyword::ElseIf, span);
+                    pending = Some(condition);
+                    rest = after_condition;
+                }
+                BlockEnd::Keyword(Keyword::Else, span) => {
+                    self.report_if_after_else(otherwise.is_some(), Keyword::Else, Keyword::If, span);
+                    rest = self.nothing_after_keyword(after_body.after_first(), Keyword::Else);
+                }
+                end => {
+                    let rest = self.structure_end(after_body, end, Keyword::If, if_span);
+                    return (Control::If { clauses, otherwise }, rest);
+                }
+            }
+        }
+    }
+
+    fn report_if_after_else(&self, after_else: bool, keyword: Keyword, structure: Keyword, span: Span) {
+        if after_else {
+            self.report(SyntaxError::new(
+                SyntaxErrorKind::MalformedControl(format!(
+                    "{} after the :Else of its {}",
+                    keyword.spelling(),
+                    structure.spelling()
+                )),
+                span,
+            ));
+        }
+    }
+
+    fn while_structure<'t>(&self, input: Tokens<'t>, while_span: Span, loop_depth: usize) -> (Control, Tokens<'t>) {
+        let (condition, rest) = self.condition(input, Keyword::While, while_span);
+        let (body, after_body, end) = self.tradfn_block(rest, loop_depth + 1, &[]);
+        let rest = self.structure_end(after_body, end, Keyword::While, while_span);
+        (Control::While { condition, body }, rest)
+    }
+
+    fn repeat_structure<'t>(&self, input: Tokens<'t>, repeat_span: Span, loop_depth: usize) -> (Control, Tokens<'t>) {
+        let rest = self.nothing_after_keyword(input, Keyword::Repeat);
+        let (body, after_body, end) = self.tradfn_block(rest, loop_depth + 1, &[]);
+        if let BlockEnd::Keyword(Keyword::Until, until_span) = end {
+            let (until, rest) = self.condition(after_body.after_first(), Keyword::Until, until_span);
+            let control = Control::Repeat {
+                body,
+                until: Some(until),
+            };
+            return (control, rest);
+        }
+        let rest = self.structure_end(after_body, end, Keyword::Repeat, repeat_span);
+        (Control::Repeat { body, until: None }, rest)
+    }
+
+    fn for_structure<'t>(&self, input: Tokens<'t>, for_span: Span, loop_depth: usize) -> (Control, Tokens<'t>) {
+        let (variable, values, rest) = match self.for_line(input, for_span) {
+            Ok((rest, (variable, values))) => (variable, values, rest),
+            Err(nom::Err::Error(ParseFailure(error)) | nom::Err::Failure(ParseFailure(error))) => {
+                self.report(error);
+                let placeholder = Name {
+                    text: String::new(),
+                    span: for_span,
+                };
+                (placeholder, empty_expression(for_span), skip_to_statement_end(input))
+            }
+            Err(nom::Err::Incomplete(_)) => unreachable!("the token parsers are complete, never streaming"),
+        };
+        let (body, after_body, end) = self.tradfn_block(rest, loop_depth + 1, &[]);
+        let rest = self.structure_end(after_body, end, Keyword::For, for_span);
+        let control = Control::For { variable, values, body };
+        (control, rest)
+    }
+
+    /// `name :In values` after `:For`, up to the end of its statement.
+    fn for_line<'t>(&self, input: Tokens<'t>, for_span: Span) -> ParseResult<'t, (Name, Expr)> {
+        let help = "a :For line is :For name :In values";
+        let variable = match input.first() {
+            Some(Token {
+                kind: TokenKind::Name(text),
+                span,
+            }) => Name {
+                text: text.clone(),
+                span: *span,
+            },
+            _ => {
+                return fail_with_help(
+                    SyntaxErrorKind::MalformedControl(":For needs the name of its variable".to_string()),
+                    for_span,
+                    help,
+                )
+            }
+        };
+        let after_name = input.after_first();
+        let Some(TokenKind::Keyword(Keyword::In)) = after_name.first_kind() else {
+            return fail_with_help(
+                SyntaxErrorKind::MalformedControl(":In must follow the :For variable (one name)".to_string()),
+                after_name.next_span(),
+                help,
+            );
+        };
+        let in_span = after_name.next_span();
+        let (rest, values) = self.expression(after_name.after_first())?;
+        if is_empty_expression(&values) {
+            return fail_with_help(
+                SyntaxErrorKind::MalformedControl(":In needs the values to loop over".to_string()),
+                in_span,
+                help,
+            );
+        }
+        expect_statement_end(rest)?;
+        Ok((rest, (variable, values)))
+    }
+
+    fn select_structure<'t>(&self, input: Tokens<'t>, select_span: Span, loop_depth: usize) -> (Control, Tokens<'t>) {
+        let (value, mut rest) = self.control_expression(input, Keyword::Select, select_span);
+        let continuations = [Keyword::Case, Keyword::CaseList, Keyword::Else];
+        let mut cases: Vec<Case> = Vec::new();
+        let mut otherwise: Option<Vec<Statement>> = None;
+        // The case being read: `None` before the first `:Case` and in the `:Else` part.
+        let mut pending: Option<(bool, Expr)> = None;
+        let mut before_first_case = true;
+        loop {
+            let (body, after_body, end) = self.tradfn_block(rest, loop_depth, &continuations);
+            match pending.take() {
+                Some((list, value)) => cases.push(Case { list, value, body }),
+                None if before_first_case => self.report_statements_before_first_case(&body),
+                None => otherwise = Some(body),
+            }
+            before_first_case = false;
+            match end {
+                BlockEnd::Keyword(keyword @ (Keyword::Case | Keyword::CaseList), span) => {
+                    self.report_if_after_else(otherwise.is_some(), keyword, Keyword::Select, span);
+                    let (value, after_value) = self.control_expression(after_body.after_first(), keyword, span);
+                    pending = Some((keyword == Keyword::CaseList, value));
+                    rest = after_value;
+                }
+                BlockEnd::Keyword(Keyword::Else, span) => {
+                    self.report_if_after_else(otherwise.is_some(), Keyword::Else, Keyword::Select, span);
+                    otherwise.get_or_insert_with(Vec::new);
+                    rest = self.nothing_after_keyword(after_body.after_first(), Keyword::Else);
+                }
+                end => {
+                    let rest = self.structure_end(after_body, end, Keyword::Select, select_span);
+                    let control = Control::Select {
+                        value,
+                        cases,
+                        otherwise,
+                    };
+                    return (control, rest);
+                }
+            }
+        }
+    }
+
+    fn report_statements_before_first_case(&self, body: &[Statement]) {
+        if let Some(first) = body.first() {
+            self.report(SyntaxError::new(
+                SyntaxErrorKind::MalformedControl(
+                    "statements between :Select and its first :Case are not allowed".to_string(),
+                ),
+                first.span,
+            ));
+        }
+    }
+
+    /// After a structure's last block: consumes the closing keyword, or reports why there is none. A closing keyword
+    /// of another structure (`:EndWhile` for an `:If`) is reported and taken as the closer; at the end of the text or
+    /// of the function, the structure is reported as never closed.
+    fn structure_end<'t>(
+        &self,
+        input: Tokens<'t>,
+        end: BlockEnd,
+        structure: Keyword,
+        structure_span: Span,
+    ) -> Tokens<'t> {
+        let expected = structure.closer().spelling();
+        match end {
+            BlockEnd::Keyword(closer, _) if structure.is_closed_by(closer) => {
+                self.nothing_after_keyword(input.after_first(), closer)
+            }
+            BlockEnd::Keyword(closer, span) => {
+                self.report(
+                    SyntaxError::new(
+                        SyntaxErrorKind::MalformedControl(format!(
+                            "{} cannot close {}",
+                            closer.spelling(),
+                            structure.spelling()
+                        )),
+                        span,
+                    )
+                    .with_help(format!("end {} with {expected} (or :End)", structure.spelling())),
+                );
+                skip_to_statement_end(input)
+            }
+            BlockEnd::EndOfText | BlockEnd::ClosingDel(_) => {
+                self.report(
+                    SyntaxError::new(
+                        SyntaxErrorKind::MalformedControl(format!("{} is never closed", structure.spelling())),
+                        structure_span,
+                    )
+                    .with_help(format!("end it with {expected} (or :End)")),
+                );
+                input
+            }
+        }
+    }
+
+    /// The condition after `:If`, `:ElseIf`, `:While` or `:Until`, with the `:AndIf` or `:OrIf` lines that follow.
+    fn condition<'t>(&self, input: Tokens<'t>, keyword: Keyword, keyword_span: Span) -> (Condition, Tokens<'t>) {
+        let (first, mut rest) = self.control_expression(input, keyword, keyword_span);
+        let mut condition = Condition {
+            first,
+            more: Vec::new(),
+            all: true,
+        };
+        loop {
+            let next = skip_statement_separators(rest);
+            let (joiner, joiner_span) = match next.first() {
+                Some(Token {
+                    kind: TokenKind::Keyword(joiner @ (Keyword::AndIf | Keyword::OrIf)),
+                    span,
+                }) => (*joiner, *span),
+                _ => return (condition, rest),
+            };
+            let all = joiner == Keyword::AndIf;
+            if condition.more.is_empty() {
+                condition.all = all;
+            } else if condition.all != all {
+                self.report(
+                    SyntaxError::new(
+                        SyntaxErrorKind::MalformedControl(":AndIf and :OrIf cannot be mixed in one clause".to_string()),
+                        joiner_span,
+                    )
+                    .with_help("nest an :If, or combine the conditions with ∧ and ∨"),
+                );
+            }
+            let (expression, after) = self.control_expression(next.after_first(), joiner, joiner_span);
+            condition.more.push(expression);
+            rest = after;
+        }
+    }
+
+    /// The non-empty expression after a keyword, which ends its statement. On an error the statement is skipped and an
+    /// empty expression stands in (the error makes the whole parse fail, so it is never elaborated).
+    fn control_expression<'t>(&self, input: Tokens<'t>, keyword: Keyword, keyword_span: Span) -> (Expr, Tokens<'t>) {
+        let parsed = self.expression(input).and_then(|(rest, expression)| {
+            if is_empty_expression(&expression) {
+                let what = match keyword {
+                    Keyword::Select | Keyword::Case | Keyword::CaseList => "a value",
+                    _ => "a condition",
+                };
+                return fail(
+                    SyntaxErrorKind::MalformedControl(format!("{} needs {what}", keyword.spelling())),
+                    keyword_span,
+                );
+            }
+            expect_statement_end(rest)?;
+            Ok((rest, expression))
+        });
+        match parsed {
+            Ok((rest, expression)) => (expression, rest),
+            Err(nom::Err::Error(ParseFailure(error)) | nom::Err::Failure(ParseFailure(error))) => {
+                self.report(error);
+                (empty_expression(keyword_span), skip_to_statement_end(input))
+            }
+            Err(nom::Err::Incomplete(_)) => unreachable!("the token parsers are complete, never streaming"),
+        }
     }
 
     // ----- Expressions ------------------------------------------------------------------------------------------
@@ -741,6 +1399,149 @@ fn describe_item(item: &Item) -> String {
     }
 }
 
+// ----- Tradfn headers and blocks ----------------------------------------------------------------------------------
+
+/// What ended a block of tradfn statements (none of it consumed).
+#[derive(Clone, Copy, Debug)]
+enum BlockEnd {
+    EndOfText,
+    /// A line holding only `∇`, with the span of the `∇`.
+    ClosingDel(Span),
+    /// A keyword that continues or closes a structure (`:Else`, `:EndIf`, `:Until`, ...).
+    Keyword(Keyword, Span),
+}
+
+/// The parts of a tradfn header, as [`Tradfn`] holds them.
+struct TradfnHeader {
+    name: Name,
+    result: Option<Name>,
+    shy_result: bool,
+    left: Option<Name>,
+    optional_left: bool,
+    right: Option<Name>,
+    locals: Vec<Name>,
+}
+
+fn malformed_header(message: impl Into<String>, span: Span) -> SyntaxError {
+    SyntaxError::new(SyntaxErrorKind::MalformedHeader(message.into()), span)
+}
+
+fn name_of(text: &str, span: Span) -> Name {
+    Name {
+        text: text.to_string(),
+        span,
+    }
+}
+
+/// `R` or `{R}` (a shy result) before the header's `←`.
+fn header_result(tokens: &[Token], arrow_span: Span) -> Result<(Name, bool), SyntaxError> {
+    match tokens {
+        [Token {
+            kind: TokenKind::Name(text),
+            span,
+        }] => Ok((name_of(text, *span), false)),
+        [Token {
+            kind: TokenKind::LeftBrace,
+            ..
+        }, Token {
+            kind: TokenKind::Name(text),
+            span,
+        }, Token {
+            kind: TokenKind::RightBrace,
+            ..
+        }] => Ok((name_of(text, *span), true)),
+        [] => Err(malformed_header("the result's name is missing before ←", arrow_span)),
+        [first, .., last] => Err(malformed_header(
+            "the result before ← must be one name, or {R} for a shy result",
+            first.span.join(last.span),
+        )),
+        [only] => Err(malformed_header(
+            "the result before ← must be one name, or {R} for a shy result",
+            only.span,
+        )),
+    }
+}
+
+/// The names of a header after the result, each with whether it is in braces (`{A}`).
+fn header_call_parts(tokens: &[Token]) -> Result<Vec<(Name, bool)>, SyntaxError> {
+    let mut parts = Vec::new();
+    let mut rest = tokens;
+    loop {
+        match rest {
+            [] => return Ok(parts),
+            [Token {
+                kind: TokenKind::Name(text),
+                span,
+            }, after @ ..] => {
+                parts.push((name_of(text, *span), false));
+                rest = after;
+            }
+            [Token {
+                kind: TokenKind::LeftBrace,
+                ..
+            }, Token {
+                kind: TokenKind::Name(text),
+                span,
+            }, Token {
+                kind: TokenKind::RightBrace,
+                ..
+            }, after @ ..] => {
+                parts.push((name_of(text, *span), true));
+                rest = after;
+            }
+            [other, ..] => {
+                return Err(malformed_header(
+                    format!("{} cannot be part of a function header", other.kind.describe()),
+                    other.span,
+                )
+                .with_help("a header is ∇ F, ∇ F B or ∇ A F B, each optionally after R← and followed by ;locals"))
+            }
+        }
+    }
+}
+
+/// `;L1;L2` after the header's names: user names, or system names such as `⎕IO`.
+fn header_locals(tokens: &[Token]) -> Result<Vec<Name>, SyntaxError> {
+    let mut locals = Vec::new();
+    let mut rest = tokens;
+    while let [separator, after_separator @ ..] = rest {
+        if separator.kind != TokenKind::Semicolon {
+            return Err(malformed_header(
+                format!(
+                    "{} after a local name: separate locals with ;",
+                    separator.kind.describe()
+                ),
+                separator.span,
+            ));
+        }
+        match after_separator {
+            [Token {
+                kind: TokenKind::Name(text) | TokenKind::SystemName(text),
+                span,
+            }, after @ ..] => {
+                locals.push(name_of(text, *span));
+                rest = after;
+            }
+            [other, ..] => {
+                return Err(malformed_header(
+                    format!("{} cannot be a local name", other.kind.describe()),
+                    other.span,
+                ))
+            }
+            [] => return Err(malformed_header("a local name must follow ;", separator.span)),
+        }
+    }
+    Ok(locals)
+}
+
+fn empty_expression(span: Span) -> Expr {
+    Expr {
+        items: Vec::new(),
+        assignment: None,
+        span,
+    }
+}
+
 // ----- Token-level helpers ----------------------------------------------------------------------------------------
 
 fn is_empty_expression(expression: &Expr) -> bool {
@@ -878,6 +1679,7 @@ fn expect_closing(input: Tokens<'_>, open_span: Span, bracket: ClosingBracket) -
 #[cfg(test)]
 mod tests {
     use crate::source::SourceFile;
+    use crate::syntax::ast::StatementKind;
     use crate::syntax::error::SyntaxErrorKind;
     use crate::syntax::{parse_program, print_program};
 
@@ -1059,5 +1861,318 @@ mod tests {
                 close: ")"
             }]
         );
+    }
+
+    /// The messages (after "SYNTAX ERROR: ") of every error, in source order.
+    fn error_messages(text: &str) -> Vec<String> {
+        match parse_program(&SourceFile::new("test.apl", text)) {
+            Ok(program) => panic!("expected an error for {text:?}, got {}", print_program(&program)),
+            Err(errors) => errors.errors.into_iter().map(|error| error.kind.to_string()).collect(),
+        }
+    }
+
+    /// The text that the first error's span covers.
+    fn first_error_text(text: &str) -> String {
+        match parse_program(&SourceFile::new("test.apl", text)) {
+            Ok(program) => panic!("expected an error for {text:?}, got {}", print_program(&program)),
+            Err(errors) => text[errors.errors[0].span.start..errors.errors[0].span.end].to_string(),
+        }
+    }
+
+    #[test]
+    fn every_tradfn_header_form() {
+        let headers = [
+            ("∇ F", "F"),
+            ("∇ F B", "F B"),
+            ("∇ A F B", "A F B"),
+            ("∇ R←F", "R←F"),
+            ("∇ R←F B", "R←F B"),
+            ("∇ R←A F B", "R←A F B"),
+            ("∇ {R}←F B", "{R}←F B"),
+            ("∇ R←{A} F B", "R←{A} F B"),
+            ("∇ {R}←{A} F B", "{R}←{A} F B"),
+        ];
+        for (header, printed_header) in headers {
+            assert_eq!(
+                printed(&format!("{header}\n∇")),
+                format!("(tradfn (header {printed_header}))\n"),
+                "{header}"
+            );
+        }
+    }
+
+    #[test]
+    fn tradfn_locals_keep_system_names_and_the_header_comment_is_a_comment() {
+        assert_eq!(
+            printed("∇ R←F X;i;⎕IO ⍝ doubles\n R←2×X\n∇"),
+            "(tradfn (header R←F X) (locals i ⎕IO)\n  (assign R (seq (num 2) (prim ×) (name X))))\n\
+             (comment \" doubles\")\n"
+        );
+    }
+
+    #[test]
+    fn tradfn_spans_cover_the_header_and_the_whole_definition() {
+        let text = "x←1\n∇ R←F X\n R←X\n∇ ⍝ end\ny←2";
+        let program = parse_program(&SourceFile::new("test.apl", text)).expect("parses");
+        let StatementKind::Tradfn(tradfn) = &program.statements[1].kind else {
+            panic!("a tradfn: {program:?}");
+        };
+        assert_eq!(&text[tradfn.header_span.start..tradfn.header_span.end], "R←F X");
+        assert_eq!(&text[tradfn.span.start..tradfn.span.end], "∇ R←F X\n R←X\n∇");
+        assert_eq!(program.statements[1].span, tradfn.span);
+        assert_eq!(program.statements.len(), 3);
+    }
+
+    #[test]
+    fn closing_del_may_be_the_last_token_of_the_file() {
+        assert_eq!(printed("∇ F\n1\n∇"), "(tradfn (header F)\n  (seq (num 1)))\n");
+        assert_eq!(
+            printed("∇ F\n1\n∇ ⍝ done"),
+            "(tradfn (header F)\n  (seq (num 1)))\n(comment \" done\")\n"
+        );
+    }
+
+    #[test]
+    fn control_structures_nest_inside_a_tradfn() {
+        assert_eq!(
+            printed("∇ F X\n:If X\n:While 1\n:Leave\n:EndWhile\n:ElseIf 0\n:Else\n:Return\n:EndIf\n∇"),
+            "(tradfn (header F X)\n  (if\n    (clause (seq (name X))\n      (while (seq (num 1))\n        (leave)))\n    \
+             (clause (seq (num 0)))\n    (else\n      (return))))\n"
+        );
+    }
+
+    #[test]
+    fn keyword_lines_may_be_separated_by_diamonds_and_end_closes_anything() {
+        assert_eq!(
+            printed("∇ F X\n:If X ⋄ y←1 ⋄ :End\n:repeat ⋄ :continue ⋄ :UNTIL X\n∇"),
+            "(tradfn (header F X)\n  (if\n    (clause (seq (name X))\n      (assign y (seq (num 1)))))\n  \
+             (repeat\n    (continue)\n    (until (seq (name X)))))\n"
+        );
+    }
+
+    #[test]
+    fn for_select_and_conditions_with_andif_and_orif() {
+        assert_eq!(
+            printed(
+                "∇ F X\n:For i :In ⍳X\n:Select i\n:Case 1\n:CaseList 2 3\ny←i\n:Else\n:EndSelect\n:EndFor\n\
+                 :While X ⋄ :AndIf 1 ⋄ :AndIf 2 ⋄ :EndWhile\n:Repeat ⋄ :Until X ⋄ :OrIf 1\n∇"
+            ),
+            "(tradfn (header F X)\n  (for i (seq (prim ⍳) (name X))\n    (select (seq (name i))\n      \
+             (case (seq (num 1)))\n      (caselist (seq (num 2 3))\n        (assign y (seq (name i))))\n      \
+             (else)))\n  (while (andif (seq (name X)) (seq (num 1)) (seq (num 2))))\n  \
+             (repeat\n    (until (orif (seq (name X)) (seq (num 1))))))\n"
+        );
+    }
+
+    #[test]
+    fn dfns_inside_a_tradfn_span_lines_and_keep_del_as_self_reference() {
+        assert_eq!(
+            printed("∇ R←F X\nR←{\n⍵=0:1\n⍵×∇ ⍵-1\n} X\n∇"),
+            "(tradfn (header R←F X)\n  (assign R (seq (dfn\n    (guard (seq (special ⍵) (prim =) (num 0)) (seq (num 1)))\n    \
+             (seq (special ⍵) (prim ×) (special ∇) (special ⍵) (prim -) (num 1))) (name X))))\n"
+        );
+        assert_eq!(printed("{∇ ⍵}"), "(seq (dfn\n  (seq (special ∇) (special ⍵))))\n");
+        assert_eq!(printed("(∇) 1"), "(seq (paren (seq (special ∇))) (num 1))\n");
+    }
+
+    #[test]
+    fn malformed_headers() {
+        assert_eq!(
+            error_kinds("∇ 1 2\n∇"),
+            vec![SyntaxErrorKind::MalformedHeader(
+                "a number cannot be part of a function header".to_string()
+            )]
+        );
+        assert_eq!(
+            error_kinds("∇ R←\n∇"),
+            vec![SyntaxErrorKind::MalformedHeader(
+                "the function's name is missing".to_string()
+            )]
+        );
+        assert_eq!(first_error_text("∇ R←(F OP) X\n∇"), "(");
+        assert_eq!(
+            error_messages("∇ R←(F OP) X\n∇"),
+            vec!["malformed function header: operator headers such as ∇ R←(F OP) X are not supported"]
+        );
+        assert_eq!(
+            error_messages("∇ A B F C\n∇"),
+            vec!["malformed function header: too many names"]
+        );
+        assert_eq!(
+            error_messages("∇ A {F} C\n∇"),
+            vec!["malformed function header: only the left argument may be in braces: {A} F B"]
+        );
+        assert_eq!(
+            error_messages("∇ F;\n∇"),
+            vec!["malformed function header: a local name must follow ;"]
+        );
+        assert_eq!(
+            error_messages("∇ F;1\n∇"),
+            vec!["malformed function header: a number cannot be a local name"]
+        );
+        assert_eq!(
+            error_messages("∇ R S←F\n∇"),
+            vec!["malformed function header: the result before ← must be one name, or {R} for a shy result"]
+        );
+    }
+
+    #[test]
+    fn a_malformed_header_does_not_leave_the_body_at_the_top_level() {
+        assert_eq!(
+            error_messages("∇ 1\n:If 1\n:EndIf\n∇\nx←"),
+            vec![
+                "malformed function header: a number cannot be part of a function header",
+                "← has no value on its right",
+            ]
+        );
+    }
+
+    #[test]
+    fn unterminated_tradfn_points_at_its_header() {
+        assert_eq!(
+            error_kinds("∇ R←F X\nR←X"),
+            vec![SyntaxErrorKind::UnterminatedFunction("F".to_string())]
+        );
+        assert_eq!(first_error_text("∇ R←F X\nR←X"), "∇ R←F X");
+    }
+
+    #[test]
+    fn misplaced_dels() {
+        assert_eq!(
+            error_messages("∇ F\n∇ G\n∇\n∇"),
+            vec![
+                "traditional functions cannot be nested: inside one, ∇ must be alone on its line, where it closes the \
+                 function"
+            ]
+        );
+        assert_eq!(error_messages("1\n∇"), vec!["this ∇ closes no traditional function"]);
+    }
+
+    #[test]
+    fn labels_are_not_supported_in_a_tradfn() {
+        assert_eq!(error_kinds("∇ F\nL:x\n∇"), vec![SyntaxErrorKind::Label]);
+        assert_eq!(first_error_text("∇ F\nL:x\n∇"), ":");
+    }
+
+    #[test]
+    fn control_structures_outside_a_tradfn() {
+        assert_eq!(
+            error_kinds(":If 1\n:EndIf"),
+            vec![
+                SyntaxErrorKind::ControlOutsideTradfn(":If".to_string()),
+                SyntaxErrorKind::ControlOutsideTradfn(":EndIf".to_string()),
+            ]
+        );
+        assert_eq!(
+            error_kinds("{\n:Return\n}"),
+            vec![SyntaxErrorKind::ControlOutsideTradfn(":Return".to_string())]
+        );
+        assert_eq!(
+            error_kinds("∇ F\n{:If 1 ⋄ :EndIf}\n∇"),
+            vec![
+                SyntaxErrorKind::ControlOutsideTradfn(":If".to_string()),
+                SyntaxErrorKind::ControlOutsideTradfn(":EndIf".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_control_structures_point_at_the_keyword() {
+        let cases = [
+            ("∇ F\n:EndIf\n∇", ":EndIf closes no open control structure", ":EndIf"),
+            ("∇ F\n:If 1\n:EndWhile\n∇", ":EndWhile cannot close :If", ":EndWhile"),
+            (
+                "∇ F\n:If 1\n:Else\n:Else\n:EndIf\n∇",
+                ":Else after the :Else of its :If",
+                ":Else",
+            ),
+            (
+                "∇ F\n:If 1\n:Else 2\n:EndIf\n∇",
+                "nothing may follow :Else in its statement",
+                "2",
+            ),
+            (
+                "∇ F\n:If 1\n:EndIf x\n∇",
+                "nothing may follow :EndIf in its statement",
+                "x",
+            ),
+            ("∇ F\n:If\n:EndIf\n∇", ":If needs a condition", ":If"),
+            ("∇ F\n:If 1\n∇", ":If is never closed", ":If"),
+            ("∇ F\n:Leave\n∇", ":Leave is only allowed inside a loop", ":Leave"),
+            (
+                "∇ F\n:If 1\n:Continue\n:EndIf\n∇",
+                ":Continue is only allowed inside a loop",
+                ":Continue",
+            ),
+            (
+                "∇ F\n:If 1\n:AndIf 2\n:OrIf 3\n:EndIf\n∇",
+                ":AndIf and :OrIf cannot be mixed in one clause",
+                ":OrIf",
+            ),
+            (
+                "∇ F\n:If 1\nx\n:AndIf 2\n:EndIf\n∇",
+                ":AndIf must directly follow the line of an :If, :ElseIf, :While or :Until",
+                ":AndIf",
+            ),
+            (
+                "∇ F\n:While 1\n:Case 2\n:EndWhile\n∇",
+                ":Case is not part of the enclosing control structure",
+                ":Case",
+            ),
+            (
+                "∇ F\n:For 1 :In 2\n:EndFor\n∇",
+                ":For needs the name of its variable",
+                ":For",
+            ),
+            (
+                "∇ F\n:For i j :In 2\n:EndFor\n∇",
+                ":In must follow the :For variable (one name)",
+                "j",
+            ),
+            (
+                "∇ F\n:For i :In\n:EndFor\n∇",
+                ":In needs the values to loop over",
+                ":In",
+            ),
+            (
+                "∇ F\n:Select 1\nx\n:Case 1\n:EndSelect\n∇",
+                "statements between :Select and its first :Case are not allowed",
+                "x",
+            ),
+            (
+                "∇ F\n:Select 1\n:Else\n:Case 1\n:EndSelect\n∇",
+                ":Case after the :Else of its :Select",
+                ":Case",
+            ),
+            ("∇ F\n:Repeat\n:EndFor\n∇", ":EndFor cannot close :Repeat", ":EndFor"),
+        ];
+        for (text, message, pointed) in cases {
+            assert_eq!(error_messages(text), vec![message.to_string()], "{text:?}");
+            assert_eq!(first_error_text(text), pointed, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn errors_in_several_tradfn_statements_are_all_reported() {
+        assert_eq!(
+            error_kinds("∇ F\n1 2←3\n:If 1\n ⍵)\n:EndIf\n∇"),
+            vec![
+                SyntaxErrorKind::InvalidAssignmentTarget("numbers".to_string()),
+                SyntaxErrorKind::UnopenedBracket { close: ")", open: "(" },
+            ]
+        );
+    }
+
+    #[test]
+    fn many_nested_definitions_are_not_a_stack_overflow() {
+        let deep = format!("∇ F\n{}", "∇ G\n".repeat(100_000));
+        assert!(!error_kinds(&deep).is_empty());
+    }
+
+    #[test]
+    fn control_structures_nest_at_most_the_nesting_limit() {
+        let deep = format!("∇ F\n{}{}∇", ":If 1\n".repeat(200), ":EndIf\n".repeat(200));
+        let kinds = error_kinds(&deep);
+        assert_eq!(kinds[0], SyntaxErrorKind::TooDeeplyNested(100));
     }
 }

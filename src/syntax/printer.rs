@@ -6,11 +6,17 @@
 //! `(assign TARGET [(at AXIS...)] [(modify ITEM...)] VALUE)` when it assigns. Guards are `(guard CONDITION RESULT)`,
 //! annotations `(annotated "TEXT" STATEMENT)` and `(dfn (type "TEXT") ...)`. Comments follow the statements as
 //! `(comment "TEXT")`. Spans are omitted. Numbers print in APL notation: `¯` for minus, integers without a point,
-//! floats always with one (`1000.0`), complex numbers as `aJb`.
+//! floats always with one (`1000.0`), complex numbers as `aJb`. A traditional function is `(tradfn (header R←A F B)
+//! (locals L...)` and control structures `(if (clause COND ...) (else ...))`, `(while COND ...)`, `(repeat ...
+//! (until COND))`, `(for NAME VALUES ...)`, `(select VALUE (case V ...) (caselist VS ...) (else ...))`, `(return)`,
+//! `(leave)`, `(continue)`, their statements on their own, indented lines (grammar.md, section 7).
 
 use std::fmt::Write as _;
 
-use crate::syntax::ast::{AssignTarget, Assignment, Dfn, Expr, Item, NumberLiteral, Program, Statement, StatementKind};
+use crate::syntax::ast::{
+    AssignTarget, Assignment, Condition, Control, Dfn, Expr, Item, NumberLiteral, Program, Statement, StatementKind,
+    Tradfn,
+};
 use crate::syntax::token::special_name_glyph;
 
 pub fn print_program(program: &Program) -> String {
@@ -51,7 +57,8 @@ impl Printer {
                 self.expression(result);
                 self.output.push(')');
             }
-            StatementKind::Tradfn(_) | StatementKind::Control(_) => self.output.push_str("(tradfn)"),
+            StatementKind::Tradfn(tradfn) => self.tradfn(tradfn),
+            StatementKind::Control(control) => self.control(control),
         }
         if statement.annotation.is_some() {
             self.output.push(')');
@@ -174,6 +181,154 @@ impl Printer {
         self.indentation -= 2;
         self.output.push(')');
     }
+}
+
+impl Printer {
+    /// Each statement on its own line, indented two more spaces (the caller closes the parenthesis).
+    fn block(&mut self, statements: &[Statement]) {
+        self.indentation += 2;
+        for statement in statements {
+            self.output.push('\n');
+            self.output.push_str(&" ".repeat(self.indentation));
+            self.statement(statement);
+        }
+        self.indentation -= 2;
+    }
+
+    /// `(tradfn (header R←A F B) [(locals L...)]` then the body, one statement per line.
+    fn tradfn(&mut self, tradfn: &Tradfn) {
+        let _ = write!(self.output, "(tradfn (header {})", tradfn_header_text(tradfn));
+        if !tradfn.locals.is_empty() {
+            let locals: Vec<&str> = tradfn.locals.iter().map(|name| name.text.as_str()).collect();
+            let _ = write!(self.output, " (locals {})", locals.join(" "));
+        }
+        self.block(&tradfn.body);
+        self.output.push(')');
+    }
+
+    /// `(if (clause COND ...) ... [(else ...)])`, `(while COND ...)`, `(repeat ... [(until COND)])`,
+    /// `(for NAME VALUES ...)`, `(select VALUE (case V ...) (caselist VS ...) [(else ...)])`, `(return)`, `(leave)`,
+    /// `(continue)`; each nested statement on its own line.
+    fn control(&mut self, control: &Control) {
+        match control {
+            Control::If { clauses, otherwise } => {
+                self.output.push_str("(if");
+                self.indentation += 2;
+                for (condition, body) in clauses {
+                    self.new_line();
+                    self.output.push_str("(clause ");
+                    self.condition(condition);
+                    self.block(body);
+                    self.output.push(')');
+                }
+                self.otherwise(otherwise.as_deref());
+                self.indentation -= 2;
+                self.output.push(')');
+            }
+            Control::While { condition, body } => {
+                self.output.push_str("(while ");
+                self.condition(condition);
+                self.block(body);
+                self.output.push(')');
+            }
+            Control::Repeat { body, until } => {
+                self.output.push_str("(repeat");
+                self.block(body);
+                if let Some(until) = until {
+                    self.indentation += 2;
+                    self.new_line();
+                    self.output.push_str("(until ");
+                    self.condition(until);
+                    self.output.push(')');
+                    self.indentation -= 2;
+                }
+                self.output.push(')');
+            }
+            Control::For { variable, values, body } => {
+                let _ = write!(self.output, "(for {} ", variable.text);
+                self.expression(values);
+                self.block(body);
+                self.output.push(')');
+            }
+            Control::Select {
+                value,
+                cases,
+                otherwise,
+            } => {
+                self.output.push_str("(select ");
+                self.expression(value);
+                self.indentation += 2;
+                for case in cases {
+                    self.new_line();
+                    self.output.push_str(if case.list { "(caselist " } else { "(case " });
+                    self.expression(&case.value);
+                    self.block(&case.body);
+                    self.output.push(')');
+                }
+                self.otherwise(otherwise.as_deref());
+                self.indentation -= 2;
+                self.output.push(')');
+            }
+            Control::Return(_) => self.output.push_str("(return)"),
+            Control::Leave(_) => self.output.push_str("(leave)"),
+            Control::Continue(_) => self.output.push_str("(continue)"),
+        }
+    }
+
+    fn new_line(&mut self) {
+        self.output.push('\n');
+        self.output.push_str(&" ".repeat(self.indentation));
+    }
+
+    /// `(else ...)` on its own line, when there is an `:Else` part.
+    fn otherwise(&mut self, otherwise: Option<&[Statement]>) {
+        if let Some(body) = otherwise {
+            self.new_line();
+            self.output.push_str("(else");
+            self.block(body);
+            self.output.push(')');
+        }
+    }
+
+    /// A condition alone is its expression; with `:AndIf`s it is `(andif FIRST MORE...)`, with `:OrIf`s
+    /// `(orif FIRST MORE...)`.
+    fn condition(&mut self, condition: &Condition) {
+        if condition.more.is_empty() {
+            self.expression(&condition.first);
+            return;
+        }
+        self.output.push_str(if condition.all { "(andif " } else { "(orif " });
+        self.expression(&condition.first);
+        for expression in &condition.more {
+            self.output.push(' ');
+            self.expression(expression);
+        }
+        self.output.push(')');
+    }
+}
+
+/// A tradfn's header as APL writes it, without the `∇` and the locals: `{R}←{A} F B`.
+pub fn tradfn_header_text(tradfn: &Tradfn) -> String {
+    let mut text = String::new();
+    if let Some(result) = &tradfn.result {
+        if tradfn.shy_result {
+            let _ = write!(text, "{{{}}}←", result.text);
+        } else {
+            let _ = write!(text, "{}←", result.text);
+        }
+    }
+    if let Some(left) = &tradfn.left {
+        if tradfn.optional_left {
+            let _ = write!(text, "{{{}}} ", left.text);
+        } else {
+            let _ = write!(text, "{} ", left.text);
+        }
+    }
+    text.push_str(&tradfn.name.text);
+    if let Some(right) = &tradfn.right {
+        let _ = write!(text, " {}", right.text);
+    }
+    text
 }
 
 /// A number in APL notation: `¯` for minus; floats keep a `.0` (or an exponent) so that they differ from integers.

@@ -6,10 +6,11 @@
 //! where the parser finds them: `⍝:` right after a dfn's `{`, and alone on the line above an annotated statement.
 
 use crate::syntax::ast::{
-    AssignTarget, Assignment, Comment, Dfn, Expr, Item, Primitive, Program, Statement, StatementKind,
+    AssignTarget, Assignment, Comment, Condition, Control, Dfn, Expr, Item, Primitive, Program, Statement,
+    StatementKind, Tradfn,
 };
-use crate::syntax::printer::format_number;
-use crate::syntax::token::special_name_glyph;
+use crate::syntax::printer::{format_number, tradfn_header_text};
+use crate::syntax::token::{special_name_glyph, Keyword};
 
 pub fn print_program_as_apl(program: &Program) -> String {
     let mut printer = SourcePrinter {
@@ -97,7 +98,8 @@ impl SourcePrinter {
                 self.output.push(':');
                 self.expression(result);
             }
-            StatementKind::Tradfn(_) | StatementKind::Control(_) => {}
+            StatementKind::Tradfn(tradfn) => self.tradfn(tradfn),
+            StatementKind::Control(control) => self.control(control),
         }
     }
 
@@ -217,6 +219,115 @@ impl SourcePrinter {
     }
 }
 
+impl SourcePrinter {
+    /// Statements one per line (each after its annotation line), indented one more level than the line that holds
+    /// the keyword or header before them. Leaves the output at the start of a fresh line at the current indentation.
+    fn indented_lines(&mut self, statements: &[Statement]) {
+        self.indentation += 1;
+        for statement in statements {
+            self.new_line();
+            if let Some(annotation) = &statement.annotation {
+                self.comment(annotation);
+                self.new_line();
+            }
+            self.statement(statement);
+        }
+        self.indentation -= 1;
+        self.new_line();
+    }
+
+    /// `∇ HEADER;LOCALS`, the body indented, and `∇` alone on the last line.
+    fn tradfn(&mut self, tradfn: &Tradfn) {
+        self.output.push_str("∇ ");
+        self.output.push_str(&tradfn_header_text(tradfn));
+        for local in &tradfn.locals {
+            self.output.push(';');
+            self.output.push_str(&local.text);
+        }
+        self.indented_lines(&tradfn.body);
+        self.output.push('∇');
+    }
+
+    /// A control structure with each keyword on its own line and the nested statements indented between them.
+    fn control(&mut self, control: &Control) {
+        match control {
+            Control::If { clauses, otherwise } => {
+                for (position, (condition, body)) in clauses.iter().enumerate() {
+                    let keyword = if position == 0 { Keyword::If } else { Keyword::ElseIf };
+                    self.keyword_condition(keyword, condition);
+                    self.indented_lines(body);
+                }
+                self.otherwise(otherwise.as_deref());
+                self.output.push_str(Keyword::EndIf.spelling());
+            }
+            Control::While { condition, body } => {
+                self.keyword_condition(Keyword::While, condition);
+                self.indented_lines(body);
+                self.output.push_str(Keyword::EndWhile.spelling());
+            }
+            Control::Repeat { body, until } => {
+                self.output.push_str(Keyword::Repeat.spelling());
+                self.indented_lines(body);
+                match until {
+                    Some(until) => self.keyword_condition(Keyword::Until, until),
+                    None => self.output.push_str(Keyword::EndRepeat.spelling()),
+                }
+            }
+            Control::For { variable, values, body } => {
+                self.output.push_str(Keyword::For.spelling());
+                self.output.push(' ');
+                self.output.push_str(&variable.text);
+                self.output.push(' ');
+                self.keyword_expression(Keyword::In, values);
+                self.indented_lines(body);
+                self.output.push_str(Keyword::EndFor.spelling());
+            }
+            Control::Select {
+                value,
+                cases,
+                otherwise,
+            } => {
+                self.keyword_expression(Keyword::Select, value);
+                self.new_line();
+                for case in cases {
+                    let keyword = if case.list { Keyword::CaseList } else { Keyword::Case };
+                    self.keyword_expression(keyword, &case.value);
+                    self.indented_lines(&case.body);
+                }
+                self.otherwise(otherwise.as_deref());
+                self.output.push_str(Keyword::EndSelect.spelling());
+            }
+            Control::Return(_) => self.output.push_str(Keyword::Return.spelling()),
+            Control::Leave(_) => self.output.push_str(Keyword::Leave.spelling()),
+            Control::Continue(_) => self.output.push_str(Keyword::Continue.spelling()),
+        }
+    }
+
+    /// `:Else` and its statements, when there is an `:Else` part (the output is at the start of a line).
+    fn otherwise(&mut self, otherwise: Option<&[Statement]>) {
+        if let Some(body) = otherwise {
+            self.output.push_str(Keyword::Else.spelling());
+            self.indented_lines(body);
+        }
+    }
+
+    fn keyword_expression(&mut self, keyword: Keyword, expression: &Expr) {
+        self.output.push_str(keyword.spelling());
+        self.output.push(' ');
+        self.expression(expression);
+    }
+
+    /// `:If c`, then an `:AndIf` or `:OrIf` line for each further part of the condition.
+    fn keyword_condition(&mut self, keyword: Keyword, condition: &Condition) {
+        self.keyword_expression(keyword, &condition.first);
+        let joiner = if condition.all { Keyword::AndIf } else { Keyword::OrIf };
+        for expression in &condition.more {
+            self.new_line();
+            self.keyword_expression(joiner, expression);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::source::SourceFile;
@@ -264,5 +375,29 @@ mod tests {
     #[test]
     fn indexing_and_assignment_brackets() {
         assert_eq!(reprinted("A[ ; 2 ]←0 ⋄ 1 2 3[2]"), "A[;2]←0\n1 2 3[2]\n");
+    }
+
+    #[test]
+    fn tradfn_with_control_structures_has_one_keyword_per_line() {
+        let text = "∇ {R}←{A} F B;i;⎕IO\n⎕IO←1 ⋄ :If A ⋄ R←1 ⋄ :ElseIf B ⋄ :AndIf 1 ⋄ :Else ⋄ R←{⍵} 2 ⋄ :EndIf\n\
+                    :For i :In ⍳B ⋄ :While i ⋄ :OrIf 0 ⋄ :Leave ⋄ :EndWhile ⋄ :EndFor\n\
+                    :Repeat ⋄ :Continue ⋄ :Until 1\n:Repeat ⋄ :End\n\
+                    :Select B ⋄ :Case 1 ⋄ :CaseList 2 3 ⋄ R←0 ⋄ :Else ⋄ :Return ⋄ :EndSelect\n∇";
+        assert_eq!(
+            reprinted(text),
+            "∇ {R}←{A} F B;i;⎕IO\n  ⎕IO←1\n  :If A\n    R←1\n  :ElseIf B\n  :AndIf 1\n  :Else\n    R←{⍵} 2\n  :EndIf\n  \
+             :For i :In ⍳B\n    :While i\n    :OrIf 0\n      :Leave\n    :EndWhile\n  :EndFor\n  \
+             :Repeat\n    :Continue\n  :Until 1\n  :Repeat\n  :EndRepeat\n  \
+             :Select B\n  :Case 1\n  :CaseList 2 3\n    R←0\n  :Else\n    :Return\n  :EndSelect\n∇\n"
+        );
+        assert_eq!(reprinted(&reprinted(text)), reprinted(text));
+    }
+
+    #[test]
+    fn annotations_inside_a_tradfn_keep_their_lines() {
+        assert_eq!(
+            reprinted("∇ F\n⍝: x : int\nx←{⍝: int → int\n⍵} 1\n∇"),
+            "∇ F\n  ⍝: x : int\n  x←{⍝: int → int\n    ⍵\n  } 1\n∇\n"
+        );
     }
 }

@@ -41,6 +41,122 @@ pub enum TokenKind {
     Diamond,
     /// A line break.
     Newline,
+    /// A control-structure keyword (`:If`, `:EndWhile`, ...) where the lexer reads one: at the start of a statement,
+    /// or `:In` within a statement that starts with `:For`.
+    Keyword(Keyword),
+}
+
+/// The control-structure keywords aplc supports, in tradfn bodies. Other Dyalog keywords (`:Trap`, `:With`, ...) are
+/// a lexer error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Keyword {
+    If,
+    ElseIf,
+    Else,
+    EndIf,
+    AndIf,
+    OrIf,
+    While,
+    EndWhile,
+    Repeat,
+    Until,
+    EndRepeat,
+    For,
+    In,
+    EndFor,
+    Select,
+    Case,
+    CaseList,
+    EndSelect,
+    Return,
+    Leave,
+    Continue,
+    /// `:End`, which closes any structure.
+    End,
+}
+
+impl Keyword {
+    /// Every keyword with its canonical spelling (Dyalog's capitalisation), which the printers use.
+    pub const TABLE: &'static [(Keyword, &'static str)] = &[
+        (Keyword::If, ":If"),
+        (Keyword::ElseIf, ":ElseIf"),
+        (Keyword::Else, ":Else"),
+        (Keyword::EndIf, ":EndIf"),
+        (Keyword::AndIf, ":AndIf"),
+        (Keyword::OrIf, ":OrIf"),
+        (Keyword::While, ":While"),
+        (Keyword::EndWhile, ":EndWhile"),
+        (Keyword::Repeat, ":Repeat"),
+        (Keyword::Until, ":Until"),
+        (Keyword::EndRepeat, ":EndRepeat"),
+        (Keyword::For, ":For"),
+        (Keyword::In, ":In"),
+        (Keyword::EndFor, ":EndFor"),
+        (Keyword::Select, ":Select"),
+        (Keyword::Case, ":Case"),
+        (Keyword::CaseList, ":CaseList"),
+        (Keyword::EndSelect, ":EndSelect"),
+        (Keyword::Return, ":Return"),
+        (Keyword::Leave, ":Leave"),
+        (Keyword::Continue, ":Continue"),
+        (Keyword::End, ":End"),
+    ];
+
+    /// `:If`, `:While`, `:Repeat`, `:For` and `:Select` open a structure that a closing keyword ends.
+    pub fn opens_a_structure(self) -> bool {
+        matches!(
+            self,
+            Keyword::If | Keyword::While | Keyword::Repeat | Keyword::For | Keyword::Select
+        )
+    }
+
+    /// The keywords that end a structure (`:Until` ends a `:Repeat`).
+    pub fn closes_a_structure(self) -> bool {
+        matches!(
+            self,
+            Keyword::EndIf
+                | Keyword::EndWhile
+                | Keyword::EndRepeat
+                | Keyword::Until
+                | Keyword::EndFor
+                | Keyword::EndSelect
+                | Keyword::End
+        )
+    }
+
+    /// The closing keyword named after an opening one (`:EndIf` for `:If`); `:End` for any other keyword.
+    pub fn closer(self) -> Keyword {
+        match self {
+            Keyword::If => Keyword::EndIf,
+            Keyword::While => Keyword::EndWhile,
+            Keyword::Repeat => Keyword::EndRepeat,
+            Keyword::For => Keyword::EndFor,
+            Keyword::Select => Keyword::EndSelect,
+            _ => Keyword::End,
+        }
+    }
+
+    /// Whether `closer` ends the structure this keyword opens: its own closer, `:End`, or `:Until` for a `:Repeat`.
+    pub fn is_closed_by(self, closer: Keyword) -> bool {
+        closer == Keyword::End || closer == self.closer() || (self == Keyword::Repeat && closer == Keyword::Until)
+    }
+
+    /// The canonical spelling, colon included (`:EndIf`).
+    pub fn spelling(self) -> &'static str {
+        Keyword::TABLE
+            .iter()
+            .find(|(keyword, _)| *keyword == self)
+            .map(|(_, spelling)| *spelling)
+            .expect("every keyword is in Keyword::TABLE")
+    }
+
+    /// The keyword spelled `word` (without its colon), in any case: Dyalog does not distinguish `:if` from `:If`.
+    pub fn from_word(word: &str) -> Option<Keyword> {
+        Keyword::TABLE
+            .iter()
+            .find(|(_, spelling)| spelling[1..].eq_ignore_ascii_case(word))
+            .map(|(keyword, _)| *keyword)
+    }
 }
 
 impl TokenKind {
@@ -70,6 +186,7 @@ impl TokenKind {
             TokenKind::Colon => ":".to_string(),
             TokenKind::Diamond => "⋄".to_string(),
             TokenKind::Newline => "the end of the line".to_string(),
+            TokenKind::Keyword(keyword) => keyword.spelling().to_string(),
         }
     }
 }

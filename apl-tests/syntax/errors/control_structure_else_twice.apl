@@ -1,0 +1,9 @@
+∇ R←F X
+  :If X>0
+    R←1
+  :Else
+    R←2
+  :Else
+    R←3
+  :EndIf
+∇

@@ -1,0 +1,5 @@
+∇ R←F X
+  :If
+    R←1
+  :EndIf
+∇

@@ -1,0 +1,6 @@
+∇ R←F X
+  R←X
+  :If X>0
+    :Leave
+  :EndIf
+∇

@@ -1,0 +1,4 @@
+∇ R←F X
+  R←X
+  :EndIf
+∇

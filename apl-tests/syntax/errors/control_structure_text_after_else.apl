@@ -1,0 +1,6 @@
+∇ R←F X
+  :If X>0
+    R←1
+  :Else R←2
+  :EndIf
+∇

@@ -1,0 +1,5 @@
+∇ R←F X
+  :While X>0
+    X←X-1
+  R←X
+∇

@@ -1,0 +1,5 @@
+∇ R←Safe X
+  :Trap 0
+    R←÷X
+  :EndTrap
+∇

@@ -1,0 +1,4 @@
+∇ R←F X
+Loop:X←X-1
+  R←X
+∇

@@ -1,0 +1,6 @@
+∇ R←Outer X
+  ∇ R←Inner X
+    R←X
+  ∇
+  R←X
+∇

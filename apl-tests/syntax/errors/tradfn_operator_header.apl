@@ -1,0 +1,3 @@
+∇ R←(F Twice) X
+  R←F F X
+∇

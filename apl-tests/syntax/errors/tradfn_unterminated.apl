@@ -1,0 +1,3 @@
+∇ R←Double X
+  R←2×X
+Double 3
