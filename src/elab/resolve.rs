@@ -103,7 +103,15 @@ pub fn system_name_is_function(name: &str) -> bool {
     upper.starts_with("⎕INT32")
         || matches!(
             upper.as_str(),
-            "⎕READFILE" | "⎕READINTVECFILE" | "⎕READDOUBLEVECFILE" | "⎕ARGINT" | "⎕ARGDOUBLE" | "⎕DL" | "⎕FMT" | "⎕UCS" | "⎕NC"
+            "⎕READFILE"
+                | "⎕READINTVECFILE"
+                | "⎕READDOUBLEVECFILE"
+                | "⎕ARGINT"
+                | "⎕ARGDOUBLE"
+                | "⎕DL"
+                | "⎕FMT"
+                | "⎕UCS"
+                | "⎕NC"
         )
 }
 

@@ -112,12 +112,17 @@ impl Elaborator {
             _ => None,
         };
         let Some(text) = text else {
-            return Err(ElabError::nonce(span, "⎕NC of anything but one name written as a string"));
+            return Err(ElabError::nonce(
+                span,
+                "⎕NC of anything but one name written as a string",
+            ));
         };
         let name = text.trim();
-        let is_valid_name = name.chars().next().is_some_and(|first| {
-            first.is_ascii_alphabetic() || "_∆⍙".contains(first)
-        }) && name.chars().all(|c| c.is_ascii_alphanumeric() || "_∆⍙¯".contains(c));
+        let is_valid_name = name
+            .chars()
+            .next()
+            .is_some_and(|first| first.is_ascii_alphabetic() || "_∆⍙".contains(first))
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || "_∆⍙¯".contains(c));
         let class = if !is_valid_name {
             -1
         } else {

@@ -53,14 +53,25 @@ impl Elaborator {
 
     /// A call of a tradfn (`right` is `None` for a niladic one). The value of a function without a result is the
     /// empty strand, which shows as nothing.
-    pub fn call_tradfn(&mut self, tradfn: &Rc<Tradfn>, left: Option<Val>, right: Option<Val>, span: Span) -> ElabResult<Val> {
+    pub fn call_tradfn(
+        &mut self,
+        tradfn: &Rc<Tradfn>,
+        left: Option<Val>,
+        right: Option<Val>,
+        span: Span,
+    ) -> ElabResult<Val> {
         check_tradfn_valence(tradfn, left.is_some(), right.is_some(), span)?;
         if self.call_depth >= MAX_CALL_DEPTH || self.inline_budget == 0 {
             return Err(ElabError::nonce(
                 span,
-                format!("recursion of {} that cannot be unfolded at compile time", tradfn.name.text),
+                format!(
+                    "recursion of {} that cannot be unfolded at compile time",
+                    tradfn.name.text
+                ),
             )
-            .with_hint("aplc inlines traditional functions: recursion works when its conditions are decided by constants"));
+            .with_hint(
+                "aplc inlines traditional functions: recursion works when its conditions are decided by constants",
+            ));
         }
         self.inline_budget -= 1;
         let left = left.map(|value| self.bind_value(value));
@@ -93,7 +104,10 @@ impl Elaborator {
                 None => {
                     return Err(ElabError::value(
                         span,
-                        format!("{} ended without a value for its result {}", tradfn.name.text, name.text),
+                        format!(
+                            "{} ended without a value for its result {}",
+                            tradfn.name.text, name.text
+                        ),
                     ))
                 }
             },
@@ -136,6 +150,11 @@ impl Elaborator {
                             return Ok(());
                         }
                         Control::Continue(_) => return Ok(()),
+                        Control::Branch { span, .. }
+                        | Control::Label {
+                            name: crate::syntax::ast::Name { span, .. },
+                            ..
+                        } => return Err(ElabError::nonce(*span, "branches and labels")),
                         branching if may_end_its_list(branching) => {
                             let mut continuation = vec![rest];
                             continuation.extend_from_slice(after);
@@ -145,7 +164,10 @@ impl Elaborator {
                     }
                 }
                 StatementKind::Tradfn(tradfn) => {
-                    return Err(ElabError::syntax(tradfn.span, "a traditional function defined inside another"))
+                    return Err(ElabError::syntax(
+                        tradfn.span,
+                        "a traditional function defined inside another",
+                    ))
                 }
                 StatementKind::Guard { .. } => {
                     return Err(ElabError::syntax(statement.span, "a guard outside a dfn"));
@@ -174,13 +196,15 @@ impl Elaborator {
             }
             Control::While { condition, body } => self.in_loop(|this| this.while_loop(condition, body, span)),
             Control::Repeat { body, until } => self.in_loop(|this| this.repeat_loop(body, until.as_ref(), span)),
-            Control::For {
-                variable,
-                values,
-                body,
-            } => self.in_loop(|this| this.for_loop(&variable.text, values, body, span)),
-            Control::Return(_) | Control::Leave(_) | Control::Continue(_) => {
-                unreachable!("run_block handles the statements that end a list")
+            Control::For { variable, values, body } => {
+                self.in_loop(|this| this.for_loop(&variable.text, values, body, span))
+            }
+            Control::Return(_)
+            | Control::Leave(_)
+            | Control::Continue(_)
+            | Control::Branch { .. }
+            | Control::Label { .. } => {
+                unreachable!("run_block handles the statements that end a list, and labels")
             }
         }
     }
@@ -344,9 +368,16 @@ impl Elaborator {
         }
         // The value of the conditional: a flag (so that it is never an empty tuple) and the joined names.
         let unit = || Val::Array(Arr::scalar_constant(Scalar::Bool(false)));
-        let true_value = Val::Tuple(std::iter::once(unit()).chain(joined.iter().map(|(_, v, _)| v.clone())).collect());
-        let false_value =
-            Val::Tuple(std::iter::once(unit()).chain(joined.iter().map(|(_, _, v)| v.clone())).collect());
+        let true_value = Val::Tuple(
+            std::iter::once(unit())
+                .chain(joined.iter().map(|(_, v, _)| v.clone()))
+                .collect(),
+        );
+        let false_value = Val::Tuple(
+            std::iter::once(unit())
+                .chain(joined.iter().map(|(_, _, v)| v.clone()))
+                .collect(),
+        );
         let true_type = value_type(&true_value, span)?;
         let false_type = value_type(&false_value, span)?;
         let target = match super::dfns::join_types(&true_type, &false_type) {
@@ -460,7 +491,13 @@ impl Elaborator {
 
     /// `:For name :In values`: a loop over the ravel's items with a hidden counter, or, over a strand, one copy
     /// of the body per item.
-    fn for_loop(&mut self, variable: &str, values: &crate::syntax::ast::Expr, body: &[Statement], span: Span) -> ElabResult<()> {
+    fn for_loop(
+        &mut self,
+        variable: &str,
+        values: &crate::syntax::ast::Expr,
+        body: &[Statement],
+        span: Span,
+    ) -> ElabResult<()> {
         let values_span = values.span;
         let values = self.expr(values)?;
         let values = match values {
@@ -474,7 +511,9 @@ impl Elaborator {
         let count = self.expect_array(count, values_span)?;
         let count = self.bind(count);
         let counter = format!(" k{}", self.fresh_name(""));
-        self.env = self.env.bind(&counter, Val::Array(Arr::scalar_constant(Scalar::Int(0))));
+        self.env = self
+            .env
+            .bind(&counter, Val::Array(Arr::scalar_constant(Scalar::Int(0))));
         self.elaborate_loop(span, &mut |this: &mut Elaborator| {
             let position = this.expect_array(this.env.lookup(&counter).expect("the counter").clone(), span)?;
             let more = this.scalar_dyadic(Primitive::Less, position.clone(), count.clone(), span)?;
@@ -485,7 +524,8 @@ impl Elaborator {
                     let one = Arr::scalar_constant(Scalar::Int(1));
                     let next = this.scalar_dyadic(Primitive::Plus, position, one, span)?;
                     let next = this.bind(next);
-                    let item = this.primitive_dyadic(Primitive::RightShoe, Val::Array(next.clone()), ravel.clone(), span)?;
+                    let item =
+                        this.primitive_dyadic(Primitive::RightShoe, Val::Array(next.clone()), ravel.clone(), span)?;
                     let item = this.bind_value(item);
                     this.env = this.env.bind(variable, item).bind(&counter, Val::Array(next));
                     this.loop_pass_body(body, None)
@@ -540,7 +580,11 @@ impl Elaborator {
         self.set_flag(DONE_FLAG, false);
         let outcome = pass(self).and_then(|()| {
             let mut next = vec![Val::Array(self.flag(DONE_FLAG))];
-            next.extend(state.iter().map(|(name, _)| self.env.lookup(name).expect("a state name").clone()));
+            next.extend(
+                state
+                    .iter()
+                    .map(|(name, _)| self.env.lookup(name).expect("a state name").clone()),
+            );
             let next = self.convert_value(Val::Tuple(next), &state_type, span)?;
             Ok(self.generalize_value(next))
         });
@@ -550,9 +594,17 @@ impl Elaborator {
         let step = Expr::lambda(&parameter, state_type.clone(), body);
         let (previous, next) = (self.fresh_name("s"), self.fresh_name("s"));
         let done = Expr::Project(0, Box::new(Expr::Var(next.clone())));
-        let predicate = Expr::lambda(&next, state_type.clone(), Expr::lambda(&previous, state_type.clone(), done));
+        let predicate = Expr::lambda(
+            &next,
+            state_type.clone(),
+            Expr::lambda(&previous, state_type.clone(), done),
+        );
         let mut initial = vec![Val::Array(Arr::scalar_constant(Scalar::Bool(false)))];
-        initial.extend(state.iter().map(|(name, _)| before.lookup(name).expect("a state name").clone()));
+        initial.extend(
+            state
+                .iter()
+                .map(|(name, _)| before.lookup(name).expect("a state name").clone()),
+        );
         let initial = self.convert_value(Val::Tuple(initial), &state_type, span)?;
         let initial = value_expr(&self.generalize_value(initial));
         let looped = Expr::op("powerUntil", vec![step, predicate, initial]);
@@ -569,7 +621,12 @@ impl Elaborator {
 
     /// The state of a loop: each name bound before the loop that a pass rebinds, with a type that every pass keeps
     /// (bases joined, as `1` then `1.5` make a double).
-    fn probe_loop_state(&mut self, before: &Env, span: Span, pass: &mut LoopPass<'_>) -> ElabResult<Vec<(String, Type)>> {
+    fn probe_loop_state(
+        &mut self,
+        before: &Env,
+        span: Span,
+        pass: &mut LoopPass<'_>,
+    ) -> ElabResult<Vec<(String, Type)>> {
         let mut state: Vec<(String, Type)> = Vec::new();
         for _ in 0..LOOP_PROBES {
             let saved_variables = self.next_variable;
@@ -596,7 +653,10 @@ impl Elaborator {
                 }
                 let new_value = after.lookup(&name).expect("a name bound since the pass began");
                 if !is_data(new_value) || !is_data(old_value) {
-                    return Err(ElabError::nonce(span, format!("a loop that gives {name} another function")));
+                    return Err(ElabError::nonce(
+                        span,
+                        format!("a loop that gives {name} another function"),
+                    ));
                 }
                 let new_type = value_type(new_value, span)?;
                 let known = match state.iter().position(|(known, _)| *known == name) {
@@ -625,7 +685,9 @@ impl Elaborator {
     }
 
     fn set_flag(&mut self, flag: &str, value: bool) {
-        self.env = self.env.bind(flag, Val::Array(Arr::scalar_constant(Scalar::Bool(value))));
+        self.env = self
+            .env
+            .bind(flag, Val::Array(Arr::scalar_constant(Scalar::Bool(value))));
     }
 
     /// A flag's value (false when it was never set).
@@ -659,7 +721,10 @@ fn check_tradfn_valence(tradfn: &Tradfn, has_left: bool, has_right: bool, span: 
         _ => {}
     }
     if tradfn.right.is_some() != has_right {
-        return Err(ElabError::syntax(span, format!("{name} called with the wrong number of arguments")));
+        return Err(ElabError::syntax(
+            span,
+            format!("{name} called with the wrong number of arguments"),
+        ));
     }
     Ok(())
 }
@@ -699,7 +764,11 @@ fn type_in_words(value_type: &Type) -> String {
         2 => "matrix".to_string(),
         rank => format!("rank-{rank} array"),
     };
-    let article = if base.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    let article = if base.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
     format!("{article} {base} {shape}")
 }
 
@@ -750,6 +819,7 @@ fn may_end_its_list(control: &Control) -> bool {
         // A loop's `:Leave` and `:Continue` are its own, and `:Return` inside a loop is refused when the loop is
         // elaborated.
         Control::While { .. } | Control::Repeat { .. } | Control::For { .. } => false,
-        Control::Return(_) | Control::Leave(_) | Control::Continue(_) => true,
+        Control::Return(_) | Control::Leave(_) | Control::Continue(_) | Control::Branch { .. } => true,
+        Control::Label { .. } => false,
     }
 }

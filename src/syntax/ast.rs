@@ -112,6 +112,14 @@ pub enum Control {
     Leave(Span),
     /// `:Continue`: the innermost loop goes on with its next pass.
     Continue(Span),
+    /// `→target` (tradfn bodies only): when `target` is not empty, execution goes on at the line its first item
+    /// names (the value of a label), or leaves the function for 0 or a line that is not in it (`→0`,
+    /// `→(N>0)/LOOP`, `→LOOP×⍳N>0`).
+    Branch { target: Expr, span: Span },
+    /// `NAME:` at the start of a line of a tradfn body (at its top level, not inside a control structure): the name
+    /// is a constant, the line's number in the function (the header is line 0, as Dyalog numbers them). The rest of
+    /// the line is the statements that follow.
+    Label { name: Name, line: usize },
 }
 
 /// The condition of an `:If`, `:ElseIf`, `:While` or `:Until` clause: a boolean scalar expression, optionally
@@ -484,7 +492,8 @@ fn walk_control(control: &Control, visitor: &mut dyn BodyVisitor) {
             }
             walk_statements(otherwise.as_deref().unwrap_or_default(), visitor);
         }
-        Control::Return(_) | Control::Leave(_) | Control::Continue(_) => {}
+        Control::Branch { target, .. } => walk_expr(target, visitor),
+        Control::Return(_) | Control::Leave(_) | Control::Continue(_) | Control::Label { .. } => {}
     }
 }
 

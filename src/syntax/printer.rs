@@ -211,6 +211,7 @@ impl Printer {
     /// `(continue)`; each nested statement on its own line.
     fn control(&mut self, control: &Control) {
         match control {
+            Control::Branch { .. } | Control::Label { .. } => self.output.push_str("(branch-or-label)"),
             Control::If { clauses, otherwise } => {
                 self.output.push_str("(if");
                 self.indentation += 2;

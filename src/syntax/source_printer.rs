@@ -251,6 +251,7 @@ impl SourcePrinter {
     /// A control structure with each keyword on its own line and the nested statements indented between them.
     fn control(&mut self, control: &Control) {
         match control {
+            Control::Branch { .. } | Control::Label { .. } => {}
             Control::If { clauses, otherwise } => {
                 for (position, (condition, body)) in clauses.iter().enumerate() {
                     let keyword = if position == 0 { Keyword::If } else { Keyword::ElseIf };
