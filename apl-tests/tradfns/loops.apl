@@ -16,6 +16,8 @@
 ⍝> 6
 ⍝> ab-cde-f-
 ⍝> 55
+⍝> 49 7
+⍝> 7
 P←7 ⎕ArgInt 1
 ∇ R←SUMTO N;I
   R←0 ⋄ I←1
@@ -127,3 +129,18 @@ JOIN 'ab' 'cde' 'f'
   :EndIf
 ∇
 FIB 10
+⍝ A name that gets its first value in the loop has it afterwards: a local, the :For variable, a new global.
+∇ R←LASTSQUARE N;I;LAST
+  :For I :In ⍳N
+      LAST←I×I
+  :EndFor
+  R←LAST,I
+∇
+LASTSQUARE P
+∇ MAKEGLOBAL N;I
+  :For I :In ⍳N
+      NEWG←I
+  :EndFor
+∇
+MAKEGLOBAL P
+NEWG

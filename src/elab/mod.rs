@@ -229,8 +229,8 @@ pub struct Elaborator {
     recursive: Vec<dfns::RecursiveBuild>,
     /// What the last body elaborated for a recursive function left in its mode (the probe's findings).
     last_probe: Option<dfns::RecursiveMode>,
-    /// How many loops of the tradfn being elaborated enclose the current statement (`tradfns.rs`).
-    tradfn_loop_depth: usize,
+    /// Where the statement being elaborated is in the tradfn being called (`tradfns.rs`).
+    tradfn_context: tradfns::TradfnContext,
 }
 
 /// The elaborator's scopes and position, saved before an attempt that may fail half-way ([`Elaborator::attempt`]).
@@ -276,7 +276,7 @@ impl Elaborator {
             functions: Vec::new(),
             recursive: Vec::new(),
             last_probe: None,
-            tradfn_loop_depth: 0,
+            tradfn_context: Default::default(),
         }
     }
 

@@ -38,6 +38,23 @@ const DONE_FLAG: &str = " done";
 /// The pseudo-variable that `:Leave` sets for the loop pass it is in.
 const LEAVE_FLAG: &str = " leave";
 
+/// The pseudo-variable of a tradfn with labels: the line whose block runs next (0 or any other line: return).
+const NEXT_LINE: &str = " line";
+/// The value of [`NEXT_LINE`] for the statements before the first label.
+const FIRST_BLOCK: i64 = -1;
+
+/// Where the statement being elaborated stands in the tradfn being called.
+#[derive(Clone, Debug, Default)]
+pub struct TradfnContext {
+    /// How many of its loops (`:While`, `:Repeat`, `:For`) enclose the statement.
+    pub loop_depth: usize,
+    /// The lines of its labels, when it has any (it then runs block by block, `run_blocks_between_labels`).
+    pub label_lines: Option<Vec<i64>>,
+    /// The names (with their types) that a condition's outcomes assigned on one path only, since the innermost
+    /// loop probe began: that loop's state may need them.
+    pub assigned_on_one_path: Vec<(String, Type)>,
+}
+
 /// How many times a loop pass is probed for the names and types of its state before giving up.
 const LOOP_PROBES: usize = 8;
 
@@ -88,14 +105,17 @@ impl Elaborator {
         if let (Some(name), Some(value)) = (&tradfn.right, right) {
             env = env.bind(&name.text, value);
         }
+        for (name, line) in labels_of(&tradfn.body) {
+            env = env.bind(&name, Val::Array(Arr::scalar_constant(Scalar::Int(line))));
+        }
         let call_start = env.clone();
         self.env = env;
         let saved_precision = self.print_precision;
-        let saved_loop_depth = std::mem::take(&mut self.tradfn_loop_depth);
+        let saved_context = std::mem::take(&mut self.tradfn_context);
         self.call_depth += 1;
-        let outcome = self.run_block(&tradfn.body, &[]);
+        let outcome = self.run_body(&tradfn.body, span);
         self.call_depth -= 1;
-        self.tradfn_loop_depth = saved_loop_depth;
+        self.tradfn_context = saved_context;
         let body_env = std::mem::replace(&mut self.env, caller_env.clone());
         outcome?;
         let result = match &tradfn.result {
@@ -138,23 +158,22 @@ impl Elaborator {
                     let rest = &statements[position + 1..];
                     match &**control {
                         Control::Return(span) => {
-                            if self.tradfn_loop_depth > 0 {
-                                return Err(ElabError::nonce(*span, ":Return inside a loop")
-                                    .with_hint("set a flag, :Leave the loop, and :Return after it"));
-                            }
+                            self.refuse_exit_from_loop(*span, ":Return")?;
+                            self.go_to_line(Arr::scalar_constant(Scalar::Int(0)));
                             return Ok(());
                         }
+                        Control::Branch { target, span } => {
+                            self.refuse_exit_from_loop(*span, "→")?;
+                            return self.branch_statement(target, *span, rest, after);
+                        }
+                        // A label only names its line; `run_blocks_between_labels` splits the body at labels.
+                        Control::Label { .. } => continue,
                         Control::Leave(_) => {
                             let flag = Val::Array(Arr::scalar_constant(Scalar::Bool(true)));
                             self.env = self.env.bind(LEAVE_FLAG, flag);
                             return Ok(());
                         }
                         Control::Continue(_) => return Ok(()),
-                        Control::Branch { span, .. }
-                        | Control::Label {
-                            name: crate::syntax::ast::Name { span, .. },
-                            ..
-                        } => return Err(ElabError::nonce(*span, "branches and labels")),
                         branching if may_end_its_list(branching) => {
                             let mut continuation = vec![rest];
                             continuation.extend_from_slice(after);
@@ -178,6 +197,198 @@ impl Elaborator {
             Some((next, later)) => self.run_block(next, later),
             None => Ok(()),
         }
+    }
+
+    /// `:Return` and `→` leave the function, which a loop's pass cannot do.
+    fn refuse_exit_from_loop(&self, span: Span, what: &str) -> ElabResult<()> {
+        if self.tradfn_context.loop_depth == 0 {
+            return Ok(());
+        }
+        Err(
+            ElabError::nonce(span, format!("{what} inside a loop (:While, :Repeat or :For)"))
+                .with_hint("set a flag, :Leave the loop, and branch or :Return after it"),
+        )
+    }
+
+    /// `→target`: when the target is not empty, the statements after it do not run and the function goes on at the
+    /// line its first item names (the next block, in a function with labels) or returns; otherwise the statements
+    /// after it run.
+    fn branch_statement(
+        &mut self,
+        target: &crate::syntax::ast::Expr,
+        span: Span,
+        rest: &[Statement],
+        after: &[&[Statement]],
+    ) -> ElabResult<()> {
+        let value = self.expr(target)?;
+        let target = self.expect_array(value, target.span)?;
+        if !matches!(target.base, Base::Bool | Base::Int) || target.rank > 1 {
+            return Err(ElabError::domain(span, "→ needs a scalar or vector of line numbers"));
+        }
+        let target = self.ravel(target);
+        let target = self.bind(target);
+        let count = self.primitive_monadic(Primitive::Tally, Val::Array(target.clone()), span)?;
+        let count = self.expect_array(count, span)?;
+        let zero = Arr::scalar_constant(Scalar::Int(0));
+        let taken = self.scalar_dyadic(Primitive::Less, zero, count, span)?;
+        self.on_condition(
+            taken,
+            span,
+            |this| {
+                let line = this.first(target);
+                let line = this.convert(line, Base::Int, span)?;
+                this.check_branch_target(&line, span)?;
+                this.go_to_line(line);
+                Ok(())
+            },
+            |this| this.run_block(rest, after),
+        )
+    }
+
+    /// A line known when compiling must be 0 or a label's (aplc runs a function with labels block by block, from
+    /// one label to the next).
+    fn check_branch_target(&self, line: &Arr, span: Span) -> ElabResult<()> {
+        let Some(line) = line.constant_scalar().and_then(Scalar::as_int) else {
+            return Ok(());
+        };
+        let labels = self.tradfn_context.label_lines.as_deref().unwrap_or_default();
+        if line == 0 || labels.contains(&line) {
+            return Ok(());
+        }
+        Err(
+            ElabError::nonce(span, format!("a branch to line {line}, which has no label"))
+                .with_hint("branch to labels (→LOOP) or to 0 (return)"),
+        )
+    }
+
+    /// Where the function goes on after this block: a line, in a function with labels (returning for a line
+    /// without a block); without labels, the function returns.
+    fn go_to_line(&mut self, line: Arr) {
+        if self.tradfn_context.label_lines.is_some() {
+            self.env = self.env.bind(NEXT_LINE, Val::Array(line));
+        }
+    }
+
+    /// A tradfn's body: its statements in order, or, when it has labels, block by block.
+    fn run_body(&mut self, body: &[Statement], span: Span) -> ElabResult<()> {
+        let labels = labels_of(body);
+        if labels.is_empty() {
+            return self.run_block(body, &[]);
+        }
+        self.run_blocks_between_labels(body, &labels, span)
+    }
+
+    /// A body with labels, as a loop whose state holds the line of the next block to run: each pass runs the block
+    /// that starts at that line (the statements up to the next label), which leaves the next line in the state
+    /// (the following block's, or a branch's target); a line that starts no block ends the loop, and the function.
+    ///
+    /// The variables the function assigns are the loop's state, so each needs a value before the loop: the
+    /// statements are elaborated once in their written order first (the code is discarded) to find each local's
+    /// type, and a local that has no value yet starts as a placeholder of that type. A program that reads a local
+    /// before assigning it (a VALUE ERROR in Dyalog) reads that placeholder instead.
+    fn run_blocks_between_labels(
+        &mut self,
+        body: &[Statement],
+        labels: &[(String, i64)],
+        span: Span,
+    ) -> ElabResult<()> {
+        let lines: Vec<i64> = labels.iter().map(|(_, line)| *line).collect();
+        self.tradfn_context.label_lines = Some(lines);
+        let mut blocks: Vec<(i64, &[Statement])> = Vec::new();
+        let mut start = 0;
+        let mut start_line = FIRST_BLOCK;
+        for (position, statement) in body.iter().enumerate() {
+            if let StatementKind::Control(control) = &statement.kind {
+                if let Control::Label { line, .. } = &**control {
+                    blocks.push((start_line, &body[start..position]));
+                    start = position + 1;
+                    start_line = *line as i64;
+                }
+            }
+        }
+        blocks.push((start_line, &body[start..]));
+        self.give_locals_placeholders(body)?;
+        self.env = self
+            .env
+            .bind(NEXT_LINE, Val::Array(Arr::scalar_constant(Scalar::Int(FIRST_BLOCK))));
+        self.elaborate_loop(span, &mut |this: &mut Elaborator| {
+            let line = this.flag(NEXT_LINE);
+            this.run_block_at(&blocks, line, span)?;
+            // Done unless the next line starts a block.
+            let next = this.flag(NEXT_LINE);
+            let mut starts_block = Arr::scalar_constant(Scalar::Bool(false));
+            for (block_line, _) in &blocks {
+                let block_line = Arr::scalar_constant(Scalar::Int(*block_line));
+                let is_this = this.scalar_dyadic(Primitive::Equal, next.clone(), block_line, span)?;
+                starts_block = this.scalar_dyadic(Primitive::Or, starts_block, is_this, span)?;
+            }
+            let done = this.scalar_monadic(Primitive::Tilde, starts_block, span)?;
+            this.env = this.env.bind(DONE_FLAG, Val::Array(done));
+            Ok(())
+        })
+    }
+
+    /// The block that starts at `line`, which goes on at the next block's line unless it branches.
+    fn run_block_at(&mut self, blocks: &[(i64, &[Statement])], line: Arr, span: Span) -> ElabResult<()> {
+        let Some(((block_line, statements), later)) = blocks.split_first() else {
+            return Ok(());
+        };
+        let following = later.first().map_or(0, |(next_line, _)| *next_line);
+        let block_start = Arr::scalar_constant(Scalar::Int(*block_line));
+        let is_this = self.scalar_dyadic(Primitive::Equal, line.clone(), block_start, span)?;
+        self.on_condition(
+            is_this,
+            span,
+            |this| {
+                this.go_to_line(Arr::scalar_constant(Scalar::Int(following)));
+                this.run_block(statements, &[])
+            },
+            |this| this.run_block_at(later, line, span),
+        )
+    }
+
+    /// Gives each local (the result, the `;` names) that has no value the value of a placeholder of the type it has
+    /// when the body is elaborated in its written order (branches not taken).
+    fn give_locals_placeholders(&mut self, body: &[Statement]) -> ElabResult<()> {
+        let before = self.env.clone();
+        let saved_variables = self.next_variable;
+        self.frames.push(Vec::new());
+        let saved_labels = self.tradfn_context.label_lines.take();
+        let outcome = self.run_in_written_order(body);
+        self.tradfn_context.label_lines = saved_labels;
+        let written_order = std::mem::replace(&mut self.env, before.clone());
+        self.frames.pop();
+        self.next_variable = self.next_variable.max(saved_variables);
+        outcome?;
+        for name in written_order.names_bound_since(&before) {
+            if is_pseudo_variable(&name) || !matches!(before.find(&name), Some(None)) {
+                continue;
+            }
+            let Some(value) = written_order.lookup(&name) else {
+                continue;
+            };
+            if !is_data(value) {
+                continue;
+            }
+            let value_type = value_type(value, Span::default())?;
+            let placeholder = rebuild_value(super::dfns::placeholder_expr(&value_type), &value_of_type(&value_type));
+            let placeholder = self.generalize_value(placeholder);
+            let placeholder = self.bind_value(placeholder);
+            self.env = self.env.bind(&name, placeholder);
+        }
+        Ok(())
+    }
+
+    /// The body's statements one after the other, with every branch not taken (for the types of its locals).
+    fn run_in_written_order(&mut self, body: &[Statement]) -> ElabResult<()> {
+        for statement in body {
+            let is_branch = matches!(&statement.kind, StatementKind::Control(control)
+                if matches!(&**control, Control::Branch { .. } | Control::Return(_)));
+            if !is_branch {
+                self.run_block(std::slice::from_ref(statement), &[])?;
+            }
+        }
+        Ok(())
     }
 
     /// One control structure; `after` is what runs after each of its clauses (empty unless a clause may end the
@@ -210,9 +421,9 @@ impl Elaborator {
     }
 
     fn in_loop(&mut self, work: impl FnOnce(&mut Self) -> ElabResult<()>) -> ElabResult<()> {
-        self.tradfn_loop_depth += 1;
+        self.tradfn_context.loop_depth += 1;
         let outcome = work(self);
-        self.tradfn_loop_depth -= 1;
+        self.tradfn_context.loop_depth -= 1;
         outcome
     }
 
@@ -356,6 +567,13 @@ impl Elaborator {
                 continue;
             }
             let (Some(true_value), Some(false_value)) = (true_env.lookup(&name), false_env.lookup(&name)) else {
+                // Assigned on one path only: no value after the condition, unless a loop around it makes the name
+                // part of its state (and so gives it a value on every path in its next probe).
+                let one_side = true_env.lookup(&name).or(false_env.lookup(&name));
+                if let Some(value) = one_side.filter(|value| is_data(value)) {
+                    let one_side_type = value_type(value, span)?;
+                    self.tradfn_context.assigned_on_one_path.push((name, one_side_type));
+                }
                 continue;
             };
             if !is_data(true_value) || !is_data(false_value) {
@@ -600,11 +818,12 @@ impl Elaborator {
             Expr::lambda(&previous, state_type.clone(), done),
         );
         let mut initial = vec![Val::Array(Arr::scalar_constant(Scalar::Bool(false)))];
-        initial.extend(
-            state
-                .iter()
-                .map(|(name, _)| before.lookup(name).expect("a state name").clone()),
-        );
+        // A name the loop gives its first value starts as a placeholder (read only by a program that would stop
+        // with a VALUE ERROR in Dyalog).
+        initial.extend(state.iter().map(|(name, state_type)| match before.lookup(name) {
+            Some(value) => value.clone(),
+            None => rebuild_value(super::dfns::placeholder_expr(state_type), &value_of_type(state_type)),
+        }));
         let initial = self.convert_value(Val::Tuple(initial), &state_type, span)?;
         let initial = value_expr(&self.generalize_value(initial));
         let looped = Expr::op("powerUntil", vec![step, predicate, initial]);
@@ -638,43 +857,41 @@ impl Elaborator {
             self.frames.push(Vec::new());
             self.env = start.clone();
             self.set_flag(DONE_FLAG, false);
+            let enclosing_one_path = std::mem::take(&mut self.tradfn_context.assigned_on_one_path);
             let outcome = pass(self);
+            let on_one_path = std::mem::replace(&mut self.tradfn_context.assigned_on_one_path, enclosing_one_path);
             let after = std::mem::replace(&mut self.env, before.clone());
             self.frames.pop();
             self.next_variable = self.next_variable.max(saved_variables);
             outcome?;
             let mut changed = false;
             for name in after.names_bound_since(&start) {
-                let Some(old_value) = before.lookup(&name) else {
-                    continue;
-                };
+                let old_value = before.lookup(&name);
                 if is_flag(&name) || after.same_binding(before, &name) {
                     continue;
                 }
-                let new_value = after.lookup(&name).expect("a name bound since the pass began");
-                if !is_data(new_value) || !is_data(old_value) {
+                let Some(new_value) = after.lookup(&name) else {
+                    continue;
+                };
+                // A function first defined in the pass, or a nested loop's counter, is the pass's own.
+                if old_value.is_none() && (!is_data(new_value) || is_pseudo_variable(&name)) {
+                    continue;
+                }
+                if !is_data(new_value) || old_value.is_some_and(|old_value| !is_data(old_value)) {
                     return Err(ElabError::nonce(
                         span,
                         format!("a loop that gives {name} another function"),
                     ));
                 }
+                let old_type = old_value.map(|old_value| value_type(old_value, span)).transpose()?;
                 let new_type = value_type(new_value, span)?;
-                let known = match state.iter().position(|(known, _)| *known == name) {
-                    Some(position) => state[position].1.clone(),
-                    None => value_type(old_value, span)?,
-                };
-                let joined = super::dfns::join_types(&known, &new_type)
-                    .ok_or_else(|| rank_or_kind_changes(&name, &known, &new_type, span))?;
-                match state.iter_mut().find(|(known, _)| *known == name) {
-                    Some(entry) if entry.1 == joined => {}
-                    Some(entry) => {
-                        entry.1 = joined;
-                        changed = true;
-                    }
-                    None => {
-                        state.push((name, joined));
-                        changed = true;
-                    }
+                changed |= note_state_name(&mut state, name, old_type, new_type, span)?;
+            }
+            // A name assigned on one path of a pass (a :For's body runs on one path, the end of the loop is the
+            // other) and that had no value before the loop.
+            for (name, new_type) in on_one_path {
+                if before.lookup(&name).is_none() && !is_pseudo_variable(&name) {
+                    changed |= note_state_name(&mut state, name, None, new_type, span)?;
                 }
             }
             if !changed {
@@ -770,6 +987,49 @@ fn type_in_words(value_type: &Type) -> String {
         "a"
     };
     format!("{article} {base} {shape}")
+}
+
+/// Adds a name that a loop's pass assigns to the loop's state, or joins the type it has there with the new one;
+/// says whether the state changed. `old_type` is its type before the loop, if it had a value.
+fn note_state_name(
+    state: &mut Vec<(String, Type)>,
+    name: String,
+    old_type: Option<Type>,
+    new_type: Type,
+    span: Span,
+) -> ElabResult<bool> {
+    let position = state.iter().position(|(known, _)| *known == name);
+    let known = match (position, old_type) {
+        (Some(position), _) => state[position].1.clone(),
+        (None, Some(old_type)) => old_type,
+        (None, None) => new_type.clone(),
+    };
+    let joined = super::dfns::join_types(&known, &new_type)
+        .ok_or_else(|| rank_or_kind_changes(&name, &known, &new_type, span))?;
+    match position {
+        Some(position) if state[position].1 == joined => Ok(false),
+        Some(position) => {
+            state[position].1 = joined;
+            Ok(true)
+        }
+        None => {
+            state.push((name, joined));
+            Ok(true)
+        }
+    }
+}
+
+/// The labels of a body (at its top level, where the parser allows them) with their lines.
+fn labels_of(body: &[Statement]) -> Vec<(String, i64)> {
+    body.iter()
+        .filter_map(|statement| match &statement.kind {
+            StatementKind::Control(control) => match &**control {
+                Control::Label { name, line } => Some((name.text.clone(), *line as i64)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
 }
 
 /// The names a call makes local: the result, the arguments and the `;` locals.
