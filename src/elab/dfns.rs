@@ -702,8 +702,10 @@ impl Elaborator {
         if expr.assignment.is_some() {
             return Ok(None);
         }
-        let env = self.env.clone();
-        let node = Resolver::new(&env).resolve(&expr.items, expr.span)?;
+        let (env, globals) = (self.env.clone(), self.globals.clone());
+        let node = Resolver::new(&env)
+            .with_globals(&globals)
+            .resolve(&expr.items, expr.span)?;
         let is_del = |node: &Node<'_>| {
             matches!(
                 node,

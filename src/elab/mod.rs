@@ -310,8 +310,7 @@ impl Elaborator {
             self.check_statement_annotation(annotation, expr)?;
         }
         self.inline_budget = INLINE_BUDGET;
-        self.statement_with_printing(expr)
-            .map_err(|error| self.hint_self_reference(error))?;
+        self.statement_with_printing(expr)?;
         self.globals = self.env.clone();
         Ok(())
     }
@@ -375,29 +374,6 @@ impl Elaborator {
                 }
                 _ => false,
             })
-    }
-
-    /// A VALUE ERROR for a name, inside the body of the dfn the program bound to that name: the dfn refers to itself
-    /// by name, which it cannot do yet (its name is bound after it); `∇` can.
-    fn hint_self_reference(&self, error: ElabError) -> ElabError {
-        let ElabError::Value { message, span, .. } = &error else {
-            return error;
-        };
-        let Some(name) = message.strip_prefix("undefined name ") else {
-            return error;
-        };
-        let inside_its_dfn = match self.globals.lookup(name) {
-            Some(Val::Function(function)) => match &**function {
-                Fun::Dfn(_, dfn_span) => dfn_span.start <= span.start && span.end <= dfn_span.end,
-                _ => false,
-            },
-            _ => false,
-        };
-        if !inside_its_dfn {
-            return error;
-        }
-        let hint = format!("a dfn cannot call itself by its name {name} yet: write ∇ for the dfn itself");
-        error.with_hint(hint)
     }
 
     /// Print an array (or each component of a tuple) with the current print precision; `span` is the APL text
@@ -776,13 +752,16 @@ impl Elaborator {
                         "a function assignment inside an expression",
                     ));
                 }
-                let env = self.env.clone();
-                let node = Resolver::new(&env).resolve_with(items, Some((value, value_span)), expr.span)?;
+                let (env, globals) = (self.env.clone(), self.globals.clone());
+                let resolver = Resolver::new(&env).with_globals(&globals);
+                let node = resolver.resolve_with(items, Some((value, value_span)), expr.span)?;
                 self.node(&node)
             }
             None => {
-                let env = self.env.clone();
-                let node = Resolver::new(&env).resolve(&expr.items, expr.span)?;
+                let (env, globals) = (self.env.clone(), self.globals.clone());
+                let node = Resolver::new(&env)
+                    .with_globals(&globals)
+                    .resolve(&expr.items, expr.span)?;
                 self.node(&node)
             }
         }

@@ -173,6 +173,9 @@ pub struct Resolver<'e> {
     /// evaluates right to left, so they are defined when the items on their left run. Such an assignment's value is
     /// an array (a function assignment inside an expression is an error), so these names are arrays.
     assigned_to_the_right: Vec<String>,
+    /// The top level's names, for a name the environment does not bind at all: a dfn's body may call a function
+    /// the script defines after the dfn (it runs later), as elaboration's lookup allows (`Elaborator::lookup_name`).
+    globals: Option<&'e Env>,
 }
 
 impl<'e> Resolver<'e> {
@@ -180,13 +183,28 @@ impl<'e> Resolver<'e> {
         Resolver {
             env,
             assigned_to_the_right: Vec::new(),
+            globals: None,
+        }
+    }
+
+    pub fn with_globals(mut self, globals: &'e Env) -> Resolver<'e> {
+        self.globals = Some(globals);
+        self
+    }
+
+    /// What a name denotes: its binding here (none when a tradfn localised it and has not assigned it), else at
+    /// the top level.
+    fn lookup(&self, name: &str) -> Option<&'e Val> {
+        match self.env.find(name) {
+            Some(value) => value,
+            None => self.globals.and_then(|globals| globals.lookup(name)),
         }
     }
 
     pub fn class_of(&self, item: &Item) -> ElabResult<Class> {
         Ok(match item {
             Item::Numbers(..) | Item::String(..) | Item::Zilde(_) => Class::Array,
-            Item::Name(name) => match self.env.lookup(&name.text) {
+            Item::Name(name) => match self.lookup(&name.text) {
                 Some(value) => value_class(value),
                 None if self.assigned_to_the_right.contains(&name.text) => Class::Array,
                 None => return Err(ElabError::value(name.span, format!("undefined name {}", name.text))),
@@ -276,6 +294,7 @@ impl<'e> Resolver<'e> {
                 Resolver {
                     env: self.env,
                     assigned_to_the_right: assigned_to_the_right.clone(),
+                    globals: self.globals,
                 }
                 .class_of(item)
             };
