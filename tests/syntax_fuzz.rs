@@ -4,7 +4,7 @@
 
 use aplc::source::SourceFile;
 use aplc::source::Span;
-use aplc::syntax::ast::{AssignTarget, Condition, Control, Expr, Item, Program, Statement, StatementKind};
+use aplc::syntax::ast::{AssignTarget, Condition, Control, Expr, Item, Program, Statement, StatementKind, Tradfn};
 use aplc::syntax::lexer::canonical_glyph;
 use aplc::syntax::{parse_program, print_program, print_program_as_apl, render_errors_plain};
 use proptest::prelude::*;
@@ -66,6 +66,8 @@ const TOKEN_POOL: &[&str] = &[
     ":Leave",
     "∇",
     "∇ R←A F B;x",
+    "→",
+    "L:",
 ];
 
 fn random_text_from(
@@ -101,7 +103,8 @@ fn check_parse_is_total(text: &str) {
 }
 
 /// `parse(print_as_apl(program))` is the same program (compared in the S-expression form, which omits spans; plain
-/// comments are not reprinted, so they are left out of the comparison).
+/// comments are not reprinted, so they are left out of the comparison, and neither are label line numbers, which
+/// follow the printer's layout).
 fn check_round_trip(text: &str, program: &Program) {
     check_spans_of_statements(text, &program.statements);
     let reprinted = print_program_as_apl(program);
@@ -113,16 +116,33 @@ fn check_round_trip(text: &str, program: &Program) {
         ),
     };
     let statements_only = |program: &Program| {
-        print_program(&Program {
+        without_label_line_numbers(&print_program(&Program {
             statements: program.statements.clone(),
             comments: Vec::new(),
-        })
+        }))
     };
     assert_eq!(
         statements_only(&reparsed),
         statements_only(program),
         "{text:?} reprinted as {reprinted:?}"
     );
+}
+
+/// The S-expression form with every `(label NAME LINE)` written `(label NAME _)`.
+fn without_label_line_numbers(printed: &str) -> String {
+    let mut result = String::new();
+    let mut rest = printed;
+    while let Some(index) = rest.find("(label ") {
+        let after_keyword = &rest[index + "(label ".len()..];
+        let name_length = after_keyword.find(' ').unwrap_or(after_keyword.len());
+        result.push_str(&rest[..index + "(label ".len() + name_length]);
+        result.push_str(" _");
+        rest = after_keyword[name_length..]
+            .trim_start_matches(' ')
+            .trim_start_matches(|character: char| character.is_ascii_digit());
+    }
+    result.push_str(rest);
+    result
 }
 
 /// Every node's span lies inside the text, on character boundaries, and covers text of the right shape: a name's
@@ -148,15 +168,38 @@ fn check_spans_of_statements(text: &str, statements: &[Statement]) {
                 assert!(header.contains(&tradfn.name.text), "header span {header:?}");
                 assert!(tradfn.span.start < tradfn.header_span.start && tradfn.header_span.end < tradfn.span.end);
                 check_spans_of_statements(text, &tradfn.body);
+                check_label_lines(text, tradfn);
             }
             StatementKind::Control(control) => {
-                assert!(slice.starts_with(':'), "control structure span {slice:?}");
+                let expected_start = match control.as_ref() {
+                    Control::Branch { .. } => "→".to_string(),
+                    Control::Label { name, .. } => format!("{}:", name.text),
+                    _ => ":".to_string(),
+                };
+                assert!(slice.starts_with(&expected_start), "control statement span {slice:?}");
                 check_spans_of_control(text, control);
             }
         }
         if let Some(annotation) = &statement.annotation {
             assert!(slice_of(text, annotation.span).starts_with("⍝:"));
             assert!(annotation.span.end < statement.span.start);
+        }
+    }
+}
+
+/// A label's line is the number of line breaks between its function's opening `∇` and the label.
+fn check_label_lines(text: &str, tradfn: &Tradfn) {
+    for statement in &tradfn.body {
+        if let StatementKind::Control(control) = &statement.kind {
+            if let Control::Label { name, line } = control.as_ref() {
+                let before = &text[tradfn.span.start..name.span.start];
+                assert_eq!(
+                    *line,
+                    before.matches('\n').count(),
+                    "line of the label {} in {text:?}",
+                    name.text
+                );
+            }
         }
     }
 }
@@ -205,6 +248,11 @@ fn check_spans_of_control(text: &str, control: &Control) {
         Control::Return(span) | Control::Leave(span) | Control::Continue(span) => {
             assert!(slice_of(text, *span).starts_with(':'));
         }
+        Control::Branch { target, span } => {
+            assert!(slice_of(text, *span).starts_with('→'));
+            check_spans_of_expression(text, target);
+        }
+        Control::Label { name, .. } => assert_eq!(slice_of(text, name.span), name.text),
     }
 }
 
@@ -336,10 +384,14 @@ fn valid_statement() -> BoxedStrategy<String> {
         .boxed()
 }
 
-/// Lines of a tradfn body: statements of `valid_statement`, and control structures of every kind around them, with
-/// conditions and values from the same grammar.
+/// Lines of a tradfn body: statements of `valid_statement` and branches, and control structures of every kind around
+/// them, with conditions, values and branch targets from the same grammar.
 fn valid_tradfn_lines() -> impl Strategy<Value = String> {
-    valid_statement().prop_recursive(3, 24, 3, |inner| {
+    let statement_or_branch = prop_oneof![
+        3 => valid_statement(),
+        1 => valid_statement().prop_map(|target| format!("→{target}")),
+    ];
+    statement_or_branch.prop_recursive(3, 24, 3, |inner| {
         let lines = prop::collection::vec(inner, 0..3).prop_map(|lines| lines.join("\n"));
         let value = valid_statement();
         prop_oneof![
@@ -362,10 +414,26 @@ fn valid_tradfn_lines() -> impl Strategy<Value = String> {
     })
 }
 
+/// A tradfn whose top-level body lines may carry a label (`L1:`, unique in the function), alone on its line or before
+/// the line's statements, with blank and comment lines among them.
 fn valid_tradfn() -> impl Strategy<Value = String> {
     let header = prop::sample::select(vec!["F", "F B", "R←A F B;i;⎕IO", "{R}←{A} F B", "R←F B ⍝ comment"]);
-    (header, prop::collection::vec(valid_tradfn_lines(), 0..4))
-        .prop_map(|(header, lines)| format!("∇ {header}\n{}\n∇", lines.join("\n")))
+    let label = prop::sample::select(vec!["", "", "label ", "label alone", "blank", "comment"]);
+    let line = (valid_tradfn_lines(), label);
+    (header, prop::collection::vec(line, 0..4)).prop_map(|(header, lines)| {
+        let lines: Vec<String> = lines
+            .into_iter()
+            .enumerate()
+            .map(|(index, (line, label))| match label {
+                "label " => format!("L{index}: {line}"),
+                "label alone" => format!("L{index}:\n{line}"),
+                "blank" => format!("\n{line}"),
+                "comment" => format!("⍝ c\n{line}"),
+                _ => line,
+            })
+            .collect();
+        format!("∇ {header}\n{}\n∇", lines.join("\n"))
+    })
 }
 
 proptest! {

@@ -30,8 +30,12 @@ pub enum SyntaxErrorKind {
     UnterminatedFunction(String),
     #[error("{0}")]
     MisplacedDel(&'static str),
-    #[error("labels (name:) and branches (→) are not supported in traditional functions")]
-    Label,
+    #[error("{0}")]
+    Label(String),
+    #[error("→ (branch) is only allowed at the start of a statement of a traditional function")]
+    MisplacedBranch,
+    #[error("→ needs a target: the line to go to (→0 leaves the function)")]
+    BranchWithoutTarget,
     #[error("unbalanced {open}: it is never closed")]
     UnclosedBracket { open: &'static str },
     #[error("unbalanced {close}: there is no matching {open} before it")]
@@ -84,7 +88,8 @@ impl SyntaxErrorKind {
             SyntaxErrorKind::MalformedHeader(_) => "aplc::syntax::malformed_header",
             SyntaxErrorKind::UnterminatedFunction(_) => "aplc::syntax::unterminated_function",
             SyntaxErrorKind::MisplacedDel(_) => "aplc::syntax::misplaced_del",
-            SyntaxErrorKind::Label => "aplc::syntax::label",
+            SyntaxErrorKind::Label(_) => "aplc::syntax::label",
+            SyntaxErrorKind::MisplacedBranch | SyntaxErrorKind::BranchWithoutTarget => "aplc::syntax::branch",
             SyntaxErrorKind::UnclosedBracket { .. } | SyntaxErrorKind::UnopenedBracket { .. } => {
                 "aplc::syntax::unbalanced_bracket"
             }
@@ -118,7 +123,9 @@ impl SyntaxErrorKind {
             SyntaxErrorKind::MalformedHeader(_) => "in this header",
             SyntaxErrorKind::UnterminatedFunction(_) => "opened here",
             SyntaxErrorKind::MisplacedDel(_) => "here",
-            SyntaxErrorKind::Label => "a label",
+            SyntaxErrorKind::Label(_) => "here",
+            SyntaxErrorKind::MisplacedBranch => "branch",
+            SyntaxErrorKind::BranchWithoutTarget => "no target",
             SyntaxErrorKind::UnclosedBracket { .. } => "opened here",
             SyntaxErrorKind::UnopenedBracket { .. } => "closed here",
             SyntaxErrorKind::MismatchedBracket { .. } => "wrong closing bracket",

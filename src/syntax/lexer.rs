@@ -19,11 +19,6 @@ pub struct LexedProgram {
 
 /// Glyphs of Dyalog APL that aplc does not support, with the hint shown when one is used.
 const UNSUPPORTED_GLYPHS: &[(&str, &str)] = &[
-    (
-        "→",
-        "branching is not supported; use guards (condition : result) inside a dfn, or control structures (:If, \
-         :While, ...) inside a traditional function",
-    ),
     ("⊆", "partitioned enclose is not supported"),
     ("⊇", "select is not supported"),
     ("⌶", "I-beam is not supported"),
@@ -198,7 +193,8 @@ impl<'a> Lexer<'a> {
     }
 
     fn push_token(&mut self, lexed: &mut LexedProgram, kind: TokenKind, start_index: usize) {
-        let starts_a_statement = kind.is_statement_separator() || kind == TokenKind::LeftBrace;
+        let starts_a_statement =
+            kind.is_statement_separator() || kind == TokenKind::LeftBrace || self.ends_a_label(lexed, &kind);
         lexed.tokens.push(Token {
             kind,
             span: self.span_from(start_index),
@@ -206,6 +202,15 @@ impl<'a> Lexer<'a> {
         if starts_a_statement {
             self.statement_start = lexed.tokens.len();
         }
+    }
+
+    /// A `:` directly after a name that starts its statement ends a tradfn label (`LOOP:`); what follows starts a
+    /// statement, so that a control keyword may follow a label (`L: :If x`). Elsewhere such a colon is a guard's,
+    /// and a keyword after it is an error either way.
+    fn ends_a_label(&self, lexed: &LexedProgram, kind: &TokenKind) -> bool {
+        *kind == TokenKind::Colon
+            && lexed.tokens.len() == self.statement_start + 1
+            && matches!(lexed.tokens[self.statement_start].kind, TokenKind::Name(_))
     }
 
     fn lex_one(&mut self, lexed: &mut LexedProgram) {
@@ -531,6 +536,7 @@ impl<'a> Lexer<'a> {
             "}" => TokenKind::RightBrace,
             ";" => TokenKind::Semicolon,
             "←" => TokenKind::Assign,
+            "→" => TokenKind::Branch,
             ":" => TokenKind::Colon,
             "⋄" => TokenKind::Diamond,
             "⍬" => TokenKind::Zilde,
@@ -888,6 +894,43 @@ mod tests {
                 TokenKind::Name("x".to_string())
             ]
         );
+    }
+
+    #[test]
+    fn branch_arrow_is_a_token() {
+        assert_eq!(
+            kinds("→(N>0)/L"),
+            vec![
+                TokenKind::Branch,
+                TokenKind::LeftParenthesis,
+                TokenKind::Name("N".to_string()),
+                primitive(Primitive::Greater),
+                number(NumberLiteral::Int(0)),
+                TokenKind::RightParenthesis,
+                primitive(Primitive::Slash),
+                TokenKind::Name("L".to_string()),
+            ]
+        );
+        assert_eq!(
+            kinds("L:→0"),
+            vec![
+                TokenKind::Name("L".to_string()),
+                TokenKind::Colon,
+                TokenKind::Branch,
+                number(NumberLiteral::Int(0)),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_other_unsupported_glyphs_are_still_errors() {
+        for glyph in ["⊆", "⊇", "⌶", "⍠", "⍞"] {
+            assert_eq!(
+                error_kinds(glyph),
+                vec![SyntaxErrorKind::UnsupportedGlyph(glyph.to_string())],
+                "{glyph}"
+            );
+        }
     }
 
     #[test]

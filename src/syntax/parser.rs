@@ -164,6 +164,16 @@ fn fail_with_help<'t, T>(kind: SyntaxErrorKind, span: Span, help: &str) -> Parse
     )))
 }
 
+/// `→` anywhere but at the start of a statement of a tradfn body.
+fn misplaced_branch<'t, T>(span: Span) -> ParseResult<'t, T> {
+    fail_with_help(
+        SyntaxErrorKind::MisplacedBranch,
+        span,
+        "branches are supported as whole statements of a traditional function (→0, →LOOP, →(N>0)/LOOP); in a dfn \
+         use guards (condition : result)",
+    )
+}
+
 fn not_here<'t, T>(input: Tokens<'t>) -> ParseResult<'t, T> {
     Err(nom::Err::Error(ParseFailure::from_error_kind(input, ErrorKind::Alt)))
 }
@@ -214,6 +224,10 @@ struct Parser<'s> {
     claimed_annotations: RefCell<HashSet<usize>>,
     /// Parentheses, brackets, dfns and assignment values currently open.
     nesting_depth: Cell<usize>,
+    /// Control structures currently open in the tradfn body being parsed: labels are only allowed where it is 0.
+    control_structure_depth: Cell<usize>,
+    /// The source line (from 0) of the header of the tradfn being parsed: a label's line number counts from it.
+    tradfn_header_line: Cell<usize>,
 }
 
 impl<'s> Parser<'s> {
@@ -228,6 +242,8 @@ impl<'s> Parser<'s> {
             errors: RefCell::new(Vec::new()),
             claimed_annotations: RefCell::new(HashSet::new()),
             nesting_depth: Cell::new(0),
+            control_structure_depth: Cell::new(0),
+            tradfn_header_line: Cell::new(0),
         }
     }
 
@@ -308,8 +324,14 @@ impl<'s> Parser<'s> {
         self.errors.borrow_mut().push(error);
     }
 
-    /// One statement: an expression, or (in a dfn) a guard `condition : result`.
+    /// One statement: an expression, (in a dfn) a guard `condition : result`, or (in a tradfn) a branch `→target`.
     fn statement<'t>(&self, input: Tokens<'t>, context: StatementContext) -> ParseResult<'t, Statement> {
+        if input.first_kind() == Some(&TokenKind::Branch) {
+            if context == StatementContext::TradfnBody {
+                return self.branch_statement(input);
+            }
+            return misplaced_branch(input.next_span());
+        }
         let annotation = self.statement_annotation(input.position());
         let (rest, expression) = self.expression(input)?;
         let (rest, kind) = match rest.first() {
@@ -330,6 +352,27 @@ impl<'s> Parser<'s> {
         ))
     }
 
+    /// `→target` as a whole statement of a tradfn body; the target is an ordinary, non-empty expression.
+    fn branch_statement<'t>(&self, input: Tokens<'t>) -> ParseResult<'t, Statement> {
+        let arrow_span = input.next_span();
+        let (rest, target) = self.expression(input.after_first())?;
+        if is_empty_expression(&target) {
+            return fail_with_help(
+                SyntaxErrorKind::BranchWithoutTarget,
+                arrow_span,
+                "write the line to go to after →, as in →LOOP, →(N>0)/LOOP or →0 to leave the function",
+            );
+        }
+        expect_statement_end(rest)?;
+        let span = input.span_until(rest);
+        let statement = Statement {
+            kind: StatementKind::Control(Box::new(Control::Branch { target, span })),
+            annotation: self.statement_annotation(input.position()),
+            span,
+        };
+        Ok((rest, statement))
+    }
+
     fn guard_after_condition<'t>(
         &self,
         input: Tokens<'t>,
@@ -339,9 +382,13 @@ impl<'s> Parser<'s> {
     ) -> ParseResult<'t, StatementKind> {
         if context == StatementContext::TradfnBody {
             return fail_with_help(
-                SyntaxErrorKind::Label,
+                SyntaxErrorKind::Label(
+                    "a label is one name directly followed by : at the start of a line (LOOP:); guards (condition : \
+                     result) belong in dfns"
+                        .to_string(),
+                ),
                 colon_span,
-                "use :If, :While, :For, ... for control flow in a traditional function; guards belong in dfns",
+                "use :If, :While, :For, ... or →LABEL for control flow in a traditional function",
             );
         }
         if context == StatementContext::TopLevel {
@@ -401,7 +448,9 @@ impl<'s> Parser<'s> {
             return (None, after_header);
         }
         let header = self.tradfn_header(header_tokens);
+        self.tradfn_header_line.set(self.line_of(del_span.start));
         let (body, rest, closing_del) = self.tradfn_body(after_header);
+        self.report_duplicate_labels(&body);
         let header = match header {
             Ok(header) => header,
             Err(error) => {
@@ -439,6 +488,28 @@ impl<'s> Parser<'s> {
             span,
         };
         (Some(statement), rest)
+    }
+
+    /// A label names one line, so a second label of the same name in one function is an error (at the second).
+    fn report_duplicate_labels(&self, body: &[Statement]) {
+        let mut seen = HashSet::new();
+        for statement in body {
+            let StatementKind::Control(control) = &statement.kind else {
+                continue;
+            };
+            let Control::Label { name, .. } = control.as_ref() else {
+                continue;
+            };
+            if !seen.insert(name.text.as_str()) {
+                self.report(
+                    SyntaxError::new(
+                        SyntaxErrorKind::Label(format!("the label {} is defined twice in one function", name.text)),
+                        statement.span,
+                    )
+                    .with_help("each label names one line of the function; rename one of them"),
+                );
+            }
+        }
     }
 
     /// The body of a tradfn: blocks of statements up to the closing `∇` (consumed; its span is returned) or the end of
@@ -592,6 +663,14 @@ impl<'s> Parser<'s> {
                     input = skip_to_statement_end(input);
                     continue;
                 }
+                TokenKind::Name(text) if input.second_kind() == Some(&TokenKind::Colon) => {
+                    let colon_span = input.after_first().next_span();
+                    let name = name_of(text, token.span);
+                    statements.extend(self.label_statement(name, colon_span));
+                    // The rest of the line holds the statements that follow the label.
+                    input = input.after_first().after_first();
+                    continue;
+                }
                 _ => {}
             }
             match self.statement(input, StatementContext::TradfnBody) {
@@ -606,6 +685,52 @@ impl<'s> Parser<'s> {
                 Err(nom::Err::Incomplete(_)) => unreachable!("the token parsers are complete, never streaming"),
             }
         }
+    }
+
+    /// `NAME:` at the start of a line of a tradfn body: a [`Control::Label`] whose line counts from the header (line
+    /// 0), blank and comment lines included, as Dyalog numbers a function's lines. Reported instead (and `None`)
+    /// inside a control structure, when the name is spelled exactly like a control keyword, or when the label does
+    /// not start its line.
+    fn label_statement(&self, name: Name, colon_span: Span) -> Option<Statement> {
+        let span = name.span.join(colon_span);
+        let problem = if self.control_structure_depth.get() > 0 {
+            Some((
+                format!(
+                    "the label {}: is inside a control structure; labels are only allowed at the top level of a \
+                     traditional function's body",
+                    name.text
+                ),
+                "put the label on a line outside :If, :While, :For, ... structures",
+            ))
+        } else if let Some(keyword) = Keyword::spelled_exactly(&name.text) {
+            Some((
+                format!(
+                    "{}: is spelled like the control keyword {}",
+                    name.text,
+                    keyword.spelling()
+                ),
+                "write the keyword with its colon first, or give the label another name (END: in capitals is fine)",
+            ))
+        } else if !self.only_blanks_before_on_line(name.span.start) {
+            Some((
+                format!("the label {}: must start its line", name.text),
+                "a label names a whole line: write it first on the line, not after ⋄",
+            ))
+        } else {
+            None
+        };
+        if let Some((message, help)) = problem {
+            self.report(SyntaxError::new(SyntaxErrorKind::Label(message), span).with_help(help));
+            return None;
+        }
+        let line = self
+            .line_of(name.span.start)
+            .saturating_sub(self.tradfn_header_line.get());
+        Some(Statement {
+            kind: StatementKind::Control(Box::new(Control::Label { name, line })),
+            annotation: None,
+            span,
+        })
     }
 
     fn report_misplaced_keyword(&self, keyword: Keyword, span: Span) {
@@ -689,6 +814,10 @@ impl<'s> Parser<'s> {
                 return placeholder(skip_to_statement_end(input));
             }
             Err(nom::Err::Incomplete(_)) => unreachable!("the token parsers are complete, never streaming"),
+        };
+        self.control_structure_depth.set(self.control_structure_depth.get() + 1);
+        let _inside_structure = NestingLevel {
+            depth: &self.control_structure_depth,
         };
         let after_keyword = input.after_first();
         let (control, rest) = match keyword {
@@ -1020,6 +1149,9 @@ impl<'s> Parser<'s> {
                 Err(nom::Err::Error(_)) => break,
                 Err(failure) => return Err(failure),
             }
+        }
+        if rest.first_kind() == Some(&TokenKind::Branch) {
+            return misplaced_branch(rest.next_span());
         }
         match rest.first() {
             Some(Token {
@@ -1679,7 +1811,7 @@ fn expect_closing(input: Tokens<'_>, open_span: Span, bracket: ClosingBracket) -
 #[cfg(test)]
 mod tests {
     use crate::source::SourceFile;
-    use crate::syntax::ast::StatementKind;
+    use crate::syntax::ast::{Control, StatementKind};
     use crate::syntax::error::SyntaxErrorKind;
     use crate::syntax::{parse_program, print_program};
 
@@ -2049,9 +2181,110 @@ mod tests {
     }
 
     #[test]
-    fn labels_are_not_supported_in_a_tradfn() {
-        assert_eq!(error_kinds("∇ F\nL:x\n∇"), vec![SyntaxErrorKind::Label]);
-        assert_eq!(first_error_text("∇ F\nL:x\n∇"), ":");
+    fn branch_forms_are_whole_statements_of_a_tradfn() {
+        assert_eq!(
+            printed("∇ F N\n→0\n→LOOP\n→(N>0)/LOOP\n→LOOP×⍳N>0\n∇"),
+            "(tradfn (header F N)\n  (branch (seq (num 0)))\n  (branch (seq (name LOOP)))\n  \
+             (branch (seq (paren (seq (name N) (prim >) (num 0))) (prim /) (name LOOP)))\n  \
+             (branch (seq (name LOOP) (prim ×) (prim ⍳) (name N) (prim >) (num 0))))\n"
+        );
+    }
+
+    #[test]
+    fn branch_span_covers_the_whole_statement_and_branches_nest_in_structures() {
+        let text = "∇ F\n:If 1 ⋄ →L×1 ⋄ :EndIf\nL:\n∇";
+        let program = parse_program(&SourceFile::new("test.apl", text)).expect("parses");
+        let StatementKind::Tradfn(tradfn) = &program.statements[0].kind else {
+            panic!("a tradfn")
+        };
+        let StatementKind::Control(control) = &tradfn.body[0].kind else {
+            panic!("an :If")
+        };
+        let Control::If { clauses, .. } = control.as_ref() else {
+            panic!("an :If")
+        };
+        let branch = &clauses[0].1[0];
+        assert_eq!(&text[branch.span.start..branch.span.end], "→L×1");
+        let StatementKind::Control(branch) = &branch.kind else {
+            panic!("a branch")
+        };
+        let Control::Branch { span, .. } = branch.as_ref() else {
+            panic!("a branch")
+        };
+        assert_eq!(&text[span.start..span.end], "→L×1");
+    }
+
+    #[test]
+    fn branch_outside_a_tradfn_or_inside_a_statement_is_an_error() {
+        for text in [
+            "→0",
+            "{→0}",
+            "∇ F\nx←→0\n∇",
+            "∇ F\n1 →0\n∇",
+            "∇ F\n(→0)\n∇",
+            "∇ F\n{→⍵} 1\n∇",
+            "∇ F\n:If →1\n:EndIf\n∇",
+        ] {
+            assert_eq!(error_kinds(text), vec![SyntaxErrorKind::MisplacedBranch], "{text}");
+            assert_eq!(first_error_text(text), "→", "{text}");
+        }
+        assert_eq!(error_kinds("∇ F\n→\n∇"), vec![SyntaxErrorKind::BranchWithoutTarget]);
+        assert_eq!(error_kinds("∇ F\n→ ⋄ 1\n∇"), vec![SyntaxErrorKind::BranchWithoutTarget]);
+        assert_eq!(error_kinds("∇ F\n→→0\n∇"), vec![SyntaxErrorKind::MisplacedBranch]);
+    }
+
+    #[test]
+    fn labels_count_lines_from_the_header_blank_and_comment_lines_included() {
+        let text = "1\n∇ R←F N ⍝ header is line 0\nR←0\n\n⍝ a comment\nLOOP:R←R+1 ⋄ N←N-1\n→(N>0)/LOOP\nEND:\n∇";
+        assert_eq!(
+            printed(text),
+            "(seq (num 1))\n(tradfn (header R←F N)\n  (assign R (seq (num 0)))\n  (label LOOP 4)\n  \
+             (assign R (seq (name R) (prim +) (num 1)))\n  (assign N (seq (name N) (prim -) (num 1)))\n  \
+             (branch (seq (paren (seq (name N) (prim >) (num 0))) (prim /) (name LOOP)))\n  (label END 6))\n\
+             (comment \" header is line 0\")\n(comment \" a comment\")\n"
+        );
+    }
+
+    #[test]
+    fn a_label_may_stand_before_a_branch_or_a_control_structure() {
+        assert_eq!(
+            printed("∇ F\nL: →L\nM: :If 1\n:EndIf\n∇"),
+            "(tradfn (header F)\n  (label L 1)\n  (branch (seq (name L)))\n  (label M 2)\n  (if\n    \
+             (clause (seq (num 1)))))\n"
+        );
+    }
+
+    #[test]
+    fn misplaced_labels_are_errors() {
+        let inside = "∇ F\n:If 1\nL: x\n:EndIf\n∇";
+        assert_eq!(
+            error_messages(inside),
+            vec![
+                "the label L: is inside a control structure; labels are only allowed at the top level of a \
+                 traditional function's body"
+            ]
+        );
+        assert_eq!(first_error_text(inside), "L:");
+        assert_eq!(
+            error_messages("∇ F\nL: 1\nL: 2\n∇"),
+            vec!["the label L is defined twice in one function"]
+        );
+        assert_eq!(
+            error_messages("∇ F\nEndIf: 1\n∇"),
+            vec!["EndIf: is spelled like the control keyword :EndIf"]
+        );
+        assert_eq!(
+            error_messages("∇ F\n1 ⋄ L: 2\n∇"),
+            vec!["the label L: must start its line"]
+        );
+        // Not a plain name before the colon: no label, and no guard either.
+        assert!(matches!(
+            error_kinds("∇ F\n1:2\n∇").as_slice(),
+            [SyntaxErrorKind::Label(_)]
+        ));
+        assert_eq!(first_error_text("∇ F\n1:2\n∇"), ":");
+        // The same name in two functions is two labels.
+        assert!(printed("∇ F\nL:\n∇\n∇ G\nL:\n∇").contains("(label L 1)"));
     }
 
     #[test]

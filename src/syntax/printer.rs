@@ -9,7 +9,8 @@
 //! floats always with one (`1000.0`), complex numbers as `aJb`. A traditional function is `(tradfn (header R←A F B)
 //! (locals L...)` and control structures `(if (clause COND ...) (else ...))`, `(while COND ...)`, `(repeat ...
 //! (until COND))`, `(for NAME VALUES ...)`, `(select VALUE (case V ...) (caselist VS ...) (else ...))`, `(return)`,
-//! `(leave)`, `(continue)`, their statements on their own, indented lines (grammar.md, section 7).
+//! `(leave)`, `(continue)`, their statements on their own, indented lines, branches `(branch TARGET)` and labels
+//! `(label NAME LINE)` with the label's line number in its function (grammar.md, section 7).
 
 use std::fmt::Write as _;
 
@@ -208,10 +209,17 @@ impl Printer {
 
     /// `(if (clause COND ...) ... [(else ...)])`, `(while COND ...)`, `(repeat ... [(until COND)])`,
     /// `(for NAME VALUES ...)`, `(select VALUE (case V ...) (caselist VS ...) [(else ...)])`, `(return)`, `(leave)`,
-    /// `(continue)`; each nested statement on its own line.
+    /// `(continue)`, `(branch TARGET)`, `(label NAME LINE)`; each nested statement on its own line.
     fn control(&mut self, control: &Control) {
         match control {
-            Control::Branch { .. } | Control::Label { .. } => self.output.push_str("(branch-or-label)"),
+            Control::Branch { target, .. } => {
+                self.output.push_str("(branch ");
+                self.expression(target);
+                self.output.push(')');
+            }
+            Control::Label { name, line } => {
+                let _ = write!(self.output, "(label {} {line})", name.text);
+            }
             Control::If { clauses, otherwise } => {
                 self.output.push_str("(if");
                 self.indentation += 2;

@@ -35,6 +35,8 @@ pub enum TokenKind {
     Semicolon,
     /// `←`
     Assign,
+    /// `→`: a branch, valid only as the first token of a statement of a tradfn body (the parser checks where).
+    Branch,
     /// `:` (guards)
     Colon,
     /// `⋄`
@@ -150,6 +152,16 @@ impl Keyword {
             .expect("every keyword is in Keyword::TABLE")
     }
 
+    /// The keyword whose canonical spelling (without its colon) is exactly `word`: `EndIf`, not `ENDIF`. A label so
+    /// named (`EndIf:`) is most likely a misplaced colon, so the parser rejects it; `END:` in capitals stays a
+    /// label, as in much Dyalog code.
+    pub fn spelled_exactly(word: &str) -> Option<Keyword> {
+        Keyword::TABLE
+            .iter()
+            .find(|(_, spelling)| &spelling[1..] == word)
+            .map(|(keyword, _)| *keyword)
+    }
+
     /// The keyword spelled `word` (without its colon), in any case: Dyalog does not distinguish `:if` from `:If`.
     pub fn from_word(word: &str) -> Option<Keyword> {
         Keyword::TABLE
@@ -183,6 +195,7 @@ impl TokenKind {
             TokenKind::RightBrace => "}".to_string(),
             TokenKind::Semicolon => ";".to_string(),
             TokenKind::Assign => "←".to_string(),
+            TokenKind::Branch => "→".to_string(),
             TokenKind::Colon => ":".to_string(),
             TokenKind::Diamond => "⋄".to_string(),
             TokenKind::Newline => "the end of the line".to_string(),

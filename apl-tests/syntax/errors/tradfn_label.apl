@@ -1,4 +1,8 @@
 ∇ R←F X
-Loop:X←X-1
-  R←X
+  :If X>0
+Inner: R←X
+  :EndIf
+Twice: R←0
+Twice: R←1
+EndIf: R←2
 ∇
