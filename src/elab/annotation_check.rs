@@ -37,7 +37,7 @@ struct SavedElaborationState {
     call_depth: usize,
     inline_budget: usize,
     pending_annotation: Option<(String, String, Span)>,
-    active_dfns: Vec<*const ast::Dfn>,
+    active_dfns: Vec<super::dfns::CalleeKey>,
     loops: Vec<Option<super::dfns::LoopMode>>,
     functions: usize,
     recursive: Vec<super::dfns::RecursiveBuild>,

@@ -47,13 +47,40 @@ type ProbedTypes = (Vec<Type>, Vec<(Option<Type>, Type)>);
 /// call.
 type ProbedFunction = (Type, Vec<(Option<Type>, Type)>);
 
-const RECURSION_MESSAGE: &str = "recursion that cannot be unfolded at compile time";
+pub const RECURSION_MESSAGE: &str = "recursion that cannot be unfolded at compile time";
+
+/// What identifies a function being inlined or built as a recursive function: its dfn's or tradfn's address.
+pub type CalleeKey = *const ();
+
+/// What a recursive function is built from: a dfn, or a traditional function (`tradfns.rs`).
+#[derive(Clone, Copy)]
+pub enum Recursive<'a> {
+    Dfn(&'a Closure),
+    Tradfn(&'a Rc<crate::syntax::ast::Tradfn>),
+}
+
+impl Recursive<'_> {
+    pub fn key(self) -> CalleeKey {
+        match self {
+            Recursive::Dfn(closure) => Rc::as_ptr(&closure.dfn) as CalleeKey,
+            Recursive::Tradfn(tradfn) => Rc::as_ptr(tradfn) as CalleeKey,
+        }
+    }
+
+    /// How errors name it: "dfn" or the tradfn's name.
+    fn described(self) -> String {
+        match self {
+            Recursive::Dfn(_) => "dfn".to_string(),
+            Recursive::Tradfn(tradfn) => format!("function {}", tradfn.name.text),
+        }
+    }
+}
 
 /// A recursive dfn whose function is being built (innermost last in `Elaborator::recursive`): a call of the dfn
 /// inside is a call of the function.
 #[derive(Clone, Debug)]
 pub struct RecursiveBuild {
-    key: *const crate::syntax::ast::Dfn,
+    pub(super) key: CalleeKey,
     name: String,
     mode: RecursiveMode,
 }
@@ -93,7 +120,7 @@ impl Elaborator {
         right: Val,
         span: Span,
     ) -> ElabResult<Val> {
-        let key = Rc::as_ptr(&closure.dfn);
+        let key = Recursive::Dfn(closure).key();
         if let Some(position) = self.recursive.iter().rposition(|build| build.key == key) {
             return self.recursive_call(position, left, right, span);
         }
@@ -132,11 +159,17 @@ impl Elaborator {
         self.truncate_scope(scope_length);
         self.functions.truncate(functions_length);
         self.inline_budget = super::INLINE_BUDGET;
-        self.call_dfn_as_function(closure, left, right, span)
+        self.call_as_recursive_function(Recursive::Dfn(closure), left, right, span)
     }
 
     /// A call of the dfn whose function is being built (at `position` in `self.recursive`).
-    fn recursive_call(&mut self, position: usize, left: Option<Val>, right: Val, span: Span) -> ElabResult<Val> {
+    pub(super) fn recursive_call(
+        &mut self,
+        position: usize,
+        left: Option<Val>,
+        right: Val,
+        span: Span,
+    ) -> ElabResult<Val> {
         let build = self.recursive[position].clone();
         match build.mode {
             RecursiveMode::Probe { result, .. } => {
@@ -156,10 +189,18 @@ impl Elaborator {
                     (Some(left), Some(alpha)) => arguments.push(self.function_argument(left, alpha, span)?),
                     (None, None) => {}
                     (Some(_), None) => {
-                        return Err(recursive_nonce(span, "calls itself dyadically when called monadically"))
+                        return Err(recursive_nonce(
+                            span,
+                            "function",
+                            "calls itself dyadically when called monadically",
+                        ))
                     }
                     (None, Some(_)) => {
-                        return Err(recursive_nonce(span, "calls itself monadically when called dyadically"))
+                        return Err(recursive_nonce(
+                            span,
+                            "function",
+                            "calls itself monadically when called dyadically",
+                        ))
                     }
                 }
                 arguments.push(self.function_argument(right, &omega, span)?);
@@ -175,17 +216,20 @@ impl Elaborator {
         Ok(value_expr(&self.generalize_value(converted)))
     }
 
-    /// A recursive dfn as a function of its arguments (see the module documentation), and the call of it.
-    fn call_dfn_as_function(
+    /// A recursive dfn (or tradfn) as a function of its arguments (see the module documentation), and the call of
+    /// it.
+    pub(super) fn call_as_recursive_function(
         &mut self,
-        closure: &Closure,
+        callee: Recursive<'_>,
         left: Option<Val>,
         right: Val,
         span: Span,
     ) -> ElabResult<Val> {
-        let key = Rc::as_ptr(&closure.dfn);
         // A monadic call of a dfn with `⍺←v`: the function is dyadic, called with the default.
-        let left = self.left_or_default(closure, left, &right, span)?;
+        let left = match callee {
+            Recursive::Dfn(closure) => self.left_or_default(closure, left, &right, span)?,
+            Recursive::Tradfn(_) => left,
+        };
         let mut alpha_type = match &left {
             Some(left) => Some(array_argument_type(left, span)?),
             None => None,
@@ -207,51 +251,52 @@ impl Elaborator {
             array(Base::Char, 1),
         ];
         for guess in &guesses {
-            if let Ok((found, _)) = self.probe_function(closure, key, &name, &alpha_type, &omega_type, guess, span) {
+            if let Ok((found, _)) = self.probe_function(callee, &name, &alpha_type, &omega_type, guess, span) {
                 result_type = Some(found);
                 break;
             }
         }
         let Some(mut result_type) = result_type else {
             // Report the error the body gives on the first guess.
-            self.probe_function(
-                closure,
-                key,
-                &name,
-                &alpha_type,
-                &omega_type,
-                &Type::scalar(Base::Bool),
-                span,
-            )?;
-            return Err(recursive_nonce(span, "has no result type"));
+            self.probe_function(callee, &name, &alpha_type, &omega_type, &Type::scalar(Base::Bool), span)?;
+            return Err(recursive_nonce(span, &callee.described(), "has no result type"));
         };
         let mut settled = false;
         for _ in 0..8 {
-            let (found, calls) =
-                self.probe_function(closure, key, &name, &alpha_type, &omega_type, &result_type, span)?;
+            let (found, calls) = self.probe_function(callee, &name, &alpha_type, &omega_type, &result_type, span)?;
             let mut changed = found != result_type;
             // A guess of another rank gives way to what the body found.
             result_type = join_types(&result_type, &found).unwrap_or(found);
             for (call_alpha, call_omega) in calls {
                 match (&alpha_type, call_alpha) {
                     (Some(current), Some(call_alpha)) => {
-                        let joined = join_types(current, &call_alpha)
-                            .filter(is_array_type)
-                            .ok_or_else(|| recursive_nonce(span, "calls itself with a ⍺ of another kind"))?;
+                        let joined = join_types(current, &call_alpha).filter(is_array_type).ok_or_else(|| {
+                            recursive_nonce(span, &callee.described(), "calls itself with a ⍺ of another kind")
+                        })?;
                         changed |= &joined != current;
                         alpha_type = Some(joined);
                     }
                     (None, None) => {}
                     (Some(_), None) => {
-                        return Err(recursive_nonce(span, "calls itself monadically when called dyadically"))
+                        return Err(recursive_nonce(
+                            span,
+                            &callee.described(),
+                            "calls itself monadically when called dyadically",
+                        ))
                     }
                     (None, Some(_)) => {
-                        return Err(recursive_nonce(span, "calls itself dyadically when called monadically"))
+                        return Err(recursive_nonce(
+                            span,
+                            &callee.described(),
+                            "calls itself dyadically when called monadically",
+                        ))
                     }
                 }
                 let joined = join_types(&omega_type, &call_omega)
                     .filter(is_array_type)
-                    .ok_or_else(|| recursive_nonce(span, "calls itself with a ⍵ of another kind"))?;
+                    .ok_or_else(|| {
+                        recursive_nonce(span, &callee.described(), "calls itself with a ⍵ of another kind")
+                    })?;
                 changed |= joined != omega_type;
                 omega_type = joined;
             }
@@ -261,11 +306,16 @@ impl Elaborator {
             }
         }
         if !settled {
-            return Err(recursive_nonce(span, "has argument or result types that do not settle"));
+            return Err(recursive_nonce(
+                span,
+                &callee.described(),
+                "has argument or result types that do not settle",
+            ));
         }
         if !is_array_type(&result_type) {
             return Err(recursive_nonce(
                 span,
+                &callee.described(),
                 &format!("has a result that is not an array ({result_type})"),
             ));
         }
@@ -290,7 +340,7 @@ impl Elaborator {
         };
         self.frames.push(Vec::new());
         let value = self
-            .run_function_body(closure, key, &name, mode, alpha, omega, span)
+            .run_function_body(callee, &name, mode, alpha, omega, span)
             .and_then(|value| self.function_argument(value, &result_type, span));
         let frame = self.frames.pop().expect("the function body's frame");
         let mut body = super::wrap_entries(frame, value?);
@@ -310,6 +360,7 @@ impl Elaborator {
                 _ => {
                     return Err(recursive_nonce(
                         span,
+                        &callee.described(),
                         "reads a value of its enclosing scope that is not an array",
                     ))
                 }
@@ -343,11 +394,9 @@ impl Elaborator {
 
     /// Elaborates the body on placeholder arguments of the given types, with recursive calls giving a value of type
     /// `result`: the type of the body's value, and the argument types of the recursive calls. Leaves no trace.
-    #[allow(clippy::too_many_arguments)]
     fn probe_function(
         &mut self,
-        closure: &Closure,
-        key: *const crate::syntax::ast::Dfn,
+        callee: Recursive<'_>,
         name: &str,
         alpha_type: &Option<Type>,
         omega_type: &Type,
@@ -363,7 +412,7 @@ impl Elaborator {
             calls: Vec::new(),
         };
         self.frames.push(Vec::new());
-        let value = self.run_function_body(closure, key, name, mode, alpha, omega, span);
+        let value = self.run_function_body(callee, name, mode, alpha, omega, span);
         self.frames.pop();
         self.functions.truncate(saved_functions);
         self.next_variable = self.next_variable.max(saved_variables);
@@ -375,18 +424,17 @@ impl Elaborator {
         }
     }
 
-    /// The dfn's body with the given arguments, its calls of itself handled as `mode` says.
-    #[allow(clippy::too_many_arguments)]
+    /// The dfn's (or tradfn's) body with the given arguments, its calls of itself handled as `mode` says.
     fn run_function_body(
         &mut self,
-        closure: &Closure,
-        key: *const crate::syntax::ast::Dfn,
+        callee: Recursive<'_>,
         name: &str,
         mode: RecursiveMode,
         alpha: Option<Val>,
         omega: Val,
         span: Span,
     ) -> ElabResult<Val> {
+        let key = callee.key();
         self.recursive.push(RecursiveBuild {
             key,
             name: name.to_string(),
@@ -395,7 +443,10 @@ impl Elaborator {
         self.inline_budget = super::INLINE_BUDGET;
         self.active_dfns.push(key);
         self.loops.push(None);
-        let result = self.dfn_body_with_arguments(closure, alpha, omega, span);
+        let result = match callee {
+            Recursive::Dfn(closure) => self.dfn_body_with_arguments(closure, alpha, omega, span),
+            Recursive::Tradfn(tradfn) => self.tradfn_body_as_function(tradfn, alpha, omega, span),
+        };
         self.loops.pop();
         self.active_dfns.pop();
         self.last_probe = self.recursive.pop().map(|build| build.mode);
@@ -954,10 +1005,11 @@ fn has_tail_call(body: &[Statement]) -> bool {
 }
 
 /// A NONCE ERROR for recursion compiled as a function.
-fn recursive_nonce(span: Span, what: &str) -> ElabError {
-    ElabError::nonce(span, format!("{RECURSION_MESSAGE}: the recursive dfn {what}")).with_hint(
+fn recursive_nonce(span: Span, subject: &str, what: &str) -> ElabError {
+    ElabError::nonce(span, format!("{RECURSION_MESSAGE}: the recursive {subject} {what}")).with_hint(
         "recursion that is neither decided by constants nor all tail calls becomes a function of its arguments \
-         (⍵, and ⍺ when the dfn is called dyadically), each an array of a fixed rank, as is its result",
+         (⍵, and ⍺ when the dfn is called dyadically, or a tradfn's arguments), each an array of a fixed rank, as \
+         is its result",
     )
 }
 
@@ -974,6 +1026,7 @@ fn array_argument_type(value: &Val, span: Span) -> ElabResult<Type> {
     } else {
         Err(recursive_nonce(
             span,
+            "function",
             &format!("has an argument that is a strand of arrays ({value_type})"),
         ))
     }

@@ -203,7 +203,7 @@ pub struct Elaborator {
     /// How many more dfn calls may be inlined in the current top-level statement (recursion unfolding is bounded).
     pub inline_budget: usize,
     /// The dfns being inlined, innermost last (to find the outermost call of a recursive dfn).
-    active_dfns: Vec<*const ast::Dfn>,
+    active_dfns: Vec<dfns::CalleeKey>,
     /// Per inlined call, innermost last: whether the call is being compiled as a loop (tail recursion).
     loops: Vec<Option<dfns::LoopMode>>,
     /// Let-bound variables whose TAIL type is a vector of known length (`<κ>n`), so that the V ops apply to them.

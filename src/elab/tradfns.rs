@@ -24,6 +24,7 @@
 //!   `:Leave` also sets the pass's leave flag, which the loop reads to finish. `:Return` inside a loop is a NONCE
 //!   ERROR.
 
+use super::dfns::{Recursive, RECURSION_MESSAGE};
 use super::env::{Arr, Env, Fun, Scalar, Val};
 use super::error::{ElabError, ElabResult};
 use super::ir::{Base, Expr, Type};
@@ -70,6 +71,10 @@ impl Elaborator {
 
     /// A call of a tradfn (`right` is `None` for a niladic one). The value of a function without a result is the
     /// empty strand, which shows as nothing.
+    ///
+    /// The call is inlined; recursion is unfolded while its conditions are known when compiling, and otherwise
+    /// (the outermost call of a recursion that does not end so) the function becomes a recursive TAIL function, as
+    /// a recursive dfn does (`dfns.rs`), when it assigns no name outside it.
     pub fn call_tradfn(
         &mut self,
         tradfn: &Rc<Tradfn>,
@@ -78,21 +83,87 @@ impl Elaborator {
         span: Span,
     ) -> ElabResult<Val> {
         check_tradfn_valence(tradfn, left.is_some(), right.is_some(), span)?;
+        let key = Recursive::Tradfn(tradfn).key();
+        if let Some(position) = self.recursive.iter().rposition(|build| build.key == key) {
+            let Some(right) = right else {
+                return Err(ElabError::nonce(
+                    span,
+                    format!("the niladic function {} calling itself", tradfn.name.text),
+                ));
+            };
+            return self.recursive_call(position, left, right, span);
+        }
+        let outermost = !self.active_dfns.contains(&key);
+        let left = left.map(|value| self.bind_value(value));
+        let right = right.map(|value| self.bind_value(value));
+        let functions_length = self.functions.len();
+        let scope_length = self.scope_length();
+        self.active_dfns.push(key);
+        let result = self.call_tradfn_inlined(tradfn, left.clone(), right.clone(), span);
+        self.active_dfns.pop();
+        let unfolding_failed = matches!(&result, Err(ElabError::Nonce { message, .. }) if message == RECURSION_MESSAGE);
+        let (true, true, Some(right)) = (outermost, unfolding_failed, right) else {
+            return result;
+        };
+        self.truncate_scope(scope_length);
+        self.functions.truncate(functions_length);
+        self.inline_budget = super::INLINE_BUDGET;
+        self.call_as_recursive_function(Recursive::Tradfn(tradfn), left, right, span)
+    }
+
+    /// A call inlined: the body runs on the caller's environment, which keeps what it assigned outside the function.
+    fn call_tradfn_inlined(
+        &mut self,
+        tradfn: &Rc<Tradfn>,
+        left: Option<Val>,
+        right: Option<Val>,
+        span: Span,
+    ) -> ElabResult<Val> {
         if self.call_depth >= MAX_CALL_DEPTH || self.inline_budget == 0 {
-            return Err(ElabError::nonce(
-                span,
-                format!(
-                    "recursion of {} that cannot be unfolded at compile time",
-                    tradfn.name.text
-                ),
-            )
-            .with_hint(
-                "aplc inlines traditional functions: recursion works when its conditions are decided by constants",
+            return Err(ElabError::nonce(span, RECURSION_MESSAGE).with_hint(
+                "aplc inlines traditional functions: recursion works when its conditions are decided by constants, or \
+                 as a function of arrays that assigns no name outside it",
             ));
         }
         self.inline_budget -= 1;
-        let left = left.map(|value| self.bind_value(value));
-        let right = right.map(|value| self.bind_value(value));
+        let (result, assigned_outside) = self.tradfn_body(tradfn, left, right, span)?;
+        for (name, value) in assigned_outside {
+            self.env = self.env.bind(&name, value);
+        }
+        Ok(result)
+    }
+
+    /// The body of a recursive tradfn's function (`Elaborator::call_as_recursive_function`): it may not assign
+    /// names outside it, which a TAIL function cannot change.
+    pub(super) fn tradfn_body_as_function(
+        &mut self,
+        tradfn: &Rc<Tradfn>,
+        left: Option<Val>,
+        right: Val,
+        span: Span,
+    ) -> ElabResult<Val> {
+        let (result, assigned_outside) = self.tradfn_body(tradfn, left, Some(right), span)?;
+        if let Some((name, _)) = assigned_outside.first() {
+            return Err(ElabError::nonce(
+                span,
+                format!(
+                    "{RECURSION_MESSAGE}: the recursive function {} assigns {name}, a name outside it",
+                    tradfn.name.text
+                ),
+            ));
+        }
+        Ok(result)
+    }
+
+    /// Runs the body of a call on the current environment (left as it was): the result, and what the body assigned
+    /// to names other than the function's own, oldest first (dynamic scope makes them the caller's).
+    fn tradfn_body(
+        &mut self,
+        tradfn: &Rc<Tradfn>,
+        left: Option<Val>,
+        right: Option<Val>,
+        span: Span,
+    ) -> ElabResult<(Val, Vec<(String, Val)>)> {
         let caller_env = self.env.clone();
         let mut env = caller_env.clone();
         let locals = tradfn_local_names(tradfn);
@@ -116,36 +187,34 @@ impl Elaborator {
         let outcome = self.run_body(&tradfn.body, span);
         self.call_depth -= 1;
         self.tradfn_context = saved_context;
-        let body_env = std::mem::replace(&mut self.env, caller_env.clone());
-        outcome?;
-        let result = match &tradfn.result {
-            Some(name) => match body_env.lookup(&name.text) {
-                Some(value) => value.clone(),
-                None => {
-                    return Err(ElabError::value(
-                        span,
-                        format!(
-                            "{} ended without a value for its result {}",
-                            tradfn.name.text, name.text
-                        ),
-                    ))
-                }
-            },
-            None => Val::Tuple(Vec::new()),
-        };
-        // Dynamic scope: what the body assigned to names other than its own is the caller's now.
+        let body_env = std::mem::replace(&mut self.env, caller_env);
         if locals.iter().any(|name| name.eq_ignore_ascii_case("⎕PP")) {
             self.print_precision = saved_precision;
         }
-        let mut env = caller_env;
-        for name in body_env.names_bound_since(&call_start).into_iter().rev() {
-            if !locals.contains(&name) && !is_pseudo_variable(&name) {
+        outcome?;
+        let result = match &tradfn.result {
+            Some(name) => body_env.lookup(&name.text).cloned().ok_or_else(|| {
+                ElabError::value(
+                    span,
+                    format!(
+                        "{} ended without a value for its result {}",
+                        tradfn.name.text, name.text
+                    ),
+                )
+            })?,
+            None => Val::Tuple(Vec::new()),
+        };
+        let assigned_outside = body_env
+            .names_bound_since(&call_start)
+            .into_iter()
+            .rev()
+            .filter(|name| !locals.contains(name) && !is_pseudo_variable(name))
+            .map(|name| {
                 let value = body_env.lookup(&name).expect("a name bound since the call").clone();
-                env = env.bind(&name, value);
-            }
-        }
-        self.env = env;
-        Ok(result)
+                (name, value)
+            })
+            .collect();
+        Ok((result, assigned_outside))
     }
 
     /// Runs a list of statements, then (when the list ends normally) the lists in `after`, the rest of the enclosing
