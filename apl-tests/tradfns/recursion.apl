@@ -6,6 +6,16 @@
 ⍝> 1 1 2 3 3 4 5 5 5 6 9
 ⍝> 9
 ⍝> 5040
+⍝> move 1 from 1 to 2
+⍝> move 2 from 1 to 3
+⍝> move 1 from 2 to 3
+⍝> move 1 from 1 to 3
+⍝> move 2 from 1 to 2
+⍝> move 1 from 3 to 2
+⍝> move 3 from 1 to 3
+⍝> move 1 from 2 to 1
+⍝> move 2 from 2 to 3
+⍝> move 1 from 1 to 3
 P←7 ⎕ArgInt 1
 ∇ R←FACT N
   :If N≤1 ⋄ R←1 ⋄ :Else ⋄ R←N×FACT N-1 ⋄ :EndIf
@@ -45,3 +55,14 @@ QS 3 1 4 1 5 9 2 6 5 3 5+P-P
   R←N×FACTL N-1
 ∇
 FACTL P
+⍝ A recursive function without a result, run for what it prints (Hanoi with 2 discs unfolded, with P-4 discs as a
+⍝ recursive function).
+∇ N HANOI X
+  :If N>0
+      (N-1) HANOI X[1 3 2]
+      'move ',(⍕N),' from ',(⍕X[1]),' to ',⍕X[2]
+      (N-1) HANOI X[3 2 1]
+  :EndIf
+∇
+2 HANOI 1 3 2
+(P-4) HANOI 1 3 2

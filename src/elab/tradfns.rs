@@ -108,7 +108,13 @@ impl Elaborator {
         self.truncate_scope(scope_length);
         self.functions.truncate(functions_length);
         self.inline_budget = super::INLINE_BUDGET;
-        self.call_as_recursive_function(Recursive::Tradfn(tradfn), left, right, span)
+        let result = self.call_as_recursive_function(Recursive::Tradfn(tradfn), left, right, span)?;
+        // The call stays (it is bound, and prints what it prints); a function without a result has no value.
+        Ok(if tradfn.result.is_none() {
+            Val::Tuple(Vec::new())
+        } else {
+            result
+        })
     }
 
     /// A call inlined: the body runs on the caller's environment, which keeps what it assigned outside the function.
@@ -151,6 +157,10 @@ impl Elaborator {
                     tradfn.name.text
                 ),
             ));
+        }
+        // A function without a result (run for what it prints) returns a boolean that no caller reads.
+        if tradfn.result.is_none() {
+            return Ok(Val::Array(Arr::scalar_constant(Scalar::Bool(false))));
         }
         Ok(result)
     }
