@@ -59,6 +59,15 @@ pub struct TradfnContext {
 /// How many times a loop pass is probed for the names and types of its state before giving up.
 const LOOP_PROBES: usize = 8;
 
+/// How a loop's condition, tested after each pass, ends it.
+#[derive(Clone, Copy)]
+enum LoopTest {
+    /// `:Until c`: done when c holds.
+    UntilHolds,
+    /// `:While c`: done when c does not hold.
+    WhileHolds,
+}
+
 /// One pass of a loop: elaborates the pass on the current environment and binds [`DONE_FLAG`].
 type LoopPass<'a> = dyn FnMut(&mut Elaborator) -> ElabResult<()> + 'a;
 
@@ -404,7 +413,8 @@ impl Elaborator {
             let done = this.scalar_monadic(Primitive::Tilde, starts_block, span)?;
             this.env = this.env.bind(DONE_FLAG, Val::Array(done));
             Ok(())
-        })
+        })?;
+        Ok(())
     }
 
     /// The block that starts at `line`, which goes on at the next block's line unless it branches.
@@ -740,54 +750,88 @@ impl Elaborator {
 
     // ----- loops -----
 
+    /// `:While c`: when c holds, a loop whose pass is the body followed by the test of c for the next pass. Testing
+    /// before the loop and at the end of each pass (rather than at the start of each) leaves the pass without a
+    /// conditional around the body, so that its arrays can be updated in place.
     fn while_loop(&mut self, condition: &Condition, body: &[Statement], span: Span) -> ElabResult<()> {
-        self.elaborate_loop(span, &mut |this: &mut Elaborator| {
-            let holds = this.condition(condition)?;
-            this.on_condition(
-                holds,
-                condition.first.span,
-                |this| this.loop_pass_body(body, None),
-                |this| {
-                    this.set_flag(DONE_FLAG, true);
-                    Ok(())
-                },
-            )
+        let holds = self.condition(condition)?;
+        self.loop_when(holds, span, &mut |this: &mut Elaborator| {
+            this.loop_pass_body(body, Some((condition, LoopTest::WhileHolds)))
         })
     }
 
-    fn repeat_loop(&mut self, body: &[Statement], until: Option<&Condition>, span: Span) -> ElabResult<()> {
-        self.elaborate_loop(span, &mut |this: &mut Elaborator| this.loop_pass_body(body, until))
+    /// A loop that runs (at least one pass) when `runs` holds. A name the loop gives its first value gets a
+    /// placeholder when it does not run (read only by a program that would stop with a VALUE ERROR in Dyalog).
+    fn loop_when(&mut self, runs: Arr, span: Span, pass: &mut LoopPass<'_>) -> ElabResult<()> {
+        let first_assigned = std::cell::RefCell::new(Vec::new());
+        self.on_condition(
+            runs,
+            span,
+            |this| {
+                *first_assigned.borrow_mut() = this.elaborate_loop(span, pass)?;
+                Ok(())
+            },
+            |this| {
+                for (name, state_type) in first_assigned.take() {
+                    let placeholder = this.placeholder_of_type(&state_type);
+                    this.env = this.env.bind(&name, placeholder);
+                }
+                Ok(())
+            },
+        )
     }
 
-    /// The statements of one pass with a fresh leave flag; the loop is done when the pass left it, or (for
-    /// `:Repeat`) when `until` holds after it.
-    fn loop_pass_body(&mut self, body: &[Statement], until: Option<&Condition>) -> ElabResult<()> {
+    fn placeholder_of_type(&mut self, value_type: &Type) -> Val {
+        let placeholder = rebuild_value(super::dfns::placeholder_expr(value_type), &value_of_type(value_type));
+        let placeholder = self.generalize_value(placeholder);
+        self.bind_value(placeholder)
+    }
+
+    fn repeat_loop(&mut self, body: &[Statement], until: Option<&Condition>, span: Span) -> ElabResult<()> {
+        let until = until.map(|until| (until, LoopTest::UntilHolds));
+        self.elaborate_loop(span, &mut |this: &mut Elaborator| this.loop_pass_body(body, until))?;
+        Ok(())
+    }
+
+    /// The statements of one pass with a fresh leave flag; the loop is done when the pass left it, or when the
+    /// test after it says so (not tested after a `:Leave`).
+    fn loop_pass_body(&mut self, body: &[Statement], test: Option<(&Condition, LoopTest)>) -> ElabResult<()> {
         self.set_flag(LEAVE_FLAG, false);
         self.run_block(body, &[])?;
         let left = self.flag(LEAVE_FLAG);
-        let Some(until) = until else {
+        let Some((condition, test)) = test else {
             self.env = self.env.bind(DONE_FLAG, Val::Array(left));
             return Ok(());
         };
+        let span = condition.first.span;
         let done = match left.constant_scalar() {
-            Some(Scalar::Bool(false)) => self.condition(until)?,
+            Some(Scalar::Bool(false)) => self.loop_test(condition, test)?,
             Some(_) => left,
             None => {
                 let value = self.conditional(
                     left,
                     |_| Ok(Val::Array(Arr::scalar_constant(Scalar::Bool(true)))),
-                    |this| this.condition(until).map(Val::Array),
-                    until.first.span,
+                    |this| this.loop_test(condition, test).map(Val::Array),
+                    span,
                 )?;
-                self.expect_array(value, until.first.span)?
+                self.expect_array(value, span)?
             }
         };
         self.env = self.env.bind(DONE_FLAG, Val::Array(done));
         Ok(())
     }
 
+    /// Whether the loop is done, by its condition: `:Until c` when c holds, `:While c` when it does not.
+    fn loop_test(&mut self, condition: &Condition, test: LoopTest) -> ElabResult<Arr> {
+        let holds = self.condition(condition)?;
+        match test {
+            LoopTest::UntilHolds => Ok(holds),
+            LoopTest::WhileHolds => self.scalar_monadic(Primitive::Tilde, holds, condition.first.span),
+        }
+    }
+
     /// `:For name :In values`: a loop over the ravel's items with a hidden counter, or, over a strand, one copy
-    /// of the body per item.
+    /// of the body per item. As for `:While`, the count is tested before the loop and at the end of each pass.
     fn for_loop(
         &mut self,
         variable: &str,
@@ -811,27 +855,23 @@ impl Elaborator {
         self.env = self
             .env
             .bind(&counter, Val::Array(Arr::scalar_constant(Scalar::Int(0))));
-        self.elaborate_loop(span, &mut |this: &mut Elaborator| {
+        let zero = Arr::scalar_constant(Scalar::Int(0));
+        let any = self.scalar_dyadic(Primitive::Less, zero, count.clone(), values_span)?;
+        self.loop_when(any, span, &mut |this: &mut Elaborator| {
             let position = this.expect_array(this.env.lookup(&counter).expect("the counter").clone(), span)?;
-            let more = this.scalar_dyadic(Primitive::Less, position.clone(), count.clone(), span)?;
-            this.on_condition(
-                more,
-                values_span,
-                |this| {
-                    let one = Arr::scalar_constant(Scalar::Int(1));
-                    let next = this.scalar_dyadic(Primitive::Plus, position, one, span)?;
-                    let next = this.bind(next);
-                    let item =
-                        this.primitive_dyadic(Primitive::RightShoe, Val::Array(next.clone()), ravel.clone(), span)?;
-                    let item = this.bind_value(item);
-                    this.env = this.env.bind(variable, item).bind(&counter, Val::Array(next));
-                    this.loop_pass_body(body, None)
-                },
-                |this| {
-                    this.set_flag(DONE_FLAG, true);
-                    Ok(())
-                },
-            )
+            let one = Arr::scalar_constant(Scalar::Int(1));
+            let next = this.scalar_dyadic(Primitive::Plus, position, one, span)?;
+            let next = this.bind(next);
+            let item = this.primitive_dyadic(Primitive::RightShoe, Val::Array(next.clone()), ravel.clone(), span)?;
+            let item = this.bind_value(item);
+            this.env = this.env.bind(variable, item).bind(&counter, Val::Array(next.clone()));
+            this.loop_pass_body(body, None)?;
+            // Done when the pass left, or was the last.
+            let left = this.flag(DONE_FLAG);
+            let last = this.scalar_dyadic(Primitive::GreaterEqual, next, count.clone(), span)?;
+            let done = this.scalar_dyadic(Primitive::Or, left, last, span)?;
+            this.env = this.env.bind(DONE_FLAG, Val::Array(done));
+            Ok(())
         })
     }
 
@@ -857,7 +897,9 @@ impl Elaborator {
     /// A loop: `pass` is elaborated first on placeholders to find the state (the names bound before the loop that
     /// a pass rebinds, with types that hold for every pass), then once on the state of a `powerUntil`, which runs
     /// passes until one sets the done flag.
-    fn elaborate_loop(&mut self, span: Span, pass: &mut LoopPass<'_>) -> ElabResult<()> {
+    ///
+    /// Returns the names of the state that had no value before the loop, with their types.
+    fn elaborate_loop(&mut self, span: Span, pass: &mut LoopPass<'_>) -> ElabResult<Vec<(String, Type)>> {
         let before = self.env.clone();
         let state = self.probe_loop_state(&before, span, pass)?;
         let mut state_types = vec![Type::scalar(Base::Bool)];
@@ -909,12 +951,17 @@ impl Elaborator {
         let Val::Tuple(finals) = self.bind_structured(looped, &value_of_type(&state_type), span)? else {
             unreachable!("a tuple state")
         };
+        let first_assigned = state
+            .iter()
+            .filter(|(name, _)| before.lookup(name).is_none())
+            .cloned()
+            .collect();
         let mut env = before;
         for ((name, _), value) in state.iter().zip(finals.into_iter().skip(1)) {
             env = env.bind(name, value);
         }
         self.env = env;
-        Ok(())
+        Ok(first_assigned)
     }
 
     /// The state of a loop: each name bound before the loop that a pass rebinds, with a type that every pass keeps
