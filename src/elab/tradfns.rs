@@ -14,15 +14,21 @@
 //!   each clause is elaborated on its own copy of the environment and the names they rebind are joined by one TAIL
 //!   conditional whose value is the tuple of those names (promoted to common types). A name only one outcome binds
 //!   (and that had no value before) is not defined afterwards.
-//! - `:While`, `:Repeat`/`:Until` and `:For`: a `powerUntil` loop whose state is a done flag and every name bound
-//!   before the loop that one pass rebinds. The pass is probed first on placeholder values (the names and their
-//!   types grow until a fixed point, as a tail-recursive dfn's loop does), then built on the state variable.
+//! - `:While`, `:Repeat`/`:Until` and `:For`: a `powerUntil` loop whose state is a done flag and every name that one
+//!   pass assigns (those without a value before the loop start as placeholders). The pass is probed first on
+//!   placeholder values (the names and their types grow until a fixed point, as a tail-recursive dfn's loop does),
+//!   then built on the state variable. `:While` and `:For` test before the loop whether it runs, and at the end of
+//!   each pass whether another follows, so that a pass is straight-line code unless its body branches.
 //!   `:For` over a strand (items known when compiling) is unrolled instead.
-//! - `:Return`, `:Leave`, `:Continue` end the statement list they are in. When a clause of an `:If` or `:Select`
-//!   may end that way, the statements after the structure (up to the end of the function or of the loop's pass)
-//!   are elaborated inside each clause that does not, so every path sees exactly the statements Dyalog runs on it.
-//!   `:Leave` also sets the pass's leave flag, which the loop reads to finish. `:Return` inside a loop is a NONCE
-//!   ERROR.
+//! - `:Return`, `:Leave`, `:Continue` and `→` end the statement list they are in. When a clause of an `:If` or
+//!   `:Select` may end that way, the statements after the structure (up to the end of the function or of the loop's
+//!   pass) are elaborated inside each clause that does not, so every path sees exactly the statements Dyalog runs
+//!   on it. `:Leave` also sets the pass's leave flag, which the loop reads to finish. `:Return` and `→` inside a
+//!   loop are a NONCE ERROR.
+//! - A body with labels is one loop over blocks (`run_blocks_between_labels`): its state is the line of the next
+//!   block to run, which a branch sets.
+//! - Recursion is unfolded while its conditions are known when compiling; otherwise the tradfn becomes a recursive
+//!   TAIL function through the recursive dfns' machinery (`dfns.rs`, [`Recursive`]).
 
 use super::dfns::{Recursive, RECURSION_MESSAGE};
 use super::env::{Arr, Env, Fun, Scalar, Val};
@@ -460,9 +466,7 @@ impl Elaborator {
                 continue;
             }
             let value_type = value_type(value, Span::default())?;
-            let placeholder = rebuild_value(super::dfns::placeholder_expr(&value_type), &value_of_type(&value_type));
-            let placeholder = self.generalize_value(placeholder);
-            let placeholder = self.bind_value(placeholder);
+            let placeholder = self.placeholder_of_type(&value_type);
             self.env = self.env.bind(&name, placeholder);
         }
         Ok(())
