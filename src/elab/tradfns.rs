@@ -405,7 +405,7 @@ impl Elaborator {
         self.env = self
             .env
             .bind(NEXT_LINE, Val::Array(Arr::scalar_constant(Scalar::Int(FIRST_BLOCK))));
-        self.elaborate_loop(span, &mut |this: &mut Elaborator| {
+        self.elaborate_loop(span, None, &mut |this: &mut Elaborator| {
             let line = this.flag(NEXT_LINE);
             this.run_block_at(&blocks, line, span)?;
             // Done unless the next line starts a block.
@@ -772,7 +772,7 @@ impl Elaborator {
             runs,
             span,
             |this| {
-                *first_assigned.borrow_mut() = this.elaborate_loop(span, pass)?;
+                *first_assigned.borrow_mut() = this.elaborate_loop(span, None, pass)?;
                 Ok(())
             },
             |this| {
@@ -793,7 +793,9 @@ impl Elaborator {
 
     fn repeat_loop(&mut self, body: &[Statement], until: Option<&Condition>, span: Span) -> ElabResult<()> {
         let until = until.map(|until| (until, LoopTest::UntilHolds));
-        self.elaborate_loop(span, &mut |this: &mut Elaborator| this.loop_pass_body(body, until))?;
+        self.elaborate_loop(span, None, &mut |this: &mut Elaborator| {
+            this.loop_pass_body(body, until)
+        })?;
         Ok(())
     }
 
@@ -859,9 +861,7 @@ impl Elaborator {
         self.env = self
             .env
             .bind(&counter, Val::Array(Arr::scalar_constant(Scalar::Int(0))));
-        let zero = Arr::scalar_constant(Scalar::Int(0));
-        let any = self.scalar_dyadic(Primitive::Less, zero, count.clone(), values_span)?;
-        self.loop_when(any, span, &mut |this: &mut Elaborator| {
+        let mut pass = |this: &mut Elaborator| {
             let position = this.expect_array(this.env.lookup(&counter).expect("the counter").clone(), span)?;
             let one = Arr::scalar_constant(Scalar::Int(1));
             let next = this.scalar_dyadic(Primitive::Plus, position, one, span)?;
@@ -876,7 +876,16 @@ impl Elaborator {
             let done = this.scalar_dyadic(Primitive::Or, left, last, span)?;
             this.env = this.env.bind(DONE_FLAG, Val::Array(done));
             Ok(())
-        })
+        };
+        // Without a :Leave the loop makes exactly `count` passes (none for an empty vector): a `power`, with no
+        // conditional around the loop (which would copy the arrays it changes, each time an enclosing loop runs it).
+        if !leaves_its_loop(body) {
+            self.elaborate_loop(span, Some(&count), &mut pass)?;
+            return Ok(());
+        }
+        let zero = Arr::scalar_constant(Scalar::Int(0));
+        let any = self.scalar_dyadic(Primitive::Less, zero, count.clone(), values_span)?;
+        self.loop_when(any, span, &mut pass)
     }
 
     /// `:For` over items known when compiling: the body once per item, each pass after a `:Leave` skipped.
@@ -900,10 +909,15 @@ impl Elaborator {
 
     /// A loop: `pass` is elaborated first on placeholders to find the state (the names bound before the loop that
     /// a pass rebinds, with types that hold for every pass), then once on the state of a `powerUntil`, which runs
-    /// passes until one sets the done flag.
+    /// passes until one sets the done flag, or of a `power` that runs `count` passes (none when it is 0).
     ///
     /// Returns the names of the state that had no value before the loop, with their types.
-    fn elaborate_loop(&mut self, span: Span, pass: &mut LoopPass<'_>) -> ElabResult<Vec<(String, Type)>> {
+    fn elaborate_loop(
+        &mut self,
+        span: Span,
+        count: Option<&Arr>,
+        pass: &mut LoopPass<'_>,
+    ) -> ElabResult<Vec<(String, Type)>> {
         let before = self.env.clone();
         let state = self.probe_loop_state(&before, span, pass)?;
         let mut state_types = vec![Type::scalar(Base::Bool)];
@@ -951,7 +965,10 @@ impl Elaborator {
         }));
         let initial = self.convert_value(Val::Tuple(initial), &state_type, span)?;
         let initial = value_expr(&self.generalize_value(initial));
-        let looped = Expr::op("powerUntil", vec![step, predicate, initial]);
+        let looped = match count {
+            Some(count) => Expr::op("power", vec![step, count.expr.clone(), initial]),
+            None => Expr::op("powerUntil", vec![step, predicate, initial]),
+        };
         let Val::Tuple(finals) = self.bind_structured(looped, &value_of_type(&state_type), span)? else {
             unreachable!("a tuple state")
         };
@@ -1147,6 +1164,26 @@ fn note_state_name(
             Ok(true)
         }
     }
+}
+
+/// Whether a loop body may `:Leave` its loop (at any depth of `:If` and `:Select`; a nested loop's `:Leave` is its
+/// own).
+fn leaves_its_loop(body: &[Statement]) -> bool {
+    body.iter().any(|statement| match &statement.kind {
+        StatementKind::Control(control) => match &**control {
+            Control::Leave(_) => true,
+            Control::If { clauses, otherwise } => {
+                clauses.iter().any(|(_, body)| leaves_its_loop(body))
+                    || otherwise.as_deref().is_some_and(leaves_its_loop)
+            }
+            Control::Select { cases, otherwise, .. } => {
+                cases.iter().any(|case| leaves_its_loop(&case.body))
+                    || otherwise.as_deref().is_some_and(leaves_its_loop)
+            }
+            _ => false,
+        },
+        _ => false,
+    })
 }
 
 /// The labels of a body (at its top level, where the parser allows them) with their lines.
