@@ -239,3 +239,93 @@ fn state_update_at(body: &[Stmt], alloc: usize) -> Option<StateUpdate> {
         swap,
     })
 }
+
+// ---- States refilled from their second buffer ----
+//
+// A loop whose step hands its state array to an inner loop (a tradfn's `:For` in a `:For`, a `⍣` in a `⍣`) starts
+// each iteration by filling the state's second buffer B from the state S, lets the inner loop update B, and swaps
+// (after `hoist.rs` has moved B's allocation before the loop):
+//
+//     alloc B : int[n]
+//     for it < m {
+//       for i < n { store B[i] = S[i] }        (nothing below mentions S until the swap)
+//       ... B updated ...
+//       swap S, B
+//     }
+//     free B
+//
+// The copy makes each iteration cost the whole state. Nothing reads S between the fill and the swap, and nothing else
+// in the loop mentions B, so the step may update S itself: the fill and the swap go, and the statements in between
+// use S for B. B and S have one size: a block allocated outside the loop that the loop swaps with S in every
+// iteration is S's second buffer (`double_buffer.rs` allocates it with S's size), and the fill covers all of it.
+// B is then unused; its allocation and free stay (one idle buffer).
+
+/// The pass: every loop step that refills its state's second buffer to update it updates the state in place.
+pub fn update_refilled_states_in_place(mut program: Program) -> Program {
+    update_refilled_states_in_list(&mut program.body);
+    program
+}
+
+fn update_refilled_states_in_list(statements: &mut [Stmt]) {
+    for statement in statements.iter_mut() {
+        for list in nested_lists_mut(statement) {
+            update_refilled_states_in_list(list);
+        }
+    }
+    for position in 0..statements.len() {
+        let (before, rest) = statements.split_at_mut(position);
+        let (the_loop, after) = rest.split_first_mut().expect("position is inside the list");
+        let body = match the_loop {
+            Stmt::For { body, .. } | Stmt::While { body, .. } => body,
+            _ => continue,
+        };
+        // The buffer is allocated before the loop with the size the fill covers, and only freed after it.
+        let second_buffer = |buffer: Block, filled: &Expr| {
+            let allocated_as_filled = before.iter().any(
+                |statement| matches!(statement, Stmt::Alloc { block, size, .. } if *block == buffer && size == filled),
+            );
+            let only_freed_after = after
+                .iter()
+                .all(|statement| !mentions_block(statement, buffer.id) || *statement == Stmt::Free { block: buffer });
+            allocated_as_filled && only_freed_after
+        };
+        while let Some(refill) = refilled_state_in(body, &second_buffer) {
+            rename_block(&mut body[refill.fill + 1..refill.swap], refill.buffer, refill.state);
+            body.remove(refill.swap);
+            body.remove(refill.fill);
+        }
+    }
+}
+
+/// A refill of a state's second buffer in a loop body (positions in the body).
+struct Refill {
+    state: Block,
+    buffer: Block,
+    fill: usize,
+    swap: usize,
+}
+
+/// The first refill in a loop body, as the comment above describes it, whose buffer `second_buffer` accepts.
+fn refilled_state_in(body: &[Stmt], second_buffer: &dyn Fn(Block, &Expr) -> bool) -> Option<Refill> {
+    (0..body.len()).find_map(|fill| {
+        let copy = identity_copy(&body[fill])?;
+        let (state, buffer) = (copy.source, copy.target);
+        let swap = (fill + 1..body.len()).find(|&later| mentions_block(&body[later], state.id))?;
+        let swaps_the_two = body[swap]
+            == Stmt::Swap {
+                first: state,
+                second: buffer,
+            };
+        // Only the fill, the statements in between and the swap mention the buffer.
+        let buffer_private = body
+            .iter()
+            .enumerate()
+            .all(|(position, statement)| (fill..=swap).contains(&position) || !mentions_block(statement, buffer.id));
+        (swaps_the_two && buffer_private && second_buffer(buffer, copy.count)).then_some(Refill {
+            state,
+            buffer,
+            fill,
+            swap,
+        })
+    })
+}

@@ -55,6 +55,12 @@ pub fn memory_pipeline() -> Vec<MemoryPass> {
             run: super::hoist::hoist_allocations,
         },
         MemoryPass {
+            name: "update-refilled-states-in-place",
+            description: "update a loop's state array in its own block where each iteration refills the state's \
+                          second buffer from it, updates the buffer (an inner loop) and swaps it in",
+            run: super::in_place::update_refilled_states_in_place,
+        },
+        MemoryPass {
             name: "split-product-ranges",
             description: "make a reduction or a loop over R×Y elements that reads its index modulo Y a loop over R \
                           of reductions or loops over Y (a reshaped vector's cycle), without a division per element",
