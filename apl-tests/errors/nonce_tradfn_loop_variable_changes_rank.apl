@@ -1,5 +1,5 @@
 ⍝ R starts as a scalar and becomes a vector in the loop: a loop's variables keep one rank (R←⍬ would do).
-⍝! NONCE ERROR at 6:10
+⍝! NONCE ERROR at 6:3
 P←7 ⎕ArgInt 1
 ∇ R←H N
   R←0

@@ -245,13 +245,18 @@ struct Shared {
 
 /// The state's lock, its release and the waits on its condition variables, annotated for valgrind's thread checkers
 /// (`thread_checker.rs`): a release happens before the next acquisition, which they cannot see through std's futexes.
+/// The lock and its release are never inlined: the fast paths of std's futex mutex (a compare-exchange, a swap on
+/// the lock word) are inlined into them, so that a checker's report of that atomic access names them, and
+/// tests/valgrind_support/std_futex_locks.supp can suppress it there and nowhere else.
 impl Shared {
+    #[inline(never)]
     fn lock_state(&self) -> MutexGuard<'_, State> {
         let guard = self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         happens_after(&self.state);
         guard
     }
 
+    #[inline(never)]
     fn unlock_state(&self, guard: MutexGuard<'_, State>) {
         happens_before(&self.state);
         drop(guard);
