@@ -2,12 +2,15 @@
 //! least one error, every error span lies on character boundaries inside the text (so that miette can draw it), and
 //! both the AST printer and the error renderer accept whatever the parser returns.
 
+mod syntax_support;
+
 use aplc::source::SourceFile;
 use aplc::source::Span;
 use aplc::syntax::ast::{AssignTarget, Condition, Control, Expr, Item, Program, Statement, StatementKind, Tradfn};
 use aplc::syntax::lexer::canonical_glyph;
 use aplc::syntax::{parse_program, print_program, print_program_as_apl, render_errors_plain};
 use proptest::prelude::*;
+use syntax_support::without_label_line_numbers;
 
 /// Characters that exercise every lexer path: glyphs, digits, letters, quotes, brackets, separators, blanks and a
 /// few characters that are not APL at all.
@@ -126,23 +129,6 @@ fn check_round_trip(text: &str, program: &Program) {
         statements_only(program),
         "{text:?} reprinted as {reprinted:?}"
     );
-}
-
-/// The S-expression form with every `(label NAME LINE)` written `(label NAME _)`.
-fn without_label_line_numbers(printed: &str) -> String {
-    let mut result = String::new();
-    let mut rest = printed;
-    while let Some(index) = rest.find("(label ") {
-        let after_keyword = &rest[index + "(label ".len()..];
-        let name_length = after_keyword.find(' ').unwrap_or(after_keyword.len());
-        result.push_str(&rest[..index + "(label ".len() + name_length]);
-        result.push_str(" _");
-        rest = after_keyword[name_length..]
-            .trim_start_matches(' ')
-            .trim_start_matches(|character: char| character.is_ascii_digit());
-    }
-    result.push_str(rest);
-    result
 }
 
 /// Every node's span lies inside the text, on character boundaries, and covers text of the right shape: a name's

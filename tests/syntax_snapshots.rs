@@ -2,9 +2,12 @@
 //! (in the printer's S-expression form) is snapshotted; every `apl-tests/syntax/errors/*.apl` fails to parse, and its
 //! rendered diagnostics (source line, caret, code, help) are snapshotted.
 
+mod syntax_support;
+
 use aplc::source::SourceFile;
 use aplc::syntax::ast::Program;
 use aplc::syntax::{parse_program, print_program, print_program_as_apl, render_errors_plain};
+use syntax_support::without_label_line_numbers;
 
 fn read_corpus_file(path: &std::path::Path) -> SourceFile {
     let text = std::fs::read_to_string(path).expect("corpus files are readable UTF-8");
@@ -49,19 +52,7 @@ fn printed_statements(program: &Program) -> String {
         statements: program.statements.clone(),
         comments: Vec::new(),
     });
-    let mut result = String::new();
-    let mut rest = printed.as_str();
-    while let Some(index) = rest.find("(label ") {
-        let after_keyword = &rest[index + "(label ".len()..];
-        let name_length = after_keyword.find(' ').unwrap_or(after_keyword.len());
-        result.push_str(&rest[..index + "(label ".len() + name_length]);
-        result.push_str(" _");
-        rest = after_keyword[name_length..]
-            .trim_start_matches(' ')
-            .trim_start_matches(|character: char| character.is_ascii_digit());
-    }
-    result.push_str(rest);
-    result
+    without_label_line_numbers(&printed)
 }
 
 #[test]

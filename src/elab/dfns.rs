@@ -893,7 +893,13 @@ impl Elaborator {
         Ok((frame, result?))
     }
 
-    fn finish_branch(&mut self, frame: Vec<Entry>, value: Val, target: &Type, span: Span) -> ElabResult<Expr> {
+    pub(super) fn finish_branch(
+        &mut self,
+        frame: Vec<Entry>,
+        value: Val,
+        target: &Type,
+        span: Span,
+    ) -> ElabResult<Expr> {
         self.frames.push(frame);
         let converted = self
             .convert_value(value, target, span)

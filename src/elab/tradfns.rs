@@ -695,8 +695,8 @@ impl Elaborator {
             Some(target) => target,
             None => return Err(self.paths_disagree(&joined, span)),
         };
-        let true_expr = self.finish_clause(true_frame, true_value, &target, span)?;
-        let false_expr = self.finish_clause(false_frame, false_value, &target, span)?;
+        let true_expr = self.finish_branch(true_frame, true_value, &target, span)?;
+        let false_expr = self.finish_branch(false_frame, false_value, &target, span)?;
         let expr = Expr::If(
             Box::new(condition.expr),
             Box::new(true_expr),
@@ -741,15 +741,6 @@ impl Elaborator {
         let frame = self.frames.pop().expect("the clause's frame");
         outcome?;
         Ok((frame, env))
-    }
-
-    fn finish_clause(&mut self, frame: Vec<super::Entry>, value: Val, target: &Type, span: Span) -> ElabResult<Expr> {
-        self.frames.push(frame);
-        let converted = self
-            .convert_value(value, target, span)
-            .map(|value| self.generalize_value(value));
-        let frame = self.frames.pop().expect("the clause's frame");
-        Ok(super::wrap_entries(frame, value_expr(&converted?)))
     }
 
     // ----- loops -----
@@ -861,6 +852,9 @@ impl Elaborator {
         self.env = self
             .env
             .bind(&counter, Val::Array(Arr::scalar_constant(Scalar::Int(0))));
+        // Without a :Leave the loop makes exactly `count` passes (none for an empty vector): a `power`, with no
+        // conditional around the loop (which would copy the arrays it changes, each time an enclosing loop runs it).
+        let counted = !leaves_its_loop(body);
         let mut pass = |this: &mut Elaborator| {
             let position = this.expect_array(this.env.lookup(&counter).expect("the counter").clone(), span)?;
             let one = Arr::scalar_constant(Scalar::Int(1));
@@ -870,6 +864,9 @@ impl Elaborator {
             let item = this.bind_value(item);
             this.env = this.env.bind(variable, item).bind(&counter, Val::Array(next.clone()));
             this.loop_pass_body(body, None)?;
+            if counted {
+                return Ok(());
+            }
             // Done when the pass left, or was the last.
             let left = this.flag(DONE_FLAG);
             let last = this.scalar_dyadic(Primitive::GreaterEqual, next, count.clone(), span)?;
@@ -877,9 +874,7 @@ impl Elaborator {
             this.env = this.env.bind(DONE_FLAG, Val::Array(done));
             Ok(())
         };
-        // Without a :Leave the loop makes exactly `count` passes (none for an empty vector): a `power`, with no
-        // conditional around the loop (which would copy the arrays it changes, each time an enclosing loop runs it).
-        if !leaves_its_loop(body) {
+        if counted {
             self.elaborate_loop(span, Some(&count), &mut pass)?;
             return Ok(());
         }
