@@ -23,8 +23,9 @@
 //! - `:Return`, `:Leave`, `:Continue` and `→` end the statement list they are in. When a clause of an `:If` or
 //!   `:Select` may end that way, the statements after the structure (up to the end of the function or of the loop's
 //!   pass) are elaborated inside each clause that does not, so every path sees exactly the statements Dyalog runs
-//!   on it. `:Leave` also sets the pass's leave flag, which the loop reads to finish. `:Return` and `→` inside a
-//!   loop are a NONCE ERROR.
+//!   on it. `:Leave` also sets the pass's leave flag, which the loop reads to finish. `:Return` and a taken `→`
+//!   inside a loop set the leave flag and the exit flag: after a loop whose body may exit, the exit flag decides
+//!   whether the statements after the loop run, or the enclosing loop's pass is left too.
 //! - A body with labels is one loop over blocks (`run_blocks_between_labels`): its state is the line of the next
 //!   block to run, which a branch sets.
 //! - Recursion is unfolded while its conditions are known when compiling; otherwise the tradfn becomes a recursive
@@ -44,6 +45,9 @@ use std::rc::Rc;
 const DONE_FLAG: &str = " done";
 /// The pseudo-variable that `:Leave` sets for the loop pass it is in.
 const LEAVE_FLAG: &str = " leave";
+/// The pseudo-variable that `:Return` or a taken `→` inside a loop sets: every loop around it ends, and the
+/// function goes on at the branch's line (or returns).
+const EXIT_FLAG: &str = " exit";
 
 /// The pseudo-variable of a tradfn with labels: the line whose block runs next (0 or any other line: return).
 const NEXT_LINE: &str = " line";
@@ -251,13 +255,12 @@ impl Elaborator {
                 StatementKind::Control(control) => {
                     let rest = &statements[position + 1..];
                     match &**control {
-                        Control::Return(span) => {
-                            self.refuse_exit_from_loop(*span, ":Return")?;
+                        Control::Return(_) => {
                             self.go_to_line(Arr::scalar_constant(Scalar::Int(0)));
+                            self.leave_enclosing_loops();
                             return Ok(());
                         }
                         Control::Branch { target, span } => {
-                            self.refuse_exit_from_loop(*span, "→")?;
                             return self.branch_statement(target, *span, rest, after);
                         }
                         // A label only names its line; `run_blocks_between_labels` splits the body at labels.
@@ -293,15 +296,13 @@ impl Elaborator {
         }
     }
 
-    /// `:Return` and `→` leave the function, which a loop's pass cannot do.
-    fn refuse_exit_from_loop(&self, span: Span, what: &str) -> ElabResult<()> {
-        if self.tradfn_context.loop_depth == 0 {
-            return Ok(());
+    /// `:Return` or a taken `→` inside a loop: the pass ends (as after `:Leave`), and the exit flag tells the code
+    /// after the loop to end its list too (`loop_statement`).
+    fn leave_enclosing_loops(&mut self) {
+        if self.tradfn_context.loop_depth > 0 {
+            self.set_flag(LEAVE_FLAG, true);
+            self.set_flag(EXIT_FLAG, true);
         }
-        Err(
-            ElabError::nonce(span, format!("{what} inside a loop (:While, :Repeat or :For)"))
-                .with_hint("set a flag, :Leave the loop, and branch or :Return after it"),
-        )
     }
 
     /// `→target`: when the target is not empty, the statements after it do not run and the function goes on at the
@@ -333,6 +334,7 @@ impl Elaborator {
                 let line = this.convert(line, Base::Int, span)?;
                 this.check_branch_target(&line, span)?;
                 this.go_to_line(line);
+                this.leave_enclosing_loops();
                 Ok(())
             },
             |this| this.run_block(rest, after),
@@ -448,9 +450,7 @@ impl Elaborator {
         let before = self.env.clone();
         let saved_variables = self.next_variable;
         self.frames.push(Vec::new());
-        let saved_labels = self.tradfn_context.label_lines.take();
         let outcome = self.run_in_written_order(body);
-        self.tradfn_context.label_lines = saved_labels;
         let written_order = std::mem::replace(&mut self.env, before.clone());
         self.frames.pop();
         self.next_variable = self.next_variable.max(saved_variables);
@@ -498,11 +498,15 @@ impl Elaborator {
                 let value = self.bind_value(value);
                 self.select_cases(&value, cases, otherwise.as_deref(), after)
             }
-            Control::While { condition, body } => self.in_loop(|this| this.while_loop(condition, body, span)),
-            Control::Repeat { body, until } => self.in_loop(|this| this.repeat_loop(body, until.as_ref(), span)),
-            Control::For { variable, values, body } => {
-                self.in_loop(|this| this.for_loop(&variable.text, values, body, span))
+            Control::While { condition, body } => {
+                self.loop_statement(body, after, span, |this| this.while_loop(condition, body, span))
             }
+            Control::Repeat { body, until } => {
+                self.loop_statement(body, after, span, |this| this.repeat_loop(body, until.as_ref(), span))
+            }
+            Control::For { variable, values, body } => self.loop_statement(body, after, span, |this| {
+                this.for_loop(&variable.text, values, body, span)
+            }),
             Control::Return(_)
             | Control::Leave(_)
             | Control::Continue(_)
@@ -513,11 +517,40 @@ impl Elaborator {
         }
     }
 
-    fn in_loop(&mut self, work: impl FnOnce(&mut Self) -> ElabResult<()>) -> ElabResult<()> {
+    /// A loop, then, when its body may exit the function (`:Return` or `→` inside it), the statements after it
+    /// (`after`) unless it did exit: then the enclosing loop's pass is left too, or, outside loops, the list ends.
+    fn loop_statement(
+        &mut self,
+        body: &[Statement],
+        after: &[&[Statement]],
+        span: Span,
+        run_loop: impl FnOnce(&mut Self) -> ElabResult<()>,
+    ) -> ElabResult<()> {
+        let exits = exits_the_function(body);
+        if exits {
+            // The flag is part of the loop's state (a name bound before the loop that a pass rebinds).
+            self.set_flag(EXIT_FLAG, false);
+        }
         self.tradfn_context.loop_depth += 1;
-        let outcome = work(self);
+        let outcome = run_loop(self);
         self.tradfn_context.loop_depth -= 1;
-        outcome
+        outcome?;
+        if !exits {
+            return Ok(());
+        }
+        let exited = self.flag(EXIT_FLAG);
+        self.on_condition(
+            exited,
+            span,
+            |this| {
+                this.leave_enclosing_loops();
+                Ok(())
+            },
+            |this| match after.split_first() {
+                Some((next, later)) => this.run_block(next, later),
+                None => Ok(()),
+            },
+        )
     }
 
     fn if_clauses(
@@ -854,7 +887,7 @@ impl Elaborator {
             .bind(&counter, Val::Array(Arr::scalar_constant(Scalar::Int(0))));
         // Without a :Leave the loop makes exactly `count` passes (none for an empty vector): a `power`, with no
         // conditional around the loop (which would copy the arrays it changes, each time an enclosing loop runs it).
-        let counted = !leaves_its_loop(body);
+        let counted = !leaves_its_loop(body) && !exits_the_function(body);
         let mut pass = |this: &mut Elaborator| {
             let position = this.expect_array(this.env.lookup(&counter).expect("the counter").clone(), span)?;
             let one = Arr::scalar_constant(Scalar::Int(1));
@@ -1181,6 +1214,28 @@ fn leaves_its_loop(body: &[Statement]) -> bool {
     })
 }
 
+/// Whether a loop body may `:Return` or branch (`→`) out of the function, at any depth (nested loops included).
+fn exits_the_function(body: &[Statement]) -> bool {
+    body.iter().any(|statement| match &statement.kind {
+        StatementKind::Control(control) => match &**control {
+            Control::Return(_) | Control::Branch { .. } => true,
+            Control::If { clauses, otherwise } => {
+                clauses.iter().any(|(_, body)| exits_the_function(body))
+                    || otherwise.as_deref().is_some_and(exits_the_function)
+            }
+            Control::Select { cases, otherwise, .. } => {
+                cases.iter().any(|case| exits_the_function(&case.body))
+                    || otherwise.as_deref().is_some_and(exits_the_function)
+            }
+            Control::While { body, .. } | Control::Repeat { body, .. } | Control::For { body, .. } => {
+                exits_the_function(body)
+            }
+            Control::Leave(_) | Control::Continue(_) | Control::Label { .. } => false,
+        },
+        _ => false,
+    })
+}
+
 /// The labels of a body (at its top level, where the parser allows them) with their lines.
 fn labels_of(body: &[Statement]) -> Vec<(String, i64)> {
     body.iter()
@@ -1220,7 +1275,8 @@ fn is_data(value: &Val) -> bool {
 }
 
 /// Whether a clause of this `:If` or `:Select` may end the list it is in (`:Return`, `:Leave`, `:Continue`, at any
-/// depth of nested `:If`s and `:Select`s; a nested loop's `:Leave` is its own).
+/// depth of nested `:If`s and `:Select`s; a nested loop's `:Leave` is its own), or this loop may (`:Return` or `→`
+/// inside it).
 fn may_end_its_list(control: &Control) -> bool {
     let any = |statements: &[Statement]| {
         statements.iter().any(|statement| match &statement.kind {
@@ -1238,9 +1294,10 @@ fn may_end_its_list(control: &Control) -> bool {
         Control::Select { cases, otherwise, .. } => {
             cases.iter().any(|case| any(&case.body)) || otherwise.as_deref().is_some_and(any)
         }
-        // A loop's `:Leave` and `:Continue` are its own, and `:Return` inside a loop is refused when the loop is
-        // elaborated.
-        Control::While { .. } | Control::Repeat { .. } | Control::For { .. } => false,
+        // A loop's `:Leave` and `:Continue` are its own; a `:Return` or `→` inside it ends the list after it.
+        Control::While { body, .. } | Control::Repeat { body, .. } | Control::For { body, .. } => {
+            exits_the_function(body)
+        }
         Control::Return(_) | Control::Leave(_) | Control::Continue(_) | Control::Branch { .. } => true,
         Control::Label { .. } => false,
     }

@@ -558,6 +558,13 @@ impl Lowerer {
                     return Ok(Lowered::Array(self.with_every_element_evaluated(arr)?));
                 }
                 match arr {
+                    // One element of a block (`T←V[J]`) is read where the let binds it, as APL reads it: a later
+                    // read could see the block after an in-place update (`V[J]←V[J+1]` before `V[J+1]←T`), and
+                    // the update passes may then store into the block itself.
+                    Arr::Mat(_) if arr.rank() == 0 => {
+                        let element = self.as_scalar(Lowered::Array(arr))?;
+                        Ok(Lowered::Scalar(self.bind(element, name)))
+                    }
                     Arr::Pull(pull) if shared && !self.is_cheap_to_recompute(&pull) => {
                         // Memoised reads are keyed by their index form. A rank ≥ 2 array read flat is read through
                         // `to_multi_index`, which gives one position the same multi-index every time, so reads of

@@ -22,7 +22,9 @@
 //! holds) leaves the new block equal to the old one on every element a correct program reads.
 
 use crate::loops::ir::{Block, Expr, Program, ResultValue, Stmt};
-use crate::loops::rewrite::mentions_block;
+use std::collections::HashSet;
+
+use crate::loops::rewrite::{expr_loads_block, mentions_block, variables_of};
 use crate::loops::rewrite::{nested_lists_mut, rename_block, rename_block_in_result};
 
 /// The pass: every copy whose source dies at it becomes a reuse of the source block.
@@ -328,4 +330,260 @@ fn refilled_state_in(body: &[Stmt], second_buffer: &dyn Fn(Block, &Expr) -> bool
             swap,
         })
     })
+}
+
+// ---- States updated in one branch of a conditional ----
+//
+// A conditional whose branches both yield the state array, one updated (`:If V[J]>V[J+1] ⋄ V[J]←... ⋄ :EndIf` in a
+// loop, a dfn's guard), joins them in a fresh block J: lowering runs each branch on a copy of the state S and swaps
+// the copy into J (`loop_state.rs`'s `conditional_state`), and J replaces S at the end:
+//
+//     alloc J : t[0]
+//     ... (reads of S)
+//     if c {
+//       alloc B1 : t[n]; for i < n { store B1[i] = S[i] }
+//       ... stores into B1 ...
+//       swap J, B1; free B1
+//     }
+//     if notb(c) {
+//       alloc B2 : t[n]; for i < n { store B2[i] = S[i] }
+//       swap J, B2; free B2
+//     }
+//     swap S, J; free J
+//
+// Each branch copies the whole state, so a loop over such a step is quadratic. Exactly one of the two branches runs:
+// their conditions are negations of each other, and nothing between them changes the condition's value. The branch
+// that runs reads S, as it was when J was allocated, only up to its first store into its copy, and nothing reads S
+// after the branches; so the branch may store into S itself. Each branch's statements between its copy and its swap
+// use S for its copy, and the allocations, copies, swaps and frees of the copies and of J go.
+
+/// The pass: every state updated through a conditional's two branches is updated in place.
+pub fn update_joined_states_in_place(mut program: Program) -> Program {
+    update_joined_states_in_list(&mut program.body);
+    program
+}
+
+fn update_joined_states_in_list(statements: &mut Vec<Stmt>) {
+    for statement in statements.iter_mut() {
+        for list in nested_lists_mut(statement) {
+            update_joined_states_in_list(list);
+        }
+    }
+    while let Some(join) = (0..statements.len()).find_map(|alloc| joined_state_at(statements, alloc)) {
+        join.apply(statements);
+    }
+}
+
+/// A state joined from a conditional's two branches (positions in the list).
+struct JoinedState {
+    state: Block,
+    alloc: usize,
+    swap: usize,
+    branches: [JoinBranch; 2],
+}
+
+/// One branch of the conditional: the `if` at `position`, whose `then` list (or `otherwise` list) copies the state
+/// into `copy` at `alloc` and `alloc + 1` and swaps the copy into the join at `swap`, freeing it at `swap + 1`.
+struct JoinBranch {
+    position: usize,
+    in_then: bool,
+    copy: Block,
+    alloc: usize,
+    swap: usize,
+}
+
+impl JoinedState {
+    fn apply(self, statements: &mut Vec<Stmt>) {
+        for branch in &self.branches {
+            let Stmt::If { then, otherwise, .. } = &mut statements[branch.position] else {
+                unreachable!("a join's branch is an if");
+            };
+            let list = if branch.in_then { then } else { otherwise };
+            rename_block(&mut list[branch.alloc + 2..branch.swap], branch.copy, self.state);
+            for position in [branch.swap + 1, branch.swap, branch.alloc + 1, branch.alloc] {
+                list.remove(position);
+            }
+        }
+        // `free J` follows `swap S, J`.
+        for position in [self.swap + 1, self.swap, self.alloc] {
+            statements.remove(position);
+        }
+    }
+}
+
+fn joined_state_at(statements: &[Stmt], alloc: usize) -> Option<JoinedState> {
+    let Stmt::Alloc { block: join, .. } = statements.get(alloc)? else {
+        return None;
+    };
+    let swap = (alloc + 1..statements.len())
+        .find(|&later| matches!(&statements[later], Stmt::Swap { first, second } if second == join && first != join))?;
+    let Stmt::Swap { first: state, .. } = statements[swap] else {
+        return None;
+    };
+    if statements.get(swap + 1) != Some(&Stmt::Free { block: *join }) {
+        return None;
+    }
+    let between = alloc + 1..swap;
+    let mut branches = Vec::new();
+    for position in between.clone() {
+        let statement = &statements[position];
+        if mentions_block(statement, join.id) {
+            branches.push(join_branch(statement, position, *join, state)?);
+        } else if mentions_block_at_run_time(statement, state.id) && !reads_only(statement) {
+            return None;
+        }
+    }
+    let [first, second]: [JoinBranch; 2] = branches.try_into().ok()?;
+    // The statements that read S outside the branches come before the first branch to run.
+    let reads_after_first = (first.position + 1..swap)
+        .any(|position| position != second.position && mentions_block_at_run_time(&statements[position], state.id));
+    (!reads_after_first && exactly_one_runs(statements, &first, &second, state)).then_some(JoinedState {
+        state,
+        alloc,
+        swap,
+        branches: [first, second],
+    })
+}
+
+/// The branch in `statement` (an `if` whose condition does not read the join) that fills the join from a copy of
+/// the state, reading the state only up to its first store into the copy.
+fn join_branch(statement: &Stmt, position: usize, join: Block, state: Block) -> Option<JoinBranch> {
+    let Stmt::If {
+        condition,
+        then,
+        otherwise,
+    } = statement
+    else {
+        return None;
+    };
+    if expr_loads_block(condition, join.id) {
+        return None;
+    }
+    let mentions_join = |list: &[Stmt]| list.iter().any(|s| mentions_block(s, join.id));
+    let (list, other, in_then) = match (mentions_join(then), mentions_join(otherwise)) {
+        (true, false) => (then, otherwise, true),
+        (false, true) => (otherwise, then, false),
+        _ => return None,
+    };
+    if other.iter().any(|s| mentions_block(s, state.id)) {
+        return None;
+    }
+    let swap = list
+        .iter()
+        .position(|s| matches!(s, Stmt::Swap { first, .. } if *first == join))?;
+    let Stmt::Swap { second: copy, .. } = list[swap] else {
+        return None;
+    };
+    let alloc = list
+        .iter()
+        .position(|s| matches!(s, Stmt::Alloc { block, .. } if *block == copy))?;
+    let Stmt::Alloc { size, .. } = &list[alloc] else {
+        return None;
+    };
+    let filled_from_state = whole_copy_source(list.get(alloc + 1)?, copy, size) == Some(state);
+    let copy_freed_at_swap = list.get(swap + 1) == Some(&Stmt::Free { block: copy });
+    let join_only_at_swap = list
+        .iter()
+        .enumerate()
+        .all(|(at, s)| at == swap || !mentions_block(s, join.id));
+    let copy_only_between = list
+        .iter()
+        .enumerate()
+        .all(|(at, s)| (alloc..=swap + 1).contains(&at) || !mentions_block(s, copy.id));
+    // The state is read before the first statement that touches the copy after filling it, or by that statement when
+    // it is a single store (whose index and value are read before it stores).
+    let first_touch = (alloc + 2..=swap).find(|&at| mentions_block(&list[at], copy.id))?;
+    let state_read_early = list.iter().enumerate().skip(alloc + 2).all(|(at, s)| {
+        at < first_touch
+            || (at == first_touch && matches!(s, Stmt::Store { block, .. } if *block == copy))
+            || !mentions_block_at_run_time(s, state.id)
+    });
+    (alloc < swap
+        && filled_from_state
+        && copy_freed_at_swap
+        && join_only_at_swap
+        && copy_only_between
+        && state_read_early)
+        .then_some(JoinBranch {
+            position,
+            in_then,
+            copy,
+            alloc,
+            swap,
+        })
+}
+
+/// Whether exactly one of the two branches runs: their conditions are negations of each other, and the condition
+/// has one value at both: none of its variables is assigned in between (or by the first branch), and none of the
+/// blocks it loads is touched there, the state excepted when the first branch only copies it.
+fn exactly_one_runs(statements: &[Stmt], first: &JoinBranch, second: &JoinBranch, state: Block) -> bool {
+    let condition_of = |branch: &JoinBranch| match &statements[branch.position] {
+        Stmt::If { condition, .. } if branch.in_then => Some(condition.clone()),
+        Stmt::If { condition, .. } => Some(Expr::not_bool(condition.clone())),
+        _ => None,
+    };
+    let (Some(first_condition), Some(second_condition)) = (condition_of(first), condition_of(second)) else {
+        return false;
+    };
+    if Expr::not_bool(first_condition.clone()) != second_condition
+        && first_condition != Expr::not_bool(second_condition)
+    {
+        return false;
+    }
+    let mut variables = HashSet::new();
+    variables_of(&first_condition, &mut variables);
+    let mut loaded = HashSet::new();
+    crate::loops::ir::for_each_load(&first_condition, &mut |block, _| {
+        loaded.insert(block.id);
+    });
+    let in_between = &statements[first.position..second.position];
+    let assigns_a_variable = in_between.iter().any(|statement| {
+        let mut assigns = false;
+        crate::loops::ir::for_each_statement(std::slice::from_ref(statement), &mut |s| {
+            assigns |= matches!(s, Stmt::Assign { var, .. } if variables.contains(&var.id));
+        });
+        assigns
+    });
+    let first_only_copies = first_branch_only_copies(&statements[first.position], first);
+    let touches_a_loaded_block = loaded.iter().any(|&id| {
+        if id == state.id {
+            !first_only_copies
+        } else {
+            in_between[1..].iter().any(|s| mentions_block(s, id))
+                || statement_lists_mention(&statements[first.position], id)
+        }
+    });
+    !assigns_a_variable && !touches_a_loaded_block
+}
+
+/// Whether the branch's copy is never touched between its fill and its swap (the branch leaves the state as it is).
+fn first_branch_only_copies(statement: &Stmt, branch: &JoinBranch) -> bool {
+    let Stmt::If { then, otherwise, .. } = statement else {
+        return false;
+    };
+    let list = if branch.in_then { then } else { otherwise };
+    !list[branch.alloc + 2..branch.swap]
+        .iter()
+        .any(|s| mentions_block(s, branch.copy.id))
+}
+
+/// Whether the statement lists of an `if` (not its condition) mention the block.
+fn statement_lists_mention(statement: &Stmt, id: u32) -> bool {
+    statement
+        .nested_lists()
+        .into_iter()
+        .any(|list| list.iter().any(|s| mentions_block(s, id)))
+}
+
+/// Whether a statement mentions the block other than in a top-level `view` (a decoration, read by nothing).
+fn mentions_block_at_run_time(statement: &Stmt, id: u32) -> bool {
+    !matches!(statement, Stmt::View { .. }) && mentions_block(statement, id)
+}
+
+/// Whether a statement only computes a scalar (which may load from blocks) or decorates.
+fn reads_only(statement: &Stmt) -> bool {
+    matches!(
+        statement,
+        Stmt::Let { .. } | Stmt::Mutable { .. } | Stmt::Assign { .. } | Stmt::View { .. }
+    )
 }

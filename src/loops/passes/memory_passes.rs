@@ -50,6 +50,12 @@ pub fn memory_pipeline() -> Vec<MemoryPass> {
             run: super::in_place::update_loop_states_in_place,
         },
         MemoryPass {
+            name: "update-joined-states-in-place",
+            description: "update an array in its own block where a conditional's two branches each copy it, one \
+                          updates its copy, and the copy of the branch taken replaces it",
+            run: super::in_place::update_joined_states_in_place,
+        },
+        MemoryPass {
             name: "hoist-allocations",
             description: "allocate before a loop the blocks of invariant size that every iteration allocates and frees",
             run: super::hoist::hoist_allocations,
