@@ -289,6 +289,14 @@ fn check_spans_of_expression(text: &str, expression: &Expr) {
                     assert_eq!(slice_of(text, name.span), name.text);
                 }
             }
+            AssignTarget::Selection(selection, span) => {
+                let parenthesised = slice_of(text, *span);
+                assert!(
+                    parenthesised.starts_with('(') && parenthesised.ends_with(')'),
+                    "selection {parenthesised:?}"
+                );
+                check_spans_of_expression(text, selection);
+            }
         }
         assignment
             .modifier

@@ -35,6 +35,7 @@ pub mod operators;
 pub mod resolve;
 pub mod scalar;
 pub mod search;
+pub mod selective;
 pub mod self_reference;
 pub mod strands;
 pub mod structural;
@@ -840,6 +841,7 @@ impl Elaborator {
                 Err(ElabError::syntax(*span, "⍺← must be a statement of its own in a dfn"))
             }
             ast::AssignTarget::Names(names, span) => self.destructuring_assignment(names, value, *span),
+            ast::AssignTarget::Selection(selection, _) => self.selective_assignment(selection, assignment, value),
             // The value of an assignment is its right argument, whatever the target (Dyalog): `y←x[1]←9` sets y to 9,
             // `x[1]←x[2]←5` sets both elements, and in `x+←x+←1` the outer `+←` adds 1, not the inner new x.
             ast::AssignTarget::Name(name) => {
@@ -847,19 +849,7 @@ impl Elaborator {
                     return self.bind_name(name, value, assignment.span);
                 }
                 let value = self.bind_value(value);
-                let Some(current) = self.env.lookup(&name.text).cloned() else {
-                    return Err(ElabError::value(name.span, format!("undefined name {}", name.text)));
-                };
-                if !self.env.is_local_to_innermost_dfn(&name.text) {
-                    return Err(ElabError::nonce(
-                        name.span,
-                        format!("changing {} of an enclosing scope from inside a dfn", name.text),
-                    )
-                    .with_hint(
-                        "a dfn's x f← and x[i]← change the outer x when the dfn has no x of its own; assign \
-                                x←x inside the dfn first to work on a local copy, or return the new value",
-                    ));
-                }
+                let current = self.value_to_update(name)?;
                 let modifier = self.modifier_function(&assignment.modifier, assignment.span)?;
                 // Run-time errors of the update (an index out of range, a value of the wrong length) point at it.
                 let updated = self.at_site(assignment.span, |this| match (&assignment.indices, modifier) {
@@ -874,6 +864,25 @@ impl Elaborator {
                 Ok(value)
             }
         }
+    }
+
+    /// The value of a name that an indexed, modified or selective assignment changes: it must have one, in the
+    /// innermost dfn's scope.
+    pub fn value_to_update(&self, name: &ast::Name) -> ElabResult<Val> {
+        let Some(current) = self.env.lookup(&name.text).cloned() else {
+            return Err(ElabError::value(name.span, format!("undefined name {}", name.text)));
+        };
+        if !self.env.is_local_to_innermost_dfn(&name.text) {
+            return Err(ElabError::nonce(
+                name.span,
+                format!("changing {} of an enclosing scope from inside a dfn", name.text),
+            )
+            .with_hint(
+                "a dfn's x f←, x[i]← and (f x)← change the outer x when the dfn has no x of its own; assign x←x \
+                 inside the dfn first to work on a local copy, or return the new value",
+            ));
+        }
+        Ok(current)
     }
 
     /// `(a b c)←v`: each name gets its item of `v`, a strand (tuple) of as many items or a vector of that length; a
@@ -930,7 +939,7 @@ impl Elaborator {
     }
 
     /// The function `f` of a modified assignment `x f← v` or `x[i] f← v`; `None` when there is none.
-    fn modifier_function(&mut self, modifier: &[ast::Item], span: Span) -> ElabResult<Option<Rc<Fun>>> {
+    pub(super) fn modifier_function(&mut self, modifier: &[ast::Item], span: Span) -> ElabResult<Option<Rc<Fun>>> {
         if modifier.is_empty() {
             return Ok(None);
         }
@@ -1384,7 +1393,7 @@ impl Elaborator {
     /// Elaborates the code of the APL text at `span` (a primitive's glyph, a derived function's operator, an index's
     /// brackets): the code it builds, bindings and value, is marked with the span, so that a run-time error raised
     /// by it points there. Inside a prelude dfn every site is the user's call of the prelude function.
-    fn at_site(&mut self, span: Span, work: impl FnOnce(&mut Self) -> ElabResult<Val>) -> ElabResult<Val> {
+    pub(super) fn at_site(&mut self, span: Span, work: impl FnOnce(&mut Self) -> ElabResult<Val>) -> ElabResult<Val> {
         let span = self.fixed_site.unwrap_or(span);
         let enclosing = self.site.replace(span);
         let result = work(self);

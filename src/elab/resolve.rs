@@ -398,6 +398,9 @@ fn names_assigned_inside_expr(expr: &Expr, names: &mut Vec<String>) {
             crate::syntax::ast::AssignTarget::Names(targets, _) => {
                 names.extend(targets.iter().map(|name| name.text.clone()))
             }
+            crate::syntax::ast::AssignTarget::Selection(selection, _) => {
+                names.extend(crate::syntax::ast::selected_name(selection).map(str::to_string))
+            }
             _ => {}
         }
         names_assigned_inside_expr(&assignment.value, names);

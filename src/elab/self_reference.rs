@@ -9,7 +9,7 @@
 //! it assigns the name itself (then the name is local) or uses `⍺⍺`/`⍵⍵` (an operator's `∇` is its derived function,
 //! not the operator its name denotes).
 
-use crate::syntax::ast::{AssignTarget, Dfn, Expr, Item, SpecialName, Statement, StatementKind};
+use crate::syntax::ast::{selected_name, AssignTarget, Dfn, Expr, Item, SpecialName, Statement, StatementKind};
 
 /// The value of `name←value` to elaborate: the dfn with its self-references as `∇` when `value` is a dfn that refers
 /// to `name`, `None` otherwise (elaborate `value` as it is).
@@ -69,6 +69,7 @@ impl Rewrite<'_> {
                 let assigns_the_name = match &assignment.target {
                     AssignTarget::Name(target) => target.text == self.name,
                     AssignTarget::Names(targets, _) => targets.iter().any(|target| target.text == self.name),
+                    AssignTarget::Selection(selection, _) => selected_name(selection) == Some(self.name),
                     _ => false,
                 };
                 if assigns_the_name {

@@ -175,6 +175,10 @@ pub enum AssignTarget {
     Alpha(Span),
     /// `(a b c)←v`: destructuring assignment, one name per item of `v`.
     Names(Vec<Name>, Span),
+    /// `(2↑v)←x`: selective assignment. The parenthesised expression ends with the name it assigns; the items
+    /// before that name select items of its value (structural functions and their left arguments). The span is the
+    /// parentheses'.
+    Selection(Box<Expr>, Span),
 }
 
 /// An identifier with its span. User names match `[A-Za-z_∆⍙][A-Za-z_∆⍙¯0-9]*`; system names keep their `⎕`
@@ -436,6 +440,14 @@ pub trait BodyVisitor {
 }
 
 /// Walks the statements (guards' conditions and results included), telling `visitor` of every item and assignment.
+/// The name a selective assignment assigns: the last item of its parenthesised expression.
+pub fn selected_name(selection: &Expr) -> Option<&str> {
+    match selection.items.last() {
+        Some(Item::Name(name)) => Some(&name.text),
+        _ => None,
+    }
+}
+
 pub fn walk_statements(statements: &[Statement], visitor: &mut dyn BodyVisitor) {
     for statement in statements {
         match &statement.kind {
@@ -503,6 +515,9 @@ fn walk_expr(expr: &Expr, visitor: &mut dyn BodyVisitor) {
     }
     if let Some(assignment) = &expr.assignment {
         visitor.assignment(assignment);
+        if let AssignTarget::Selection(selection, _) = &assignment.target {
+            walk_expr(selection, visitor);
+        }
         for item in &assignment.modifier {
             walk_item(item, visitor);
         }

@@ -1433,6 +1433,19 @@ fn split_assignment_target(mut items: Vec<Item>, arrow_span: Span) -> Result<Ass
             modifier: Vec::new(),
         });
     }
+    if let Some(position) = selective_target(&items) {
+        let modifier = items.split_off(position + 1);
+        let Some(Item::Parenthesised(selection, target_span)) = items.pop() else {
+            unreachable!("selective_target found parentheses")
+        };
+        return Ok(AssignmentSplit {
+            prefix: items,
+            target: AssignTarget::Selection(selection, target_span),
+            target_span,
+            indices: None,
+            modifier,
+        });
+    }
     let Some(target_index) = items.iter().rposition(is_assignable) else {
         return Err(match items.last() {
             None => SyntaxError::new(SyntaxErrorKind::MissingAssignmentTarget, arrow_span)
@@ -1475,6 +1488,24 @@ fn destructuring_target(items: &[Item]) -> Option<Vec<Name>> {
             _ => None,
         })
         .collect()
+}
+
+/// The position of the parentheses of a selective assignment (`(2↑v)←x`, `((v>0)/v)+←1`): the last parenthesised
+/// expression whose last item is a name and which has more items than names (`(a b)←` destructures), followed
+/// only by a modifier, and not after a name (`x (f g)←1` modifies x).
+fn selective_target(items: &[Item]) -> Option<usize> {
+    let position = items.iter().rposition(|item| matches!(item, Item::Parenthesised(..)))?;
+    let Item::Parenthesised(selection, _) = &items[position] else {
+        return None;
+    };
+    let ends_with_name = matches!(selection.items.last(), Some(Item::Name(_)));
+    let only_names = selection.items.iter().all(|item| matches!(item, Item::Name(_)));
+    let modifier_after = items[position + 1..]
+        .iter()
+        .all(|item| may_be_modifier(item) && !is_assignable(item));
+    let after_a_name = position > 0 && is_assignable(&items[position - 1]);
+    (selection.assignment.is_none() && ends_with_name && !only_names && modifier_after && !after_a_name)
+        .then_some(position)
 }
 
 fn is_assignable(item: &Item) -> bool {
@@ -1857,6 +1888,24 @@ mod tests {
     #[test]
     fn assignment_inside_an_expression_keeps_the_items_on_its_left() {
         assert_eq!(printed("2×x←3"), "(seq (num 2) (prim ×) (assign x (seq (num 3))))\n");
+    }
+
+    #[test]
+    fn parenthesised_selection_ending_in_a_name_is_a_selective_target() {
+        assert_eq!(
+            printed("(2↑v)←0"),
+            "(assign (select (seq (num 2) (prim ↑) (name v))) (seq (num 0)))\n"
+        );
+        assert_eq!(
+            printed("((v>5)/v)+←1"),
+            "(assign (select (seq (paren (seq (name v) (prim >) (num 5))) (prim /) (name v))) (modify (prim +)) (seq (num 1)))\n"
+        );
+        // Only names: destructuring. After a name: the modifier of that name's assignment.
+        assert_eq!(printed("(a b)←1 2"), "(assign (a b) (seq (num 1 2)))\n");
+        assert_eq!(
+            printed("x (f g)←1"),
+            "(assign x (modify (paren (seq (name f) (name g)))) (seq (num 1)))\n"
+        );
     }
 
     #[test]

@@ -96,6 +96,11 @@ impl Printer {
                 let names: Vec<&str> = names.iter().map(|name| name.text.as_str()).collect();
                 self.output.push_str(&format!("({})", names.join(" ")));
             }
+            AssignTarget::Selection(selection, _) => {
+                self.output.push_str("(select ");
+                self.expression(selection);
+                self.output.push(')');
+            }
         }
         if let Some(indices) = &assignment.indices {
             self.output.push_str(" (at");

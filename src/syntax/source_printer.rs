@@ -139,6 +139,11 @@ impl SourcePrinter {
                 let names: Vec<&str> = names.iter().map(|name| name.text.as_str()).collect();
                 self.output.push_str(&format!("({})", names.join(" ")));
             }
+            AssignTarget::Selection(selection, _) => {
+                self.output.push('(');
+                self.expression(selection);
+                self.output.push(')');
+            }
         }
         if let Some(indices) = &assignment.indices {
             self.indices(indices);

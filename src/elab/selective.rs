@@ -1,0 +1,149 @@
+//! Selective assignment: `(2↑V)←0`, `((V>5)/V)←99`, `(⊃V)+←1`, `(,M)←⍳12`.
+//!
+//! The parenthesised expression ends with the name it changes; the functions before the name are structural, so
+//! they only choose and arrange items of its value. Applying them to the array of the value's ravel positions
+//! (`(⍴V)⍴⍳×/⍴V`, in the name's place) therefore gives the positions of the items they select, in the arrangement
+//! they select them in; the assignment is then an indexed assignment of the ravel at those positions
+//! (`R[P]←X`, or `R[P] f←X` for a modified one), reshaped back. `X` must have the selection's shape (or be a
+//! scalar), as for indexed assignment, and the value of the whole assignment is `X`, as for every assignment.
+//!
+//! Only the last occurrence of the name is replaced: `((V>5)/V)←99` reads V's values in its left argument.
+
+use super::env::Val;
+use super::error::{ElabError, ElabResult};
+use super::ir::Base;
+use super::Elaborator;
+use crate::syntax::ast::{self, Item, Primitive};
+
+/// The pseudo-variables (no APL name starts with a blank) that stand for the ravel positions in the selecting
+/// expression and for the positions it selects in the indexed assignment.
+const POSITIONS: &str = " positions";
+const SELECTED: &str = " selected";
+
+impl Elaborator {
+    /// `(f V)←X` (or `(f V) g←X`), `assignment` being the whole assignment and `value` X's value.
+    pub(super) fn selective_assignment(
+        &mut self,
+        selection: &ast::Expr,
+        assignment: &ast::Assignment,
+        value: Val,
+    ) -> ElabResult<Val> {
+        let Some((Item::Name(name), selecting)) = selection.items.split_last() else {
+            unreachable!("the parser makes a selective assignment of parentheses that end with a name")
+        };
+        self.check_selecting_items(selecting)?;
+        let value = self.bind_value(value);
+        let current = self.value_to_update(name)?;
+        let current = self.expect_array(current, name.span)?;
+        let span = selection.span;
+        let shape = self.primitive_monadic(Primitive::Rho, Val::Array(current.clone()), span)?;
+        let shape = self.bind_value(shape);
+        let ravel = self.primitive_monadic(Primitive::Comma, Val::Array(current), span)?;
+        let ravel = self.bind_value(ravel);
+        let count = self.primitive_monadic(Primitive::Tally, ravel.clone(), span)?;
+        let positions = self.primitive_monadic(Primitive::Iota, count, span)?;
+        let positions = self.primitive_dyadic(Primitive::Rho, shape.clone(), positions, span)?;
+        // The selecting expression and the update see two pseudo-variables, which go again afterwards (a
+        // conditional or loop around the assignment must not carry them).
+        let before = self.env.clone();
+        self.env = self.env.bind(POSITIONS, positions);
+        let mut items = selecting.to_vec();
+        items.push(Item::Name(ast::Name {
+            text: POSITIONS.to_string(),
+            span: name.span,
+        }));
+        let selected = self.expr(&ast::Expr {
+            items,
+            assignment: None,
+            span,
+        });
+        let updated = selected.and_then(|selected| {
+            let selected = self.expect_array(selected, span)?;
+            if !matches!(selected.base, Base::Int | Base::Bool) {
+                return Err(ElabError::domain(
+                    span,
+                    "a selective assignment must select items of its name",
+                ));
+            }
+            self.env = self.env.bind(SELECTED, Val::Array(selected));
+            let positions = ast::Expr {
+                items: vec![Item::Name(ast::Name {
+                    text: SELECTED.to_string(),
+                    span,
+                })],
+                assignment: None,
+                span,
+            };
+            let modifier = self.modifier_function(&assignment.modifier, assignment.span)?;
+            self.at_site(assignment.span, |this| {
+                this.indexed_assignment(
+                    ravel,
+                    span,
+                    &[Some(positions)],
+                    modifier,
+                    value.clone(),
+                    assignment.span,
+                )
+            })
+        });
+        self.env = before;
+        let updated = self.primitive_dyadic(Primitive::Rho, shape, updated?, span)?;
+        self.bind_name(name, updated, assignment.span)?;
+        Ok(value)
+    }
+
+    /// The items before the name may only select: structural primitives (with their left arguments and axes), no
+    /// other function, and no assignment (which the pseudo-variables' scope would lose).
+    fn check_selecting_items(&self, items: &[Item]) -> ElabResult<()> {
+        for item in items {
+            let refused = match item {
+                Item::Primitive(primitive, span) => (!selects_items(*primitive)).then_some((*span, primitive.glyph())),
+                Item::Indexed { base, span, .. } => match &**base {
+                    Item::Primitive(primitive, _) if !selects_items(*primitive) => Some((*span, primitive.glyph())),
+                    _ => None,
+                },
+                Item::Dfn(dfn) => Some((dfn.span, "a dfn")),
+                Item::Name(name)
+                    if matches!(self.env.lookup(&name.text), Some(Val::Function(_) | Val::Operator(_))) =>
+                {
+                    Some((name.span, name.text.as_str()))
+                }
+                Item::Parenthesised(expr, _) if expr.assignment.is_some() => {
+                    return Err(ElabError::nonce(
+                        expr.span,
+                        "an assignment inside a selective assignment's selection",
+                    ));
+                }
+                _ => None,
+            };
+            if let Some((span, what)) = refused {
+                return Err(ElabError::nonce(span, format!("selective assignment through {what}")).with_hint(
+                    "a selective assignment (f V)←X selects with ↑ ↓ / ⌿ ⌽ ⊖ ⍉ , ⍪ ⍴ ⊃ ⌷ ⊢ ∊; write V[I]←X with the \
+                     indices instead",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The structural functions that choose and arrange items (applied to positions, they give the positions chosen).
+fn selects_items(primitive: Primitive) -> bool {
+    use Primitive::*;
+    matches!(
+        primitive,
+        Rho | Comma
+            | CommaBar
+            | CircleStile
+            | CircleBar
+            | Transpose
+            | UpArrow
+            | DownArrow
+            | RightShoe
+            | Squad
+            | RightTack
+            | Epsilon
+            | Slash
+            | SlashBar
+    )
+}
