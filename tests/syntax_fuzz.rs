@@ -206,9 +206,10 @@ fn check_spans_of_control(text: &str, control: &Control) {
             }
             check_spans_of_statements(text, otherwise.as_deref().unwrap_or_default());
         }
-        Control::While { condition, body } => {
+        Control::While { condition, body, until } => {
             check_condition(condition);
             check_spans_of_statements(text, body);
+            until.iter().for_each(check_condition);
         }
         Control::Repeat { body, until } => {
             check_spans_of_statements(text, body);
@@ -397,6 +398,8 @@ fn valid_tradfn_lines() -> impl Strategy<Value = String> {
             ),
             (value.clone(), lines.clone())
                 .prop_map(|(condition, body)| format!(":While {condition}\n:OrIf 1\n:Leave\n{body}\n:EndWhile")),
+            (value.clone(), value.clone(), lines.clone())
+                .prop_map(|(condition, until, body)| format!(":While {condition}\n{body}\n:Until {until}")),
             (value.clone(), lines.clone())
                 .prop_map(|(condition, body)| format!(":Repeat\n{body}\n:Continue\n:Until {condition}")),
             lines.clone().prop_map(|body| format!(":Repeat ⋄ {body} ⋄ :EndRepeat")),

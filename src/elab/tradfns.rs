@@ -498,9 +498,9 @@ impl Elaborator {
                 let value = self.bind_value(value);
                 self.select_cases(&value, cases, otherwise.as_deref(), after)
             }
-            Control::While { condition, body } => {
-                self.loop_statement(body, after, span, |this| this.while_loop(condition, body, span))
-            }
+            Control::While { condition, body, until } => self.loop_statement(body, after, span, |this| {
+                this.while_loop(condition, until.as_ref(), body, span)
+            }),
             Control::Repeat { body, until } => {
                 self.loop_statement(body, after, span, |this| this.repeat_loop(body, until.as_ref(), span))
             }
@@ -781,10 +781,20 @@ impl Elaborator {
     /// `:While c`: when c holds, a loop whose pass is the body followed by the test of c for the next pass. Testing
     /// before the loop and at the end of each pass (rather than at the start of each) leaves the pass without a
     /// conditional around the body, so that its arrays can be updated in place.
-    fn while_loop(&mut self, condition: &Condition, body: &[Statement], span: Span) -> ElabResult<()> {
+    fn while_loop(
+        &mut self,
+        condition: &Condition,
+        until: Option<&Condition>,
+        body: &[Statement],
+        span: Span,
+    ) -> ElabResult<()> {
         let holds = self.condition(condition)?;
+        // After a pass, `:Until u` is tested first, then the `:While` condition for the next pass.
+        let mut tests: Vec<(&Condition, LoopTest)> =
+            until.map(|until| (until, LoopTest::UntilHolds)).into_iter().collect();
+        tests.push((condition, LoopTest::WhileHolds));
         self.loop_when(holds, span, &mut |this: &mut Elaborator| {
-            this.loop_pass_body(body, Some((condition, LoopTest::WhileHolds)))
+            this.loop_pass_body(body, &tests)
         })
     }
 
@@ -816,39 +826,49 @@ impl Elaborator {
     }
 
     fn repeat_loop(&mut self, body: &[Statement], until: Option<&Condition>, span: Span) -> ElabResult<()> {
-        let until = until.map(|until| (until, LoopTest::UntilHolds));
+        let tests: Vec<(&Condition, LoopTest)> = until.map(|until| (until, LoopTest::UntilHolds)).into_iter().collect();
         self.elaborate_loop(span, None, &mut |this: &mut Elaborator| {
-            this.loop_pass_body(body, until)
+            this.loop_pass_body(body, &tests)
         })?;
         Ok(())
     }
 
-    /// The statements of one pass with a fresh leave flag; the loop is done when the pass left it, or when the
-    /// test after it says so (not tested after a `:Leave`).
-    fn loop_pass_body(&mut self, body: &[Statement], test: Option<(&Condition, LoopTest)>) -> ElabResult<()> {
+    /// The statements of one pass with a fresh leave flag; the loop is done when the pass left it, or when one of
+    /// the tests after it says so (in order, each only when the ones before did not: none after a `:Leave`).
+    fn loop_pass_body(&mut self, body: &[Statement], tests: &[(&Condition, LoopTest)]) -> ElabResult<()> {
         self.set_flag(LEAVE_FLAG, false);
         self.run_block(body, &[])?;
         let left = self.flag(LEAVE_FLAG);
-        let Some((condition, test)) = test else {
-            self.env = self.env.bind(DONE_FLAG, Val::Array(left));
-            return Ok(());
-        };
-        let span = condition.first.span;
-        let done = match left.constant_scalar() {
-            Some(Scalar::Bool(false)) => self.loop_test(condition, test)?,
-            Some(_) => left,
-            None => {
-                let value = self.conditional(
-                    left,
-                    |_| Ok(Val::Array(Arr::scalar_constant(Scalar::Bool(true)))),
-                    |this| this.loop_test(condition, test).map(Val::Array),
-                    span,
-                )?;
-                self.expect_array(value, span)?
-            }
-        };
+        let done = self.done_unless_tests_say(left, tests)?;
         self.env = self.env.bind(DONE_FLAG, Val::Array(done));
         Ok(())
+    }
+
+    /// `done`, or, when it does not hold, what the first test says, or the next, ...
+    fn done_unless_tests_say(&mut self, done: Arr, tests: &[(&Condition, LoopTest)]) -> ElabResult<Arr> {
+        let Some(((condition, test), later)) = tests.split_first() else {
+            return Ok(done);
+        };
+        let span = condition.first.span;
+        match done.constant_scalar() {
+            Some(Scalar::Bool(false)) => {
+                let done = self.loop_test(condition, *test)?;
+                self.done_unless_tests_say(done, later)
+            }
+            Some(_) => Ok(done),
+            None => {
+                let value = self.conditional(
+                    done,
+                    |_| Ok(Val::Array(Arr::scalar_constant(Scalar::Bool(true)))),
+                    |this| {
+                        let done = this.loop_test(condition, *test)?;
+                        this.done_unless_tests_say(done, later).map(Val::Array)
+                    },
+                    span,
+                )?;
+                self.expect_array(value, span)
+            }
+        }
     }
 
     /// Whether the loop is done, by its condition: `:Until c` when c holds, `:While c` when it does not.
@@ -896,7 +916,7 @@ impl Elaborator {
             let item = this.primitive_dyadic(Primitive::RightShoe, Val::Array(next.clone()), ravel.clone(), span)?;
             let item = this.bind_value(item);
             this.env = this.env.bind(variable, item).bind(&counter, Val::Array(next.clone()));
-            this.loop_pass_body(body, None)?;
+            this.loop_pass_body(body, &[])?;
             if counted {
                 return Ok(());
             }

@@ -86,8 +86,13 @@ pub enum Control {
         clauses: Vec<(Condition, Vec<Statement>)>,
         otherwise: Option<Vec<Statement>>,
     },
-    /// `:While c` ... `:EndWhile`: the body runs while c holds (tested before each pass).
-    While { condition: Condition, body: Vec<Statement> },
+    /// `:While c` ... `:EndWhile`: the body runs while c holds (tested before each pass); or `:While c` ...
+    /// `:Until u`, which also ends after a pass when u holds (tested first).
+    While {
+        condition: Condition,
+        body: Vec<Statement>,
+        until: Option<Condition>,
+    },
     /// `:Repeat` ... `:Until c` (tested after each pass), or ... `:EndRepeat` (until a `:Leave`).
     Repeat {
         body: Vec<Statement>,
@@ -478,9 +483,12 @@ fn walk_control(control: &Control, visitor: &mut dyn BodyVisitor) {
             }
             walk_statements(otherwise.as_deref().unwrap_or_default(), visitor);
         }
-        Control::While { condition, body } => {
+        Control::While { condition, body, until } => {
             walk_condition(condition, visitor);
             walk_statements(body, visitor);
+            if let Some(until) = until {
+                walk_condition(until, visitor);
+            }
         }
         Control::Repeat { body, until } => {
             walk_statements(body, visitor);

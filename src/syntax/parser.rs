@@ -882,8 +882,22 @@ impl<'s> Parser<'s> {
     fn while_structure<'t>(&self, input: Tokens<'t>, while_span: Span, loop_depth: usize) -> (Control, Tokens<'t>) {
         let (condition, rest) = self.condition(input, Keyword::While, while_span);
         let (body, after_body, end) = self.tradfn_block(rest, loop_depth + 1, &[]);
+        if let BlockEnd::Keyword(Keyword::Until, until_span) = end {
+            let (until, rest) = self.condition(after_body.after_first(), Keyword::Until, until_span);
+            let control = Control::While {
+                condition,
+                body,
+                until: Some(until),
+            };
+            return (control, rest);
+        }
         let rest = self.structure_end(after_body, end, Keyword::While, while_span);
-        (Control::While { condition, body }, rest)
+        let control = Control::While {
+            condition,
+            body,
+            until: None,
+        };
+        (control, rest)
     }
 
     fn repeat_structure<'t>(&self, input: Tokens<'t>, repeat_span: Span, loop_depth: usize) -> (Control, Tokens<'t>) {

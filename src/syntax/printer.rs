@@ -239,23 +239,17 @@ impl Printer {
                 self.indentation -= 2;
                 self.output.push(')');
             }
-            Control::While { condition, body } => {
+            Control::While { condition, body, until } => {
                 self.output.push_str("(while ");
                 self.condition(condition);
                 self.block(body);
+                self.until(until.as_ref());
                 self.output.push(')');
             }
             Control::Repeat { body, until } => {
                 self.output.push_str("(repeat");
                 self.block(body);
-                if let Some(until) = until {
-                    self.indentation += 2;
-                    self.new_line();
-                    self.output.push_str("(until ");
-                    self.condition(until);
-                    self.output.push(')');
-                    self.indentation -= 2;
-                }
+                self.until(until.as_ref());
                 self.output.push(')');
             }
             Control::For { variable, values, body } => {
@@ -295,6 +289,18 @@ impl Printer {
     }
 
     /// `(else ...)` on its own line, when there is an `:Else` part.
+    /// The `:Until` line that ends a `:Repeat` or `:While`, when it has one.
+    fn until(&mut self, until: Option<&Condition>) {
+        if let Some(until) = until {
+            self.indentation += 2;
+            self.new_line();
+            self.output.push_str("(until ");
+            self.condition(until);
+            self.output.push(')');
+            self.indentation -= 2;
+        }
+    }
+
     fn otherwise(&mut self, otherwise: Option<&[Statement]>) {
         if let Some(body) = otherwise {
             self.new_line();

@@ -279,10 +279,13 @@ impl SourcePrinter {
                 self.otherwise(otherwise.as_deref());
                 self.output.push_str(Keyword::EndIf.spelling());
             }
-            Control::While { condition, body } => {
+            Control::While { condition, body, until } => {
                 self.keyword_condition(Keyword::While, condition);
                 self.indented_lines(body);
-                self.output.push_str(Keyword::EndWhile.spelling());
+                match until {
+                    Some(until) => self.keyword_condition(Keyword::Until, until),
+                    None => self.output.push_str(Keyword::EndWhile.spelling()),
+                }
             }
             Control::Repeat { body, until } => {
                 self.output.push_str(Keyword::Repeat.spelling());
