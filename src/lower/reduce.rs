@@ -362,6 +362,9 @@ impl Lowerer {
 
     /// One row of compress/replicate: |count| copies of each column, of the element (count > 0) or of the fill.
     fn fill_replicated_row(&mut self, columns: &Columns, arr: &Arr, start: &Expr, output: &Output) -> LowerResult<()> {
+        if columns.counts.element() == ScalarType::Bool {
+            return self.fill_compressed_row(columns, arr, start, output);
+        }
         self.for_loop(columns.extent.clone(), "c", |lowerer, c| {
             let count = lowerer.column_count(columns, c.clone())?;
             let copies = lowerer.bind(Expr::Prim(Op::AbsI, vec![count.clone()]), "copies");
@@ -381,6 +384,23 @@ impl Lowerer {
                 })
             })?;
             lowerer.emit_if(Expr::lt(Expr::Int(0), count), then, otherwise);
+            Ok(())
+        })
+    }
+
+    /// One row of compress by a boolean mask: the element of each column whose mask is 1, one store each (a mask
+    /// count is 0 or 1, so the general row's inner loop over copies and its branch for fills have nothing to do).
+    fn fill_compressed_row(&mut self, columns: &Columns, arr: &Arr, start: &Expr, output: &Output) -> LowerResult<()> {
+        self.for_loop(columns.extent.clone(), "c", |lowerer, c| {
+            let position = Expr::select(Expr::eq(columns.length.clone(), Expr::Int(1)), Expr::Int(0), c.clone());
+            let keep = lowerer.read_flat(&columns.counts, position)?;
+            let keep = lowerer.bind(keep, "keep");
+            let (then, ()) = lowerer.capture(|lowerer| {
+                let x = lowerer.read_flat(arr, Expr::add_int(start.clone(), c))?;
+                output.store(lowerer, x);
+                Ok(())
+            })?;
+            lowerer.emit_if(keep, then, vec![]);
             Ok(())
         })
     }
