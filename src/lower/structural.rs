@@ -6,6 +6,7 @@ use super::lower::{Function, LowerResult, Lowered, Lowerer};
 use super::pull::{Arr, Materialised, Pull};
 use crate::loops::error::LowerError;
 use crate::loops::ir::{Expr, Layout, ScalarType, Stmt};
+use crate::loops::rewrite::{expr_loads_block, mentions_block};
 use crate::runtime::error::{AplErrorKind, REDUCING_AN_EMPTY_AXIS_WITHOUT_IDENTITY};
 use crate::tail::ast::Op;
 
@@ -736,19 +737,26 @@ impl Lowerer {
 
     /// `update(A, I, v)`: a fresh copy of A with one element replaced (A may be shared, so it is always copied).
     /// A copy of the array with its elements at the given row-major positions replaced, one at a time in order (a
-    /// position given twice keeps the last value). The positions and values are materialised before the copy is made,
-    /// so that values read from the array itself (`x[2 1]←x[1 2]`) are its old elements even where the memory passes
-    /// let the copy share the array's block.
+    /// position given twice keeps the last value). Positions or values that read the array itself (`x[2 1]←x[1 2]`)
+    /// are materialised before the copy is made, so that they are its old elements even where the memory passes let
+    /// the copy share the array's block. Others are computed in the loop that stores (`P[I×⍳N]←0` allocates no
+    /// index vector); an error there stops the program, so no one sees the stores made before it.
     fn scatter(&mut self, arr: Arr, positions: Arr, values: Arr) -> LowerResult<Arr> {
         let arr = self.indexable(arr)?;
-        let positions = self.materialise(&positions)?;
-        let values = self.materialise(&values)?;
-        let count = positions.shape[0].clone();
-        self.check_same_shape(&positions.shape, &values.shape, "scatter");
+        let positions = self.indexable(positions)?;
+        let values = self.indexable(values)?;
+        let count = positions.shape()[0].clone();
+        self.check_same_shape(&positions.shape(), &values.shape(), "scatter");
+        let (positions, values) = if self.reads_block_of(&[&positions, &values], &arr)? {
+            let positions = Arr::Mat(self.materialise(&positions)?);
+            let values = Arr::Mat(self.materialise(&values)?);
+            (positions, values)
+        } else {
+            (positions, values)
+        };
         let copy = self.materialise(&arr)?;
         let size = self.size_of(&copy.shape);
         let size = self.bind(size, "n");
-        let (positions, values) = (Arr::Mat(positions), Arr::Mat(values));
         self.for_loop(count, "k", |lowerer, k| {
             let position = lowerer.read_flat(&positions, k.clone())?;
             let position = lowerer.bind(position, "pos");
@@ -766,6 +774,25 @@ impl Lowerer {
             Ok(())
         })?;
         Ok(Arr::Mat(copy))
+    }
+
+    /// Whether reading an element of any of `readers` may load from the block of `arr` (a materialised array):
+    /// the statements and value of one read, at an index not yet known, are built and dropped.
+    fn reads_block_of(&mut self, readers: &[&Arr], arr: &Arr) -> LowerResult<bool> {
+        let Arr::Mat(mat) = arr else {
+            return Ok(false);
+        };
+        let index = self.fresh_var(ScalarType::Int, "probe");
+        let (statements, values) = self.capture(|lowerer| {
+            readers
+                .iter()
+                .map(|reader| lowerer.read_flat(reader, Expr::var(&index)))
+                .collect::<LowerResult<Vec<Expr>>>()
+        })?;
+        self.forget_closed_multi_indices();
+        let block = mat.block.id;
+        Ok(statements.iter().any(|statement| mentions_block(statement, block))
+            || values.iter().any(|value| expr_loads_block(value, block)))
     }
 
     fn update(&mut self, arr: Arr, indices: Arr, value: Expr) -> LowerResult<Arr> {
