@@ -6,7 +6,9 @@ mod syntax_support;
 
 use aplc::source::SourceFile;
 use aplc::source::Span;
-use aplc::syntax::ast::{AssignTarget, Condition, Control, Expr, Item, Program, Statement, StatementKind, Tradfn};
+use aplc::syntax::ast::{
+    AssignTarget, Condition, Control, Expr, ForVariable, Item, Program, Statement, StatementKind, Tradfn,
+};
 use aplc::syntax::lexer::canonical_glyph;
 use aplc::syntax::{parse_program, print_program, print_program_as_apl, render_errors_plain};
 use proptest::prelude::*;
@@ -216,7 +218,16 @@ fn check_spans_of_control(text: &str, control: &Control) {
             until.iter().for_each(check_condition);
         }
         Control::For { variable, values, body } => {
-            assert_eq!(slice_of(text, variable.span), variable.text);
+            match variable {
+                ForVariable::Name(name) => assert_eq!(slice_of(text, name.span), name.text),
+                ForVariable::Names(names, span) => {
+                    let list = slice_of(text, *span);
+                    assert!(list.starts_with('(') && list.ends_with(')'), "name list {list:?}");
+                    for name in names {
+                        assert_eq!(slice_of(text, name.span), name.text);
+                    }
+                }
+            }
             check_spans_of_expression(text, values);
             check_spans_of_statements(text, body);
         }
@@ -404,6 +415,8 @@ fn valid_tradfn_lines() -> impl Strategy<Value = String> {
                 .prop_map(|(condition, body)| format!(":Repeat\n{body}\n:Continue\n:Until {condition}")),
             lines.clone().prop_map(|body| format!(":Repeat ⋄ {body} ⋄ :EndRepeat")),
             (value.clone(), lines.clone()).prop_map(|(values, body)| format!(":For i :In {values}\n{body}\n:EndFor")),
+            (value.clone(), lines.clone())
+                .prop_map(|(values, body)| format!(":For (i j) :In {values}\n{body}\n:EndFor")),
             (value.clone(), value, lines.clone(), lines).prop_map(|(selected, case, body, otherwise)| {
                 format!(":Select {selected}\n:Case {case}\n{body}\n:CaseList {case}\n:Else\n{otherwise}\n:EndSelect")
             }),

@@ -887,7 +887,7 @@ impl Elaborator {
 
     /// `(a b c)←v`: each name gets its item of `v`, a strand (tuple) of as many items or a vector of that length; a
     /// scalar gives every name its value. The value of the assignment is `v`.
-    fn destructuring_assignment(&mut self, names: &[ast::Name], value: Val, span: Span) -> ElabResult<Val> {
+    pub(super) fn destructuring_assignment(&mut self, names: &[ast::Name], value: Val, span: Span) -> ElabResult<Val> {
         let value = self.bind_value(value);
         let items: Vec<Val> = match &value {
             Val::Tuple(items) if items.len() == names.len() => items.clone(),

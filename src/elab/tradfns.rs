@@ -38,7 +38,7 @@ use super::ir::{Base, Expr, Type};
 use super::operators::{rebuild_value, value_expr, value_of_type, value_type};
 use super::{Elaborator, MAX_CALL_DEPTH};
 use crate::source::Span;
-use crate::syntax::ast::{Case, Condition, Control, Primitive, Statement, StatementKind, Tradfn};
+use crate::syntax::ast::{Case, Condition, Control, ForVariable, Primitive, Statement, StatementKind, Tradfn};
 use std::rc::Rc;
 
 /// The pseudo-variable (not a possible APL name) that a loop pass sets to say the loop is finished.
@@ -504,9 +504,9 @@ impl Elaborator {
             Control::Repeat { body, until } => {
                 self.loop_statement(body, after, span, |this| this.repeat_loop(body, until.as_ref(), span))
             }
-            Control::For { variable, values, body } => self.loop_statement(body, after, span, |this| {
-                this.for_loop(&variable.text, values, body, span)
-            }),
+            Control::For { variable, values, body } => {
+                self.loop_statement(body, after, span, |this| this.for_loop(variable, values, body, span))
+            }
             Control::Return(_)
             | Control::Leave(_)
             | Control::Continue(_)
@@ -884,7 +884,7 @@ impl Elaborator {
     /// of the body per item. As for `:While`, the count is tested before the loop and at the end of each pass.
     fn for_loop(
         &mut self,
-        variable: &str,
+        variable: &ForVariable,
         values: &crate::syntax::ast::Expr,
         body: &[Statement],
         span: Span,
@@ -915,7 +915,8 @@ impl Elaborator {
             let next = this.bind(next);
             let item = this.primitive_dyadic(Primitive::RightShoe, Val::Array(next.clone()), ravel.clone(), span)?;
             let item = this.bind_value(item);
-            this.env = this.env.bind(variable, item).bind(&counter, Val::Array(next.clone()));
+            this.env = this.env.bind(&counter, Val::Array(next.clone()));
+            this.bind_for_variable(variable, item)?;
             this.loop_pass_body(body, &[])?;
             if counted {
                 return Ok(());
@@ -937,13 +938,19 @@ impl Elaborator {
     }
 
     /// `:For` over items known when compiling: the body once per item, each pass after a `:Leave` skipped.
-    fn unrolled_for_loop(&mut self, variable: &str, items: Vec<Val>, body: &[Statement], span: Span) -> ElabResult<()> {
+    fn unrolled_for_loop(
+        &mut self,
+        variable: &ForVariable,
+        items: Vec<Val>,
+        body: &[Statement],
+        span: Span,
+    ) -> ElabResult<()> {
         let outer_leave = self.env.lookup(LEAVE_FLAG).cloned();
         self.set_flag(LEAVE_FLAG, false);
         for item in items {
             let left = self.flag(LEAVE_FLAG);
             let pass = |this: &mut Elaborator| {
-                this.env = this.env.bind(variable, item.clone());
+                this.bind_for_variable(variable, item.clone())?;
                 this.run_block(body, &[])
             };
             self.on_condition(left, span, |_| Ok(()), pass)?;
@@ -951,6 +958,19 @@ impl Elaborator {
         match outer_leave {
             Some(flag) => self.env = self.env.bind(LEAVE_FLAG, flag),
             None => self.set_flag(LEAVE_FLAG, false),
+        }
+        Ok(())
+    }
+
+    /// Binds a `:For`'s variable to an item, or its names to the item's items (`:For (A B) :In`, as `(A B)←item`).
+    fn bind_for_variable(&mut self, variable: &ForVariable, item: Val) -> ElabResult<()> {
+        match variable {
+            ForVariable::Name(name) => {
+                self.env = self.env.bind(&name.text, item);
+            }
+            ForVariable::Names(names, span) => {
+                self.destructuring_assignment(names, item, *span)?;
+            }
         }
         Ok(())
     }

@@ -100,7 +100,7 @@ pub enum Control {
     },
     /// `:For name :In values` ... `:EndFor`: the body runs once per item of the values, the name bound to it.
     For {
-        variable: Name,
+        variable: ForVariable,
         values: Expr,
         body: Vec<Statement>,
     },
@@ -125,6 +125,28 @@ pub enum Control {
     /// is a constant, the line's number in the function (the header is line 0, as Dyalog numbers them). The rest of
     /// the line is the statements that follow.
     Label { name: Name, line: usize },
+}
+
+/// What a `:For` binds to each item.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ForVariable {
+    /// `:For X :In V`: X is the item.
+    Name(Name),
+    /// `:For (A B) :In V`: each item is destructured, as by `(A B)←item`. The span is the parentheses'.
+    Names(Vec<Name>, Span),
+}
+
+impl ForVariable {
+    /// The text as written: `X` or `(A B)`.
+    pub fn text(&self) -> String {
+        match self {
+            ForVariable::Name(name) => name.text.clone(),
+            ForVariable::Names(names, _) => {
+                let names: Vec<&str> = names.iter().map(|name| name.text.as_str()).collect();
+                format!("({})", names.join(" "))
+            }
+        }
+    }
 }
 
 /// The condition of an `:If`, `:ElseIf`, `:While` or `:Until` clause: a boolean scalar expression, optionally

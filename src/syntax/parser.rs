@@ -21,8 +21,8 @@ use nom::{IResult, Needed, Parser as _};
 use crate::source::Span;
 use crate::syntax::ast::Program;
 use crate::syntax::ast::{
-    AssignTarget, Assignment, Case, Comment, Condition, Control, Dfn, Expr, Item, Name, NumberLiteral, SpecialName,
-    Statement, StatementKind, Tradfn,
+    AssignTarget, Assignment, Case, Comment, Condition, Control, Dfn, Expr, ForVariable, Item, Name, NumberLiteral,
+    SpecialName, Statement, StatementKind, Tradfn,
 };
 use crate::syntax::error::{SyntaxError, SyntaxErrorKind};
 use crate::syntax::token::{special_name_glyph, Keyword, Token, TokenKind};
@@ -920,10 +920,10 @@ impl<'s> Parser<'s> {
             Ok((rest, (variable, values))) => (variable, values, rest),
             Err(nom::Err::Error(ParseFailure(error)) | nom::Err::Failure(ParseFailure(error))) => {
                 self.report(error);
-                let placeholder = Name {
+                let placeholder = ForVariable::Name(Name {
                     text: String::new(),
                     span: for_span,
-                };
+                });
                 (placeholder, empty_expression(for_span), skip_to_statement_end(input))
             }
             Err(nom::Err::Incomplete(_)) => unreachable!("the token parsers are complete, never streaming"),
@@ -934,29 +934,26 @@ impl<'s> Parser<'s> {
         (control, rest)
     }
 
-    /// `name :In values` after `:For`, up to the end of its statement.
-    fn for_line<'t>(&self, input: Tokens<'t>, for_span: Span) -> ParseResult<'t, (Name, Expr)> {
-        let help = "a :For line is :For name :In values";
-        let variable = match input.first() {
-            Some(Token {
-                kind: TokenKind::Name(text),
-                span,
-            }) => Name {
-                text: text.clone(),
-                span: *span,
-            },
-            _ => {
+    /// `name :In values` or `(name name …) :In values` after `:For`, up to the end of its statement.
+    fn for_line<'t>(&self, input: Tokens<'t>, for_span: Span) -> ParseResult<'t, (ForVariable, Expr)> {
+        let help = "a :For line is :For name :In values, or :For (name name …) :In values";
+        let (variable, after_name) = match for_variable(input) {
+            Some(found) => found,
+            None => {
                 return fail_with_help(
-                    SyntaxErrorKind::MalformedControl(":For needs the name of its variable".to_string()),
+                    SyntaxErrorKind::MalformedControl(
+                        ":For needs the name of its variable, or names in parentheses".to_string(),
+                    ),
                     for_span,
                     help,
                 )
             }
         };
-        let after_name = input.after_first();
         let Some(TokenKind::Keyword(Keyword::In)) = after_name.first_kind() else {
             return fail_with_help(
-                SyntaxErrorKind::MalformedControl(":In must follow the :For variable (one name)".to_string()),
+                SyntaxErrorKind::MalformedControl(
+                    ":In must follow the :For variable (one name, or names in parentheses)".to_string(),
+                ),
                 after_name.next_span(),
                 help,
             );
@@ -1484,6 +1481,45 @@ fn split_assignment_target(mut items: Vec<Item>, arrow_span: Span) -> Result<Ass
         indices,
         modifier,
     })
+}
+
+/// The variable of a `:For` line: one name, or plain names in parentheses; with the tokens after it.
+fn for_variable(input: Tokens<'_>) -> Option<(ForVariable, Tokens<'_>)> {
+    let name_at = |tokens: &Tokens<'_>| match tokens.first() {
+        Some(Token {
+            kind: TokenKind::Name(text),
+            span,
+        }) => Some(Name {
+            text: text.clone(),
+            span: *span,
+        }),
+        _ => None,
+    };
+    if let Some(name) = name_at(&input) {
+        return Some((ForVariable::Name(name), input.after_first()));
+    }
+    let open = match input.first() {
+        Some(Token {
+            kind: TokenKind::LeftParenthesis,
+            span,
+        }) => *span,
+        _ => return None,
+    };
+    let mut rest = input.after_first();
+    let mut names = Vec::new();
+    while let Some(name) = name_at(&rest) {
+        names.push(name);
+        rest = rest.after_first();
+    }
+    let close = match rest.first() {
+        Some(Token {
+            kind: TokenKind::RightParenthesis,
+            span,
+        }) if !names.is_empty() => *span,
+        _ => return None,
+    };
+    let span = Span::new(open.start, close.end);
+    Some((ForVariable::Names(names, span), rest.after_first()))
 }
 
 /// `(a b c)` directly before `←` is a destructuring target: a parenthesised list of plain names. After a name it is
@@ -2417,12 +2453,12 @@ mod tests {
             ),
             (
                 "∇ F\n:For 1 :In 2\n:EndFor\n∇",
-                ":For needs the name of its variable",
+                ":For needs the name of its variable, or names in parentheses",
                 ":For",
             ),
             (
                 "∇ F\n:For i j :In 2\n:EndFor\n∇",
-                ":In must follow the :For variable (one name)",
+                ":In must follow the :For variable (one name, or names in parentheses)",
                 "j",
             ),
             (

@@ -253,7 +253,7 @@ impl Printer {
                 self.output.push(')');
             }
             Control::For { variable, values, body } => {
-                let _ = write!(self.output, "(for {} ", variable.text);
+                let _ = write!(self.output, "(for {} ", variable.text());
                 self.expression(values);
                 self.block(body);
                 self.output.push(')');

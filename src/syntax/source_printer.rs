@@ -298,7 +298,7 @@ impl SourcePrinter {
             Control::For { variable, values, body } => {
                 self.output.push_str(Keyword::For.spelling());
                 self.output.push(' ');
-                self.output.push_str(&variable.text);
+                self.output.push_str(&variable.text());
                 self.output.push(' ');
                 self.keyword_expression(Keyword::In, values);
                 self.indented_lines(body);
