@@ -7,7 +7,7 @@ mod syntax_support;
 use aplc::source::SourceFile;
 use aplc::source::Span;
 use aplc::syntax::ast::{
-    AssignTarget, Condition, Control, Expr, ForVariable, Item, Program, Statement, StatementKind, Tradfn,
+    AssignTarget, Condition, Control, Expr, Item, NamePattern, Program, Statement, StatementKind, Tradfn,
 };
 use aplc::syntax::lexer::canonical_glyph;
 use aplc::syntax::{parse_program, print_program, print_program_as_apl, render_errors_plain};
@@ -219,8 +219,8 @@ fn check_spans_of_control(text: &str, control: &Control) {
         }
         Control::For { variable, values, body } => {
             match variable {
-                ForVariable::Name(name) => assert_eq!(slice_of(text, name.span), name.text),
-                ForVariable::Names(names, span) => {
+                NamePattern::Name(name) => assert_eq!(slice_of(text, name.span), name.text),
+                NamePattern::Names(names, span) => {
                     let list = slice_of(text, *span);
                     assert!(list.starts_with('(') && list.ends_with(')'), "name list {list:?}");
                     for name in names {
@@ -427,7 +427,14 @@ fn valid_tradfn_lines() -> impl Strategy<Value = String> {
 /// A tradfn whose top-level body lines may carry a label (`L1:`, unique in the function), alone on its line or before
 /// the line's statements, with blank and comment lines among them.
 fn valid_tradfn() -> impl Strategy<Value = String> {
-    let header = prop::sample::select(vec!["F", "F B", "R←A F B;i;⎕IO", "{R}←{A} F B", "R←F B ⍝ comment"]);
+    let header = prop::sample::select(vec![
+        "F",
+        "F B",
+        "R←A F B;i;⎕IO",
+        "{R}←{A} F B",
+        "R←F B ⍝ comment",
+        "R←(A B) F (C D E);i",
+    ]);
     let label = prop::sample::select(vec!["", "", "label ", "label alone", "blank", "comment"]);
     let line = (valid_tradfn_lines(), label);
     (header, prop::collection::vec(line, 0..4)).prop_map(|(header, lines)| {

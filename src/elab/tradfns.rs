@@ -38,7 +38,7 @@ use super::ir::{Base, Expr, Type};
 use super::operators::{rebuild_value, value_expr, value_of_type, value_type};
 use super::{Elaborator, MAX_CALL_DEPTH};
 use crate::source::Span;
-use crate::syntax::ast::{Case, Condition, Control, ForVariable, Primitive, Statement, StatementKind, Tradfn};
+use crate::syntax::ast::{Case, Condition, Control, NamePattern, Primitive, Statement, StatementKind, Tradfn};
 use std::rc::Rc;
 
 /// The pseudo-variable (not a possible APL name) that a loop pass sets to say the loop is finished.
@@ -199,17 +199,20 @@ impl Elaborator {
         for name in locals.iter().filter(|name| !name.starts_with('⎕')) {
             env = env.bind_unset(name);
         }
-        if let (Some(name), Some(value)) = (&tradfn.left, left) {
-            env = env.bind(&name.text, value);
-        }
-        if let (Some(name), Some(value)) = (&tradfn.right, right) {
-            env = env.bind(&name.text, value);
-        }
         for (name, line) in labels_of(&tradfn.body) {
             env = env.bind(&name, Val::Array(Arr::scalar_constant(Scalar::Int(line))));
         }
         let call_start = env.clone();
         self.env = env;
+        let arguments = [(&tradfn.left, left), (&tradfn.right, right)];
+        for (pattern, value) in arguments {
+            if let (Some(pattern), Some(value)) = (pattern, value) {
+                if let Err(error) = self.bind_pattern(pattern, value) {
+                    self.env = caller_env;
+                    return Err(error);
+                }
+            }
+        }
         let saved_precision = self.print_precision;
         let saved_context = std::mem::take(&mut self.tradfn_context);
         self.call_depth += 1;
@@ -884,7 +887,7 @@ impl Elaborator {
     /// of the body per item. As for `:While`, the count is tested before the loop and at the end of each pass.
     fn for_loop(
         &mut self,
-        variable: &ForVariable,
+        variable: &NamePattern,
         values: &crate::syntax::ast::Expr,
         body: &[Statement],
         span: Span,
@@ -916,7 +919,7 @@ impl Elaborator {
             let item = this.primitive_dyadic(Primitive::RightShoe, Val::Array(next.clone()), ravel.clone(), span)?;
             let item = this.bind_value(item);
             this.env = this.env.bind(&counter, Val::Array(next.clone()));
-            this.bind_for_variable(variable, item)?;
+            this.bind_pattern(variable, item)?;
             this.loop_pass_body(body, &[])?;
             if counted {
                 return Ok(());
@@ -940,7 +943,7 @@ impl Elaborator {
     /// `:For` over items known when compiling: the body once per item, each pass after a `:Leave` skipped.
     fn unrolled_for_loop(
         &mut self,
-        variable: &ForVariable,
+        variable: &NamePattern,
         items: Vec<Val>,
         body: &[Statement],
         span: Span,
@@ -950,7 +953,7 @@ impl Elaborator {
         for item in items {
             let left = self.flag(LEAVE_FLAG);
             let pass = |this: &mut Elaborator| {
-                this.bind_for_variable(variable, item.clone())?;
+                this.bind_pattern(variable, item.clone())?;
                 this.run_block(body, &[])
             };
             self.on_condition(left, span, |_| Ok(()), pass)?;
@@ -962,13 +965,14 @@ impl Elaborator {
         Ok(())
     }
 
-    /// Binds a `:For`'s variable to an item, or its names to the item's items (`:For (A B) :In`, as `(A B)←item`).
-    fn bind_for_variable(&mut self, variable: &ForVariable, item: Val) -> ElabResult<()> {
+    /// Binds a `:For`'s variable to an item, or a header's argument name to its value; or the names in
+    /// parentheses to its items (`:For (A B) :In`, `∇ R←F (A B)`, as `(A B)←value`).
+    fn bind_pattern(&mut self, variable: &NamePattern, item: Val) -> ElabResult<()> {
         match variable {
-            ForVariable::Name(name) => {
+            NamePattern::Name(name) => {
                 self.env = self.env.bind(&name.text, item);
             }
-            ForVariable::Names(names, span) => {
+            NamePattern::Names(names, span) => {
                 self.destructuring_assignment(names, item, *span)?;
             }
         }
@@ -1291,10 +1295,12 @@ fn labels_of(body: &[Statement]) -> Vec<(String, i64)> {
 
 /// The names a call makes local: the result, the arguments and the `;` locals.
 fn tradfn_local_names(tradfn: &Tradfn) -> Vec<String> {
-    let header = [&tradfn.result, &tradfn.left, &tradfn.right];
-    header
-        .into_iter()
-        .flatten()
+    let arguments = [&tradfn.left, &tradfn.right];
+    let argument_names = arguments.into_iter().flatten().flat_map(NamePattern::names);
+    tradfn
+        .result
+        .iter()
+        .chain(argument_names)
         .chain(tradfn.locals.iter())
         .map(|name| name.text.clone())
         .collect()

@@ -64,10 +64,12 @@ pub struct Tradfn {
     pub result: Option<Name>,
     /// `{R}←`: a call that is a whole statement does not print its result.
     pub shy_result: bool,
-    pub left: Option<Name>,
+    /// The left argument's name, or names in parentheses that destructure it (`∇ R←(A B) F X`).
+    pub left: Option<NamePattern>,
     /// `{A}`: the function may be called monadically, leaving A without a value.
     pub optional_left: bool,
-    pub right: Option<Name>,
+    /// The right argument's name, or names in parentheses that destructure it (`∇ R←F (A B C)`).
+    pub right: Option<NamePattern>,
     /// `;name` after the header: names local to a call.
     pub locals: Vec<Name>,
     pub body: Vec<Statement>,
@@ -100,7 +102,7 @@ pub enum Control {
     },
     /// `:For name :In values` ... `:EndFor`: the body runs once per item of the values, the name bound to it.
     For {
-        variable: ForVariable,
+        variable: NamePattern,
         values: Expr,
         body: Vec<Statement>,
     },
@@ -127,21 +129,30 @@ pub enum Control {
     Label { name: Name, line: usize },
 }
 
-/// What a `:For` binds to each item.
+/// What a `:For` binds to each item, and a tradfn header to an argument.
 #[derive(Clone, Debug, PartialEq)]
-pub enum ForVariable {
-    /// `:For X :In V`: X is the item.
+pub enum NamePattern {
+    /// `:For X :In V`, `∇ R←F X`: X is the item, or the argument.
     Name(Name),
-    /// `:For (A B) :In V`: each item is destructured, as by `(A B)←item`. The span is the parentheses'.
+    /// `:For (A B) :In V`, `∇ R←F (A B)`: the value is destructured, as by `(A B)←value`. The span is the
+    /// parentheses'.
     Names(Vec<Name>, Span),
 }
 
-impl ForVariable {
+impl NamePattern {
+    /// The names it binds.
+    pub fn names(&self) -> Vec<&Name> {
+        match self {
+            NamePattern::Name(name) => vec![name],
+            NamePattern::Names(names, _) => names.iter().collect(),
+        }
+    }
+
     /// The text as written: `X` or `(A B)`.
     pub fn text(&self) -> String {
         match self {
-            ForVariable::Name(name) => name.text.clone(),
-            ForVariable::Names(names, _) => {
+            NamePattern::Name(name) => name.text.clone(),
+            NamePattern::Names(names, _) => {
                 let names: Vec<&str> = names.iter().map(|name| name.text.as_str()).collect();
                 format!("({})", names.join(" "))
             }

@@ -21,7 +21,7 @@ use nom::{IResult, Needed, Parser as _};
 use crate::source::Span;
 use crate::syntax::ast::Program;
 use crate::syntax::ast::{
-    AssignTarget, Assignment, Case, Comment, Condition, Control, Dfn, Expr, ForVariable, Item, Name, NumberLiteral,
+    AssignTarget, Assignment, Case, Comment, Condition, Control, Dfn, Expr, Item, Name, NamePattern, NumberLiteral,
     SpecialName, Statement, StatementKind, Tradfn,
 };
 use crate::syntax::error::{SyntaxError, SyntaxErrorKind};
@@ -545,13 +545,6 @@ impl<'s> Parser<'s> {
             .position(|token| token.kind == TokenKind::Semicolon)
             .unwrap_or(tokens.len());
         let (signature, locals) = tokens.split_at(signature_length);
-        if let Some(parenthesis) = signature.iter().find(|token| token.kind == TokenKind::LeftParenthesis) {
-            return Err(malformed_header(
-                "operator headers such as ∇ R←(F OP) X are not supported",
-                parenthesis.span,
-            )
-            .with_help("define operators as dfns, with ⍺⍺ and ⍵⍵ for the operands"));
-        }
         let (result, shy_result, call) = match signature.iter().position(|token| token.kind == TokenKind::Assign) {
             Some(arrow) => {
                 let (result, shy) = header_result(&signature[..arrow], signature[arrow].span)?;
@@ -568,11 +561,20 @@ impl<'s> Parser<'s> {
             }
         };
         let parts = header_call_parts(call)?;
+        // The function's name is a plain name; `(F OP)` there would be an operator's header.
+        let function_name = |part: &NamePattern| match part {
+            NamePattern::Name(name) => Ok(name.clone()),
+            NamePattern::Names(_, span) => Err(malformed_header(
+                "operator headers such as ∇ R←(F OP) X are not supported",
+                *span,
+            )
+            .with_help("define operators as dfns, with ⍺⍺ and ⍵⍵ for the operands")),
+        };
         let (left, optional_left, name, right) = match parts.as_slice() {
-            [(name, false)] => (None, false, name.clone(), None),
-            [(name, false), (right, false)] => (None, false, name.clone(), Some(right.clone())),
+            [(name, false)] => (None, false, function_name(name)?, None),
+            [(name, false), (right, false)] => (None, false, function_name(name)?, Some(right.clone())),
             [(left, optional), (name, false), (right, false)] => {
-                (Some(left.clone()), *optional, name.clone(), Some(right.clone()))
+                (Some(left.clone()), *optional, function_name(name)?, Some(right.clone()))
             }
             [..] if parts.len() <= 3 => {
                 return Err(malformed_header(
@@ -920,7 +922,7 @@ impl<'s> Parser<'s> {
             Ok((rest, (variable, values))) => (variable, values, rest),
             Err(nom::Err::Error(ParseFailure(error)) | nom::Err::Failure(ParseFailure(error))) => {
                 self.report(error);
-                let placeholder = ForVariable::Name(Name {
+                let placeholder = NamePattern::Name(Name {
                     text: String::new(),
                     span: for_span,
                 });
@@ -935,7 +937,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `name :In values` or `(name name …) :In values` after `:For`, up to the end of its statement.
-    fn for_line<'t>(&self, input: Tokens<'t>, for_span: Span) -> ParseResult<'t, (ForVariable, Expr)> {
+    fn for_line<'t>(&self, input: Tokens<'t>, for_span: Span) -> ParseResult<'t, (NamePattern, Expr)> {
         let help = "a :For line is :For name :In values, or :For (name name …) :In values";
         let (variable, after_name) = match for_variable(input) {
             Some(found) => found,
@@ -1484,7 +1486,7 @@ fn split_assignment_target(mut items: Vec<Item>, arrow_span: Span) -> Result<Ass
 }
 
 /// The variable of a `:For` line: one name, or plain names in parentheses; with the tokens after it.
-fn for_variable(input: Tokens<'_>) -> Option<(ForVariable, Tokens<'_>)> {
+fn for_variable(input: Tokens<'_>) -> Option<(NamePattern, Tokens<'_>)> {
     let name_at = |tokens: &Tokens<'_>| match tokens.first() {
         Some(Token {
             kind: TokenKind::Name(text),
@@ -1496,7 +1498,7 @@ fn for_variable(input: Tokens<'_>) -> Option<(ForVariable, Tokens<'_>)> {
         _ => None,
     };
     if let Some(name) = name_at(&input) {
-        return Some((ForVariable::Name(name), input.after_first()));
+        return Some((NamePattern::Name(name), input.after_first()));
     }
     let open = match input.first() {
         Some(Token {
@@ -1519,7 +1521,7 @@ fn for_variable(input: Tokens<'_>) -> Option<(ForVariable, Tokens<'_>)> {
         _ => return None,
     };
     let span = Span::new(open.start, close.end);
-    Some((ForVariable::Names(names, span), rest.after_first()))
+    Some((NamePattern::Names(names, span), rest.after_first()))
 }
 
 /// `(a b c)` directly before `←` is a destructuring target: a parenthesised list of plain names. After a name it is
@@ -1629,9 +1631,9 @@ struct TradfnHeader {
     name: Name,
     result: Option<Name>,
     shy_result: bool,
-    left: Option<Name>,
+    left: Option<NamePattern>,
     optional_left: bool,
-    right: Option<Name>,
+    right: Option<NamePattern>,
     locals: Vec<Name>,
 }
 
@@ -1676,7 +1678,7 @@ fn header_result(tokens: &[Token], arrow_span: Span) -> Result<(Name, bool), Syn
 }
 
 /// The names of a header after the result, each with whether it is in braces (`{A}`).
-fn header_call_parts(tokens: &[Token]) -> Result<Vec<(Name, bool)>, SyntaxError> {
+fn header_call_parts(tokens: &[Token]) -> Result<Vec<(NamePattern, bool)>, SyntaxError> {
     let mut parts = Vec::new();
     let mut rest = tokens;
     loop {
@@ -1686,8 +1688,39 @@ fn header_call_parts(tokens: &[Token]) -> Result<Vec<(Name, bool)>, SyntaxError>
                 kind: TokenKind::Name(text),
                 span,
             }, after @ ..] => {
-                parts.push((name_of(text, *span), false));
+                parts.push((NamePattern::Name(name_of(text, *span)), false));
                 rest = after;
+            }
+            [Token {
+                kind: TokenKind::LeftParenthesis,
+                span: open,
+            }, after @ ..] => {
+                let names: Vec<Name> = after
+                    .iter()
+                    .map_while(|token| match &token.kind {
+                        TokenKind::Name(text) => Some(name_of(text, token.span)),
+                        _ => None,
+                    })
+                    .collect();
+                let after_names = &after[names.len()..];
+                match after_names {
+                    [Token {
+                        kind: TokenKind::RightParenthesis,
+                        span: close,
+                    }, after_list @ ..]
+                        if !names.is_empty() =>
+                    {
+                        parts.push((NamePattern::Names(names, open.join(*close)), false));
+                        rest = after_list;
+                    }
+                    _ => {
+                        return Err(malformed_header(
+                            "parentheses in a header hold the names an argument is split into: (A B)",
+                            *open,
+                        )
+                        .with_help("∇ R←F (A B C) names the items of the right argument"))
+                    }
+                }
             }
             [Token {
                 kind: TokenKind::LeftBrace,
@@ -1699,7 +1732,7 @@ fn header_call_parts(tokens: &[Token]) -> Result<Vec<(Name, bool)>, SyntaxError>
                 kind: TokenKind::RightBrace,
                 ..
             }, after @ ..] => {
-                parts.push((name_of(text, *span), true));
+                parts.push((NamePattern::Name(name_of(text, *span)), true));
                 rest = after;
             }
             [other, ..] => {
@@ -2220,7 +2253,7 @@ mod tests {
                 "the function's name is missing".to_string()
             )]
         );
-        assert_eq!(first_error_text("∇ R←(F OP) X\n∇"), "(");
+        assert_eq!(first_error_text("∇ R←(F OP) X\n∇"), "(F OP)");
         assert_eq!(
             error_messages("∇ R←(F OP) X\n∇"),
             vec!["malformed function header: operator headers such as ∇ R←(F OP) X are not supported"]

@@ -339,14 +339,14 @@ pub fn tradfn_header_text(tradfn: &Tradfn) -> String {
     }
     if let Some(left) = &tradfn.left {
         if tradfn.optional_left {
-            let _ = write!(text, "{{{}}} ", left.text);
+            let _ = write!(text, "{{{}}} ", left.text());
         } else {
-            let _ = write!(text, "{} ", left.text);
+            let _ = write!(text, "{} ", left.text());
         }
     }
     text.push_str(&tradfn.name.text);
     if let Some(right) = &tradfn.right {
-        let _ = write!(text, " {}", right.text);
+        let _ = write!(text, " {}", right.text());
     }
     text
 }
