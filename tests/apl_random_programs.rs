@@ -6,6 +6,9 @@
 //! APL error: the loop-IR interpreter on every case, the JIT and the OpenCL backend (child processes) on a share of
 //! them, AOT executables on a few.
 //!
+//! Random traditional functions (`tradfn_program`) loop over a vector, updating it under nested conditions, and are
+//! compared the same way.
+//!
 //! The number of cases is proptest's (`PROPTEST_CASES`), so a long run is `PROPTEST_CASES=10000 cargo test --release
 //! --test apl_random_programs`; CI runs the default below with the fixed seed of scripts/test.sh.
 
@@ -238,6 +241,72 @@ fn program() -> impl Strategy<Value = String> {
         })
 }
 
+// ---- Random tradfns: loops whose passes update a vector under conditions ----
+//
+// Traditional functions with a `:For` or `:While` over a vector V whose body updates V by index (and through a
+// swap and a selective assignment), accumulates into S, and nests `:If`/`:ElseIf`/`:Else` with `:Leave` and
+// `:Return`: the code that the memory passes update in place through a conditional's branches
+// (`update-joined-states-in-place`) and that the exits from loops compile.
+
+/// An int scalar over the loop's names.
+fn loop_scalar() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => Just("V[I]".to_string()),
+        2 => Just("I".to_string()),
+        1 => Just("S".to_string()),
+        2 => (-3i64..6).prop_map(number),
+        2 => (0i64..4).prop_map(|k| format!("V[1+(≢V)|I+{k}]")),
+        1 => Just("(-V[I])".to_string()),
+    ]
+}
+
+fn loop_condition() -> impl Strategy<Value = String> {
+    (loop_scalar(), pick(&["<", "=", ">", "≤", "≠"]), loop_scalar()).prop_map(|(x, f, y)| format!("{x}{f}{y}"))
+}
+
+fn loop_statement() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => loop_scalar().prop_map(|x| format!("V[I]←{x}")),
+        2 => (0i64..4, loop_scalar()).prop_map(|(k, x)| format!("V[1+(≢V)|I+{k}]←{x}")),
+        2 => loop_scalar().prop_map(|x| format!("S←S+{x}")),
+        1 => (0i64..4).prop_map(|k| format!("T←V[I] ⋄ V[I]←V[1+(≢V)|I+{k}] ⋄ V[1+(≢V)|I+{k}]←T")),
+        1 => loop_scalar().prop_map(|x| format!("(1↑V)←{x}")),
+    ]
+}
+
+/// The lines of a loop's body: statements and nested conditionals, some of which leave the loop or return.
+fn loop_lines() -> impl Strategy<Value = String> {
+    loop_statement().prop_recursive(3, 16, 3, |inner| {
+        let lines = prop::collection::vec(inner, 1..3).prop_map(|lines| lines.join("\n"));
+        prop_oneof![
+            2 => lines.clone(),
+            2 => (loop_condition(), lines.clone()).prop_map(|(c, body)| format!(":If {c}\n{body}\n:EndIf")),
+            2 => (loop_condition(), lines.clone(), lines.clone())
+                .prop_map(|(c, body, otherwise)| format!(":If {c}\n{body}\n:Else\n{otherwise}\n:EndIf")),
+            2 => (loop_condition(), lines.clone(), loop_condition(), lines.clone(), lines.clone()).prop_map(
+                |(c, body, d, second, otherwise)| {
+                    format!(":If {c}\n{body}\n:ElseIf {d}\n{second}\n:Else\n{otherwise}\n:EndIf")
+                }
+            ),
+            1 => loop_condition().prop_map(|c| format!(":If {c}\n:Leave\n:EndIf")),
+            1 => loop_condition().prop_map(|c| format!(":If {c}\nR←(S+1000),V\n:Return\n:EndIf")),
+        ]
+    })
+}
+
+/// A tradfn looping over V with a random body, called on a random vector; it returns S followed by V.
+fn tradfn_program() -> impl Strategy<Value = String> {
+    (prop::collection::vec(-4i64..10, 1..8), loop_lines(), prop::bool::ANY).prop_map(|(items, body, counted)| {
+        let items: Vec<String> = items.into_iter().map(number).collect();
+        let the_loop = if counted {
+            format!(":For I :In ⍳≢V\n{body}\n:EndFor")
+        } else {
+            format!("I←0\n:While I<≢V\nI←I+1\n{body}\n:EndWhile")
+        };
+        format!("∇ R←F V;I;S;T\nS←0\n{the_loop}\nR←S,V\n∇\nF ,{}\n", items.join(" "))
+    })
+}
+
 /// What a run printed, and the APL error it stopped with.
 #[derive(Debug, PartialEq)]
 struct Outcome {
@@ -391,6 +460,33 @@ proptest! {
             error: (!output.status.success()).then(|| error_name(&String::from_utf8_lossy(&output.stderr))),
         };
         prop_assert!(agrees(&actual, &expected), "opencl disagrees with interp on\n{}\n{:?}\n{:?}", text, actual, expected);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    /// Random tradfn loops on the loop-IR interpreter against the oracle.
+    #[test]
+    fn random_tradfn_loops_agree_on_interp_and_mem(text in tradfn_program()) {
+        let expected = run_in_process(&text, Backend::Interp);
+        prop_assert!(expected.error.is_none(), "the oracle refused\n{}\n{:?}", text, expected);
+        let actual = run_in_process(&text, Backend::Mem);
+        prop_assert!(agrees(&actual, &expected), "mem disagrees with interp on\n{}\n{:?}\n{:?}", text, actual, expected);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 20, .. ProptestConfig::default() })]
+
+    /// Random tradfn loops compiled by the JIT, against the oracle.
+    #[test]
+    fn random_tradfn_loops_agree_on_interp_and_jit(text in tradfn_program()) {
+        let path = scratch_directory().join("tradfn_case.apl");
+        std::fs::write(&path, &text).expect("the case is written");
+        let expected = run_in_process(&text, Backend::Interp);
+        let actual = run_native(&path, "jit");
+        prop_assert!(agrees(&actual, &expected), "jit disagrees with interp on\n{}\n{:?}\n{:?}", text, actual, expected);
     }
 }
 

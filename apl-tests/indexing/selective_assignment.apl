@@ -4,6 +4,8 @@
 ⍝ is ⍳12's item 3(i-1)+j: M's first row is 1 4 7 10. ⊖M← puts 3 4⍴100×⍳12's first row (100 … 400) in M's last
 ⍝ row. 2⊃ and ⊃ pick one item; the blanks of a char vector become _; the value of a selective assignment is its
 ⍝ right argument (X is 9); 1↓[2] leaves M's first column alone. In a dfn the selection changes the dfn's own V.
+⍝ An indexed name may end the selection: (V[⍋V])←⍳4 gives the smallest item 1, the next 2, …: 5 3 8 1 becomes
+⍝ 3 2 4 1; (2↑M[2;])←0 zeroes the first two items of M's second row.
 ⍝> 0 0 3 4 5 6 7 8 9 10
 ⍝> 0 0 3 4 5 99 99 99 99 99
 ⍝> 0 0 3 4 5 99 99 100 100 100
@@ -26,6 +28,10 @@
 ⍝> 9 0 0 0
 ⍝> 1 2 0 0 0
 ⍝> 1 2 3 4 5
+⍝> 3 2 4 1
+⍝> 1  2  3  4
+⍝> 0  0  7  8
+⍝> 9 10 11 12
 V←⍳10
 (2↑V)←0
 V
@@ -58,3 +64,9 @@ V←⍳5
 F←{V←⍵ ⋄ (2↓V)←0 ⋄ V}
 F V
 V
+V←5 3 8 1
+(V[⍋V])←⍳4
+V
+M←3 4⍴⍳12
+(2↑M[2;])←0
+M

@@ -5,6 +5,8 @@
 ⍝ the sieve's primes up to 50; SWAPS walks 5 3 8 1 9 2 once: I=1 swaps (3 5 8 1 9 2), I=2 adds 100 to V[2]
 ⍝ (3 105 8 1 9 2), I=3 swaps (3 105 1 8 9 2), I=4 adds 100 to V[4] (3 105 1 108 9 2), I=5 swaps
 ⍝ (3 105 1 108 2 9): three swaps. The dfn's guard leaves its argument or updates a copy: 3 F ⍳7 sets item 3 to item 4.
+⍝ An :ElseIf chain counts into one of three items: ¯1+3|⍳10 is 0 1 ¯1 0 1 ¯1 0 1 ¯1 0, three negative, four zero and
+⍝ three positive items.
 ⍝> 1 2 3 5 8 9
 ⍝> ¯1 0 1 2.5 2.5
 ⍝> 1 1 2 3 4
@@ -12,6 +14,7 @@
 ⍝> 3 3 105 1 108 2 9
 ⍝> 1 2 4 4 5 6 7
 ⍝> 1 2 3 4 5 6 7
+⍝> 3 4 3
 ∇ R←BSORT V;I;J;T;N
   N←≢V
   :For I :In ⍳N-1
@@ -62,3 +65,13 @@ SWAPS 5 3 8 1 9 2
 F←{⍺>5:⍵ ⋄ V←⍵ ⋄ V[⍺]←V[⍺+1] ⋄ V}
 3 F ⍳7
 6 F ⍳7
+∇ R←CLASSIFY V;I
+  R←3⍴0
+  :For I :In ⍳≢V
+      :If V[I]<0 ⋄ R[1]+←1
+      :ElseIf V[I]=0 ⋄ R[2]+←1
+      :Else ⋄ R[3]+←1
+      :EndIf
+  :EndFor
+∇
+CLASSIFY ¯1+3|⍳10

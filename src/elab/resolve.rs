@@ -399,7 +399,7 @@ fn names_assigned_inside_expr(expr: &Expr, names: &mut Vec<String>) {
                 names.extend(targets.iter().map(|name| name.text.clone()))
             }
             crate::syntax::ast::AssignTarget::Selection(selection, _) => {
-                names.extend(crate::syntax::ast::selected_name(selection).map(str::to_string))
+                names.extend(crate::syntax::ast::selected_name(selection).map(|name| name.text.clone()))
             }
             _ => {}
         }

@@ -28,7 +28,8 @@ impl Elaborator {
         assignment: &ast::Assignment,
         value: Val,
     ) -> ElabResult<Val> {
-        let Some((Item::Name(name), selecting)) = selection.items.split_last() else {
+        let (Some(name), Some((last, selecting))) = (ast::selected_name(selection), selection.items.split_last())
+        else {
             unreachable!("the parser makes a selective assignment of parentheses that end with a name")
         };
         self.check_selecting_items(selecting)?;
@@ -48,10 +49,7 @@ impl Elaborator {
         let before = self.env.clone();
         self.env = self.env.bind(POSITIONS, positions);
         let mut items = selecting.to_vec();
-        items.push(Item::Name(ast::Name {
-            text: POSITIONS.to_string(),
-            span: name.span,
-        }));
+        items.push(in_place_of_the_name(last, name.span));
         let selected = self.expr(&ast::Expr {
             items,
             assignment: None,
@@ -124,6 +122,22 @@ impl Elaborator {
             }
         }
         Ok(())
+    }
+}
+
+/// The last item of the selection with the positions' pseudo-variable for the name: `V` or `V[I]`.
+fn in_place_of_the_name(last: &Item, span: crate::source::Span) -> Item {
+    let positions = Item::Name(ast::Name {
+        text: POSITIONS.to_string(),
+        span,
+    });
+    match last {
+        Item::Indexed { indices, span, .. } => Item::Indexed {
+            base: Box::new(positions),
+            indices: indices.clone(),
+            span: *span,
+        },
+        _ => positions,
     }
 }
 

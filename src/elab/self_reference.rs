@@ -69,7 +69,9 @@ impl Rewrite<'_> {
                 let assigns_the_name = match &assignment.target {
                     AssignTarget::Name(target) => target.text == self.name,
                     AssignTarget::Names(targets, _) => targets.iter().any(|target| target.text == self.name),
-                    AssignTarget::Selection(selection, _) => selected_name(selection) == Some(self.name),
+                    AssignTarget::Selection(selection, _) => {
+                        selected_name(selection).is_some_and(|name| name.text == self.name)
+                    }
                     _ => false,
                 };
                 if assigns_the_name {

@@ -1,4 +1,5 @@
-//! System names: `⎕IO`, `⎕PP` (read and assigned), `⎕NOW`, `⎕A`, `⎕D`, `⎕UCS`, `⎕NC`, the `⎕INT32*` bitwise family, the file
+//! System names: `⎕IO`, `⎕PP` (read and assigned), `⎕CT`, `⎕ML`, `⎕FR` (read, and assigned their one value),
+//! `⎕NOW`, `⎕A`, `⎕D`, `⎕UCS`, `⎕NC`, the `⎕INT32*` bitwise family, the file
 //! readers `⎕ReadFile`, `⎕ReadIntVecFile`, `⎕ReadDoubleVecFile`, and the program-argument readers `d ⎕ArgInt i`,
 //! `d ⎕ArgDouble i`. The operator `⎕BENCH` (power with timing) is a
 //! derived function built in `derive` (mod.rs) and elaborated by `timed_power` (operators.rs).
@@ -10,7 +11,13 @@ use super::resolve::system_name_is_function;
 use super::Elaborator;
 use crate::source::Span;
 use crate::syntax::ast;
+use crate::tail::scalar_ops::COMPARISON_TOLERANCE;
 use std::rc::Rc;
+
+/// `⎕ML`: Dyalog's default migration level, the meaning of the primitives aplc compiles.
+const MIGRATION_LEVEL: i64 = 1;
+/// `⎕FR`: 64-bit binary floating point.
+const FLOAT_REPRESENTATION: i64 = 645;
 
 impl Elaborator {
     pub fn system_name(&mut self, name: &ast::Name) -> ElabResult<Val> {
@@ -21,6 +28,9 @@ impl Elaborator {
         Ok(Val::Array(match upper.as_str() {
             "⎕IO" => Arr::scalar_constant(Scalar::Bool(true)),
             "⎕PP" => Arr::scalar_constant(Scalar::Int(self.print_precision)),
+            "⎕CT" => Arr::scalar_constant(Scalar::Double(COMPARISON_TOLERANCE)),
+            "⎕ML" => Arr::scalar_constant(Scalar::Int(MIGRATION_LEVEL)),
+            "⎕FR" => Arr::scalar_constant(Scalar::Int(FLOAT_REPRESENTATION)),
             "⎕NOW" => Arr::dynamic(Expr::op("nowi", vec![]), Base::Int, 0),
             "⎕A" => Arr::vector_constant(('A'..='Z').map(Scalar::Char).collect(), Base::Char),
             "⎕D" => Arr::vector_constant(('0'..='9').map(Scalar::Char).collect(), Base::Char),
@@ -38,10 +48,11 @@ impl Elaborator {
         if !assignment.modifier.is_empty() || assignment.indices.is_some() {
             return Err(ElabError::nonce(assignment.span, format!("modifying {}", name.text)));
         }
-        let constant = match &value {
-            Val::Array(array) => array.constant_scalar().and_then(|s| s.as_int()),
+        let constant_scalar = match &value {
+            Val::Array(array) => array.constant_scalar(),
             _ => None,
         };
+        let constant = constant_scalar.and_then(|s| s.as_int());
         match (upper.as_str(), constant) {
             ("⎕PP", Some(precision)) if (1..=17).contains(&precision) => self.print_precision = precision,
             ("⎕PP", Some(_)) => return Err(ElabError::domain(assignment.span, "⎕PP must be between 1 and 17")),
@@ -55,6 +66,22 @@ impl Elaborator {
             ("⎕IO", _) => {
                 return Err(ElabError::nonce(assignment.span, "⎕IO other than 1")
                     .with_hint("aplc compiles with index origin 1"))
+            }
+            // Assigning the one value aplc compiles with is accepted, as for ⎕IO.
+            ("⎕CT", _) if constant_scalar.and_then(|s| s.as_double()) == Some(COMPARISON_TOLERANCE) => {}
+            ("⎕CT", _) => {
+                return Err(ElabError::nonce(assignment.span, "⎕CT other than 1E¯14")
+                    .with_hint("aplc compiles with Dyalog's default comparison tolerance, 1E¯14"))
+            }
+            ("⎕ML", Some(MIGRATION_LEVEL)) | ("⎕FR", Some(FLOAT_REPRESENTATION)) => {}
+            ("⎕ML", _) => {
+                return Err(ElabError::nonce(assignment.span, "⎕ML other than 1")
+                    .with_hint("aplc compiles with Dyalog's default migration level, 1"))
+            }
+            ("⎕FR", _) => {
+                return Err(ElabError::nonce(assignment.span, "⎕FR other than 645").with_hint(
+                    "aplc's floating-point numbers are 64-bit binary (⎕FR 645); decimal ones (1287) are not supported",
+                ))
             }
             _ => return Err(ElabError::nonce(name.span, format!("assigning {}", name.text))),
         }

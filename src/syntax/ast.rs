@@ -213,9 +213,9 @@ pub enum AssignTarget {
     Alpha(Span),
     /// `(a b c)←v`: destructuring assignment, one name per item of `v`.
     Names(Vec<Name>, Span),
-    /// `(2↑v)←x`: selective assignment. The parenthesised expression ends with the name it assigns; the items
-    /// before that name select items of its value (structural functions and their left arguments). The span is the
-    /// parentheses'.
+    /// `(2↑v)←x`: selective assignment. The parenthesised expression ends with the name it assigns (or with that
+    /// name indexed, `(v[i])←x`); the items before it select items of its value (structural functions and their left
+    /// arguments). The span is the parentheses'.
     Selection(Box<Expr>, Span),
 }
 
@@ -478,10 +478,15 @@ pub trait BodyVisitor {
 }
 
 /// Walks the statements (guards' conditions and results included), telling `visitor` of every item and assignment.
-/// The name a selective assignment assigns: the last item of its parenthesised expression.
-pub fn selected_name(selection: &Expr) -> Option<&str> {
-    match selection.items.last() {
-        Some(Item::Name(name)) => Some(&name.text),
+/// The name a selective assignment assigns: the last item of its parenthesised expression, or the name that item
+/// indexes (`(2↑V[I])←X`).
+pub fn selected_name(selection: &Expr) -> Option<&Name> {
+    match selection.items.last()? {
+        Item::Name(name) => Some(name),
+        Item::Indexed { base, .. } => match &**base {
+            Item::Name(name) => Some(name),
+            _ => None,
+        },
         _ => None,
     }
 }

@@ -1542,15 +1542,15 @@ fn destructuring_target(items: &[Item]) -> Option<Vec<Name>> {
         .collect()
 }
 
-/// The position of the parentheses of a selective assignment (`(2↑v)←x`, `((v>0)/v)+←1`): the last parenthesised
-/// expression whose last item is a name and which has more items than names (`(a b)←` destructures), followed
-/// only by a modifier, and not after a name (`x (f g)←1` modifies x).
+/// The position of the parentheses of a selective assignment (`(2↑v)←x`, `((v>0)/v)+←1`, `(v[⍋v])←x`): the last
+/// parenthesised expression whose last item is a name (or an indexed name) and which has more items than names
+/// (`(a b)←` destructures), followed only by a modifier, and not after a name (`x (f g)←1` modifies x).
 fn selective_target(items: &[Item]) -> Option<usize> {
     let position = items.iter().rposition(|item| matches!(item, Item::Parenthesised(..)))?;
     let Item::Parenthesised(selection, _) = &items[position] else {
         return None;
     };
-    let ends_with_name = matches!(selection.items.last(), Some(Item::Name(_)));
+    let ends_with_name = crate::syntax::ast::selected_name(selection).is_some();
     let only_names = selection.items.iter().all(|item| matches!(item, Item::Name(_)));
     let modifier_after = items[position + 1..]
         .iter()

@@ -356,6 +356,10 @@ fn refilled_state_in(body: &[Stmt], second_buffer: &dyn Fn(Block, &Expr) -> bool
 // that runs reads S, as it was when J was allocated, only up to its first store into its copy, and nothing reads S
 // after the branches; so the branch may store into S itself. Each branch's statements between its copy and its swap
 // use S for its copy, and the allocations, copies, swaps and frees of the copies and of J go.
+//
+// A chain of conditions (`:If … :ElseIf … :Else`) nests: the branch for "not the first condition" holds the next
+// conditional, whose own join J2 is filled the same way and then swapped into J (`swap J, J2; free J2`). Such a
+// branch counts as one that fills J, and the whole nest is rewritten at once: every branch that runs stores into S.
 
 /// The pass: every state updated through a conditional's two branches is updated in place.
 pub fn update_joined_states_in_place(mut program: Program) -> Program {
@@ -374,7 +378,10 @@ fn update_joined_states_in_list(statements: &mut Vec<Stmt>) {
     }
 }
 
-/// A state joined from a conditional's two branches (positions in the list).
+/// A join block filled by a conditional's two branches from copies of `state` (positions in the list): allocated
+/// at `alloc`, swapped into its target at `swap` and freed at `swap + 1`. At the top the target is the state
+/// itself; the join of an `:ElseIf`'s conditional, which sits in the `:Else` branch of the one before it, is swapped
+/// into that conditional's join instead.
 struct JoinedState {
     state: Block,
     alloc: usize,
@@ -382,35 +389,47 @@ struct JoinedState {
     branches: [JoinBranch; 2],
 }
 
-/// One branch of the conditional: the `if` at `position`, whose `then` list (or `otherwise` list) copies the state
-/// into `copy` at `alloc` and `alloc + 1` and swaps the copy into the join at `swap`, freeing it at `swap + 1`.
+/// One branch of the conditional: the `if` at `position`, whose `then` list (or `otherwise` list) fills the join.
 struct JoinBranch {
     position: usize,
     in_then: bool,
-    copy: Block,
-    alloc: usize,
-    swap: usize,
+    fill: BranchFill,
+}
+
+/// How a branch fills the join.
+enum BranchFill {
+    /// It copies the state into `copy` at `alloc` and `alloc + 1`, and swaps the copy into the join at `swap`,
+    /// freeing it at `swap + 1`.
+    Copy { copy: Block, alloc: usize, swap: usize },
+    /// A nested conditional fills its own join from copies of the state, which this branch swaps into this join.
+    Nested(Box<JoinedState>),
 }
 
 impl JoinedState {
     fn apply(self, statements: &mut Vec<Stmt>) {
-        for branch in &self.branches {
+        for branch in self.branches {
             let Stmt::If { then, otherwise, .. } = &mut statements[branch.position] else {
                 unreachable!("a join's branch is an if");
             };
             let list = if branch.in_then { then } else { otherwise };
-            rename_block(&mut list[branch.alloc + 2..branch.swap], branch.copy, self.state);
-            for position in [branch.swap + 1, branch.swap, branch.alloc + 1, branch.alloc] {
-                list.remove(position);
+            match branch.fill {
+                BranchFill::Copy { copy, alloc, swap } => {
+                    rename_block(&mut list[alloc + 2..swap], copy, self.state);
+                    for position in [swap + 1, swap, alloc + 1, alloc] {
+                        list.remove(position);
+                    }
+                }
+                BranchFill::Nested(inner) => inner.apply(list),
             }
         }
-        // `free J` follows `swap S, J`.
+        // `free J` follows the swap of J into its target.
         for position in [self.swap + 1, self.swap, self.alloc] {
             statements.remove(position);
         }
     }
 }
 
+/// A join at `alloc` that the list swaps into the state it copies (`swap S, J; free J`).
 fn joined_state_at(statements: &[Stmt], alloc: usize) -> Option<JoinedState> {
     let Stmt::Alloc { block: join, .. } = statements.get(alloc)? else {
         return None;
@@ -420,13 +439,20 @@ fn joined_state_at(statements: &[Stmt], alloc: usize) -> Option<JoinedState> {
     let Stmt::Swap { first: state, .. } = statements[swap] else {
         return None;
     };
+    join_between(statements, alloc, swap, state)
+}
+
+/// The join allocated at `alloc` and swapped into its target at `swap` (then freed), when its two branches fill it
+/// from copies of `state` as the comment above describes.
+fn join_between(statements: &[Stmt], alloc: usize, swap: usize, state: Block) -> Option<JoinedState> {
+    let Stmt::Alloc { block: join, .. } = statements.get(alloc)? else {
+        return None;
+    };
     if statements.get(swap + 1) != Some(&Stmt::Free { block: *join }) {
         return None;
     }
-    let between = alloc + 1..swap;
     let mut branches = Vec::new();
-    for position in between.clone() {
-        let statement = &statements[position];
+    for (position, statement) in statements.iter().enumerate().take(swap).skip(alloc + 1) {
         if mentions_block(statement, join.id) {
             branches.push(join_branch(statement, position, *join, state)?);
         } else if mentions_block_at_run_time(statement, state.id) && !reads_only(statement) {
@@ -446,7 +472,7 @@ fn joined_state_at(statements: &[Stmt], alloc: usize) -> Option<JoinedState> {
 }
 
 /// The branch in `statement` (an `if` whose condition does not read the join) that fills the join from a copy of
-/// the state, reading the state only up to its first store into the copy.
+/// the state, reading the state only up to its first store into the copy, or from a nested join.
 fn join_branch(statement: &Stmt, position: usize, join: Block, state: Block) -> Option<JoinBranch> {
     let Stmt::If {
         condition,
@@ -471,46 +497,57 @@ fn join_branch(statement: &Stmt, position: usize, join: Block, state: Block) -> 
     let swap = list
         .iter()
         .position(|s| matches!(s, Stmt::Swap { first, .. } if *first == join))?;
-    let Stmt::Swap { second: copy, .. } = list[swap] else {
+    let Stmt::Swap { second: filled, .. } = list[swap] else {
         return None;
     };
     let alloc = list
         .iter()
-        .position(|s| matches!(s, Stmt::Alloc { block, .. } if *block == copy))?;
+        .position(|s| matches!(s, Stmt::Alloc { block, .. } if *block == filled))?;
     let Stmt::Alloc { size, .. } = &list[alloc] else {
         return None;
     };
-    let filled_from_state = whole_copy_source(list.get(alloc + 1)?, copy, size) == Some(state);
-    let copy_freed_at_swap = list.get(swap + 1) == Some(&Stmt::Free { block: copy });
+    let filled_freed_at_swap = list.get(swap + 1) == Some(&Stmt::Free { block: filled });
     let join_only_at_swap = list
         .iter()
         .enumerate()
         .all(|(at, s)| at == swap || !mentions_block(s, join.id));
-    let copy_only_between = list
+    let filled_only_between = list
         .iter()
         .enumerate()
-        .all(|(at, s)| (alloc..=swap + 1).contains(&at) || !mentions_block(s, copy.id));
-    // The state is read before the first statement that touches the copy after filling it, or by that statement when
-    // it is a single store (whose index and value are read before it stores).
-    let first_touch = (alloc + 2..=swap).find(|&at| mentions_block(&list[at], copy.id))?;
-    let state_read_early = list.iter().enumerate().skip(alloc + 2).all(|(at, s)| {
-        at < first_touch
-            || (at == first_touch && matches!(s, Stmt::Store { block, .. } if *block == copy))
-            || !mentions_block_at_run_time(s, state.id)
-    });
-    (alloc < swap
-        && filled_from_state
-        && copy_freed_at_swap
-        && join_only_at_swap
-        && copy_only_between
-        && state_read_early)
-        .then_some(JoinBranch {
-            position,
-            in_then,
-            copy,
+        .all(|(at, s)| (alloc..=swap + 1).contains(&at) || !mentions_block(s, filled.id));
+    if !(alloc < swap && filled_freed_at_swap && join_only_at_swap && filled_only_between) {
+        return None;
+    }
+    let fill = if whole_copy_source(list.get(alloc + 1)?, filled, size) == Some(state) {
+        // The state is read before the first statement that touches the copy after filling it, or by that
+        // statement when it is a single store (whose index and value are read before it stores).
+        let first_touch = (alloc + 2..=swap).find(|&at| mentions_block(&list[at], filled.id))?;
+        let state_read_early = list.iter().enumerate().skip(alloc + 2).all(|(at, s)| {
+            at < first_touch
+                || (at == first_touch && matches!(s, Stmt::Store { block, .. } if *block == filled))
+                || !mentions_block_at_run_time(s, state.id)
+        });
+        if !state_read_early {
+            return None;
+        }
+        BranchFill::Copy {
+            copy: filled,
             alloc,
             swap,
-        })
+        }
+    } else {
+        // A nested join, which checks its own reads of the state; nothing after it reads the state.
+        let inner = join_between(list, alloc, swap, state)?;
+        if list[swap + 2..].iter().any(|s| mentions_block_at_run_time(s, state.id)) {
+            return None;
+        }
+        BranchFill::Nested(Box::new(inner))
+    };
+    Some(JoinBranch {
+        position,
+        in_then,
+        fill,
+    })
 }
 
 /// Whether exactly one of the two branches runs: their conditions are negations of each other, and the condition
@@ -556,15 +593,17 @@ fn exactly_one_runs(statements: &[Stmt], first: &JoinBranch, second: &JoinBranch
     !assigns_a_variable && !touches_a_loaded_block
 }
 
-/// Whether the branch's copy is never touched between its fill and its swap (the branch leaves the state as it is).
+/// Whether the branch's copy is never touched between its fill and its swap (the branch leaves the state as it is;
+/// a nested join is taken to change it).
 fn first_branch_only_copies(statement: &Stmt, branch: &JoinBranch) -> bool {
     let Stmt::If { then, otherwise, .. } = statement else {
         return false;
     };
     let list = if branch.in_then { then } else { otherwise };
-    !list[branch.alloc + 2..branch.swap]
-        .iter()
-        .any(|s| mentions_block(s, branch.copy.id))
+    match &branch.fill {
+        BranchFill::Copy { copy, alloc, swap } => !list[alloc + 2..*swap].iter().any(|s| mentions_block(s, copy.id)),
+        BranchFill::Nested(_) => false,
+    }
 }
 
 /// Whether the statement lists of an `if` (not its condition) mention the block.
