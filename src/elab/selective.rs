@@ -12,6 +12,7 @@
 use super::env::Val;
 use super::error::{ElabError, ElabResult};
 use super::ir::Base;
+use super::resolve::{Node, Resolver};
 use super::Elaborator;
 use crate::syntax::ast::{self, Item, Primitive};
 
@@ -32,7 +33,6 @@ impl Elaborator {
         else {
             unreachable!("the parser makes a selective assignment of parentheses that end with a name")
         };
-        self.check_selecting_items(selecting)?;
         let value = self.bind_value(value);
         let current = self.value_to_update(name)?;
         let current = self.expect_array(current, name.span)?;
@@ -50,10 +50,12 @@ impl Elaborator {
         self.env = self.env.bind(POSITIONS, positions);
         let mut items = selecting.to_vec();
         items.push(in_place_of_the_name(last, name.span));
-        let selected = self.expr(&ast::Expr {
-            items,
-            assignment: None,
-            span,
+        let selected = self.check_selection(&items, span).and_then(|()| {
+            self.expr(&ast::Expr {
+                items,
+                assignment: None,
+                span,
+            })
         });
         let updated = selected.and_then(|selected| {
             let selected = self.expect_array(selected, span)?;
@@ -90,39 +92,73 @@ impl Elaborator {
         Ok(value)
     }
 
-    /// The items before the name may only select: structural primitives (with their left arguments and axes), no
-    /// other function, and no assignment (which the pseudo-variables' scope would lose).
-    fn check_selecting_items(&self, items: &[Item]) -> ElabResult<()> {
+    /// The selecting expression, resolved with the positions in the name's place: a chain of structural functions
+    /// (with their left arguments and axes, and compress or replicate by an array) down to the name. Any other
+    /// function (`2×V`, `+/V`, a dfn, a train), another shape of expression, or an assignment inside is refused
+    /// where it is.
+    fn check_selection(&self, items: &[Item], span: crate::source::Span) -> ElabResult<()> {
+        // The pseudo-variables' scope ends with the assignment, and would take a name assigned inside with it.
         for item in items {
-            let refused = match item {
-                Item::Primitive(primitive, span) => (!selects_items(*primitive)).then_some((*span, primitive.glyph())),
-                Item::Indexed { base, span, .. } => match &**base {
-                    Item::Primitive(primitive, _) if !selects_items(*primitive) => Some((*span, primitive.glyph())),
-                    _ => None,
-                },
-                Item::Dfn(dfn) => Some((dfn.span, "a dfn")),
-                Item::Name(name)
-                    if matches!(self.env.lookup(&name.text), Some(Val::Function(_) | Val::Operator(_))) =>
-                {
-                    Some((name.span, name.text.as_str()))
-                }
-                Item::Parenthesised(expr, _) if expr.assignment.is_some() => {
+            if let Item::Parenthesised(expr, _) = item {
+                if expr.assignment.is_some() {
                     return Err(ElabError::nonce(
                         expr.span,
                         "an assignment inside a selective assignment's selection",
                     ));
                 }
-                _ => None,
-            };
-            if let Some((span, what)) = refused {
-                return Err(ElabError::nonce(span, format!("selective assignment through {what}")).with_hint(
-                    "a selective assignment (f V)←X selects with ↑ ↓ / ⌿ ⌽ ⊖ ⍉ , ⍪ ⍴ ⊃ ⌷ ⊢ ∊; write V[I]←X with the \
-                     indices instead",
-                ));
             }
         }
-        Ok(())
+        let env = self.env.clone();
+        let node = Resolver::new(&env).resolve(items, span)?;
+        let mut spine = &node;
+        loop {
+            let (function, argument) = match spine {
+                Node::Monadic { function, argument, .. } => (function, argument),
+                Node::Dyadic { function, right, .. } => (function, right),
+                Node::Atom(Item::Name(_) | Item::Indexed { .. }, _) => return Ok(()),
+                other => {
+                    return Err(ElabError::nonce(
+                        other.span(),
+                        "a selective assignment whose selection is not a chain of functions ending in the name",
+                    ))
+                }
+            };
+            if !selects_items(function) {
+                return Err(
+                    ElabError::nonce(function.span(), "selective assignment through this function").with_hint(
+                        "a selective assignment (f V)←X selects with ↑ ↓ / ⌿ ⌽ ⊖ ⍉ , ⍪ ⍴ ⊃ ⌷ ⊢ ∊; write V[I]←X with \
+                         the indices instead",
+                    ),
+                );
+            }
+            spine = argument;
+        }
     }
+}
+
+/// Whether a resolved function only chooses and arranges items (applied to positions, it gives the positions
+/// chosen): a structural primitive, with an axis or not, or compress and replicate by an array (`B/`, `B⌿`).
+fn selects_items(function: &Node<'_>) -> bool {
+    match function {
+        Node::Atom(Item::Primitive(primitive, _), _) => is_structural(*primitive),
+        Node::Atom(Item::Indexed { base, .. }, _) => {
+            matches!(&**base, Item::Primitive(primitive, _) if is_structural(*primitive))
+        }
+        Node::Derived { left, right: None, .. } => left.is_array() && is_replicate(function),
+        _ => false,
+    }
+}
+
+/// `B/` or `B⌿`, with an axis or not.
+fn is_replicate(function: &Node<'_>) -> bool {
+    let Node::Derived { operator, .. } = function else {
+        return false;
+    };
+    let glyph = match operator {
+        Item::Indexed { base, .. } => &**base,
+        other => other,
+    };
+    matches!(glyph, Item::Primitive(Primitive::Slash | Primitive::SlashBar, _))
 }
 
 /// The last item of the selection with the positions' pseudo-variable for the name: `V` or `V[I]`.
@@ -141,8 +177,8 @@ fn in_place_of_the_name(last: &Item, span: crate::source::Span) -> Item {
     }
 }
 
-/// The structural functions that choose and arrange items (applied to positions, they give the positions chosen).
-fn selects_items(primitive: Primitive) -> bool {
+/// The structural primitives that choose and arrange items.
+fn is_structural(primitive: Primitive) -> bool {
     use Primitive::*;
     matches!(
         primitive,
