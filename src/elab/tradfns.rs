@@ -1241,43 +1241,46 @@ fn note_state_name(
 /// Whether a loop body may `:Leave` its loop (at any depth of `:If` and `:Select`; a nested loop's `:Leave` is its
 /// own).
 fn leaves_its_loop(body: &[Statement]) -> bool {
-    body.iter().any(|statement| match &statement.kind {
-        StatementKind::Control(control) => match &**control {
-            Control::Leave(_) => true,
-            Control::If { clauses, otherwise } => {
-                clauses.iter().any(|(_, body)| leaves_its_loop(body))
-                    || otherwise.as_deref().is_some_and(leaves_its_loop)
-            }
-            Control::Select { cases, otherwise, .. } => {
-                cases.iter().any(|case| leaves_its_loop(&case.body))
-                    || otherwise.as_deref().is_some_and(leaves_its_loop)
-            }
-            _ => false,
-        },
-        _ => false,
+    controls(body).any(|control| match control {
+        Control::Leave(_) => true,
+        other => clause_bodies(other).into_iter().any(leaves_its_loop),
     })
 }
 
 /// Whether a loop body may `:Return` or branch (`→`) out of the function, at any depth (nested loops included).
 fn exits_the_function(body: &[Statement]) -> bool {
-    body.iter().any(|statement| match &statement.kind {
-        StatementKind::Control(control) => match &**control {
-            Control::Return(_) | Control::Branch { .. } => true,
-            Control::If { clauses, otherwise } => {
-                clauses.iter().any(|(_, body)| exits_the_function(body))
-                    || otherwise.as_deref().is_some_and(exits_the_function)
-            }
-            Control::Select { cases, otherwise, .. } => {
-                cases.iter().any(|case| exits_the_function(&case.body))
-                    || otherwise.as_deref().is_some_and(exits_the_function)
-            }
-            Control::While { body, .. } | Control::Repeat { body, .. } | Control::For { body, .. } => {
-                exits_the_function(body)
-            }
-            Control::Leave(_) | Control::Continue(_) | Control::Label { .. } => false,
-        },
-        _ => false,
+    controls(body).any(|control| match control {
+        Control::Return(_) | Control::Branch { .. } => true,
+        Control::While { body, .. } | Control::Repeat { body, .. } | Control::For { body, .. } => {
+            exits_the_function(body)
+        }
+        other => clause_bodies(other).into_iter().any(exits_the_function),
     })
+}
+
+/// The control structures among a list's statements.
+fn controls(statements: &[Statement]) -> impl Iterator<Item = &Control> {
+    statements.iter().filter_map(|statement| match &statement.kind {
+        StatementKind::Control(control) => Some(&**control),
+        _ => None,
+    })
+}
+
+/// The bodies of the clauses of an `:If` or `:Select` (none for the other statements).
+fn clause_bodies(control: &Control) -> Vec<&[Statement]> {
+    match control {
+        Control::If { clauses, otherwise } => clauses
+            .iter()
+            .map(|(_, body)| body.as_slice())
+            .chain(otherwise.as_deref())
+            .collect(),
+        Control::Select { cases, otherwise, .. } => cases
+            .iter()
+            .map(|case| case.body.as_slice())
+            .chain(otherwise.as_deref())
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The labels of a body (at its top level, where the parser allows them) with their lines.
@@ -1324,22 +1327,13 @@ fn is_data(value: &Val) -> bool {
 /// depth of nested `:If`s and `:Select`s; a nested loop's `:Leave` is its own), or this loop may (`:Return` or `→`
 /// inside it).
 fn may_end_its_list(control: &Control) -> bool {
-    let any = |statements: &[Statement]| {
-        statements.iter().any(|statement| match &statement.kind {
-            StatementKind::Control(control) => match &**control {
-                Control::Return(_) | Control::Leave(_) | Control::Continue(_) => true,
-                nested => may_end_its_list(nested),
-            },
-            _ => false,
-        })
-    };
     match control {
-        Control::If { clauses, otherwise } => {
-            clauses.iter().any(|(_, body)| any(body)) || otherwise.as_deref().is_some_and(any)
-        }
-        Control::Select { cases, otherwise, .. } => {
-            cases.iter().any(|case| any(&case.body)) || otherwise.as_deref().is_some_and(any)
-        }
+        Control::If { .. } | Control::Select { .. } => clause_bodies(control).into_iter().any(|body| {
+            controls(body).any(|nested| {
+                matches!(nested, Control::Return(_) | Control::Leave(_) | Control::Continue(_))
+                    || may_end_its_list(nested)
+            })
+        }),
         // A loop's `:Leave` and `:Continue` are its own; a `:Return` or `→` inside it ends the list after it.
         Control::While { body, .. } | Control::Repeat { body, .. } | Control::For { body, .. } => {
             exits_the_function(body)

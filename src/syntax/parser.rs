@@ -1487,41 +1487,44 @@ fn split_assignment_target(mut items: Vec<Item>, arrow_span: Span) -> Result<Ass
 
 /// The variable of a `:For` line: one name, or plain names in parentheses; with the tokens after it.
 fn for_variable(input: Tokens<'_>) -> Option<(NamePattern, Tokens<'_>)> {
-    let name_at = |tokens: &Tokens<'_>| match tokens.first() {
-        Some(Token {
-            kind: TokenKind::Name(text),
-            span,
-        }) => Some(Name {
-            text: text.clone(),
-            span: *span,
-        }),
-        _ => None,
-    };
-    if let Some(name) = name_at(&input) {
-        return Some((NamePattern::Name(name), input.after_first()));
+    if let Some(Token {
+        kind: TokenKind::Name(text),
+        span,
+    }) = input.first()
+    {
+        return Some((NamePattern::Name(name_of(text, *span)), input.after_first()));
     }
-    let open = match input.first() {
-        Some(Token {
-            kind: TokenKind::LeftParenthesis,
-            span,
-        }) => *span,
-        _ => return None,
+    let (pattern, rest) = parenthesised_names(input.tokens)?;
+    Some((pattern, Tokens::new(rest, input.end_of_text)))
+}
+
+/// `(A B …)` at the start of the tokens: plain names in parentheses (at least one), with the tokens after them.
+fn parenthesised_names(tokens: &[Token]) -> Option<(NamePattern, &[Token])> {
+    let [Token {
+        kind: TokenKind::LeftParenthesis,
+        span: open,
+    }, after_open @ ..] = tokens
+    else {
+        return None;
     };
-    let mut rest = input.after_first();
-    let mut names = Vec::new();
-    while let Some(name) = name_at(&rest) {
-        names.push(name);
-        rest = rest.after_first();
-    }
-    let close = match rest.first() {
-        Some(Token {
+    let names: Vec<Name> = after_open
+        .iter()
+        .map_while(|token| match &token.kind {
+            TokenKind::Name(text) => Some(name_of(text, token.span)),
+            _ => None,
+        })
+        .collect();
+    match &after_open[names.len()..] {
+        [Token {
             kind: TokenKind::RightParenthesis,
-            span,
-        }) if !names.is_empty() => *span,
-        _ => return None,
-    };
-    let span = Span::new(open.start, close.end);
-    Some((NamePattern::Names(names, span), rest.after_first()))
+            span: close,
+        }, after @ ..]
+            if !names.is_empty() =>
+        {
+            Some((NamePattern::Names(names, open.join(*close)), after))
+        }
+        _ => None,
+    }
 }
 
 /// `(a b c)` directly before `←` is a destructuring target: a parenthesised list of plain names. After a name it is
@@ -1694,34 +1697,19 @@ fn header_call_parts(tokens: &[Token]) -> Result<Vec<(NamePattern, bool)>, Synta
             [Token {
                 kind: TokenKind::LeftParenthesis,
                 span: open,
-            }, after @ ..] => {
-                let names: Vec<Name> = after
-                    .iter()
-                    .map_while(|token| match &token.kind {
-                        TokenKind::Name(text) => Some(name_of(text, token.span)),
-                        _ => None,
-                    })
-                    .collect();
-                let after_names = &after[names.len()..];
-                match after_names {
-                    [Token {
-                        kind: TokenKind::RightParenthesis,
-                        span: close,
-                    }, after_list @ ..]
-                        if !names.is_empty() =>
-                    {
-                        parts.push((NamePattern::Names(names, open.join(*close)), false));
-                        rest = after_list;
-                    }
-                    _ => {
-                        return Err(malformed_header(
-                            "parentheses in a header hold the names an argument is split into: (A B)",
-                            *open,
-                        )
-                        .with_help("∇ R←F (A B C) names the items of the right argument"))
-                    }
+            }, ..] => match parenthesised_names(rest) {
+                Some((pattern, after_list)) => {
+                    parts.push((pattern, false));
+                    rest = after_list;
                 }
-            }
+                None => {
+                    return Err(malformed_header(
+                        "parentheses in a header hold the names an argument is split into: (A B)",
+                        *open,
+                    )
+                    .with_help("∇ R←F (A B C) names the items of the right argument"))
+                }
+            },
             [Token {
                 kind: TokenKind::LeftBrace,
                 ..

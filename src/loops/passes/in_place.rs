@@ -118,6 +118,15 @@ fn identity_copy(statement: &Stmt) -> Option<IdentityCopy<'_>> {
     })
 }
 
+/// Runs a pass's rewrite of a list on every list nested in the statements (inner lists first).
+fn for_each_nested_list(statements: &mut [Stmt], rewrite: fn(&mut Vec<Stmt>)) {
+    for statement in statements.iter_mut() {
+        for list in nested_lists_mut(statement) {
+            rewrite(list);
+        }
+    }
+}
+
 // ---- Updates of a loop's state ----
 //
 // A `⍣` step that updates its state array (`r[i;]←v` on the state, as the prelude's loops over cells do) copies the
@@ -146,11 +155,7 @@ pub fn update_loop_states_in_place(mut program: Program) -> Program {
 }
 
 fn update_states_in_list(statements: &mut Vec<Stmt>) {
-    for statement in statements.iter_mut() {
-        for list in nested_lists_mut(statement) {
-            update_states_in_list(list);
-        }
-    }
+    for_each_nested_list(statements, update_states_in_list);
     let mut position = 0;
     while position < statements.len() {
         loop {
@@ -368,11 +373,7 @@ pub fn update_joined_states_in_place(mut program: Program) -> Program {
 }
 
 fn update_joined_states_in_list(statements: &mut Vec<Stmt>) {
-    for statement in statements.iter_mut() {
-        for list in nested_lists_mut(statement) {
-            update_joined_states_in_list(list);
-        }
-    }
+    for_each_nested_list(statements, update_joined_states_in_list);
     while let Some(join) = (0..statements.len()).find_map(|alloc| joined_state_at(statements, alloc)) {
         join.apply(statements);
     }
