@@ -12,16 +12,19 @@
 //!   float further out.
 //!
 //! **Inwards**: along a chain of `let`s, `let x = e` sinks past the `let`s that do not use `x`, down to the first
-//! one whose value uses it (or to the chain's final expression); it never enters a `let` value, an operator argument
-//! or a lambda. Sinking `x` past `y` swaps the evaluation of their values, so one of the two must be safe. A `let`
-//! whose variable is not used does not move (dead-code elimination decides about it).
+//! one whose value uses it (or to the chain's final expression). Sinking `x` past `y` swaps the evaluation of their
+//! values, so one of the two must be safe. A `let` whose variable is not used does not move (dead-code elimination
+//! decides about it). From there, a safe `let` used only in one branch of a `condScl` goes into that branch when no
+//! other lambda is on the way: the values floated out of a conditional that did not leave the loop around it go
+//! back, computed only when their branch runs. Otherwise it never enters a `let` value, an operator argument or a
+//! lambda.
 //!
 //! Both directions need unique binders, which the pass establishes first.
 
 use super::safety::{is_safe, is_safe_in};
 use super::shapes::{shape_of, shape_of_type, ShapeEnvironment};
-use super::traverse::{free_variables, make_binders_unique, map_children, mentions};
-use crate::tail::ast::{Expr, ExprKind, Program, Type};
+use super::traverse::{children, free_variables, make_binders_unique, map_children, mentions};
+use crate::tail::ast::{Expr, ExprKind, Op, Program, Type};
 use std::collections::HashSet;
 
 /// The pass.
@@ -254,14 +257,69 @@ fn sink(binding: Binding, body: Expr, span: crate::source::Span) -> Expr {
                 body.span,
             )
         }
-        kind => Expr::new(
-            ExprKind::Let {
-                name: binding.name,
-                ty: binding.ty,
-                value: Box::new(binding.value),
-                body: Box::new(Expr::new(kind, body.span)),
-            },
-            span,
-        ),
+        kind => {
+            let body = Expr::new(kind, body.span);
+            if used && is_safe(&binding.value) && reaches_one_branch(&body, &binding.name) {
+                return move_into_branch(binding, body);
+            }
+            Expr::new(
+                ExprKind::Let {
+                    name: binding.name,
+                    ty: binding.ty,
+                    value: Box::new(binding.value),
+                    body: Box::new(body),
+                },
+                span,
+            )
+        }
+    }
+}
+
+/// Whether the only uses of `name` in `expr` are in one branch of a `condScl`, reached from `expr` through
+/// subexpressions that each run once (no other lambda on the way). Floating outwards takes safe values out of
+/// branches so that loop-invariant ones can leave the loop; one that stayed in the loop is cheaper back in its
+/// branch, computed only when the branch runs (and visible there to the lowering's rewrites, such as `⌊x÷c`).
+fn reaches_one_branch(expr: &Expr, name: &str) -> bool {
+    let users: Vec<&Expr> = children(expr)
+        .into_iter()
+        .filter(|child| mentions(child, name))
+        .collect();
+    let [user] = users[..] else {
+        return false;
+    };
+    match (&expr.kind, &user.kind) {
+        (ExprKind::Op { op: Op::CondScl, args }, ExprKind::Lambda { .. }) => std::ptr::eq(&args[0], user),
+        (_, ExprKind::Lambda { .. }) => false,
+        _ => reaches_one_branch(user, name),
+    }
+}
+
+/// Moves `binding` down the path that [`reaches_one_branch`] found, into the branch's body. The value is safe, so
+/// evaluating it later, or not at all when the branch does not run, changes no error and no effect.
+fn move_into_branch(binding: Binding, expr: Expr) -> Expr {
+    let span = expr.span;
+    match expr.kind {
+        ExprKind::Lambda { parameter, ty, body } => {
+            let body = sink(binding, *body, span);
+            Expr::new(
+                ExprKind::Lambda {
+                    parameter,
+                    ty,
+                    body: Box::new(body),
+                },
+                span,
+            )
+        }
+        kind => {
+            let name = binding.name.clone();
+            let mut binding = Some(binding);
+            map_children(Expr::new(kind, span), |child| match binding.take() {
+                Some(moving) if mentions(&child, &name) => move_into_branch(moving, child),
+                other => {
+                    binding = other;
+                    child
+                }
+            })
+        }
     }
 }
