@@ -10,6 +10,12 @@ use crate::source::Span;
 use crate::syntax::ast::Primitive;
 use std::rc::Rc;
 
+/// Whether one array holds characters and the other numbers: `⍳` and `∊` then find nothing (no character is equal to
+/// a number), where other functions that need one type for both raise a DOMAIN ERROR.
+fn characters_meet_numbers(left: &Arr, right: &Arr) -> bool {
+    (left.base == Base::Char) != (right.base == Base::Char)
+}
+
 fn primitive(primitive: Primitive, span: Span) -> Rc<Fun> {
     Rc::new(Fun::Primitive(primitive, span))
 }
@@ -17,6 +23,15 @@ fn primitive(primitive: Primitive, span: Span) -> Rc<Fun> {
 impl Elaborator {
     /// `A⍳B` on a vector A.
     pub fn index_of(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        if characters_meet_numbers(&left, &right) && left.rank == 1 {
+            // No character equals a number: every element of B is not found (1+≢A), as in Dyalog.
+            let left = self.bind(left);
+            let right = self.bind(right);
+            let tally = self.tally(&left);
+            let not_found = self.scalar_dyadic(Primitive::Plus, Arr::scalar_constant(Scalar::Int(1)), tally, span)?;
+            let shape = self.shape_of(&right);
+            return self.reshape(shape, not_found, span);
+        }
         // A matrix: the index of each row (a vector is one row) among its rows.
         if left.rank == 2 && matches!(right.rank, 1 | 2) {
             let (left, right) = self.unify_bases(left, right, span)?;
@@ -42,6 +57,13 @@ impl Elaborator {
 
     /// `A∊B`.
     pub fn member_of(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        if characters_meet_numbers(&left, &right) {
+            // No character equals a number: no element of A is in B.
+            let left = self.bind(left);
+            let _ = self.bind(right);
+            let shape = self.shape_of(&left);
+            return self.reshape(shape, Arr::scalar_constant(Scalar::Bool(false)), span);
+        }
         let right = self.ravel(right);
         let (left, right) = self.unify_bases(left, right, span)?;
         let rank = left.rank;

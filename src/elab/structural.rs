@@ -424,7 +424,8 @@ impl Elaborator {
         Ok(result)
     }
 
-    /// An argument that must be integral: bools are widened, doubles rejected unless constant and whole.
+    /// An argument that must be integral: bools are widened; doubles are converted, a constant one when compiling
+    /// (a DOMAIN ERROR unless whole), others when running.
     pub fn integer_argument(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
         match argument.base {
             Base::Int => Ok(argument),
@@ -441,15 +442,34 @@ impl Elaborator {
                         }
                     }
                 }
-                Err(
-                    ElabError::domain(span, "an integer is needed here, not a floating-point number")
-                        .with_hint("convert with ⌊ or ⌈ first"),
-                )
+                Ok(self.whole_numbers_as_ints(argument, span))
             }
             _ => Err(ElabError::domain(
                 span,
                 format!("an integer is needed here, not a {}", argument.base.name()),
             )),
+        }
+    }
+
+    /// Doubles used where APL needs integers (`⍳N÷2`, `V[N÷2]`, `(N÷2)↑V` after N←N÷2): as Dyalog, a tolerantly
+    /// whole number is that integer, and anything else is a DOMAIN ERROR, raised at `span` when the program runs.
+    fn whole_numbers_as_ints(&mut self, array: Arr, span: Span) -> Arr {
+        let expr = if array.rank == 0 {
+            Expr::op("d2i", vec![array.expr])
+        } else {
+            let parameter = self.fresh_name("w");
+            let lambda = Expr::lambda(
+                &parameter,
+                super::ir::Type::scalar(Base::Double),
+                Expr::op("d2i", vec![Expr::Var(parameter.clone())]),
+            );
+            Expr::op("each", vec![lambda, array.expr])
+        };
+        Arr {
+            expr: Expr::at(span, expr),
+            base: Base::Int,
+            constant: None,
+            ..array
         }
     }
 

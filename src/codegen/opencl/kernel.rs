@@ -1276,6 +1276,22 @@ impl KernelWriter {
                 );
                 format!("(long){rounded}")
             }
+            (Op::D2I, 1) => {
+                // A double where APL needs an integer: tolerantly whole, and in the int range.
+                let x = self.temporary(ScalarType::Double, &x)?;
+                let nearest = self.temporary(ScalarType::Double, &format!("round({x})"))?;
+                self.check(
+                    &format!("!aplc_tolerantly_equal({x}, {nearest})"),
+                    AplErrorKind::Domain,
+                    "d2i: not an integer".to_string(),
+                );
+                self.check(
+                    &format!("!({nearest} >= -9223372036854775808.0 && {nearest} < 9223372036854775808.0)"),
+                    AplErrorKind::Domain,
+                    "d2i: value out of the int range".to_string(),
+                );
+                format!("(long){nearest}")
+            }
             // ---- Doubles: tolerant comparisons, and results that must be finite real numbers. ----
             (Op::EqD, 2) => format!("aplc_tolerantly_equal({x}, {y})"),
             (Op::NeqD, 2) => format!("(1 - aplc_tolerantly_equal({x}, {y}))"),
