@@ -48,6 +48,7 @@ mod tests;
 
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast;
+use crate::syntax::ast::Primitive;
 use env::{Arr, Closure, Env, Fun, Opr, Scalar, Val};
 pub use error::{ElabError, ElabErrors, ElabResult};
 use ir::{Base, Expr, Type};
@@ -404,41 +405,92 @@ impl Elaborator {
         }
     }
 
-    /// How Dyalog shows a vector of scalars and vectors (a strand such as `(1 2) (3 4 5)`): on one line, a scalar item
-    /// as itself, a vector item with a blank before it, the items separated by blanks: ` 1 2  3 4 5`, `1  2 3`,
-    /// ` ab  cde`; a strand item likewise, its own line after a blank (`1 (2 (3 4))` shows `1  2  3 4`). `None` for a
-    /// strand with other items (matrices), which is shown an item per line.
+    /// How Dyalog shows a nested vector (a strand such as `(1 2) (3 4 5)`): the items side by side, each as it is
+    /// shown alone, aligned at the top; two blanks between items where either of the two is not a scalar, one
+    /// between two scalars, and a blank before a first item that is not a scalar: ` 1 2  3 4 5`, `1  2 3  4`,
+    /// ` ab  cde`; a strand item likewise (`1 (2 (3 4))` shows `1  2  3 4`). A matrix item makes the display a
+    /// character matrix (`'ab' (2 2⍴⍳4)` shows ` ab  1 2` over `     3 4`). `None` for a strand with items of
+    /// rank 3 or more, which is shown an item per line.
     fn nested_vector_line(&mut self, components: &[Val]) -> ElabResult<Option<Arr>> {
         let span = Span::default();
-        let mut line: Option<Arr> = None;
+        let mut items = Vec::new();
         for component in components {
-            let (formatted, is_scalar) = match component {
-                Val::Array(item) if item.rank <= 1 => (self.format(item.clone(), span)?, item.rank == 0),
+            let item = match component {
+                Val::Array(item) if item.rank <= 2 => (self.format(item.clone(), span)?, item.rank == 0),
                 Val::Tuple(items) => match self.nested_vector_line(items)? {
-                    Some(inner_line) => (inner_line, false),
+                    Some(inner) => (inner, false),
                     None => return Ok(None),
                 },
                 _ => return Ok(None),
             };
-            let text = if is_scalar {
-                formatted
-            } else {
-                self.catenate_last(
-                    Arr::vector_constant(vec![Scalar::Char(' ')], Base::Char),
-                    formatted,
-                    span,
-                )?
+            items.push(item);
+        }
+        let rows = if items.iter().any(|(text, _)| text.rank == 2) {
+            Some(self.as_rows_of_one_height(&mut items, span)?)
+        } else {
+            None
+        };
+        let mut display: Option<Arr> = None;
+        let mut previous_is_scalar = true;
+        for (text, is_scalar) in items {
+            let gap = match display {
+                None => usize::from(!is_scalar),
+                Some(_) => 1 + usize::from(!is_scalar || !previous_is_scalar),
             };
-            line = Some(match line {
+            previous_is_scalar = is_scalar;
+            let blanks = self.blank_columns(gap, rows.clone(), span)?;
+            let spaced = match blanks {
+                Some(blanks) => self.catenate_last(blanks, text, span)?,
                 None => text,
-                Some(line) => {
-                    let separated =
-                        self.catenate_last(line, Arr::vector_constant(vec![Scalar::Char(' ')], Base::Char), span)?;
-                    self.catenate_last(separated, text, span)?
-                }
+            };
+            display = Some(match display {
+                None => spaced,
+                Some(display) => self.catenate_last(display, spaced, span)?,
             });
         }
-        Ok(line)
+        Ok(display)
+    }
+
+    /// The items' displays (character vectors and matrices) as matrices of as many rows as the tallest, padded
+    /// with blank rows below; the number of rows.
+    fn as_rows_of_one_height(&mut self, items: &mut [(Arr, bool)], span: Span) -> ElabResult<Arr> {
+        for (text, _) in items.iter_mut() {
+            if text.rank == 1 {
+                let bound = self.bind(text.clone());
+                let length = self.tally(&bound);
+                let one = Arr::scalar_constant(Scalar::Int(1));
+                let shape = self.catenate_last(one, length, span)?;
+                *text = self.reshape(shape, bound, span)?;
+            }
+            *text = self.bind(text.clone());
+        }
+        let mut rows: Option<Arr> = None;
+        for (text, _) in items.iter() {
+            let height = self.tally(text);
+            rows = Some(match rows {
+                None => height,
+                Some(rows) => self.scalar_dyadic(Primitive::Ceiling, rows, height, span)?,
+            });
+        }
+        let rows = self.bind(rows.expect("a strand has items"));
+        for (text, _) in items.iter_mut() {
+            *text = self.take_or_drop("take", rows.clone(), text.clone(), span)?;
+        }
+        Ok(rows)
+    }
+
+    /// `count` blank columns: a vector, or with `rows` a matrix of that many rows; `None` for none.
+    fn blank_columns(&mut self, count: usize, rows: Option<Arr>, span: Span) -> ElabResult<Option<Arr>> {
+        if count == 0 {
+            return Ok(None);
+        }
+        let blanks = Arr::vector_constant(vec![Scalar::Char(' '); count], Base::Char);
+        let Some(rows) = rows else {
+            return Ok(Some(blanks));
+        };
+        let width = Arr::scalar_constant(Scalar::Int(count as i64));
+        let shape = self.catenate_last(rows, width, span)?;
+        Ok(Some(self.reshape(shape, blanks, span)?))
     }
 
     /// Runs `work`; when it fails with a NONCE ERROR (a form it does not compile), the scopes it left half-built are
