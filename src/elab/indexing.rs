@@ -33,7 +33,7 @@ impl Elaborator {
                     }
                     return self.nested(vec![items.len()], items, span);
                 }
-                let item = select_component(&components, index, span)?;
+                let item = self.select_component(&components, index, span)?;
                 self.enclose(item, span)
             }
             Val::Array(array) => self.index_array(array, evaluated, span).map(Val::Array),
@@ -230,7 +230,71 @@ impl Elaborator {
         let Val::Tuple(components) = right else {
             unreachable!("called with a tuple")
         };
-        select_component(&components, &index, span)
+        self.select_component(&components, &index, span)
+    }
+
+    /// Item `index` of a strand: at compile time when the index is a constant, otherwise when running, among items
+    /// of one type.
+    fn select_component(&mut self, components: &[Val], index: &Arr, span: Span) -> ElabResult<Val> {
+        if index.rank == 0 && index.constant_scalar().is_none() {
+            return self.select_component_when_running(components, index.clone(), span);
+        }
+        select_component(components, index, span)
+    }
+
+    /// `k⊃'M' 'CM' 'D'` with k known only when running: a chain of conditionals on k, after a check that k is a
+    /// position of the strand (the INDEX ERROR of `(⍳n)[k]`). The items must be arrays of one rank, of bases that
+    /// join (a character vector of any length, numbers of any kind), so that the result has one type.
+    fn select_component_when_running(&mut self, components: &[Val], index: Arr, span: Span) -> ElabResult<Val> {
+        let refused = |what: &str| {
+            ElabError::nonce(
+                span,
+                format!("picking with a computed index from a strand whose items {what}"),
+            )
+            .with_hint("give the strand's items one rank and type, or pick with a constant index")
+        };
+        let mut items = Vec::with_capacity(components.len());
+        for component in components {
+            match component {
+                Val::Array(item) => items.push(item.clone()),
+                _ => return Err(refused("are not all simple arrays")),
+            }
+        }
+        let Some(first) = items.first() else {
+            return Err(ElabError::index(span, "an index into an empty strand"));
+        };
+        if items.iter().any(|item| item.rank != first.rank) {
+            return Err(refused("differ in rank"));
+        }
+        if items
+            .iter()
+            .try_fold(first.base, |base, item| base.join(item.base))
+            .is_none()
+        {
+            return Err(refused("mix characters and numbers"));
+        }
+        let positions = Arr::vector_constant((1..=items.len() as i64).map(Scalar::Int).collect(), Base::Int);
+        let position = self.index_array(positions, vec![Some(index)], span)?;
+        let position = self.bind(position);
+        self.pick_among(&items, &position, 1, span)
+    }
+
+    /// The item of `items` (the strand's items from position `first` on) at `position`, which is one of them.
+    fn pick_among(&mut self, items: &[Arr], position: &Arr, first: i64, span: Span) -> ElabResult<Val> {
+        let [item, rest @ ..] = items else {
+            unreachable!("a position among no items");
+        };
+        if rest.is_empty() {
+            return Ok(Val::Array(item.clone()));
+        }
+        let here = Arr::scalar_constant(Scalar::Int(first));
+        let is_here = self.scalar_dyadic(Primitive::Equal, position.clone(), here, span)?;
+        self.conditional(
+            is_here,
+            |_| Ok(Val::Array(item.clone())),
+            |this| this.pick_among(rest, position, first + 1, span),
+            span,
+        )
     }
 
     /// An axis on a function: `⌽[1]`, `⊖[2]`, `,[1]`... Only the first-/last-axis forms that map onto other glyphs.
