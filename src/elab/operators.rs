@@ -1067,7 +1067,12 @@ impl Elaborator {
         if count.rank != 0 {
             return Err(ElabError::rank(span, "the right operand of ⍣ must be a scalar"));
         }
-        if let Some(n) = count.constant_scalar().and_then(|s| s.as_int()) {
+        let mut count = count;
+        let mut argument = argument;
+        for peeled in 0..=MAX_PEELED_APPLICATIONS {
+            let Some(n) = count.constant_scalar().and_then(|s| s.as_int()) else {
+                break;
+            };
             if n < 0 {
                 return Err(ElabError::nonce(span, "⍣ with a negative count (inverse)"));
             }
@@ -1078,6 +1083,14 @@ impl Elaborator {
                 }
                 return Ok(value);
             }
+            // A first application that changes the argument's rank or structure (`{(0,⍵)+⍵,0}⍣9⊢1` makes a vector
+            // of a scalar) is made before the loop, which then runs on the type of its result; a constant count
+            // says that the loop runs at least once.
+            if timed || peeled == MAX_PEELED_APPLICATIONS || self.step_keeps_a_loop_type(&argument, span, step)? {
+                break;
+            }
+            argument = step(self, argument)?;
+            count = Arr::scalar_constant(Scalar::Int(n - 1));
         }
         let argument = self.bind_value(argument);
         // Find the loop type: widen the argument until one step keeps its type.
@@ -1203,6 +1216,22 @@ impl Elaborator {
         Some(Arr::vector_constant(results, base))
     }
 
+    /// Whether `f⍣n` can loop from `argument`: one application of f gives a value of its type, or of a type that
+    /// the argument widens to (an int state that f makes double).
+    fn step_keeps_a_loop_type(
+        &mut self,
+        argument: &Val,
+        span: Span,
+        step: &mut dyn FnMut(&mut Self, Val) -> ElabResult<Val>,
+    ) -> ElabResult<bool> {
+        let state = self.generalize_value(argument.clone());
+        let state_type = value_type(&state, span)?;
+        let saved = self.next_variable;
+        let result_type = self.probe_step(&state_type, span, step)?;
+        self.next_variable = saved.max(self.next_variable);
+        Ok(widens_to(&state_type, &result_type))
+    }
+
     fn probe_step(
         &mut self,
         state_type: &Type,
@@ -1257,6 +1286,18 @@ impl Elaborator {
                 format!("⍣ with a function whose result type ({target}) differs from its argument's"),
             )),
         }
+    }
+}
+
+/// How many applications of `f⍣n` (a constant n) are made before the loop when each changes the value's rank.
+const MAX_PEELED_APPLICATIONS: usize = 2;
+
+/// Whether a value of type `from` widens to type `to`: the same structure and ranks, bases that promote.
+fn widens_to(from: &Type, to: &Type) -> bool {
+    match (from, to) {
+        (Type::Array { base: a, rank: r }, Type::Array { base: b, rank: s }) => r == s && a <= b,
+        (Type::Tuple(xs), Type::Tuple(ys)) => xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| widens_to(x, y)),
+        _ => false,
     }
 }
 
