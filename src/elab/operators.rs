@@ -130,6 +130,19 @@ impl Elaborator {
                             None => Err(error),
                         }
                     }
+                    // f gives results of different types for different items (a guard's outcomes, FizzBuzz's
+                    // `{0=3|⍵:'Fizz' ⋄ ⍵}¨⍳15`): with items known when compiling, f is applied to each on its own,
+                    // its guards decided for that item, and the results make a nested vector.
+                    Err(error @ ElabError::Nonce { .. }) => {
+                        let items = self.attempt(|this| match this.shape_and_items(Val::Array(argument), span)? {
+                            Some(shape_and_items) => this.each_over_items(&function, shape_and_items, span),
+                            None => Err(error.clone()),
+                        });
+                        match items {
+                            Err(ElabError::Nonce { .. }) => Err(error),
+                            other => other,
+                        }
+                    }
                     other => other.map(Val::Array),
                 }
             }
