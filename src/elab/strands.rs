@@ -279,6 +279,10 @@ impl Elaborator {
     pub fn catenate_items(&mut self, left: Val, right: Val, span: Span) -> ElabResult<Val> {
         let mut items = Vec::new();
         for side in [left, right] {
+            // An empty vector has no items to add (`S←'' ⋄ S,←⊂'ab'` starts a list of strings).
+            if matches!(&side, Val::Array(array) if array.rank == 1 && array.extents[0] == Some(0)) {
+                continue;
+            }
             match self.shape_and_items(side, span)? {
                 Some((shape, side_items)) if shape.len() <= 1 => items.extend(side_items),
                 Some(_) => return Err(ElabError::nonce(span, ", with a nested array of rank 2 or more")),
