@@ -549,7 +549,9 @@ impl Elaborator {
             (Tilde, _) => return Err(ElabError::domain(span, "~ needs 0s and 1s")),
             (Question, Base::Bool | Base::Int) => (Expr::op("roll", vec![as_int()]), Base::Int),
             (Question, _) => return Err(ElabError::domain(span, "? needs positive integers")),
-            (Factorial, Base::Bool | Base::Int) => (Expr::op("facti", vec![as_int()]), Base::Int),
+            // In doubles, as Dyalog does beyond 32 bits: !21 and beyond do not fit an int (!25 is 1.551121004E25);
+            // below, the double product is exact and shows as the integer.
+            (Factorial, Base::Bool | Base::Int) => (Expr::op("factd", vec![as_double()]), Base::Double),
             (Factorial, Base::Double) => (Expr::op("factd", vec![x]), Base::Double),
             _ => return Err(ElabError::nonce(span, format!("monadic {}", primitive.glyph()))),
         };
