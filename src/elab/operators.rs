@@ -607,7 +607,12 @@ impl Elaborator {
             let reduced = self.reduce(function, transposed, Axis::Last, span)?;
             return Ok(self.transpose(reduced));
         }
-        let base = self.reduction_base(function, array.base, span)?;
+        let mut base = self.reduction_base(function, array.base, span)?;
+        if array.base == Base::Int && primitive_of(function) == Some(Primitive::Times) {
+            // A product of integers soon leaves 64 bits (×/⍳21); Dyalog computes it in doubles beyond 32 bits, and
+            // so does aplc, exactly below 2^53 and as Dyalog above.
+            base = Base::Double;
+        }
         let array = self.convert(array, base, span)?;
         let mut extents = array.extents.clone();
         let length = extents.pop().expect("rank is at least 1");
