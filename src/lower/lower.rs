@@ -154,7 +154,7 @@ pub struct Lowerer {
     /// The parameters and the result of each function of the program, by name (`functions.rs`).
     pub(super) function_signatures: std::collections::HashMap<String, super::functions::Signature>,
     /// Vectors already sorted for ⍋ ⍒ ⍳ ∊ (`search.rs`), so that searching one vector twice sorts it once.
-    pub(super) sorted_vectors: Vec<super::search::SortedVectorEntry>,
+    pub(super) search_structures: Vec<super::search::SearchStructureEntry>,
 }
 
 /// A multi-index computed from a stable row-major position in the statement list `scope`: while that list is open,
@@ -178,7 +178,7 @@ impl Default for Lowerer {
             element_loops: 0,
             site: None,
             multi_indices: Vec::new(),
-            sorted_vectors: Vec::new(),
+            search_structures: Vec::new(),
             function_signatures: std::collections::HashMap::new(),
         }
     }

@@ -1,5 +1,6 @@
-//! Searching, sorting and number-base operations, as plain loops: indexOf and member (a binary search in the sorted
-//! searched vector, tolerant for doubles; a scan of it per element for short constant lengths and complex numbers), where (count, allocate, fill), gradeUp/gradeDown (a stable merge sort: O(n log n)), decode and encode.
+//! Searching, sorting and number-base operations, as plain loops: indexOf and member (a hash table of the searched
+//! vector for ints, characters and booleans; a binary search in it sorted for doubles, tolerant; a scan of it per
+//! element for short constant lengths and complex numbers), where (count, allocate, fill), gradeUp/gradeDown (a stable merge sort: O(n log n)), decode and encode.
 
 use super::lower::{LowerResult, Lowered, Lowerer};
 use super::pull::{Arr, Materialised, Pull};
@@ -21,6 +22,46 @@ pub(super) struct SortedKeys {
     length: Expr,
 }
 
+/// A hash table of a vector for ⍳ and ∊: `size` slots (a power of two), each empty (position [`EMPTY_SLOT`]) or
+/// holding a key and the 0-based position of its first occurrence in the vector of `length` elements.
+#[derive(Clone)]
+pub(super) struct HashTable {
+    keys: Block,
+    positions: Block,
+    size: Expr,
+    length: Expr,
+    element: ScalarType,
+}
+
+/// The position of an empty slot of a [`HashTable`].
+const EMPTY_SLOT: i64 = -1;
+
+/// Multiplier of the hash (2^64 divided by the golden ratio, odd): nearby keys land far apart.
+const HASH_MULTIPLIER: i64 = 0x9E37_79B9_7F4A_7C15_u64 as i64;
+
+impl HashTable {
+    /// The first slot to probe for `x`: its multiplicative hash, with the high half of the product added to the low
+    /// half (the low bits of a product depend only on the low bits of the key, and keys such as multiples of 1024
+    /// share those), modulo the table's size.
+    fn home_slot(&self, x: Expr) -> Expr {
+        let key = match self.element {
+            ScalarType::Char => Expr::Prim(Op::C2I, vec![x]),
+            ScalarType::Bool => Expr::Prim(Op::B2I, vec![x]),
+            _ => x,
+        };
+        let product = Expr::mul_int(key, Expr::Int(HASH_MULTIPLIER));
+        let high = Expr::div_int(product.clone(), Expr::Int(1 << 32));
+        let mixed = Expr::add_int(product, high);
+        Expr::Prim(Op::ResI, vec![self.size.clone(), mixed])
+    }
+
+    /// The slot after `slot`, the first after the last.
+    fn next_slot(&self, slot: Expr) -> Expr {
+        let next = Expr::add_int(slot, Expr::Int(1));
+        Expr::select(Expr::lt(next.clone(), self.size.clone()), next, Expr::Int(0))
+    }
+}
+
 /// Whether ⍳ and ∊ search a vector by sorting it: not complex numbers (they have no order), and not a vector of a
 /// short constant length, which a scan searches faster.
 fn is_searched_by_sorting(within: &Arr) -> bool {
@@ -28,14 +69,45 @@ fn is_searched_by_sorting(within: &Arr) -> bool {
     within.element() != ScalarType::Complex && !short
 }
 
-/// A block of keys sorted in the statement list `scope`, `statement_count` statements into it: while that list is
-/// being built and nothing after those statements writes the block, the same sort serves again.
-pub(super) struct SortedVectorEntry {
+/// Whether ⍳ and ∊ search a vector (long, or of a length known only when running) in a hash table rather than by
+/// sorting it: elements whose equality is exact (doubles compare tolerantly: equal ones may hash apart).
+fn is_searched_by_hashing(within: &Arr) -> bool {
+    matches!(within.element(), ScalarType::Int | ScalarType::Char | ScalarType::Bool)
+}
+
+/// What ⍳, ∊ and ⍋ build of a vector to search or sort it, kept for a later search of the same vector.
+#[derive(Clone)]
+pub(super) enum SearchStructure {
+    Sorted { descending: bool, sorted: SortedKeys },
+    Hashed(HashTable),
+}
+
+impl SearchStructure {
+    fn hashed(&self) -> bool {
+        matches!(self, SearchStructure::Hashed(_))
+    }
+
+    fn sorted(&self, descending: bool) -> bool {
+        matches!(self, SearchStructure::Sorted { descending: d, .. } if *d == descending)
+    }
+
+    /// The blocks it fills: written after it is made, it no longer describes the vector.
+    fn blocks(&self) -> [u32; 2] {
+        match self {
+            SearchStructure::Sorted { sorted, .. } => [sorted.keys.id, sorted.positions.id],
+            SearchStructure::Hashed(table) => [table.keys.id, table.positions.id],
+        }
+    }
+}
+
+/// A search structure of a block of keys made in the statement list `scope`, `statement_count` statements into it:
+/// while that list is being built and nothing after those statements writes the block, the same structure serves
+/// again.
+pub(super) struct SearchStructureEntry {
     keys: u32,
-    descending: bool,
     scope: u64,
     statement_count: usize,
-    sorted: SortedKeys,
+    structure: SearchStructure,
 }
 
 /// Whether a statement may change the contents of a block: a store into it, a swap or an allocation of it, or a
@@ -132,35 +204,162 @@ impl Lowerer {
         })
     }
 
-    /// Dyadic ⍳: by a binary search in the sorted searched vector ([`Lowerer::sorted_lookup`]), or by a scan of it.
+    /// Dyadic ⍳: in a hash table of the searched vector ([`Lowerer::hashed_lookup`]), by a binary search in it
+    /// sorted ([`Lowerer::sorted_lookup`], doubles: tolerant equality has no hash), or by a scan of it.
     fn index_of(&mut self, within: Arr, arr: Arr) -> LowerResult<Arr> {
         let within = self.searched(within)?;
         if !is_searched_by_sorting(&within) {
             return self.index_of_by_scan(within, arr);
         }
-        self.sorted_lookup(within, arr, ScalarType::Int, |sorted, found, position| {
-            let absent = Expr::add_int(sorted.length.clone(), Expr::Int(1));
+        let answer: fn(&Expr, Expr, Expr) -> Expr = |length, found, position| {
+            let absent = Expr::add_int(length.clone(), Expr::Int(1));
             Expr::select(found, Expr::add_int(position, Expr::Int(1)), absent)
-        })
+        };
+        if is_searched_by_hashing(&within) {
+            return self.hashed_lookup(within, arr, ScalarType::Int, answer);
+        }
+        self.sorted_lookup(within, arr, ScalarType::Int, answer)
     }
 
-    /// `A∊V`: by a binary search in V sorted ([`Lowerer::sorted_lookup`]), or by a scan of V.
+    /// `A∊V`: in a hash table of V ([`Lowerer::hashed_lookup`]), by a binary search in V sorted
+    /// ([`Lowerer::sorted_lookup`]), or by a scan of V.
     fn member(&mut self, arr: Arr, within: Arr) -> LowerResult<Arr> {
         let within = self.searched(within)?;
         if !is_searched_by_sorting(&within) {
             return self.member_by_scan(arr, within);
         }
+        if is_searched_by_hashing(&within) {
+            return self.hashed_lookup(within, arr, ScalarType::Bool, |_, found, _| found);
+        }
         self.sorted_lookup(within, arr, ScalarType::Bool, |_, found, _| found)
     }
 
+    /// Each element of `arr` looked up in a hash table of `within`, built once: `answer` makes its result of type `ty`
+    /// from the searched vector's length, whether the element was found, and its first position (0-based; to be
+    /// read only when found).
+    fn hashed_lookup(
+        &mut self,
+        within: Arr,
+        arr: Arr,
+        ty: ScalarType,
+        answer: fn(&Expr, Expr, Expr) -> Expr,
+    ) -> LowerResult<Arr> {
+        let table = self.hash_table(&within)?;
+        let arr = self.indexable(arr)?;
+        let shape = arr.shape();
+        Ok(Arr::Pull(Pull::shaped(ty, shape, move |lowerer, index| {
+            let x = lowerer.read_shaped(&arr, index)?;
+            let x = lowerer.bind(x, "x");
+            let slot = lowerer.probe(&table, x)?;
+            let position = lowerer.bind(Expr::load(table.positions, slot), "position");
+            let found = Expr::not_bool(Expr::eq(position.clone(), Expr::Int(EMPTY_SLOT)));
+            Ok(answer(&table.length, found, position))
+        })))
+    }
+
+    /// The slot of the table where `x` is, or the empty slot where its probe ends (linear probing from its hash).
+    fn probe(&mut self, table: &HashTable, x: Expr) -> LowerResult<Expr> {
+        let start = self.bind(table.home_slot(x.clone()), "slot");
+        let slot = self.mutable(start, "slot");
+        let occupied_by_another = Expr::select(
+            Expr::eq(Expr::load(table.positions, Expr::var(&slot)), Expr::Int(EMPTY_SLOT)),
+            Expr::Bool(false),
+            Expr::not_bool(equal(table.element, Expr::load(table.keys, Expr::var(&slot)), x)),
+        );
+        self.emit(Stmt::While {
+            condition: occupied_by_another,
+            body: vec![Stmt::Assign {
+                var: slot.clone(),
+                value: table.next_slot(Expr::var(&slot)),
+            }],
+        });
+        Ok(self.bind(Expr::var(&slot), "slot"))
+    }
+
+    /// A hash table of a vector of ints, characters or booleans (exact equality), or the same table made earlier
+    /// ([`Lowerer::earlier_search_structure`]) when the vector is a block unchanged since.
+    fn hash_table(&mut self, within: &Arr) -> LowerResult<HashTable> {
+        let keys_block = match within {
+            Arr::Mat(mat) => Some(mat.block.id),
+            _ => None,
+        };
+        let earlier = keys_block.and_then(|block| self.earlier_search_structure(block, &|kind| kind.hashed()));
+        if let Some(SearchStructure::Hashed(table)) = earlier {
+            return Ok(table);
+        }
+        let table = self.hash_table_anew(within)?;
+        if let Some(block) = keys_block {
+            self.remember_search_structure(block, SearchStructure::Hashed(table.clone()));
+        }
+        Ok(table)
+    }
+
+    /// An open-addressing table of at least twice as many slots as the vector has elements (a power of two), each
+    /// element inserted in order unless an equal one is there already, so that a slot keeps an element's first
+    /// position. Sequential: the insertions race for slots.
+    fn hash_table_anew(&mut self, within: &Arr) -> LowerResult<HashTable> {
+        let element = within.element();
+        let length = self.bind(within.shape()[0].clone(), "n");
+        let size = self.mutable(Expr::Int(1), "slots");
+        self.emit(Stmt::While {
+            condition: Expr::lt(Expr::var(&size), Expr::mul_int(length.clone(), Expr::Int(2))),
+            body: vec![Stmt::Assign {
+                var: size.clone(),
+                value: Expr::mul_int(Expr::var(&size), Expr::Int(2)),
+            }],
+        });
+        let size = self.bind(Expr::var(&size), "slots");
+        let table = HashTable {
+            keys: self.allocate(element, &size),
+            positions: self.allocate(ScalarType::Int, &size),
+            size: size.clone(),
+            length: length.clone(),
+            element,
+        };
+        self.for_loop(size, "h", |lowerer, h| {
+            lowerer.emit(Stmt::Store {
+                block: table.positions,
+                index: h,
+                value: Expr::Int(EMPTY_SLOT),
+            });
+            Ok(())
+        })?;
+        self.for_loop(length, "i", |lowerer, i| {
+            let key = lowerer.read_flat(within, i.clone())?;
+            let key = lowerer.bind(key, "key");
+            let slot = lowerer.probe(&table, key.clone())?;
+            let (insert, ()) = lowerer.capture(|lowerer| {
+                lowerer.emit(Stmt::Store {
+                    block: table.keys,
+                    index: slot.clone(),
+                    value: key,
+                });
+                lowerer.emit(Stmt::Store {
+                    block: table.positions,
+                    index: slot.clone(),
+                    value: i,
+                });
+                Ok(())
+            })?;
+            lowerer.emit(Stmt::If {
+                condition: Expr::eq(Expr::load(table.positions, slot), Expr::Int(EMPTY_SLOT)),
+                then: insert,
+                otherwise: vec![],
+            });
+            Ok(())
+        })?;
+        Ok(table)
+    }
+
     /// Each element of `arr` looked up in `within`, sorted once: `answer` makes its result of type `ty` from
-    /// whether [`Lowerer::sorted_search`] found it and its first position (0-based; to be read only when found).
+    /// `within`'s length, whether [`Lowerer::sorted_search`] found it and its first position (0-based; to be read
+    /// only when found).
     fn sorted_lookup(
         &mut self,
         within: Arr,
         arr: Arr,
         ty: ScalarType,
-        answer: fn(&SortedKeys, Expr, Expr) -> Expr,
+        answer: fn(&Expr, Expr, Expr) -> Expr,
     ) -> LowerResult<Arr> {
         let sorted = self.sort_keys(&within, false)?;
         let arr = self.indexable(arr)?;
@@ -170,7 +369,7 @@ impl Lowerer {
             let x = lowerer.read_shaped(&arr, index)?;
             let x = lowerer.bind(x, "x");
             let (found, position) = lowerer.sorted_search(&sorted, element, x)?;
-            Ok(answer(&sorted, found, position))
+            Ok(answer(&sorted.length, found, position))
         })))
     }
 
@@ -412,38 +611,51 @@ impl Lowerer {
             Arr::Mat(mat) => Some(mat.block.id),
             _ => None,
         };
-        if let Some(sorted) = keys_block.and_then(|block| self.earlier_sort(block, descending)) {
+        let earlier =
+            keys_block.and_then(|block| self.earlier_search_structure(block, &|kind| kind.sorted(descending)));
+        if let Some(SearchStructure::Sorted { sorted, .. }) = earlier {
             return Ok(sorted);
         }
         let sorted = self.sort_keys_anew(keys, descending)?;
         if let Some(block) = keys_block {
-            self.sorted_vectors.push(SortedVectorEntry {
-                keys: block,
+            let structure = SearchStructure::Sorted {
                 descending,
-                scope: self.current_scope(),
-                statement_count: self.current_statements().len(),
                 sorted: sorted.clone(),
-            });
+            };
+            self.remember_search_structure(block, structure);
         }
         Ok(sorted)
     }
 
-    /// A sort of the block `keys` made earlier in the statement list being built, if nothing written since could
-    /// have changed the block or the sort.
-    fn earlier_sort(&self, keys: u32, descending: bool) -> Option<SortedKeys> {
+    fn remember_search_structure(&mut self, keys: u32, structure: SearchStructure) {
+        self.search_structures.push(SearchStructureEntry {
+            keys,
+            scope: self.current_scope(),
+            statement_count: self.current_statements().len(),
+            structure,
+        });
+    }
+
+    /// A search structure of the block `keys` of the kind `wanted`, made earlier in the statement list being built,
+    /// if nothing written since could have changed the block or the structure.
+    fn earlier_search_structure(
+        &self,
+        keys: u32,
+        wanted: &dyn Fn(&SearchStructure) -> bool,
+    ) -> Option<SearchStructure> {
         let scope = self.current_scope();
         let entry = self
-            .sorted_vectors
+            .search_structures
             .iter()
             .rev()
-            .find(|entry| entry.keys == keys && entry.descending == descending && entry.scope == scope)?;
+            .find(|entry| entry.keys == keys && entry.scope == scope && wanted(&entry.structure))?;
         let since = self.current_statements().get(entry.statement_count..)?;
         let unchanged = !since.iter().any(|statement| {
-            [keys, entry.sorted.keys.id, entry.sorted.positions.id]
-                .into_iter()
+            std::iter::once(keys)
+                .chain(entry.structure.blocks())
                 .any(|block| may_write_block(statement, block))
         });
-        unchanged.then(|| entry.sorted.clone())
+        unchanged.then(|| entry.structure.clone())
     }
 
     /// A stable sort in O(n log n): the keys are copied with their 0-based positions into a pair of blocks; runs of
