@@ -454,8 +454,20 @@ impl Elaborator {
     }
 
     /// The environment of a call: the closure's, with the arguments, operands and `∇`.
+    /// A call's environment: a dfn defined at the top level (or in a traditional function) reads the names there as
+    /// they are when it is called, as Dyalog's dfns read their namespace (`x←1 ⋄ f←{x+⍵} ⋄ x←10 ⋄ f 1` is 11, and
+    /// what a function called earlier assigned there counts); a dfn defined in a dfn reads that dfn's names as they
+    /// were where it was defined; the prelude's dfns see only the prelude.
     fn call_environment(&self, closure: &Closure, left: Option<Val>, right: Val) -> super::env::Env {
-        let mut env = closure.env.clone();
+        let mut env = if closure.from_prelude || closure.env.within_dfn() {
+            closure.env.clone()
+        } else {
+            let mut live = self.env.outside_dfns();
+            for (name, value) in &self.outer_writes {
+                live = live.bind(name, value.clone());
+            }
+            live
+        };
         env = env.bind("⍵", right);
         if let Some(left) = left {
             env = env.bind("⍺", left);
@@ -494,11 +506,13 @@ impl Elaborator {
     ) -> ElabResult<Val> {
         let env = self.call_environment(closure, alpha, omega);
         let saved_env = std::mem::replace(&mut self.env, env);
+        let writes = self.outer_writes.len();
         self.call_depth += 1;
         let dfn = closure.dfn.clone();
         let result = self.dfn_body(&dfn.body, span);
         self.call_depth -= 1;
         self.env = saved_env;
+        self.carry_outer_writes_out(writes);
         result
     }
 
@@ -860,8 +874,8 @@ impl Elaborator {
         span: Span,
     ) -> ElabResult<Val> {
         let condition = self.bind(condition);
-        let (then_frame, then_value) = self.branch(then_branch)?;
-        let (else_frame, else_value) = self.branch(else_branch)?;
+        let (then_frame, then_value) = self.branch(then_branch, span)?;
+        let (else_frame, else_value) = self.branch(else_branch, span)?;
         let then_type = value_type(&then_value, span)?;
         let else_type = value_type(&else_value, span)?;
         let target = join_types(&then_type, &else_type).ok_or_else(|| {
@@ -884,13 +898,26 @@ impl Elaborator {
         Ok(self.bind_value(value))
     }
 
-    fn branch(&mut self, body: impl FnOnce(&mut Self) -> ElabResult<Val>) -> ElabResult<(Vec<Entry>, Val)> {
+    fn branch(&mut self, body: impl FnOnce(&mut Self) -> ElabResult<Val>, span: Span) -> ElabResult<(Vec<Entry>, Val)> {
         self.frames.push(Vec::new());
+        let writes = self.outer_writes.len();
         let saved_env = self.env.clone();
         let result = body(self);
         self.env = saved_env;
         let frame = self.frames.pop().expect("the branch frame");
-        Ok((frame, result?))
+        let value = result?;
+        // A guard's branch ends its dfn: its own assignments go with it, but what a traditional function called there
+        // assigned outside the dfn would have to be joined with the other branch's.
+        if let Some((name, _)) = self.outer_writes.get(writes) {
+            let name = name.clone();
+            self.outer_writes.truncate(writes);
+            return Err(ElabError::nonce(
+                span,
+                format!("a function that assigns {name}, a name outside the dfn, called in a guard's branch"),
+            )
+            .with_hint("call it before the guard, or from a tradfn's :If"));
+        }
+        Ok((frame, value))
     }
 
     pub(super) fn finish_branch(

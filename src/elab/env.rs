@@ -364,6 +364,38 @@ impl Env {
         None
     }
 
+    /// Whether this environment is inside a dfn call (a closure made here is a nested dfn's, lexically scoped).
+    pub fn within_dfn(&self) -> bool {
+        let mut current = self.head.as_deref();
+        while let Some(binding) = current {
+            if binding.name == "∇" {
+                return true;
+            }
+            current = binding.next.as_deref();
+        }
+        false
+    }
+
+    /// This environment without the dfn calls it is inside: what was bound below the outermost call's `∇` and its
+    /// arguments (the environment of the top level, or of the traditional functions running there, when that call
+    /// began).
+    pub fn outside_dfns(&self) -> Env {
+        let mut outside = self.head.clone();
+        let mut current = self.head.as_ref();
+        while let Some(binding) = current {
+            if binding.name == "∇" {
+                let mut below = binding.next.as_ref();
+                while let Some(argument) = below.filter(|b| matches!(b.name.as_str(), "⍵" | "⍺" | "⍺⍺" | "⍵⍵"))
+                {
+                    below = argument.next.as_ref();
+                }
+                outside = below.cloned();
+            }
+            current = binding.next.as_ref();
+        }
+        Env { head: outside }
+    }
+
     /// Whether `name` is a local of the innermost dfn call: bound since that call's `∇` (which every call binds
     /// after its arguments), or bound at all outside dfns. Dyalog's `x f← v` and `x[i]← v` change the `x` of an
     /// enclosing scope when the dfn has no `x` of its own, which inlining cannot express.

@@ -233,6 +233,9 @@ pub struct Elaborator {
     last_probe: Option<dfns::RecursiveMode>,
     /// Where the statement being elaborated is in the tradfn being called (`tradfns.rs`).
     tradfn_context: tradfns::TradfnContext,
+    /// What traditional functions called inside dfns assigned to names outside those dfns (Dyalog's dynamic scope),
+    /// oldest first: a dfn call carries them out to its caller ([`Elaborator::carry_outer_writes_out`]).
+    outer_writes: Vec<(String, Val)>,
 }
 
 /// The elaborator's scopes and position, saved before an attempt that may fail half-way ([`Elaborator::attempt`]).
@@ -246,6 +249,7 @@ struct Checkpoint {
     recursive: usize,
     site: Option<Span>,
     fixed_site: Option<Span>,
+    outer_writes: usize,
 }
 
 /// How deep inlined calls may nest before elaboration gives up on a recursion it cannot unfold.
@@ -279,6 +283,7 @@ impl Elaborator {
             recursive: Vec::new(),
             last_probe: None,
             tradfn_context: Default::default(),
+            outer_writes: Vec::new(),
         }
     }
 
@@ -507,6 +512,7 @@ impl Elaborator {
             recursive: self.recursive.len(),
             site: self.site,
             fixed_site: self.fixed_site,
+            outer_writes: self.outer_writes.len(),
         };
         let result = work(self);
         if matches!(result, Err(ElabError::Nonce { .. })) {
@@ -519,6 +525,7 @@ impl Elaborator {
             self.recursive.truncate(checkpoint.recursive);
             self.site = checkpoint.site;
             self.fixed_site = checkpoint.fixed_site;
+            self.outer_writes.truncate(checkpoint.outer_writes);
         }
         result
     }
@@ -743,7 +750,7 @@ impl Elaborator {
         let parameter = self.fresh_name("x");
         let argument = Arr::dynamic(Expr::Var(parameter.clone()), base, 0);
         let result = self.scoped(|this| {
-            let value = body(this, argument)?;
+            let value = this.without_assignments_outside(span, |this| body(this, argument))?;
             this.expect_scalar(value, span)
         })?;
         Ok((Expr::lambda(&parameter, Type::scalar(base), result.expr), result.base))
@@ -762,7 +769,7 @@ impl Elaborator {
         let left = Arr::dynamic(Expr::Var(left_name.clone()), left_base, 0);
         let right = Arr::dynamic(Expr::Var(right_name.clone()), right_base, 0);
         let result = self.scoped(|this| {
-            let value = body(this, left, right)?;
+            let value = this.without_assignments_outside(span, |this| body(this, left, right))?;
             this.expect_scalar(value, span)
         })?;
         let inner = Expr::lambda(&right_name, Type::scalar(right_base), result.expr);
@@ -777,6 +784,50 @@ impl Elaborator {
                  over a strand or a vector of at most 64 items whose length is known when compiling",
             )),
             _ => Err(ElabError::nonce(span, "a function result where a scalar is needed")),
+        }
+    }
+
+    /// Runs `body`, which elaborates code that runs once per element or iteration, or maybe not at all (a lambda, a
+    /// guard's branch): a traditional function called there that assigns a name outside it would need that name
+    /// carried through the loop or the conditional, which aplc does not do there, so it is refused rather than
+    /// lost. `span` is where to point when the assignment has no place of its own.
+    pub fn without_assignments_outside<T>(
+        &mut self,
+        span: Span,
+        body: impl FnOnce(&mut Self) -> ElabResult<T>,
+    ) -> ElabResult<T> {
+        let env = self.env.clone();
+        let writes = self.outer_writes.len();
+        let result = body(self);
+        let assigned = self.env.names_bound_since(&env);
+        self.env = env;
+        let carried = self.outer_writes.split_off(writes);
+        let result = result?;
+        match assigned.first().or(carried.first().map(|(name, _)| name)) {
+            Some(name) => Err(ElabError::nonce(
+                span,
+                format!(
+                    "a function that assigns {name}, a name outside it, called once per element, iteration or branch"
+                ),
+            )
+            .with_hint(
+                "a traditional function called from ¨, ⍣, / or a guard may assign only its own names (its header's \
+                 result, arguments and ; locals); return the new value instead, or call it from a :For loop",
+            )),
+            None => Ok(result),
+        }
+    }
+
+    /// After a dfn call made in `caller` (the environment restored after the call): what traditional functions
+    /// assigned to names outside the dfn is the caller's now, as dynamic scope has it (`{BUMP ⍵}10` where BUMP does
+    /// `CNT←CNT+⍵`); names outside the caller's dfn in turn stay in the log for its own call to carry out.
+    pub fn carry_outer_writes_out(&mut self, since: usize) {
+        for (name, value) in self.outer_writes.split_off(since) {
+            let outer = !self.env.is_local_to_innermost_dfn(&name);
+            self.env = self.env.bind(&name, value.clone());
+            if outer {
+                self.outer_writes.push((name, value));
+            }
         }
     }
 
@@ -912,29 +963,32 @@ impl Elaborator {
                     (None, Some(function)) => this.apply_dyadic(&function, current, value.clone(), assignment.span),
                     (None, None) => unreachable!("a plain assignment is bound above"),
                 })?;
-                self.bind_name(name, updated, assignment.span)?;
+                self.update_name(name, updated, assignment.span)?;
                 Ok(value)
             }
         }
     }
 
-    /// The value of a name that an indexed, modified or selective assignment changes: it must have one, in the
-    /// innermost dfn's scope.
+    /// The value of a name that an indexed, modified or selective assignment changes: it must have one.
     pub fn value_to_update(&self, name: &ast::Name) -> ElabResult<Val> {
-        let Some(current) = self.env.lookup(&name.text).cloned() else {
-            return Err(ElabError::value(name.span, format!("undefined name {}", name.text)));
-        };
-        if !self.env.is_local_to_innermost_dfn(&name.text) {
-            return Err(ElabError::nonce(
-                name.span,
-                format!("changing {} of an enclosing scope from inside a dfn", name.text),
-            )
-            .with_hint(
-                "a dfn's x f←, x[i]← and (f x)← change the outer x when the dfn has no x of its own; assign x←x \
-                 inside the dfn first to work on a local copy, or return the new value",
-            ));
+        match self.env.lookup(&name.text) {
+            Some(current) => Ok(current.clone()),
+            None => Err(ElabError::value(name.span, format!("undefined name {}", name.text))),
         }
-        Ok(current)
+    }
+
+    /// Binds the new value of a name that an indexed, modified or selective assignment changed. In a dfn without a
+    /// name of its own by that name (and in a traditional function called there), that changes the name outside
+    /// (Dyalog's `x f← v`, `x[i]← v`): the dfn reads the new value, and its call carries it out
+    /// ([`Elaborator::carry_outer_writes_out`]).
+    pub fn update_name(&mut self, name: &ast::Name, updated: Val, span: Span) -> ElabResult<Val> {
+        let written_before = self.outer_writes.iter().any(|(written, _)| *written == name.text);
+        let outer = written_before || !self.env.is_local_to_innermost_dfn(&name.text);
+        let value = self.bind_name(name, updated, span)?;
+        if outer {
+            self.outer_writes.push((name.text.clone(), value.clone()));
+        }
+        Ok(value)
     }
 
     /// `(a b c)←v`: each name gets its item of `v`, a strand (tuple) of as many items or a vector of that length; a

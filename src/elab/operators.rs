@@ -1210,6 +1210,8 @@ impl Elaborator {
             return None;
         }
         let scope_length = self.scope_length();
+        // What a traditional function assigned outside it goes with the code that is dropped.
+        let (env, writes) = (self.env.clone(), self.outer_writes.len());
         let mut results = Vec::with_capacity(values.len());
         for value in values.iter() {
             let result = self.apply_monadic(function, Val::Array(Arr::scalar_constant(*value)), span);
@@ -1217,13 +1219,17 @@ impl Elaborator {
                 Ok(Val::Array(array)) if array.rank == 0 && array.constant.is_some() => {
                     results.push(array.constant_scalar()?)
                 }
-                _ => {
-                    self.truncate_scope(scope_length);
-                    return None;
-                }
+                _ => break,
             }
         }
         self.truncate_scope(scope_length);
+        // Folded only when every application gave a constant and assigned nothing outside (what it assigned could
+        // be code of the dropped scope); otherwise the applications are made again, kept.
+        if results.len() < values.len() || !self.env.names_bound_since(&env).is_empty() {
+            self.env = env;
+            self.outer_writes.truncate(writes);
+            return None;
+        }
         let base = results
             .iter()
             .map(|r| r.base())
@@ -1260,7 +1266,7 @@ impl Elaborator {
         let shape_template = value_of_type(state_type);
         let value = value_from_variable(&parameter, state_type, &shape_template);
         self.frames.push(Vec::new());
-        let result = step(self, value);
+        let result = self.without_assignments_outside(span, |this| step(this, value));
         self.frames.pop();
         value_type(&result?, span)
     }
@@ -1273,7 +1279,7 @@ impl Elaborator {
         body: impl FnOnce(&mut Self) -> ElabResult<Val>,
     ) -> ElabResult<Expr> {
         self.frames.push(Vec::new());
-        let result = body(self);
+        let result = self.without_assignments_outside(span, body);
         let frame = self.frames.pop().expect("the scope's frame");
         let value = self.generalize_value(result?);
         let actual = value_type(&value, span)?;

@@ -88,7 +88,7 @@ impl Elaborator {
         });
         self.env = before;
         let updated = self.primitive_dyadic(Primitive::Rho, shape, updated?, span)?;
-        self.bind_name(name, updated, assignment.span)?;
+        self.update_name(name, updated, assignment.span)?;
         Ok(value)
     }
 
