@@ -828,30 +828,16 @@ impl Elaborator {
     /// `X@I⊢A` and `f@I⊢A` on a vector A (I indices, or a function giving a boolean mask): A with the selected
     /// items replaced by X, or by f applied to them.
     fn at(&mut self, replacement: Val, selector: Val, array: Arr, span: Span) -> ElabResult<Arr> {
+        if array.rank >= 2 {
+            return self.at_in_ravel(replacement, selector, array, span);
+        }
         if array.rank != 1 {
-            return Err(ElabError::nonce(span, "@ on an array that is not a vector"));
+            return Err(ElabError::nonce(span, "@ on a scalar"));
         }
         let array = self.bind(array);
         let indices = match selector {
             Val::Function(mask_function) => {
-                let mask = self.apply_monadic(&mask_function, Val::Array(array.clone()), span)?;
-                let mask = self.expect_array(mask, span)?;
-                // A mask of integers (`@(2∘|)`) or doubles must hold 0s and 1s: a DOMAIN ERROR otherwise.
-                let mask = match mask.base {
-                    Base::Int | Base::Double => {
-                        let mask = self.integer_argument(mask, span)?;
-                        self.pointwise_monadic(mask, span, &mut |_, x| {
-                            Ok(Val::Array(Arr::dynamic(Expr::op("i2b", vec![x.expr]), Base::Bool, 0)))
-                        })?
-                    }
-                    _ => mask,
-                };
-                if mask.base != Base::Bool || mask.rank != 1 {
-                    return Err(ElabError::domain(
-                        span,
-                        "the right operand of @ must give a vector of 0s and 1s",
-                    ));
-                }
+                let mask = self.at_mask(&mask_function, &array, span)?;
                 Arr::dynamic(Expr::op("where", vec![mask.expr]), Base::Int, 1)
             }
             other => {
@@ -876,6 +862,95 @@ impl Elaborator {
         let array = self.bind(array);
         let values = self.bind(values);
         self.general_indexed_assignment(array, vec![Some(indices)], values, span)
+    }
+
+    /// The boolean mask that `@`'s right operand gives for `array`, of its rank. A mask of integers (`@(2∘|)`) or
+    /// doubles must hold 0s and 1s: a DOMAIN ERROR otherwise.
+    fn at_mask(&mut self, mask_function: &Rc<Fun>, array: &Arr, span: Span) -> ElabResult<Arr> {
+        let mask = self.apply_monadic(mask_function, Val::Array(array.clone()), span)?;
+        let mask = self.expect_array(mask, span)?;
+        let mask = match mask.base {
+            Base::Int | Base::Double => {
+                let mask = self.integer_argument(mask, span)?;
+                self.pointwise_monadic(mask, span, &mut |_, x| {
+                    Ok(Val::Array(Arr::dynamic(Expr::op("i2b", vec![x.expr]), Base::Bool, 0)))
+                })?
+            }
+            _ => mask,
+        };
+        if mask.base != Base::Bool || mask.rank != array.rank {
+            return Err(ElabError::domain(
+                span,
+                "the right operand of @ must give 0s and 1s shaped like its argument",
+            ));
+        }
+        Ok(mask)
+    }
+
+    /// `X@I⊢A` and `f@I⊢A` on an array of rank 2 or more: I selects major cells (`9@2⊢M` replaces row 2) and a
+    /// mask function selects elements (`0@(3∘<)⊢M`); the selected elements are replaced in A's ravel, X's or f's
+    /// items in order (a scalar X goes everywhere), and the result has A's shape again.
+    fn at_in_ravel(&mut self, replacement: Val, selector: Val, array: Arr, span: Span) -> ElabResult<Arr> {
+        let array = self.bind(array);
+        let shape = self.shape_of(&array);
+        let shape = self.bind(shape);
+        let ravel = self.ravel(array.clone());
+        let ravel = self.bind(ravel);
+        let plus = Rc::new(Fun::Primitive(Primitive::Plus, span));
+        let (positions, selected) = match selector {
+            Val::Function(mask_function) => {
+                let mask = self.at_mask(&mask_function, &array, span)?;
+                let mask = self.ravel(mask);
+                let positions = Arr::dynamic(Expr::op("where", vec![mask.expr]), Base::Int, 1);
+                let positions = self.bind(positions);
+                let selected = self.index_array(ravel.clone(), vec![Some(positions.clone())], span)?;
+                (positions, selected)
+            }
+            other => {
+                let indices = self.expect_array(other, span)?;
+                let indices = self.integer_argument(indices, span)?;
+                if indices.rank > 1 {
+                    return Err(ElabError::nonce(span, "@ with indices of rank 2 or more"));
+                }
+                let indices = self.ravel(indices);
+                let indices = self.bind(indices);
+                let mut axes = vec![Some(indices.clone())];
+                axes.extend((1..array.rank).map(|_| None));
+                let selected = self.index_array(array.clone(), axes, span)?;
+                // The ravel positions of cell i are (i-1)×c + ⍳c, c the number of elements of a cell.
+                let cell_shape = self.primitive_dyadic(Primitive::DownArrow, one(), Val::Array(shape.clone()), span)?;
+                let cell_shape = self.expect_array(cell_shape, span)?;
+                let times = Rc::new(Fun::Primitive(Primitive::Times, span));
+                let cell = self.reduce(&times, cell_shape, Axis::Last, span)?;
+                let cell = self.integer_argument(cell, span)?;
+                let cell = self.bind(cell);
+                let before = self.primitive_dyadic(Primitive::Minus, Val::Array(indices), one(), span)?;
+                let starts = self.primitive_dyadic(Primitive::Times, Val::Array(cell.clone()), before, span)?;
+                let starts = self.expect_array(starts, span)?;
+                let within = self.primitive_monadic(Primitive::Iota, Val::Array(cell), span)?;
+                let within = self.expect_array(within, span)?;
+                let positions = self.outer_product(&plus, starts, within, span)?;
+                let positions = self.ravel(positions);
+                (self.bind(positions), selected)
+            }
+        };
+        let values = match replacement {
+            Val::Function(function) => {
+                let value = self.apply_monadic(&function, Val::Array(selected), span)?;
+                self.expect_array(value, span)?
+            }
+            other => self.expect_array(other, span)?,
+        };
+        let values = if values.rank == 0 { values } else { self.ravel(values) };
+        let Some(base) = ravel.base.join(values.base) else {
+            return Err(ElabError::domain(span, "@ mixing characters and numbers"));
+        };
+        let ravel = self.convert(ravel, base, span)?;
+        let values = self.convert(values, base, span)?;
+        let ravel = self.bind(ravel);
+        let values = self.bind(values);
+        let updated = self.general_indexed_assignment(ravel, vec![Some(positions)], values, span)?;
+        self.reshape(shape, updated, span)
     }
 
     /// A scalar reshaped to the length of the vector `like`.
@@ -1311,6 +1386,11 @@ impl Elaborator {
             )),
         }
     }
+}
+
+/// The integer 1, as an APL value.
+fn one() -> Val {
+    Val::Array(Arr::scalar_constant(Scalar::Int(1)))
 }
 
 /// How many applications of `f⍣n` (a constant n) are made before the loop when each changes the value's rank.
