@@ -416,7 +416,7 @@ impl Elaborator {
     /// ` ab  cde`; a strand item likewise (`1 (2 (3 4))` shows `1  2  3 4`). A matrix item makes the display a
     /// character matrix (`'ab' (2 2⍴⍳4)` shows ` ab  1 2` over `     3 4`). `None` for a strand with items of
     /// rank 3 or more, which is shown an item per line.
-    fn nested_vector_line(&mut self, components: &[Val]) -> ElabResult<Option<Arr>> {
+    pub(super) fn nested_vector_line(&mut self, components: &[Val]) -> ElabResult<Option<Arr>> {
         let span = Span::default();
         let mut items = Vec::new();
         for component in components {

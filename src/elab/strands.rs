@@ -514,6 +514,11 @@ impl Elaborator {
                 self.nested(shape, reversed, span)?
             }
             Primitive::Epsilon => Val::Array(self.enlist_strand(items, span)?),
+            // `⍕'Total' 42` is the text that shows the nested vector (` Total  42`).
+            Primitive::Format if shape.len() <= 1 => match self.nested_vector_line(&items)? {
+                Some(text) => Val::Array(text),
+                None => return Ok(None),
+            },
             primitive if is_scalar_monadic(primitive) => {
                 let mut results = Vec::with_capacity(items.len());
                 for item in items {
