@@ -444,7 +444,10 @@ impl Elaborator {
         self.active_dfns.push(key);
         self.loops.push(None);
         let result = match callee {
-            Recursive::Dfn(closure) => self.dfn_body_with_arguments(closure, alpha, omega, span),
+            // A function's body runs once per call: what it would assign outside cannot leave it.
+            Recursive::Dfn(closure) => {
+                self.without_assignments_outside(span, |this| this.dfn_body_with_arguments(closure, alpha, omega, span))
+            }
             Recursive::Tradfn(tradfn) => self.tradfn_body_as_function(tradfn, alpha, omega, span),
         };
         self.loops.pop();
@@ -453,11 +456,11 @@ impl Elaborator {
         result
     }
 
-    /// The environment of a call: the closure's, with the arguments, operands and `∇`.
-    /// A call's environment: a dfn defined at the top level (or in a traditional function) reads the names there as
-    /// they are when it is called, as Dyalog's dfns read their namespace (`x←1 ⋄ f←{x+⍵} ⋄ x←10 ⋄ f 1` is 11, and
-    /// what a function called earlier assigned there counts); a dfn defined in a dfn reads that dfn's names as they
-    /// were where it was defined; the prelude's dfns see only the prelude.
+    /// The environment of a call, with the arguments, operands and `∇`. A dfn defined at the top level (or in a
+    /// traditional function) reads the names there as they are when it is called, as Dyalog's dfns read their
+    /// namespace (`x←1 ⋄ f←{x+⍵} ⋄ x←10 ⋄ f 1` is 11, and what a function called earlier assigned there counts); a dfn
+    /// defined in a dfn reads that dfn's names as they were where it was defined; the prelude's dfns see only the
+    /// prelude.
     fn call_environment(&self, closure: &Closure, left: Option<Val>, right: Val) -> super::env::Env {
         let mut env = if closure.from_prelude || closure.env.within_dfn() {
             closure.env.clone()

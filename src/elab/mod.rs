@@ -818,9 +818,10 @@ impl Elaborator {
         }
     }
 
-    /// After a dfn call made in `caller` (the environment restored after the call): what traditional functions
-    /// assigned to names outside the dfn is the caller's now, as dynamic scope has it (`{BUMP ⍵}10` where BUMP does
-    /// `CNT←CNT+⍵`); names outside the caller's dfn in turn stay in the log for its own call to carry out.
+    /// After a dfn call, in the caller's environment (restored after the call): what the call assigned to names
+    /// outside the dfn since entry `since` of the log is the caller's now, as dynamic scope has it (`{BUMP ⍵}10`
+    /// where BUMP does `CNT←CNT+⍵`); names outside the caller's dfn in turn stay in the log for its own call to carry
+    /// out.
     pub fn carry_outer_writes_out(&mut self, since: usize) {
         for (name, value) in self.outer_writes.split_off(since) {
             let outer = !self.env.is_local_to_innermost_dfn(&name);
