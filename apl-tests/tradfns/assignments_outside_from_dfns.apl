@@ -8,7 +8,8 @@
 ⍝ - add¨⍳5 gives each ⍵ (an assignment's value is its right argument) and acc is 1+2+3+4+5;
 ⍝ - MARK from dfns puts X at 2 2 and 3 1 of B;
 ⍝ - g reads x as 10 (assigned after g was defined): 11; h calls k, defined after h: 42;
-⍝ - a dfn that has its own CNT gives 100+4 and leaves the outer CNT (71).
+⍝ - a dfn that has its own CNT gives 100+4 and leaves the outer CNT (71);
+⍝ - r 5 unfolds (5 is a constant) into nested calls, each adding to tot: 0, and tot is 5+4+3+2+1.
 ⍝> 10
 ⍝> 10
 ⍝> 15
@@ -29,6 +30,8 @@
 ⍝> 42
 ⍝> 104
 ⍝> 71
+⍝> 0
+⍝> 15
 CNT←0
 ∇ R←BUMP X
   CNT←CNT+X
@@ -71,3 +74,7 @@ k←{⍵×2}
 h 21
 {CNT←100 ⋄ BUMP ⍵}4
 CNT
+tot←0
+r←{⍵=0:0 ⋄ tot+←⍵ ⋄ r ⍵-1}
+r 5
+tot

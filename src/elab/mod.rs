@@ -824,12 +824,19 @@ impl Elaborator {
     /// out.
     pub fn carry_outer_writes_out(&mut self, since: usize) {
         for (name, value) in self.outer_writes.split_off(since) {
-            let outer = !self.env.is_local_to_innermost_dfn(&name);
+            let outer = self.assigns_outside_innermost_dfn(&name);
             self.env = self.env.bind(&name, value.clone());
             if outer {
                 self.outer_writes.push((name, value));
             }
         }
+    }
+
+    /// Whether assigning `name` here changes a name outside the innermost dfn: the dfn has none of its own, or the
+    /// name was assigned outside before (which binds it in the dfn's environment too, so that the dfn reads the new
+    /// value).
+    pub fn assigns_outside_innermost_dfn(&self, name: &str) -> bool {
+        self.outer_writes.iter().any(|(written, _)| written == name) || !self.env.is_local_to_innermost_dfn(name)
     }
 
     // ----- expressions -----
@@ -983,8 +990,7 @@ impl Elaborator {
     /// (Dyalog's `x f← v`, `x[i]← v`): the dfn reads the new value, and its call carries it out
     /// ([`Elaborator::carry_outer_writes_out`]).
     pub fn update_name(&mut self, name: &ast::Name, updated: Val, span: Span) -> ElabResult<Val> {
-        let written_before = self.outer_writes.iter().any(|(written, _)| *written == name.text);
-        let outer = written_before || !self.env.is_local_to_innermost_dfn(&name.text);
+        let outer = self.assigns_outside_innermost_dfn(&name.text);
         let value = self.bind_name(name, updated, span)?;
         if outer {
             self.outer_writes.push((name.text.clone(), value.clone()));

@@ -153,10 +153,7 @@ impl Elaborator {
         self.inline_budget -= 1;
         let (result, assigned_outside) = self.tradfn_body(tradfn, left, right, span)?;
         for (name, value) in assigned_outside {
-            // Outside the innermost dfn: not its local, or written there before by a function (which binds it in
-            // the dfn's environment too, so that the dfn reads the new value).
-            let written_before = self.outer_writes.iter().any(|(written, _)| *written == name);
-            if written_before || !self.env.is_local_to_innermost_dfn(&name) {
+            if self.assigns_outside_innermost_dfn(&name) {
                 self.outer_writes.push((name.clone(), value.clone()));
             }
             self.env = self.env.bind(&name, value);
