@@ -854,6 +854,12 @@ impl Elaborator {
             }
             other => self.expect_array(other, span)?,
         };
+        self.replace_items(array, indices, values, span)
+    }
+
+    /// `@`'s result: the vector `array` with the items at `positions` replaced by `values` (a scalar, or one each),
+    /// in the type both join to.
+    fn replace_items(&mut self, array: Arr, positions: Arr, values: Arr, span: Span) -> ElabResult<Arr> {
         let Some(base) = array.base.join(values.base) else {
             return Err(ElabError::domain(span, "@ mixing characters and numbers"));
         };
@@ -861,7 +867,7 @@ impl Elaborator {
         let values = self.convert(values, base, span)?;
         let array = self.bind(array);
         let values = self.bind(values);
-        self.general_indexed_assignment(array, vec![Some(indices)], values, span)
+        self.general_indexed_assignment(array, vec![Some(positions)], values, span)
     }
 
     /// The boolean mask that `@`'s right operand gives for `array`, of its rank. A mask of integers (`@(2∘|)`) or
@@ -942,14 +948,7 @@ impl Elaborator {
             other => self.expect_array(other, span)?,
         };
         let values = if values.rank == 0 { values } else { self.ravel(values) };
-        let Some(base) = ravel.base.join(values.base) else {
-            return Err(ElabError::domain(span, "@ mixing characters and numbers"));
-        };
-        let ravel = self.convert(ravel, base, span)?;
-        let values = self.convert(values, base, span)?;
-        let ravel = self.bind(ravel);
-        let values = self.bind(values);
-        let updated = self.general_indexed_assignment(ravel, vec![Some(positions)], values, span)?;
+        let updated = self.replace_items(ravel, positions, values, span)?;
         self.reshape(shape, updated, span)
     }
 

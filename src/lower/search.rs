@@ -204,56 +204,65 @@ impl Lowerer {
         })
     }
 
-    /// Dyadic ⍳: in a hash table of the searched vector ([`Lowerer::hashed_lookup`]), by a binary search in it
-    /// sorted ([`Lowerer::sorted_lookup`], doubles: tolerant equality has no hash), or by a scan of it.
+    /// Dyadic ⍳: by a look-up ([`Lowerer::lookup`]), or by a scan of the searched vector.
     fn index_of(&mut self, within: Arr, arr: Arr) -> LowerResult<Arr> {
         let within = self.searched(within)?;
         if !is_searched_by_sorting(&within) {
             return self.index_of_by_scan(within, arr);
         }
-        let answer: fn(&Expr, Expr, Expr) -> Expr = |length, found, position| {
+        self.lookup(within, arr, ScalarType::Int, |length, found, position| {
             let absent = Expr::add_int(length.clone(), Expr::Int(1));
             Expr::select(found, Expr::add_int(position, Expr::Int(1)), absent)
-        };
-        if is_searched_by_hashing(&within) {
-            return self.hashed_lookup(within, arr, ScalarType::Int, answer);
-        }
-        self.sorted_lookup(within, arr, ScalarType::Int, answer)
+        })
     }
 
-    /// `A∊V`: in a hash table of V ([`Lowerer::hashed_lookup`]), by a binary search in V sorted
-    /// ([`Lowerer::sorted_lookup`]), or by a scan of V.
+    /// `A∊V`: by a look-up in V ([`Lowerer::lookup`]), or by a scan of V.
     fn member(&mut self, arr: Arr, within: Arr) -> LowerResult<Arr> {
         let within = self.searched(within)?;
         if !is_searched_by_sorting(&within) {
             return self.member_by_scan(arr, within);
         }
-        if is_searched_by_hashing(&within) {
-            return self.hashed_lookup(within, arr, ScalarType::Bool, |_, found, _| found);
-        }
-        self.sorted_lookup(within, arr, ScalarType::Bool, |_, found, _| found)
+        self.lookup(within, arr, ScalarType::Bool, |_, found, _| found)
     }
 
-    /// Each element of `arr` looked up in a hash table of `within`, built once: `answer` makes its result of type `ty`
-    /// from the searched vector's length, whether the element was found, and its first position (0-based; to be
-    /// read only when found).
-    fn hashed_lookup(
+    /// Each element of `arr` looked up in `within`: in a hash table of it (exact elements) or by a binary search in
+    /// it sorted ([`Lowerer::sorted_search`]; doubles, whose tolerant equality has no hash), either made once.
+    /// `answer` makes the result of type `ty` from `within`'s length, whether the element was found, and its first
+    /// position (0-based; to be read only when found).
+    fn lookup(
         &mut self,
         within: Arr,
         arr: Arr,
         ty: ScalarType,
         answer: fn(&Expr, Expr, Expr) -> Expr,
     ) -> LowerResult<Arr> {
-        let table = self.hash_table(&within)?;
+        let structure = if is_searched_by_hashing(&within) {
+            SearchStructure::Hashed(self.hash_table(&within)?)
+        } else {
+            SearchStructure::Sorted {
+                descending: false,
+                sorted: self.sort_keys(&within, false)?,
+            }
+        };
+        let element = within.element();
         let arr = self.indexable(arr)?;
         let shape = arr.shape();
         Ok(Arr::Pull(Pull::shaped(ty, shape, move |lowerer, index| {
             let x = lowerer.read_shaped(&arr, index)?;
             let x = lowerer.bind(x, "x");
-            let slot = lowerer.probe(&table, x)?;
-            let position = lowerer.bind(Expr::load(table.positions, slot), "position");
-            let found = Expr::not_bool(Expr::eq(position.clone(), Expr::Int(EMPTY_SLOT)));
-            Ok(answer(&table.length, found, position))
+            let (length, found, position) = match &structure {
+                SearchStructure::Hashed(table) => {
+                    let slot = lowerer.probe(table, x)?;
+                    let position = lowerer.bind(Expr::load(table.positions, slot), "position");
+                    let found = Expr::not_bool(Expr::eq(position.clone(), Expr::Int(EMPTY_SLOT)));
+                    (&table.length, found, position)
+                }
+                SearchStructure::Sorted { sorted, .. } => {
+                    let (found, position) = lowerer.sorted_search(sorted, element, x)?;
+                    (&sorted.length, found, position)
+                }
+            };
+            Ok(answer(length, found, position))
         })))
     }
 
@@ -329,16 +338,7 @@ impl Lowerer {
             let key = lowerer.bind(key, "key");
             let slot = lowerer.probe(&table, key.clone())?;
             let (insert, ()) = lowerer.capture(|lowerer| {
-                lowerer.emit(Stmt::Store {
-                    block: table.keys,
-                    index: slot.clone(),
-                    value: key,
-                });
-                lowerer.emit(Stmt::Store {
-                    block: table.positions,
-                    index: slot.clone(),
-                    value: i,
-                });
+                lowerer.store_key_and_position((table.keys, table.positions), slot.clone(), key, i);
                 Ok(())
             })?;
             lowerer.emit(Stmt::If {
@@ -349,28 +349,6 @@ impl Lowerer {
             Ok(())
         })?;
         Ok(table)
-    }
-
-    /// Each element of `arr` looked up in `within`, sorted once: `answer` makes its result of type `ty` from
-    /// `within`'s length, whether [`Lowerer::sorted_search`] found it and its first position (0-based; to be read
-    /// only when found).
-    fn sorted_lookup(
-        &mut self,
-        within: Arr,
-        arr: Arr,
-        ty: ScalarType,
-        answer: fn(&Expr, Expr, Expr) -> Expr,
-    ) -> LowerResult<Arr> {
-        let sorted = self.sort_keys(&within, false)?;
-        let arr = self.indexable(arr)?;
-        let element = within.element();
-        let shape = arr.shape();
-        Ok(Arr::Pull(Pull::shaped(ty, shape, move |lowerer, index| {
-            let x = lowerer.read_shaped(&arr, index)?;
-            let x = lowerer.bind(x, "x");
-            let (found, position) = lowerer.sorted_search(&sorted, element, x)?;
-            Ok(answer(&sorted.length, found, position))
-        })))
     }
 
     /// Whether `x` is among sorted keys, and if so its first position in the unsorted vector (0-based). Exact keys:
@@ -678,16 +656,7 @@ impl Lowerer {
         };
         self.for_loop(length.clone(), "i", |lowerer, i| {
             let key = lowerer.read_flat(keys, i.clone())?;
-            lowerer.emit(Stmt::Store {
-                block: sorted.keys,
-                index: i.clone(),
-                value: key,
-            });
-            lowerer.emit(Stmt::Store {
-                block: sorted.positions,
-                index: i.clone(),
-                value: i,
-            });
+            lowerer.store_key_and_position((sorted.keys, sorted.positions), i.clone(), key, i);
             Ok(())
         })?;
         let before = move |a: Expr, b: Expr| {
@@ -713,6 +682,20 @@ impl Lowerer {
             body: round,
         });
         Ok(sorted)
+    }
+
+    /// Stores a key and its 0-based position in the vector at `index` of a pair of blocks (a sort's or a table's).
+    fn store_key_and_position(&mut self, (keys, positions): (Block, Block), index: Expr, key: Expr, position: Expr) {
+        self.emit(Stmt::Store {
+            block: keys,
+            index: index.clone(),
+            value: key,
+        });
+        self.emit(Stmt::Store {
+            block: positions,
+            index,
+            value: position,
+        });
     }
 
     fn allocate(&mut self, element: ScalarType, length: &Expr) -> Block {

@@ -43,18 +43,25 @@ struct Binding {
     value: Expr,
 }
 
-fn wrap(bindings: Vec<Binding>, body: Expr) -> Expr {
-    bindings.into_iter().rev().fold(body, |body, binding| {
-        let span = binding.value.span;
+impl Binding {
+    /// `let name = value in body`.
+    fn around(self, body: Expr, span: crate::source::Span) -> Expr {
         Expr::new(
             ExprKind::Let {
-                name: binding.name,
-                ty: binding.ty,
-                value: Box::new(binding.value),
+                name: self.name,
+                ty: self.ty,
+                value: Box::new(self.value),
                 body: Box::new(body),
             },
             span,
         )
+    }
+}
+
+fn wrap(bindings: Vec<Binding>, body: Expr) -> Expr {
+    bindings.into_iter().rev().fold(body, |body, binding| {
+        let span = binding.value.span;
+        binding.around(body, span)
     })
 }
 
@@ -262,15 +269,7 @@ fn sink(binding: Binding, body: Expr, span: crate::source::Span) -> Expr {
             if used && is_safe(&binding.value) && reaches_one_branch(&body, &binding.name) {
                 return move_into_branch(binding, body);
             }
-            Expr::new(
-                ExprKind::Let {
-                    name: binding.name,
-                    ty: binding.ty,
-                    value: Box::new(binding.value),
-                    body: Box::new(body),
-                },
-                span,
-            )
+            binding.around(body, span)
         }
     }
 }
@@ -298,28 +297,16 @@ fn reaches_one_branch(expr: &Expr, name: &str) -> bool {
 /// evaluating it later, or not at all when the branch does not run, changes no error and no effect.
 fn move_into_branch(binding: Binding, expr: Expr) -> Expr {
     let span = expr.span;
-    match expr.kind {
-        ExprKind::Lambda { parameter, ty, body } => {
-            let body = sink(binding, *body, span);
-            Expr::new(
-                ExprKind::Lambda {
-                    parameter,
-                    ty,
-                    body: Box::new(body),
-                },
-                span,
-            )
+    let into_lambda = matches!(expr.kind, ExprKind::Lambda { .. });
+    let name = binding.name.clone();
+    let mut binding = Some(binding);
+    map_children(expr, |child| match binding.take() {
+        // The branch's body: the binding sinks along its `let`s from its top.
+        Some(moving) if into_lambda => sink(moving, child, span),
+        Some(moving) if mentions(&child, &name) => move_into_branch(moving, child),
+        other => {
+            binding = other;
+            child
         }
-        kind => {
-            let name = binding.name.clone();
-            let mut binding = Some(binding);
-            map_children(Expr::new(kind, span), |child| match binding.take() {
-                Some(moving) if mentions(&child, &name) => move_into_branch(moving, child),
-                other => {
-                    binding = other;
-                    child
-                }
-            })
-        }
-    }
+    })
 }
