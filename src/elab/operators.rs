@@ -902,7 +902,6 @@ impl Elaborator {
         let shape = self.bind(shape);
         let ravel = self.ravel(array.clone());
         let ravel = self.bind(ravel);
-        let plus = Rc::new(Fun::Primitive(Primitive::Plus, span));
         let (positions, selected) = match selector {
             Val::Function(mask_function) => {
                 let mask = self.at_mask(&mask_function, &array, span)?;
@@ -935,6 +934,7 @@ impl Elaborator {
                 let starts = self.expect_array(starts, span)?;
                 let within = self.primitive_monadic(Primitive::Iota, Val::Array(cell), span)?;
                 let within = self.expect_array(within, span)?;
+                let plus = Rc::new(Fun::Primitive(Primitive::Plus, span));
                 let positions = self.outer_product(&plus, starts, within, span)?;
                 let positions = self.ravel(positions);
                 (self.bind(positions), selected)
