@@ -1118,6 +1118,12 @@ impl Elaborator {
     /// Elaborate a node that denotes a function.
     pub fn function_node(&mut self, node: &Node<'_>) -> ElabResult<Rc<Fun>> {
         match node {
+            // `/ ⌿ \ ⍀` as the operand of an operator: replicate and expand (`resolve.rs`, `mark_replicate_functions`).
+            Node::Atom(ast::Item::Primitive(primitive, span), Class::Function)
+                if resolve::primitive_class(*primitive) != Class::Function =>
+            {
+                Ok(Rc::new(Fun::Primitive(*primitive, *span)))
+            }
             Node::Atom(item, _) => match self.item(item)? {
                 Val::Function(function) => Ok(function),
                 _ => Err(ElabError::syntax(item.span(), "expected a function")),

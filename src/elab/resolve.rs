@@ -301,7 +301,27 @@ impl<'e> Resolver<'e> {
             classes.push(class);
             names_assigned_inside_item(item, &mut assigned_to_the_right);
         }
-        classes.into_iter().rev().collect()
+        let mut classes = classes.into_iter().rev().collect::<ElabResult<Vec<Class>>>()?;
+        mark_replicate_functions(items, &mut classes);
+        Ok(classes)
+    }
+}
+
+/// `/ ⌿ \ ⍀` are operators (`+/`) or, with an array on their left, replicate and expand; as the operand of a monadic
+/// operator they are those functions (Dyalog's `V/⍨B` is `B/V`, `A/¨B` replicates pairs of items): there the
+/// glyph is classed a function.
+fn mark_replicate_functions(items: &[Item], classes: &mut [Class]) {
+    use Primitive::*;
+    for position in 1..items.len() {
+        let operator_follows = matches!(items[position], Item::Primitive(Commute | Each, _));
+        if operator_follows
+            && matches!(
+                items[position - 1],
+                Item::Primitive(Slash | SlashBar | Backslash | BackslashBar, _)
+            )
+        {
+            classes[position - 1] = Class::Function;
+        }
     }
 }
 
