@@ -168,7 +168,7 @@ stencil_cells←{
 nwise_reduce←{
   f←⍺⍺ ⋄ n←|⍺ ⋄ k←⊃⌽⍴⍵ ⋄ lead←¯1↓⍴⍵ ⋄ w←⍵
   m←1+k-n
-  too_long←((0⌈-m)⍴0)+0⍴0
+  too_long←((2×0⌈-m)⍴0)+0⍴0
   n=0:(lead,k+1)⍴f/(lead,0)⍴w
   s←{(lead,m)↑((0×lead),⍵-1)↓w}
   js←|(⍳n)-(n+1)×⍺≥0

@@ -308,19 +308,21 @@ impl<'e> Resolver<'e> {
 }
 
 /// `/ ⌿ \ ⍀` are operators (`+/`) or, with an array on their left, replicate and expand; as the operand of a monadic
-/// operator they are those functions (Dyalog's `V/⍨B` is `B/V`, `A/¨B` replicates pairs of items): there the
-/// glyph is classed a function.
+/// operator, after an array or first, they are those functions (Dyalog's `V/⍨B` is `B/V`, `A/¨B` replicates pairs of
+/// items): there the glyph is classed a function.
 fn mark_replicate_functions(items: &[Item], classes: &mut [Class]) {
     use Primitive::*;
     for position in 1..items.len() {
         let operator_follows = matches!(items[position], Item::Primitive(Commute | Each, _));
-        if operator_follows
-            && matches!(
-                items[position - 1],
-                Item::Primitive(Slash | SlashBar | Backslash | BackslashBar, _)
-            )
-        {
-            classes[position - 1] = Class::Function;
+        let slash = position - 1;
+        let hybrid = matches!(
+            items[slash],
+            Item::Primitive(Slash | SlashBar | Backslash | BackslashBar, _)
+        );
+        // After a function it is that function's reduce or scan (`+/¨` is `(+/)¨`).
+        let after_function = slash > 0 && classes[slash - 1] != Class::Array;
+        if operator_follows && hybrid && !after_function {
+            classes[slash] = Class::Function;
         }
     }
 }

@@ -150,6 +150,18 @@ impl Elaborator {
                 Arr::dynamic(Expr::op("each", vec![lambda, left.expr]), base, left.rank).with_extents(left.extents)
             );
         }
+        // A one-element array goes with every element of the other argument, as a scalar does (Dyalog's singleton
+        // extension: `(,5)+1 2 3`, `V÷⍴V`, `(2 2⍴⍳4)+,10`); of two, the one of lower rank.
+        let singleton = |array: &Arr| array.extents.iter().all(|extent| *extent == Some(1));
+        let (left_single, right_single) = (singleton(&left), singleton(&right));
+        if left_single && (!right_single || left.rank < right.rank) {
+            let left = self.first(left);
+            return self.pointwise_dyadic(left, right, span, element);
+        }
+        if right_single && (!left_single || right.rank < left.rank) {
+            let right = self.first(right);
+            return self.pointwise_dyadic(left, right, span, element);
+        }
         if left.rank != right.rank {
             return Err(ElabError::rank(
                 span,
