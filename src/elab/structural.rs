@@ -885,6 +885,12 @@ impl Elaborator {
         if right.rank <= 1 {
             return self.rotate_last(left, right, span);
         }
+        // One count per column of a matrix (`1 0 2⊖M`): each column of M is a row of ⍉M.
+        if right.rank == 2 && left.rank == 1 && left.extents[0] != Some(1) {
+            let transposed = self.transpose(right);
+            let rotated = self.rotate_last(left, transposed, span)?;
+            return Ok(self.transpose(rotated));
+        }
         let count = self.rotate_count(left, span)?;
         Ok(Arr {
             expr: Expr::op("vrotate", vec![count.expr, right.expr]),
