@@ -398,7 +398,8 @@ impl Env {
 
     /// Whether `name` is a local of the innermost dfn call: bound since that call's `∇` (which every call binds
     /// after its arguments), or bound at all outside dfns. Dyalog's `x f← v` and `x[i]← v` change the `x` of an
-    /// enclosing scope when the dfn has no `x` of its own, which inlining cannot express.
+    /// enclosing scope when the dfn has no `x` of its own (`Elaborator::update_name` then logs the change for the
+    /// call to carry out).
     pub fn is_local_to_innermost_dfn(&self, name: &str) -> bool {
         let mut current = self.head.as_deref();
         while let Some(binding) = current {
