@@ -62,9 +62,10 @@ impl HashTable {
     }
 }
 
-/// Whether ⍳ and ∊ search a vector by sorting it: not complex numbers (they have no order), and not a vector of a
-/// short constant length, which a scan searches faster.
-fn is_searched_by_sorting(within: &Arr) -> bool {
+/// Whether ⍳ and ∊ search a vector by a look-up ([`Lowerer::lookup`]: a hash table or a sort) rather than a scan:
+/// not complex numbers (they have neither), and not a vector of a short constant length, which a scan searches
+/// faster.
+fn is_searched_by_look_up(within: &Arr) -> bool {
     let short = matches!(within.shape()[0].as_int(), Some(length) if length <= 16);
     within.element() != ScalarType::Complex && !short
 }
@@ -207,7 +208,7 @@ impl Lowerer {
     /// Dyadic ⍳: by a look-up ([`Lowerer::lookup`]), or by a scan of the searched vector.
     fn index_of(&mut self, within: Arr, arr: Arr) -> LowerResult<Arr> {
         let within = self.searched(within)?;
-        if !is_searched_by_sorting(&within) {
+        if !is_searched_by_look_up(&within) {
             return self.index_of_by_scan(within, arr);
         }
         self.lookup(within, arr, ScalarType::Int, |length, found, position| {
@@ -219,7 +220,7 @@ impl Lowerer {
     /// `A∊V`: by a look-up in V ([`Lowerer::lookup`]), or by a scan of V.
     fn member(&mut self, arr: Arr, within: Arr) -> LowerResult<Arr> {
         let within = self.searched(within)?;
-        if !is_searched_by_sorting(&within) {
+        if !is_searched_by_look_up(&within) {
             return self.member_by_scan(arr, within);
         }
         self.lookup(within, arr, ScalarType::Bool, |_, found, _| found)
