@@ -7,10 +7,13 @@ rotate_rows←{n←⊃⌽⍴⍵ ⋄ cols←n|⍺∘.+¯1+⍳n ⋄ flat←((n×¯
 ⍝ ⍺⊤⍵ for a radix vector ⍺ and a vector ⍵: one column of digits per item of ⍵.
 encode_vector←{w←⌽×\⌽1↓⍺,1 ⋄ (⍉((≢⍵),≢⍺)⍴⍺)|⍉⌊⍵∘.÷w}
 
-⍝ Greatest common divisor and least common multiple of integers (∨ and ∧ on numbers other than 0 and 1). Euclid's
-⍝ steps run on a two-item vector (a loop over an array, which every backend supports).
+⍝ Greatest common divisor and least common multiple (∨ and ∧ on numbers other than 0 and 1). Euclid's steps run on
+⍝ a two-item vector (a loop over an array, which every backend supports). On doubles, as in Dyalog, the residue is
+⍝ tolerant, so the steps stop at a divisor that leaves a remainder within ⎕CT of a multiple: 0.2∨0.3 is 0.1; the
+⍝ remainders strictly decrease, so the loop ends. lcm_double is lcm on doubles (no rounding to an integer).
 gcd←{|⊃{(⍵[2]),⍵[2]|⍵[1]}⍣{0=⍺[2]}⊢⍺,⍵}
 lcm←{g←⍺ gcd ⍵ ⋄ g=0:0 ⋄ ⌊0.5+⍺×⍵÷g}
+lcm_double←{g←⍺ gcd ⍵ ⋄ g=0:g ⋄ ⍺×⍵÷g}
 
 ⍝ ≠⍵ (unique mask: 1 at the first occurrence of each item), ∪⍵ (unique), ⍺∪⍵ (union) and ⍺∩⍵ (intersection) on
 ⍝ vectors, in order of first occurrence.

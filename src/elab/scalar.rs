@@ -238,13 +238,15 @@ impl Elaborator {
                 .collect();
             return Ok(Arr::dynamic(Expr::Vector(exprs, base), base, 1).with_extents(vec![Some(count)]));
         }
-        if matches!(primitive, Primitive::And | Primitive::Or)
-            && left.base.join(right.base).is_some_and(|b| b == Base::Int)
-        {
-            let name = if primitive == Primitive::Or { "gcd" } else { "lcm" };
+        if let Some(base @ (Base::Int | Base::Double)) = gcd_lcm_base(primitive, &left, &right) {
+            let name = match (primitive, base) {
+                (Primitive::Or, _) => "gcd",
+                (_, Base::Int) => "lcm",
+                _ => "lcm_double",
+            };
             let function = self.prelude_function(name, span)?;
-            let left = self.convert(left, Base::Int, span)?;
-            let right = self.convert(right, Base::Int, span)?;
+            let left = self.convert(left, base, span)?;
+            let right = self.convert(right, base, span)?;
             return self
                 .pointwise_dyadic(left, right, span, &mut |this, x, y| {
                     this.apply_dyadic(&function, Val::Array(x), Val::Array(y), span)
@@ -642,6 +644,17 @@ fn circle_of_complex(selector: i64, z: Expr, span: Span) -> ElabResult<Arr> {
             ))
         }
     })
+}
+
+/// The type in which `⍺∨⍵` or `⍺∧⍵` is a greatest common divisor or least common multiple: int or double, when
+/// either argument is more than boolean (booleans keep the logical functions; complex numbers have no GCD here).
+fn gcd_lcm_base(primitive: Primitive, left: &Arr, right: &Arr) -> Option<Base> {
+    if !matches!(primitive, Primitive::And | Primitive::Or) {
+        return None;
+    }
+    left.base
+        .join(right.base)
+        .filter(|base| matches!(base, Base::Int | Base::Double))
 }
 
 /// Whether `?` is applied to counts that may be 0: `?0` is a random number between 0 and 1, so the result is a
