@@ -11,6 +11,7 @@ use crate::source::SourceFile;
 use crate::tail::interp::Host;
 use crate::tail::value::Value;
 use crate::{elab, syntax, tail};
+use aplc_runtime::display::PrintSettings;
 use miette::Diagnostic;
 use std::fmt;
 use std::io::Write;
@@ -649,8 +650,8 @@ impl<W: Write> Host for ProcessHost<W> {
         &self.arguments
     }
 
-    fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError> {
-        for line in crate::tail::interp::display_lines_with_precision(value, print_precision) {
+    fn print(&mut self, value: &Value, settings: PrintSettings) -> Result<(), AplError> {
+        for line in crate::tail::interp::display_lines_with_settings(value, settings) {
             writeln!(self.output, "{line}")
                 .map_err(|error| AplError::new(crate::runtime::error::AplErrorKind::FileIo, error.to_string()))?;
         }

@@ -9,7 +9,7 @@
 //! | [`aplrt_alloc`]       | `uint8_t *aplrt_alloc(int64_t bytes)`                                            |
 //! | [`aplrt_free`]        | `void aplrt_free(uint8_t *pointer, int64_t bytes)`                               |
 //! | [`aplrt_print_array`] | `void aplrt_print_array(int32_t kind, int64_t rank, const int64_t *shape,`       |
-//! |                       | `                       const uint8_t *data, int32_t print_precision)`           |
+//! |                       | `                       const uint8_t *data, int32_t print_code)`                |
 //! | [`aplrt_flush`]       | `void aplrt_flush(void)`                                                         |
 //! | [`aplrt_error`]       | `_Noreturn void aplrt_error(int32_t kind, const uint8_t *message, int64_t length)` |
 //! | [`aplrt_now_millis`]  | `int64_t aplrt_now_millis(void)`                                                 |
@@ -45,7 +45,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::display::{display, format_to_char_matrix, ArrayData, ArrayView};
+use crate::display::{display, format_to_char_matrix, ArrayData, ArrayView, PrintSettings};
 use crate::retained_blocks::{self, Block};
 
 /// The alignment of every block [`aplrt_alloc`] returns: a cache line, which is also the width of an AVX-512
@@ -313,20 +313,15 @@ fn allocation_layout(bytes: i64) -> Result<Layout, AllocationFailure> {
 ///
 /// `kind` is an [`ElementKind`] code, `shape` points to `rank` lengths (it may be null for a scalar), and `data` to
 /// the product of the shape many elements in row-major order, laid out as [`ElementKind`] describes (no alignment is
-/// required). `print_precision` is `⎕PP` (significant digits of doubles, 1 to 17).
+/// required). `print_code` is the print code of `⎕PP` (significant digits of doubles, 1 to 17) and `⎕PW` (the
+/// width at which a vector's line folds): [`PrintSettings`].
 ///
 /// # Safety
 /// `shape` must point to `rank` readable `int64_t`s and `data` to as many readable elements as the shape holds.
 #[no_mangle]
-pub unsafe extern "C" fn aplrt_print_array(
-    kind: i32,
-    rank: i64,
-    shape: *const i64,
-    data: *const u8,
-    print_precision: i32,
-) {
+pub unsafe extern "C" fn aplrt_print_array(kind: i32, rank: i64, shape: *const i64, data: *const u8, print_code: i32) {
     // SAFETY: the caller guarantees the buffers, which is what `display_lines_from_raw_parts` needs.
-    let lines = match unsafe { display_lines_from_raw_parts(kind, rank, shape, data, print_precision) } {
+    let lines = match unsafe { display_lines_from_raw_parts(kind, rank, shape, data, print_code) } {
         Ok(lines) => lines,
         Err(message) => exit_with_internal_error(&format!("aplrt_print_array: {message}")),
     };
@@ -358,15 +353,15 @@ pub unsafe fn display_lines_from_raw_parts(
     rank: i64,
     shape: *const i64,
     data: *const u8,
-    print_precision: i32,
+    print_code: i32,
 ) -> Result<Vec<String>, String> {
     // SAFETY: the caller guarantees the buffers.
-    let (shape, elements, print_precision) = unsafe { read_array(kind, rank, shape, data, print_precision) }?;
+    let (shape, elements, settings) = unsafe { read_array(kind, rank, shape, data, print_code) }?;
     let view = ArrayView {
         shape: &shape,
         data: elements.as_array_data(),
     };
-    Ok(display(&view, print_precision))
+    Ok(display(&view, settings))
 }
 
 /// `⍕` of an array: its display as a fresh block of chars (`uint32_t` code points, row-major) from [`aplrt_alloc`],
@@ -421,7 +416,7 @@ pub unsafe fn format_from_raw_parts(
     matrix: bool,
 ) -> Result<(Vec<usize>, Vec<char>), String> {
     // SAFETY: the caller guarantees the buffers.
-    let (shape, elements, print_precision) = unsafe { read_array(kind, rank, shape, data, print_precision) }?;
+    let (shape, elements, settings) = unsafe { read_array(kind, rank, shape, data, print_precision) }?;
     if (matrix && shape.len() != 2) || (!matrix && shape.len() > 1) {
         return Err(format!(
             "cannot format an array of rank {} as a {}",
@@ -433,7 +428,7 @@ pub unsafe fn format_from_raw_parts(
         shape: &shape,
         data: elements.as_array_data(),
     };
-    let rows = format_to_char_matrix(&view, print_precision);
+    let rows = format_to_char_matrix(&view, settings.precision);
     Ok(if matrix {
         let width = rows.first().map_or(0, Vec::len);
         (vec![rows.len(), width], rows.into_iter().flatten().collect())
@@ -443,7 +438,7 @@ pub unsafe fn format_from_raw_parts(
     })
 }
 
-/// The shape, a copy of the elements and the print precision of an array given as raw ABI arguments, or a message
+/// The shape, a copy of the elements and the print settings (from a print code, [`PrintSettings`]) of an array given as raw ABI arguments, or a message
 /// saying which argument breaks the ABI.
 ///
 /// # Safety
@@ -453,8 +448,8 @@ unsafe fn read_array(
     rank: i64,
     shape: *const i64,
     data: *const u8,
-    print_precision: i32,
-) -> Result<(Vec<usize>, OwnedElements, u32), String> {
+    print_code: i32,
+) -> Result<(Vec<usize>, OwnedElements, PrintSettings), String> {
     let element_kind = ElementKind::from_code(kind).ok_or_else(|| format!("unknown element kind {kind}"))?;
     // SAFETY: the caller guarantees `rank` readable lengths behind `shape`.
     let shape = unsafe { read_shape(rank, shape) }?;
@@ -462,13 +457,10 @@ unsafe fn read_array(
     if element_count > 0 && data.is_null() {
         return Err(format!("null data pointer for {element_count} elements"));
     }
-    let print_precision = u32::try_from(print_precision)
-        .ok()
-        .filter(|precision| (1..=17).contains(precision))
-        .ok_or_else(|| format!("print precision {print_precision} is not between 1 and 17"))?;
+    let settings = PrintSettings::from_code(i64::from(print_code))?;
     // SAFETY: the caller guarantees `element_count` readable elements behind `data`.
     let elements = unsafe { OwnedElements::read(element_kind, data, element_count) };
-    Ok((shape, elements, print_precision))
+    Ok((shape, elements, settings))
 }
 
 /// Reads the shape vector. Null is allowed for rank 0, where nothing is read.

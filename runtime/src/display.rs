@@ -26,6 +26,10 @@
 //!   empty line per row (`3 0⍴0` prints three).
 //! - [`display`] trims trailing blanks from every line (so a line of blanks becomes empty); [`format_to_char_matrix`]
 //!   keeps them, so that every row has the same length.
+//! - [`display`] folds a vector's line longer than `⎕PW` (80 by default) as Dyalog does: the first line holds as
+//!   much as fits in ⎕PW characters and each continuation line starts with six blanks and holds as much again
+//!   within ⎕PW; numbers are never cut (a line breaks at the blank between two), characters are cut anywhere
+//!   (`⍳40` prints 1 to 30, then `      31 32 ... 40`). Matrices are not folded (their rows may be longer than ⎕PW).
 
 use crate::number_format::{format_integer, split_double, split_double_scaled, SplitNumber};
 
@@ -50,14 +54,117 @@ pub struct ArrayView<'a> {
     pub data: ArrayData<'a>,
 }
 
-/// The lines Dyalog prints for this array (no trailing newline in any line; trailing blanks trimmed).
+/// `⎕PP` and `⎕PW`, the system variables that shape a display. A print operation carries both as one integer, its
+/// print code: ⎕PP plus 100 × ⎕PW, where ⎕PW's default, 80, adds nothing; so the code of a program that leaves ⎕PW
+/// alone is its ⎕PP (`print(10)` in the IR dumps), and `⎕PW←120` with ⎕PP 10 gives 12010.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrintSettings {
+    /// `⎕PP`: the significant digits of a double, 1 to 17.
+    pub precision: u32,
+    /// `⎕PW`: the longest line, in characters, of a folded vector: [`PrintSettings::WIDTHS`].
+    pub width: usize,
+}
+
+impl PrintSettings {
+    /// Dyalog's default `⎕PW`.
+    pub const DEFAULT_WIDTH: usize = 80;
+    /// The values `⎕PW` may take, as in Dyalog.
+    pub const WIDTHS: std::ops::RangeInclusive<usize> = 42..=32767;
+    const WIDTH_SCALE: i64 = 100;
+
+    /// The given `⎕PP` with the default `⎕PW`.
+    pub fn with_precision(precision: u32) -> PrintSettings {
+        PrintSettings {
+            precision,
+            width: Self::DEFAULT_WIDTH,
+        }
+    }
+
+    /// The print code of these settings (see the type's documentation).
+    pub fn code(self) -> i64 {
+        let width = if self.width == Self::DEFAULT_WIDTH {
+            0
+        } else {
+            self.width as i64
+        };
+        i64::from(self.precision) + Self::WIDTH_SCALE * width
+    }
+
+    /// The settings a print code stands for, or what is wrong with it.
+    pub fn from_code(code: i64) -> Result<PrintSettings, String> {
+        let precision = code.rem_euclid(Self::WIDTH_SCALE);
+        let width = match code.div_euclid(Self::WIDTH_SCALE) {
+            0 => Self::DEFAULT_WIDTH,
+            width => usize::try_from(width).unwrap_or(0),
+        };
+        if !(1..=17).contains(&precision) || !Self::WIDTHS.contains(&width) {
+            return Err(format!(
+                "print code {code}: ⎕PP {precision} or ⎕PW {width} out of range"
+            ));
+        }
+        Ok(PrintSettings {
+            precision: precision as u32,
+            width,
+        })
+    }
+}
+
+/// The lines Dyalog prints for this array (no trailing newline in any line; trailing blanks trimmed; a vector's
+/// line longer than ⎕PW folded).
 ///
 /// Panics if the number of elements is not the product of the shape, which is a bug in the caller.
-pub fn display(array: &ArrayView<'_>, print_precision: u32) -> Vec<String> {
-    layout_lines(array, print_precision)
+pub fn display(array: &ArrayView<'_>, settings: PrintSettings) -> Vec<String> {
+    let lines: Vec<String> = layout_lines(array, settings.precision)
         .into_iter()
         .map(|line| line.trim_end_matches(' ').to_string())
-        .collect()
+        .collect();
+    match (array.shape.len(), &lines[..]) {
+        (1, [line]) if line.chars().count() > settings.width => match array.data {
+            ArrayData::Char(_) => fold_characters(line, settings.width),
+            _ => fold_at_blanks(line, settings.width),
+        },
+        _ => lines,
+    }
+}
+
+/// The blanks that start each continuation line of a folded vector.
+const CONTINUATION_INDENT: &str = "      ";
+
+/// A character vector's line cut into lines of at most `width` characters, continuation lines indented.
+fn fold_characters(line: &str, width: usize) -> Vec<String> {
+    let characters: Vec<char> = line.chars().collect();
+    let first = characters.len().min(width);
+    let mut lines = vec![characters[..first].iter().collect::<String>()];
+    let rest_width = width - CONTINUATION_INDENT.len();
+    for piece in characters[first..].chunks(rest_width) {
+        lines.push(format!("{CONTINUATION_INDENT}{}", piece.iter().collect::<String>()));
+    }
+    lines
+}
+
+/// A numeric vector's line (numbers one blank apart) folded between numbers into lines of at most `width`
+/// characters (a number longer than a line stands alone), continuation lines indented.
+fn fold_at_blanks(line: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    let mut current_length = 0;
+    for number in line.split(' ') {
+        let length = number.chars().count();
+        if current_length > 0 && current_length + 1 + length <= width {
+            current.push(' ');
+            current.push_str(number);
+            current_length += 1 + length;
+            continue;
+        }
+        if current_length > 0 {
+            lines.push(std::mem::take(&mut current));
+            current.push_str(CONTINUATION_INDENT);
+        }
+        current.push_str(number);
+        current_length = current.chars().count();
+    }
+    lines.push(current);
+    lines
 }
 
 /// `⍕array`: the rows of the character matrix Dyalog's monadic format gives, all of the same length. A scalar or
@@ -260,7 +367,69 @@ mod tests {
 
     /// The lines of `display` at the default print precision, `⎕PP←10`.
     fn lines(shape: &[usize], data: ArrayData<'_>) -> Vec<String> {
-        display(&ArrayView { shape, data }, 10)
+        display(&ArrayView { shape, data }, PrintSettings::with_precision(10))
+    }
+
+    #[test]
+    fn print_codes_carry_precision_and_width() {
+        let default = PrintSettings::with_precision(10);
+        assert_eq!(default.code(), 10);
+        let wide = PrintSettings {
+            precision: 17,
+            width: 120,
+        };
+        assert_eq!(wide.code(), 12017);
+        assert_eq!(PrintSettings::from_code(12017), Ok(wide));
+        assert_eq!(PrintSettings::from_code(10), Ok(default));
+        assert!(PrintSettings::from_code(18).is_err());
+        assert!(PrintSettings::from_code(4110).is_err()); // ⎕PW 41
+        assert!(PrintSettings::from_code(-5).is_err());
+    }
+
+    #[test]
+    fn long_vectors_fold_at_the_print_width() {
+        let settings = PrintSettings {
+            precision: 10,
+            width: 42,
+        };
+        let numbers: Vec<i64> = (1..=22).collect();
+        let folded = display(
+            &ArrayView {
+                shape: &[22],
+                data: ArrayData::Int(&numbers),
+            },
+            settings,
+        );
+        // 1..17 is 9×2 + 8×3 - 1 = 41 characters; " 18" would make 44.
+        assert_eq!(
+            folded,
+            ["1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17", "      18 19 20 21 22"]
+        );
+        let letters: Vec<char> = "abcdefghij".chars().cycle().take(90).collect();
+        let folded = display(
+            &ArrayView {
+                shape: &[90],
+                data: ArrayData::Char(&letters),
+            },
+            settings,
+        );
+        assert_eq!(folded.len(), 3);
+        assert_eq!(folded[0].chars().count(), 42);
+        assert_eq!(
+            folded[1],
+            format!("      {}", letters[42..78].iter().collect::<String>())
+        );
+        assert_eq!(folded[2], format!("      {}", letters[78..].iter().collect::<String>()));
+        // A matrix is not folded; a short vector is one line.
+        let matrix = display(
+            &ArrayView {
+                shape: &[1, 22],
+                data: ArrayData::Int(&numbers),
+            },
+            settings,
+        );
+        assert_eq!(matrix.len(), 1);
+        assert_eq!(lines(&[3], ArrayData::Int(&numbers[..3])), ["1 2 3"]);
     }
 
     /// The rows of `format_to_char_matrix` at `⎕PP←10`, as strings so that padding is visible in the assertion.
@@ -469,9 +638,12 @@ mod tests {
             data: ArrayData::Double(&[1.0 / 3.0, 2.0 / 3.0]),
         };
         // ⍝ ⎕PP←3 ⋄ ÷3 1.5
-        assert_eq!(display(&array, 3), ["0.333 0.667"]);
+        assert_eq!(display(&array, PrintSettings::with_precision(3)), ["0.333 0.667"]);
         // ⍝ ⎕PP←17 ⋄ ÷3 1.5
-        assert_eq!(display(&array, 17), ["0.33333333333333331 0.66666666666666663"]);
+        assert_eq!(
+            display(&array, PrintSettings::with_precision(17)),
+            ["0.33333333333333331 0.66666666666666663"]
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@ use super::symbolic_shapes::{Extent, LinearTerm, ShapeAnalysis, Symbolic};
 use super::Elaborator;
 use crate::source::Span;
 use crate::syntax::ast;
+use aplc_runtime::display::PrintSettings;
 use std::collections::BTreeMap;
 
 /// Every base type a base-type variable stands for.
@@ -33,7 +34,7 @@ struct SavedElaborationState {
     frames: Vec<Vec<super::Entry>>,
     env: super::env::Env,
     globals: super::env::Env,
-    print_precision: i64,
+    print: PrintSettings,
     call_depth: usize,
     inline_budget: usize,
     pending_annotation: Option<(String, String, Span)>,
@@ -410,7 +411,7 @@ impl Elaborator {
             frames: std::mem::replace(&mut self.frames, vec![Vec::new()]),
             env: self.env.clone(),
             globals: self.globals.clone(),
-            print_precision: self.print_precision,
+            print: self.print,
             call_depth: self.call_depth,
             inline_budget: std::mem::replace(&mut self.inline_budget, super::INLINE_BUDGET),
             pending_annotation: self.pending_annotation.take(),
@@ -425,7 +426,7 @@ impl Elaborator {
         self.frames = saved.frames;
         self.env = saved.env;
         self.globals = saved.globals;
-        self.print_precision = saved.print_precision;
+        self.print = saved.print;
         self.call_depth = saved.call_depth;
         self.inline_budget = saved.inline_budget;
         self.pending_annotation = saved.pending_annotation;

@@ -511,12 +511,12 @@ impl Elaborator {
         let saved_env = std::mem::replace(&mut self.env, env);
         let writes = self.outer_writes.len();
         // A dfn's system variables are its own: `{⎕PP←5 ⋄ ⍕⍵}` leaves the caller's ⎕PP as it was.
-        let saved_precision = self.print_precision;
+        let saved_print = self.print;
         self.call_depth += 1;
         let dfn = closure.dfn.clone();
         let result = self.dfn_body(&dfn.body, span);
         self.call_depth -= 1;
-        self.print_precision = saved_precision;
+        self.print = saved_print;
         self.env = saved_env;
         self.carry_outer_writes_out(writes);
         result

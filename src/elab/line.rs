@@ -12,6 +12,7 @@ use super::ir::{Base, Expr, Type};
 use super::{lower, wrap_entries, ElabError, ElabErrors, Entry, Session};
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast;
+use aplc_runtime::display::PrintSettings;
 use std::collections::HashSet;
 
 /// What the caller knows about a variable's value.
@@ -36,7 +37,7 @@ pub struct ElaboratedLine {
 pub struct Checkpoint {
     env: super::env::Env,
     globals: super::env::Env,
-    print_precision: i64,
+    print: PrintSettings,
 }
 
 /// What a user name denotes, for `)vars` and `)fns`.
@@ -51,7 +52,7 @@ impl Session {
         Checkpoint {
             env: self.elaborator.env.clone(),
             globals: self.elaborator.globals.clone(),
-            print_precision: self.elaborator.print_precision,
+            print: self.elaborator.print,
         }
     }
 
@@ -59,7 +60,7 @@ impl Session {
         let elaborator = &mut self.elaborator;
         elaborator.env = checkpoint.env;
         elaborator.globals = checkpoint.globals;
-        elaborator.print_precision = checkpoint.print_precision;
+        elaborator.print = checkpoint.print;
         elaborator.frames[0].clear();
     }
 

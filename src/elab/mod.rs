@@ -49,6 +49,7 @@ mod tests;
 use crate::source::{SourceFile, Span};
 use crate::syntax::ast;
 use crate::syntax::ast::Primitive;
+use aplc_runtime::display::PrintSettings;
 use env::{Arr, Closure, Env, Fun, Opr, Scalar, Val};
 pub use error::{ElabError, ElabErrors, ElabResult};
 use ir::{Base, Expr, Type};
@@ -63,7 +64,7 @@ pub const NESTED_RESULT: &str = "a function that returns an array where a scalar
 const PRELUDE: &str = include_str!("../../prelude/prelude.apl");
 
 /// Dyalog's default print precision.
-pub const DEFAULT_PRINT_PRECISION: i64 = 10;
+pub const DEFAULT_PRINT_PRECISION: u32 = 10;
 
 /// Elaborate a whole script to one TAIL term (in the elaborator's mirror of TAIL, `ir::Expr`).
 pub fn elaborate_to_ir(program: &ast::Program, file: &SourceFile) -> Result<Expr, ElabErrors> {
@@ -147,7 +148,7 @@ impl Session {
         let saved_entries = elaborator.frames[0].clone();
         let saved_env = elaborator.env.clone();
         let saved_globals = elaborator.globals.clone();
-        let saved_precision = elaborator.print_precision;
+        let saved_print = elaborator.print;
         let saved_functions = elaborator.functions.len();
         // A piece's spans start again at 0, so an earlier piece's checked annotations say nothing about this one's.
         elaborator.annotations_checked.clear();
@@ -173,7 +174,7 @@ impl Session {
                 elaborator.frames[0] = saved_entries;
                 elaborator.env = saved_env;
                 elaborator.globals = saved_globals;
-                elaborator.print_precision = saved_precision;
+                elaborator.print = saved_print;
                 elaborator.functions.truncate(saved_functions);
                 Err(ElabErrors::new(file, vec![error]))
             }
@@ -197,7 +198,8 @@ pub struct Elaborator {
     pub env: Env,
     /// The top-level environment, consulted when a dfn mentions a global assigned after the dfn was defined.
     pub globals: Env,
-    pub print_precision: i64,
+    /// `⎕PP` and `⎕PW` where elaboration stands (a print carries them; `⍕` reads ⎕PP).
+    pub print: PrintSettings,
     /// Nesting of inlined dfn calls, to stop runaway recursion.
     pub call_depth: usize,
     /// `⍝:` annotations on the lines before assignments, by statement span start.
@@ -265,7 +267,7 @@ impl Elaborator {
             next_variable: 0,
             env: Env::default(),
             globals: Env::default(),
-            print_precision: DEFAULT_PRINT_PRECISION,
+            print: PrintSettings::with_precision(DEFAULT_PRINT_PRECISION),
             call_depth: 0,
             comments: program.comments.clone(),
             static_length_variables: Default::default(),
@@ -383,14 +385,14 @@ impl Elaborator {
             })
     }
 
-    /// Print an array (or each component of a tuple) with the current print precision; `span` is the APL text
+    /// Print an array (or each component of a tuple) with the current ⎕PP and ⎕PW; `span` is the APL text
     /// whose value it is.
     pub fn print_value(&mut self, value: &Val, span: Span) -> ElabResult<()> {
         match value {
             Val::Array(array) => {
                 let bound = self.bind(array.clone());
-                let precision = Expr::Int(self.print_precision);
-                self.effect(Expr::op("print", vec![precision, bound.expr.clone()]));
+                let code = Expr::Int(self.print.code());
+                self.effect(Expr::op("print", vec![code, bound.expr.clone()]));
                 Ok(())
             }
             Val::Tuple(components) => {
@@ -412,13 +414,14 @@ impl Elaborator {
 
     /// How Dyalog shows a nested vector (a strand such as `(1 2) (3 4 5)`): the items side by side, each as it is
     /// shown alone, aligned at the top; two blanks between items where either of the two is not a scalar, one
-    /// between two scalars, and a blank before a first item that is not a scalar: ` 1 2  3 4 5`, `1  2 3  4`,
+    /// between two scalars (none between two characters), and a blank before a first item that is not a scalar: ` 1 2  3 4 5`, `1  2 3  4`,
     /// ` ab  cde`; a strand item likewise (`1 (2 (3 4))` shows `1  2  3 4`). A matrix item makes the display a
     /// character matrix (`'ab' (2 2⍴⍳4)` shows ` ab  1 2` over `     3 4`). `None` for a strand with items of
     /// rank 3 or more, which is shown an item per line.
     pub(super) fn nested_vector_line(&mut self, components: &[Val]) -> ElabResult<Option<Arr>> {
         let span = Span::default();
         let mut items = Vec::new();
+        let mut characters = Vec::new();
         for component in components {
             let item = match component {
                 Val::Array(item) if item.rank <= 2 => (self.format(item.clone(), span)?, item.rank == 0),
@@ -428,6 +431,7 @@ impl Elaborator {
                 },
                 _ => return Ok(None),
             };
+            characters.push(matches!(component, Val::Array(item) if item.rank == 0 && item.base == Base::Char));
             items.push(item);
         }
         let rows = if items.iter().any(|(text, _)| text.rank == 2) {
@@ -437,9 +441,11 @@ impl Elaborator {
         };
         let mut display: Option<Arr> = None;
         let mut previous_is_scalar = true;
-        for (text, is_scalar) in items {
+        for (position, (text, is_scalar)) in items.into_iter().enumerate() {
             let gap = match display {
                 None => usize::from(!is_scalar),
+                // Character scalars side by side are the text of a simple mixed vector: `'a' 'b' 1` shows `ab 1`.
+                Some(_) if characters[position] && characters[position - 1] => 0,
                 Some(_) => 1 + usize::from(!is_scalar || !previous_is_scalar),
             };
             previous_is_scalar = is_scalar;

@@ -304,11 +304,9 @@ impl Elaborator {
     fn dyadic_element_unfolded(&mut self, primitive: Primitive, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
         use Primitive::*;
         let joined = left.base.join(right.base);
+        // Of the scalar functions only = and ≠ take characters: `'a'<'b'` is a DOMAIN ERROR in Dyalog.
         let char_operands = left.base == Base::Char || right.base == Base::Char;
-        if char_operands
-            && !matches!(primitive, Equal | NotEqual)
-            && (left.base != right.base || !matches!(primitive, Less | LessEqual | Greater | GreaterEqual))
-        {
+        if char_operands && !matches!(primitive, Equal | NotEqual) {
             return Err(ElabError::domain(span, format!("{} on characters", primitive.glyph())));
         }
         let Some(joined) = joined else {

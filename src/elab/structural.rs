@@ -973,7 +973,10 @@ impl Elaborator {
     pub(super) fn format(&mut self, argument: Arr, span: Span) -> ElabResult<Arr> {
         if argument.rank == 2 {
             return Ok(Arr::dynamic(
-                Expr::op("formatMatrix", vec![Expr::Int(self.print_precision), argument.expr]),
+                Expr::op(
+                    "formatMatrix",
+                    vec![Expr::Int(i64::from(self.print.precision)), argument.expr],
+                ),
                 Base::Char,
                 2,
             ));
@@ -985,7 +988,10 @@ impl Elaborator {
             return Ok(self.ravel(argument));
         }
         Ok(Arr::dynamic(
-            Expr::op("format", vec![Expr::Int(self.print_precision), argument.expr]),
+            Expr::op(
+                "format",
+                vec![Expr::Int(i64::from(self.print.precision)), argument.expr],
+            ),
             Base::Char,
             1,
         ))

@@ -12,6 +12,7 @@ use super::Elaborator;
 use crate::source::Span;
 use crate::syntax::ast;
 use crate::tail::scalar_ops::COMPARISON_TOLERANCE;
+use aplc_runtime::display::PrintSettings;
 use std::rc::Rc;
 
 /// `⎕ML`: Dyalog's default migration level, the meaning of the primitives aplc compiles.
@@ -27,7 +28,8 @@ impl Elaborator {
         }
         Ok(Val::Array(match upper.as_str() {
             "⎕IO" => Arr::scalar_constant(Scalar::Bool(true)),
-            "⎕PP" => Arr::scalar_constant(Scalar::Int(self.print_precision)),
+            "⎕PP" => Arr::scalar_constant(Scalar::Int(i64::from(self.print.precision))),
+            "⎕PW" => Arr::scalar_constant(Scalar::Int(self.print.width as i64)),
             "⎕CT" => Arr::scalar_constant(Scalar::Double(COMPARISON_TOLERANCE)),
             "⎕ML" => Arr::scalar_constant(Scalar::Int(MIGRATION_LEVEL)),
             "⎕FR" => Arr::scalar_constant(Scalar::Int(FLOAT_REPRESENTATION)),
@@ -54,12 +56,24 @@ impl Elaborator {
         };
         let constant = constant_scalar.and_then(|s| s.as_int());
         match (upper.as_str(), constant) {
-            ("⎕PP", Some(precision)) if (1..=17).contains(&precision) => self.print_precision = precision,
+            ("⎕PP", Some(precision)) if (1..=17).contains(&precision) => self.print.precision = precision as u32,
             ("⎕PP", Some(_)) => return Err(ElabError::domain(assignment.span, "⎕PP must be between 1 and 17")),
             ("⎕PP", None) => {
                 return Err(ElabError::nonce(
                     assignment.span,
                     "⎕PP set to a value that is not a constant",
+                ))
+            }
+            ("⎕PW", Some(width))
+                if usize::try_from(width).is_ok_and(|width| PrintSettings::WIDTHS.contains(&width)) =>
+            {
+                self.print.width = width as usize
+            }
+            ("⎕PW", Some(_)) => return Err(ElabError::domain(assignment.span, "⎕PW must be between 42 and 32767")),
+            ("⎕PW", None) => {
+                return Err(ElabError::nonce(
+                    assignment.span,
+                    "⎕PW set to a value that is not a constant",
                 ))
             }
             ("⎕IO", Some(1)) => {}

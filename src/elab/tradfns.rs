@@ -216,7 +216,7 @@ impl Elaborator {
                 }
             }
         }
-        let saved_precision = self.print_precision;
+        let saved_print = self.print;
         let saved_context = std::mem::take(&mut self.tradfn_context);
         self.call_depth += 1;
         let outcome = self.run_body(&tradfn.body, span);
@@ -224,7 +224,10 @@ impl Elaborator {
         self.tradfn_context = saved_context;
         let body_env = std::mem::replace(&mut self.env, caller_env);
         if locals.iter().any(|name| name.eq_ignore_ascii_case("⎕PP")) {
-            self.print_precision = saved_precision;
+            self.print.precision = saved_print.precision;
+        }
+        if locals.iter().any(|name| name.eq_ignore_ascii_case("⎕PW")) {
+            self.print.width = saved_print.width;
         }
         outcome?;
         let result = match &tradfn.result {

@@ -17,6 +17,7 @@ use crate::tail::scalar_ops::{apply_scalar_op_in, ExactIntSum, FloatMode};
 use crate::tail::value::{ArrayData, ArrayValue, Scalar, Value};
 use aplc_runtime::abi::{RollGenerator, ROLL_SEED};
 use aplc_runtime::arguments::{double_argument, int_argument};
+use aplc_runtime::display::PrintSettings;
 use aplc_runtime::text_input;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -174,13 +175,13 @@ impl Machine<'_> {
             }
             Stmt::PrintArray { array, precision } => {
                 let value = self.array_value(array)?;
-                let precision = self.precision(precision)?;
-                self.host.print(&value, precision).map_err(RunError::Apl)?;
+                let settings = self.print_settings(precision)?;
+                self.host.print(&value, settings).map_err(RunError::Apl)?;
             }
             Stmt::PrintScalar { value, precision } => {
                 let value = Value::Scalar(self.eval(value)?);
-                let precision = self.precision(precision)?;
-                self.host.print(&value, precision).map_err(RunError::Apl)?;
+                let settings = self.print_settings(precision)?;
+                self.host.print(&value, settings).map_err(RunError::Apl)?;
             }
             Stmt::Format {
                 source,
@@ -427,6 +428,11 @@ impl Machine<'_> {
     }
 
     /// A print precision; lowering checked that it is in 1..17.
+    /// The `⎕PP` and `⎕PW` of a print statement's print code.
+    fn print_settings(&self, expr: &Expr) -> Result<PrintSettings, RunError> {
+        PrintSettings::from_code(self.eval_int(expr)?).map_err(internal)
+    }
+
     fn precision(&self, expr: &Expr) -> Result<u32, RunError> {
         let precision = self.eval_int(expr)?;
         u32::try_from(precision)

@@ -563,8 +563,8 @@ pub enum Stmt {
     Free { block: Block },
     /// `swap a, b`: exchanges the buffers behind two blocks of the same element type (double buffering).
     Swap { first: Block, second: Block },
-    /// Runtime call: print an array (through the host, formatted as the TAIL interpreter does) with a print
-    /// precision (`⎕PP`, an int in 1..17).
+    /// Runtime call: print an array (through the host, formatted as the TAIL interpreter does) with a print code
+    /// (`⎕PP`, an int in 1..17, plus 100 × `⎕PW` where ⎕PW is not 80: `aplc_runtime::display::PrintSettings`).
     PrintArray { array: ArrayRef, precision: Expr },
     /// Runtime call: print a scalar with a print precision.
     PrintScalar { value: Expr, precision: Expr },

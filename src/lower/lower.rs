@@ -742,7 +742,8 @@ impl Lowerer {
         })
     }
 
-    /// `print(pp, x)`: prints through the runtime with print precision pp and returns x.
+    /// `print(code, x)`: prints through the runtime with the print code of ⎕PP and ⎕PW
+    /// ([`aplc_runtime::display::PrintSettings`]) and returns x.
     fn print(&mut self, precision: &Expr, value: Lowered) -> LowerResult<Lowered> {
         match value {
             Lowered::Scalar(expr) => {
@@ -831,15 +832,12 @@ impl Lowerer {
                 other => Ok(other),
             },
             Op::Print => {
-                let precision = self.as_int(next())?;
-                let precision = self.bind(precision, "pp");
-                let outside = Expr::or(
-                    Expr::lt(precision.clone(), Expr::Int(1)),
-                    Expr::lt(Expr::Int(17), precision.clone()),
-                );
-                self.fail_if(outside, AplErrorKind::Domain, "print precision outside 1..17");
+                let code = self.as_int(next())?;
+                let code = self.bind(code, "pp");
+                let outside = print_code_out_of_range(&code);
+                self.fail_if(outside, AplErrorKind::Domain, "print precision or width out of range");
                 let value = next();
-                self.print(&precision, value)
+                self.print(&code, value)
             }
             Op::Each | Op::EachV => {
                 let function = Self::as_function(next())?;
@@ -1209,4 +1207,32 @@ pub fn insert_frees(statements: &mut Vec<Stmt>, keep: &HashSet<u32>) {
     for (position, block) in insertions {
         statements.insert(position, Stmt::Free { block });
     }
+}
+
+/// Whether a print code ([`aplc_runtime::display::PrintSettings`]: ⎕PP plus 100 × ⎕PW, 0 for the default ⎕PW) is
+/// out of range: a ⎕PP outside 1..17 or a ⎕PW outside 42..32767. Elaboration makes only valid constant codes, so
+/// this folds away.
+fn print_code_out_of_range(code: &Expr) -> Expr {
+    use aplc_runtime::display::PrintSettings;
+    let precision = Expr::Prim(Op::ResI, vec![Expr::Int(100), code.clone()]);
+    let width = Expr::div_int(code.clone(), Expr::Int(100));
+    let (narrowest, widest) = (
+        *PrintSettings::WIDTHS.start() as i64,
+        *PrintSettings::WIDTHS.end() as i64,
+    );
+    let bad_precision = Expr::or(
+        Expr::lt(precision.clone(), Expr::Int(1)),
+        Expr::lt(Expr::Int(17), precision),
+    );
+    let bad_width = Expr::or(
+        Expr::lt(code.clone(), Expr::Int(0)),
+        Expr::or(
+            Expr::and(
+                Expr::lt(Expr::Int(0), width.clone()),
+                Expr::lt(width.clone(), Expr::Int(narrowest)),
+            ),
+            Expr::lt(Expr::Int(widest), width),
+        ),
+    );
+    Expr::or(bad_precision, bad_width)
 }

@@ -26,6 +26,7 @@ use crate::runtime::error::{AplError, AplErrorKind};
 use crate::runtime::float_mode::FloatMode;
 use crate::tail::interp::Host;
 use crate::tail::value::Value;
+use aplc_runtime::display::PrintSettings;
 use commands::SystemCommand;
 use line_reader::{LineReader, PipeReader, ReadOutcome, TerminalReader};
 use session::{InterpreterBackend, LineBackend, NameClass, Phase, PieceError, ReplSession};
@@ -235,9 +236,9 @@ impl Host for StdoutHost {
         self.float_mode
     }
 
-    fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError> {
+    fn print(&mut self, value: &Value, settings: PrintSettings) -> Result<(), AplError> {
         let mut output = std::io::stdout().lock();
-        for line in crate::tail::interp::display_lines_with_precision(value, print_precision) {
+        for line in crate::tail::interp::display_lines_with_settings(value, settings) {
             writeln!(output, "{line}").map_err(|error| AplError::new(AplErrorKind::FileIo, error.to_string()))?;
         }
         output

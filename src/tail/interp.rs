@@ -13,14 +13,15 @@ use super::value::{ArrayData, ArrayValue, Environment, Function, Scalar, Value};
 use crate::runtime::error::{AplError, AplErrorKind, REDUCING_AN_EMPTY_AXIS_WITHOUT_IDENTITY};
 use aplc_runtime::abi::{RollGenerator, ROLL_SEED};
 use aplc_runtime::arguments::{double_argument, int_argument};
+use aplc_runtime::display::PrintSettings;
 use aplc_runtime::text_input;
 use std::rc::Rc;
 
 /// What a running program may ask of its surroundings.
 pub trait Host {
-    /// Shows a value (`⎕←`) with print precision `print_precision` (`⎕PP`); the host chooses the format (see
-    /// [`display_lines_with_precision`]).
-    fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError>;
+    /// Shows a value (`⎕←`) with the print settings `⎕PP` and `⎕PW`; the host chooses the format (see
+    /// [`display_lines_with_settings`]).
+    fn print(&mut self, value: &Value, settings: PrintSettings) -> Result<(), AplError>;
     /// The contents of a text file.
     fn read_file(&mut self, path: &str) -> Result<String, AplError>;
     /// The current time in milliseconds since some fixed point.
@@ -55,9 +56,8 @@ pub struct MemoryHost {
 }
 
 impl Host for MemoryHost {
-    fn print(&mut self, value: &Value, print_precision: u32) -> Result<(), AplError> {
-        self.printed_lines
-            .extend(display_lines_with_precision(value, print_precision));
+    fn print(&mut self, value: &Value, settings: PrintSettings) -> Result<(), AplError> {
+        self.printed_lines.extend(display_lines_with_settings(value, settings));
         Ok(())
     }
 
@@ -84,25 +84,30 @@ impl Host for MemoryHost {
 /// The default print precision (`⎕PP`).
 pub const PRINT_PRECISION: u32 = 10;
 
-/// The lines Dyalog would print for a value with `⎕PP` 10 (tuples: each component in turn; functions: a
-/// placeholder).
+/// The lines Dyalog would print for a value with `⎕PP` 10 and `⎕PW` 80 (tuples: each component in turn;
+/// functions: a placeholder).
 pub fn display_lines(value: &Value) -> Vec<String> {
-    display_lines_with_precision(value, PRINT_PRECISION)
+    display_lines_with_settings(value, PrintSettings::with_precision(PRINT_PRECISION))
 }
 
-/// The lines Dyalog would print for a value with the given `⎕PP`.
-pub fn display_lines_with_precision(value: &Value, print_precision: u32) -> Vec<String> {
+/// The lines Dyalog would print for a value with the given `⎕PP` and `⎕PW`.
+pub fn display_lines_with_settings(value: &Value, settings: PrintSettings) -> Vec<String> {
     match value {
         Value::Tuple(components) => components
             .iter()
-            .flat_map(|c| display_lines_with_precision(c, print_precision))
+            .flat_map(|c| display_lines_with_settings(c, settings))
             .collect(),
         Value::Function(_) => vec!["<function>".to_string()],
         _ => {
             let array = value.to_array().expect("an array value");
-            aplc_runtime::display::display(&view(&array), print_precision)
+            aplc_runtime::display::display(&view(&array), settings)
         }
     }
+}
+
+/// A print operation's print code ([`PrintSettings`]; DOMAIN ERROR when out of range).
+fn print_settings(value: &Value) -> Result<PrintSettings, AplError> {
+    PrintSettings::from_code(as_int(value)?).map_err(AplError::domain)
 }
 
 /// A `⎕PP` argument: 1 to 17 (DOMAIN ERROR otherwise).
@@ -623,7 +628,7 @@ impl Interpreter<'_> {
             }
             Op::Mem => Ok(args[0].clone()),
             Op::Print => {
-                self.host.print(&args[1], print_precision(&args[0])?)?;
+                self.host.print(&args[1], print_settings(&args[0])?)?;
                 Ok(args[1].clone())
             }
             Op::Format => self.format_vector(&*as_array(&args[1])?, print_precision(&args[0])?),
