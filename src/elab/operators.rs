@@ -10,7 +10,6 @@ use super::error::{ElabError, ElabResult};
 use super::ir::{Base, Expr, Type};
 use super::structural::is_nested;
 use super::{Elaborator, NESTED_RESULT};
-use crate::runtime::error::REDUCING_AN_EMPTY_AXIS_WITHOUT_IDENTITY;
 use crate::source::Span;
 use crate::syntax::ast::Primitive;
 use std::rc::Rc;
@@ -618,9 +617,8 @@ impl Elaborator {
         let length = extents.pop().expect("rank is at least 1");
         let lambda = self.reducing_lambda(function, base, span)?;
         let result_rank = array.rank - 1;
-        let identity = primitive_of(function)
-            .and_then(|p| identity_item(p, base))
-            .or_else(|| op_identity(&lambda, base));
+        // Only primitive functions have identity items: `{⍺+⍵}/⍬` is a DOMAIN ERROR in Dyalog, as `+/⍬` is not.
+        let identity = primitive_of(function).and_then(|p| identity_item(p, base));
         let largest_or_smallest = matches!(primitive_of(function), Some(Primitive::Ceiling | Primitive::Floor));
         match identity {
             // ⌈/ and ⌊/ of an empty axis are the smallest and largest doubles in APL, whatever the argument's type.
@@ -645,23 +643,22 @@ impl Elaborator {
             None => {}
         }
         // No identity item: TAIL's reduce folds a non-empty row from its last element (the neutral element only
-        // stands for an empty row), so any value of the type will do, provided the row is never empty. APL gives a
-        // DOMAIN ERROR for an empty row: at compile time when the length is known to be 0, otherwise the argument
-        // goes through `nonEmptyRows`, which raises it at run time.
+        // stands for an empty row), so any value of the type will do, provided the row is never empty; a dfn that is
+        // one primitive (`{⍺+⍵}`) gets that primitive's, which backends that start every chunk from the neutral
+        // element need. APL gives a DOMAIN ERROR for an empty row: at compile time when the length is known to be 0,
+        // otherwise the argument goes through `nonEmptyRows`, which raises it at run time.
+        // An axis known to be empty is checked when the program runs too: the reduction may lie in a guard's
+        // branch that is never taken (`n=0:f/(0)⍴w`).
         let rows = match length {
-            Some(0) => {
-                return Err(ElabError::domain(span, REDUCING_AN_EMPTY_AXIS_WITHOUT_IDENTITY)
-                    .with_hint("only primitive functions have identity items; this axis is always empty"))
-            }
-            Some(_) => array.expr,
-            None => Expr::op("nonEmptyRows", vec![array.expr]),
+            Some(length) if length > 0 => array.expr,
+            _ => Expr::op("nonEmptyRows", vec![array.expr]),
         };
-        let zero = match base {
+        let neutral = op_identity(&lambda, base).unwrap_or(match base {
             Base::Bool => Scalar::Bool(false),
             Base::Char => Scalar::Char(' '),
             other => Scalar::Int(0).promote(other),
-        };
-        let expr = Expr::op("reduce", vec![lambda, zero.literal(), rows]);
+        });
+        let expr = Expr::op("reduce", vec![lambda, neutral.literal(), rows]);
         Ok(Arr::dynamic(expr, base, result_rank).with_extents(extents))
     }
 

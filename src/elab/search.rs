@@ -157,8 +157,16 @@ impl Elaborator {
         ))
     }
 
-    /// `R⊤x` for a scalar x of integers.
+    /// `R⊤x`: a vector of radices and integers x of any rank (a column of digits per item), or a scalar radix,
+    /// whose result has x's shape (the last digit of each item: `10⊤123 45` is `3 5`).
     pub fn encode(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        if left.rank == 0 {
+            let right = self.bind(right);
+            let radices = self.ravel(left);
+            let digits = self.encode(radices, right.clone(), span)?;
+            let shape = self.shape_of(&right);
+            return self.reshape(shape, digits, span);
+        }
         if right.rank == 1 && left.rank == 1 {
             let function = self.prelude_function("encode_vector", span)?;
             let left = self.integer_argument(left, span)?;
@@ -178,10 +186,7 @@ impl Elaborator {
             return self.expect_array(value, span);
         }
         if right.rank != 0 || left.rank > 1 {
-            return Err(ElabError::nonce(
-                span,
-                "⊤ with a radix that is not a vector (a scalar radix, or one of rank 2 or more)",
-            ));
+            return Err(ElabError::nonce(span, "⊤ with radices of rank 2 or more"));
         }
         integer_arguments("⊤", left.base, right.base, span)?;
         let left = self.convert(left, Base::Int, span)?;
