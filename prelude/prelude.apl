@@ -15,6 +15,12 @@ gcd←{|⊃{(⍵[2]),⍵[2]|⍵[1]}⍣{0=⍺[2]}⊢⍺,⍵}
 lcm←{g←⍺ gcd ⍵ ⋄ g=0:0 ⋄ ⌊0.5+⍺×⍵÷g}
 lcm_double←{g←⍺ gcd ⍵ ⋄ g=0:g ⋄ ⍺×⍵÷g}
 
+⍝ ⎕C on characters, by their code points: lower_case (monadic ⎕C, Dyalog's case folding, and ¯1 ⎕C) and upper_case
+⍝ (1 ⎕C) map the letters of ASCII, Latin-1 (À-Þ but ×), Greek (Α-Ϋ; ς to Σ) and Cyrillic (Ѐ-Џ and А-Я); every
+⍝ other character is unchanged.
+lower_case←{c←⎕UCS ⍵ ⋄ up←((c≥65)∧c≤90)∨((c≥192)∧(c≤222)∧c≠215)∨((c≥913)∧(c≤939)∧c≠930)∨(c≥1040)∧c≤1071 ⋄ ⎕UCS c+(32×up)+80×(c≥1024)∧c≤1039}
+upper_case←{c←⎕UCS ⍵ ⋄ low←((c≥97)∧c≤122)∨((c≥224)∧(c≤254)∧c≠247)∨((c≥945)∧(c≤971)∧c≠962)∨(c≥1072)∧c≤1103 ⋄ ⎕UCS c-(32×low)+(80×(c≥1104)∧c≤1119)+31×c=962}
+
 ⍝ ≠⍵ (unique mask: 1 at the first occurrence of each item), ∪⍵ (unique), ⍺∪⍵ (union) and ⍺∩⍵ (intersection) on
 ⍝ vectors, in order of first occurrence.
 unique_mask←{(⍳≢⍵)=⍵⍳⍵}

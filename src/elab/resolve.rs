@@ -111,6 +111,7 @@ pub fn system_name_is_function(name: &str) -> bool {
                 | "⎕DL"
                 | "⎕FMT"
                 | "⎕UCS"
+                | "⎕C"
                 | "⎕NC"
         )
 }

@@ -1,5 +1,5 @@
 //! System names: `⎕IO`, `⎕PP` (read and assigned), `⎕CT`, `⎕ML`, `⎕FR` (read, and assigned their one value),
-//! `⎕NOW`, `⎕A`, `⎕D`, `⎕UCS`, `⎕NC`, the `⎕INT32*` bitwise family, the file
+//! `⎕NOW`, `⎕A`, `⎕D`, `⎕UCS`, `⎕C`, `⎕NC`, the `⎕INT32*` bitwise family, the file
 //! readers `⎕ReadFile`, `⎕ReadIntVecFile`, `⎕ReadDoubleVecFile`, and the program-argument readers `d ⎕ArgInt i`,
 //! `d ⎕ArgDouble i`. The operator `⎕BENCH` (power with timing) is a
 //! derived function built in `derive` (mod.rs) and elaborated by `timed_power` (operators.rs).
@@ -103,6 +103,9 @@ impl Elaborator {
     }
 
     pub fn system_function_monadic(&mut self, name: &str, argument: Val, span: Span) -> ElabResult<Val> {
+        if name == "⎕C" {
+            return self.case_conversion("lower_case", argument, span);
+        }
         let argument = self.expect_array(argument, span)?;
         let (op, base) = match name {
             "⎕READFILE" => ("readFile", Base::Char),
@@ -136,6 +139,27 @@ impl Elaborator {
         }
         let argument = self.ravel(argument);
         Ok(Val::Array(Arr::dynamic(Expr::op(op, vec![argument.expr]), base, 1)))
+    }
+
+    /// `⎕C ⍵` (and `¯1 ⎕C ⍵`, `1 ⎕C ⍵`): the characters of ⍵, in every item of a nested array, through the prelude's
+    /// `lower_case` or `upper_case`; numbers are unchanged, as in Dyalog.
+    fn case_conversion(&mut self, function_name: &'static str, argument: Val, span: Span) -> ElabResult<Val> {
+        match argument {
+            Val::Tuple(items) => {
+                let converted = items
+                    .into_iter()
+                    .map(|item| self.case_conversion(function_name, item, span))
+                    .collect::<ElabResult<Vec<Val>>>()?;
+                Ok(Val::Tuple(converted))
+            }
+            Val::Array(array) if array.base == Base::Char => {
+                let function = self.prelude_function(function_name, span)?;
+                self.apply_monadic(&function, Val::Array(array), span)
+                    .map_err(|error| error.at(span))
+            }
+            Val::Array(array) => Ok(Val::Array(array)),
+            _ => Err(ElabError::nonce(span, "⎕C of a nested array of this kind")),
+        }
     }
 
     /// `⎕NC 'name'`: what the name denotes where it is read, known when compiling: 0 nothing (undefined, or a
@@ -193,6 +217,18 @@ impl Elaborator {
     pub fn system_function_dyadic(&mut self, name: &str, left: Val, right: Val, span: Span) -> ElabResult<Val> {
         if let "⎕ARGINT" | "⎕ARGDOUBLE" = name {
             return self.program_argument(name, left, right, span);
+        }
+        if name == "⎕C" {
+            let direction = match &left {
+                Val::Array(array) => array.constant_scalar().and_then(|scalar| scalar.as_int()),
+                _ => None,
+            };
+            return match direction {
+                Some(1) => self.case_conversion("upper_case", right, span),
+                Some(-1 | 0) => self.case_conversion("lower_case", right, span),
+                Some(_) => Err(ElabError::domain(span, "⎕C's left argument must be ¯1, 0 or 1")),
+                None => Err(ElabError::nonce(span, "⎕C with a left argument that is not a constant")),
+            };
         }
         let op: &'static str = match name {
             "⎕INT32AND" => "andi",
