@@ -790,7 +790,15 @@ impl Elaborator {
             return self.expand_with_counts(mask, array, first_axis, span);
         }
         let mask = self.ravel(mask);
-        let array = if array.rank == 0 { self.ravel(array) } else { array };
+        let mask = self.bind(mask);
+        // A scalar goes into every slot the mask selects: `1 0 1\5` is `5 0 5`.
+        let array = if array.rank == 0 {
+            let plus = Rc::new(Fun::Primitive(Primitive::Plus, span));
+            let selected = self.reduce(&plus, mask.clone(), Axis::Last, span)?;
+            self.reshape(selected, array, span)?
+        } else {
+            array
+        };
         if first_axis && array.rank >= 2 {
             let transposed = self.transpose(array);
             let expanded = self.expand(mask, transposed, false, span)?;
