@@ -224,6 +224,78 @@ impl Elaborator {
         self.index_array(right, indices, span)
     }
 
+    /// `⍺⊃⍵`, pick: each item of the path ⍺ selects at one level of depth, a scalar index in a vector or strand, an
+    /// enclosed vector of indices in an array of higher rank: `2 1⊃(1 2)(3 4)` is 3, `(⊂2 1)⊃M` is `M[2;1]`. A
+    /// simple scalar ⍺ is one level, a simple vector one level per item (`1 2⊃M` of a matrix M is a RANK ERROR, as
+    /// in Dyalog: its first index is a scalar).
+    pub fn pick(&mut self, left: Val, right: Val, span: Span) -> ElabResult<Val> {
+        let mut picked = right;
+        for index in self.pick_path(left, span)? {
+            picked = self.pick_one_level(index, picked, span)?;
+        }
+        Ok(picked)
+    }
+
+    /// The levels of a pick's left argument.
+    fn pick_path(&mut self, left: Val, span: Span) -> ElabResult<Vec<Val>> {
+        match left {
+            Val::Array(path) if path.rank == 0 => Ok(vec![Val::Array(path)]),
+            Val::Array(path) if path.rank == 1 => {
+                let Some(length) = path.extents[0] else {
+                    return Err(ElabError::nonce(
+                        span,
+                        "⊃ with a path whose length is known only when running",
+                    ));
+                };
+                let path = self.bind(path);
+                (0..length as usize)
+                    .map(|level| self.vector_element(&path, level, span).map(Val::Array))
+                    .collect()
+            }
+            Val::Array(_) => Err(ElabError::rank(
+                span,
+                "the left argument of ⊃ must be a scalar or a vector",
+            )),
+            Val::Tuple(levels) => Ok(levels),
+            Val::Nested { shape, items } if shape.len() <= 1 => Ok(items),
+            Val::Nested { .. } => Err(ElabError::rank(
+                span,
+                "the left argument of ⊃ must be a scalar or a vector",
+            )),
+            Val::Function(_) | Val::Operator(_) => Err(ElabError::syntax(span, "a function where an array is needed")),
+        }
+    }
+
+    /// One level of a pick: item `index` of a strand or vector, or the element at the enclosed indices `index` of
+    /// an array of another rank (one index per axis).
+    fn pick_one_level(&mut self, index: Val, from: Val, span: Span) -> ElabResult<Val> {
+        let index = match index {
+            // An enclosed vector of indices, one level of the path (`2(⊂1 2)⊃...`).
+            Val::Nested { shape, mut items } if shape.is_empty() && items.len() == 1 => items.remove(0),
+            other => other,
+        };
+        let index = self.expect_array(index, span)?;
+        match from {
+            Val::Tuple(components) => self.select_component(&components, &index, span),
+            Val::Nested { shape, items } if shape.len() == 1 => self.select_component(&items, &index, span),
+            Val::Nested { .. } => Err(ElabError::nonce(span, "⊃ in a nested array that is not a vector")),
+            Val::Array(array) => {
+                let indices = if index.rank == 0 { Some(1) } else { index.extents[0] };
+                if index.rank > 1 || indices != Some(array.rank as i64) {
+                    return Err(ElabError::rank(
+                        span,
+                        format!(
+                            "a pick's index of rank {} for an array of rank {}",
+                            index.rank, array.rank
+                        ),
+                    ));
+                }
+                self.squad(index, array, span).map(Val::Array)
+            }
+            Val::Function(_) | Val::Operator(_) => Err(ElabError::syntax(span, "a function where an array is needed")),
+        }
+    }
+
     /// `k⊃t` on a tuple, with a constant k.
     pub fn pick_from_tuple(&mut self, left: Val, right: Val, span: Span) -> ElabResult<Val> {
         let index = self.expect_array(left, span)?;

@@ -533,6 +533,19 @@ impl Elaborator {
                 let axis = if operator == Slash { Axis::Last } else { Axis::First };
                 self.nwise_reduce(function.clone(), count, argument, axis, span)
             }
+            // `⍺ (f@I) ⍵`: ⍵ with the selected items replaced by ⍺ f applied to them, which is `(⍺∘f)@I ⍵`.
+            (At, Val::Function(function), Some(selector)) => {
+                let left = self.bind_value(left);
+                let bound = Rc::new(Fun::Derived {
+                    operator: Jot,
+                    left,
+                    right: Some(Val::Function(function.clone())),
+                    span,
+                });
+                let argument = self.expect_array(right, span)?;
+                self.at(Val::Function(bound), selector.clone(), argument, span)
+                    .map(Val::Array)
+            }
             // `⍺ f⍤g ⍵` (atop): f of ⍺ g ⍵.
             (Rank, Val::Function(f), Some(Val::Function(g))) => {
                 let inner = self.apply_dyadic(g, left, right, span)?;

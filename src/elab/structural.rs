@@ -114,7 +114,10 @@ impl Elaborator {
             LeftTack => return Ok(left),
             _ => {}
         }
-        if primitive == RightShoe || primitive == Squad {
+        if primitive == RightShoe {
+            return self.pick(left, right, span);
+        }
+        if primitive == Squad {
             if let Val::Tuple(_) = right {
                 return self.pick_from_tuple(left, right, span);
             }
