@@ -8,6 +8,7 @@
 use super::env::{Arr, Fun, Scalar, Val};
 use super::error::{ElabError, ElabResult};
 use super::ir::{Base, Expr, Type};
+use super::strands::MAX_STRAND_ITEMS;
 use super::structural::is_nested;
 use super::{Elaborator, NESTED_RESULT};
 use crate::source::Span;
@@ -259,10 +260,63 @@ impl Elaborator {
                 .apply_dyadic(&derived, cell_rank, Val::Array(argument), span)
                 .map_err(|error| error.at(span));
         }
-        let derived = self.prelude_operator_derived("rank_cells", (Val::Function(function), None), span)?;
-        let cell_rank = Val::Array(Arr::scalar_constant(Scalar::Int(cell_rank as i64)));
-        self.apply_dyadic(&derived, cell_rank, Val::Array(argument), span)
-            .map_err(|error| error.at(span))
+        let derived = self.prelude_operator_derived("rank_cells", (Val::Function(function.clone()), None), span)?;
+        let rank_value = Val::Array(Arr::scalar_constant(Scalar::Int(cell_rank as i64)));
+        let argument = self.bind(argument);
+        let stacked = self.attempt(|this| this.apply_dyadic(&derived, rank_value, Val::Array(argument.clone()), span));
+        match stacked {
+            Err(error @ ElabError::Nonce { .. }) => {
+                match self.attempt(|this| this.enclosed_cells(&function, cell_rank, &argument, span)) {
+                    Ok(Some(nested)) => Ok(nested),
+                    _ => Err(error.at(span)),
+                }
+            }
+            other => other.map_err(|error| error.at(span)),
+        }
+    }
+
+    /// `f⍤k ⍵` where f encloses each cell (`⊂⍤1⊢M`, `{⊂⌽⍵}⍤1`): a nested array of the frame's shape, with f's
+    /// item for each cell, when the frame is known when compiling and small enough for a strand; `None` when it is
+    /// not, or when f gives anything but an enclosed array for some cell (those results would be mixed, and their
+    /// different shapes padded, which the stacking of `rank_cells` does not do).
+    fn enclosed_cells(
+        &mut self,
+        function: &Rc<Fun>,
+        cell_rank: usize,
+        argument: &Arr,
+        span: Span,
+    ) -> ElabResult<Option<Val>> {
+        let frame_axes = argument.rank - cell_rank;
+        let Some(frame) = argument.extents[..frame_axes]
+            .iter()
+            .map(|extent| extent.map(|extent| extent as usize))
+            .collect::<Option<Vec<usize>>>()
+        else {
+            return Ok(None);
+        };
+        let count: usize = frame.iter().product();
+        if count == 0 || count as i64 > MAX_STRAND_ITEMS {
+            return Ok(None);
+        }
+        let mut items = Vec::with_capacity(count);
+        for position in 0..count {
+            let mut remaining = position;
+            let mut indices = vec![None; argument.rank];
+            for axis in (0..frame_axes).rev() {
+                let index = (remaining % frame[axis]) as i64 + 1;
+                remaining /= frame[axis];
+                indices[axis] = Some(Arr::scalar_constant(Scalar::Int(index)));
+            }
+            let cell = self.index_array(argument.clone(), indices, span)?;
+            match self.apply_monadic(function, Val::Array(cell), span)? {
+                Val::Nested {
+                    shape,
+                    items: mut enclosed,
+                } if shape.is_empty() && enclosed.len() == 1 => items.push(enclosed.remove(0)),
+                _ => return Ok(None),
+            }
+        }
+        self.nested(frame, items, span).map(Some)
     }
 
     /// `⍺ f/ ⍵` and `⍺ f⌿ ⍵` (n-wise reduction): f/ of each window of |⍺| items along the axis (the prelude's
