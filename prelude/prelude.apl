@@ -58,6 +58,16 @@ decode_scalar_digits←{+/(⌽×\⌽1↓⍺,1)×⍵}
 ⍝ ⍺⊤⍵ for a radix vector ⍺ and an array ⍵: the digits of each item, along a new first axis.
 encode_array←{((≢⍺),⍴⍵)⍴⍺ encode_vector,⍵}
 
+⍝ ⍺⊤⍵ for a vector of radices ⍺ and doubles ⍵ of any shape, by APL's definition from the right: the last digit is
+⍝ b|x for the last radix b (fraction kept: 0 1⊤3.75 is 3 0.75), and what is left for the digits before it is
+⍝ (x-digit)÷b, or 0 after a radix of 0 (whose digit is x itself). One row of digits per radix, as encode_array.
+encode_doubles←{
+  r←⌽⍺ ⋄ n←≢⍺
+  step←{(k x digits)←⍵ ⋄ b←r[k] ⋄ d←b|x ⋄ (k+1)((b≠0)×(x-d)÷b+b=0)(digits⍪d)}
+  (k x digits)←step⍣n⊢1(,⍵)((0,≢,⍵)⍴0.5)
+  (n,⍴⍵)⍴⊖digits
+}
+
 ⍝ ⍺⍷⍵ (find) for a vector ⍺ and an array ⍵ of rank 1 or more: 1 where the items of ⍺ start along the last axis of
 ⍝ ⍵. Each item of ⍺ in turn compares with ⍵ rotated by its offset, under a mask of the columns where ⍺ fits.
 ⍝ Where ⍺ is longer than the axis, the mask is all 0 and no rotation is made (an empty axis has none).

@@ -167,6 +167,15 @@ impl Elaborator {
             let shape = self.shape_of(&right);
             return self.reshape(shape, digits, span);
         }
+        if left.rank == 1 && matches!(left.base.max(right.base), Base::Double) {
+            let function = self.prelude_function("encode_doubles", span)?;
+            let left = self.convert(left, Base::Double, span)?;
+            let right = self.convert(right, Base::Double, span)?;
+            let value = self
+                .apply_dyadic(&function, Val::Array(left), Val::Array(right), span)
+                .map_err(|error| error.at(span))?;
+            return self.expect_array(value, span);
+        }
         if right.rank == 1 && left.rank == 1 {
             let function = self.prelude_function("encode_vector", span)?;
             let left = self.integer_argument(left, span)?;
@@ -197,8 +206,8 @@ impl Elaborator {
     }
 }
 
-/// `⊥` and `⊤` compute on integers: characters are a DOMAIN ERROR (as in Dyalog), floating-point and complex numbers
-/// not supported yet.
+/// `⊥` and `⊤` compute on integers here (doubles take the prelude's paths): characters are a DOMAIN ERROR (as in
+/// Dyalog), complex numbers not supported yet.
 fn integer_arguments(glyph: &str, left: Base, right: Base, span: Span) -> ElabResult<()> {
     let widest = left.max(right);
     match widest {
