@@ -13,7 +13,7 @@
 //! is taken as zero and its reciprocal fails. A matrix with fewer rows than columns is a LENGTH ERROR when its shape
 //! is known statically; with shapes known only at run time its normal equations are singular, a DOMAIN ERROR.
 
-use super::env::Arr;
+use super::env::{Arr, Scalar};
 use super::error::{ElabError, ElabResult};
 use super::ir::Base;
 use super::Elaborator;
@@ -44,16 +44,27 @@ impl Elaborator {
         if right.rank == 0 {
             return self.scalar_dyadic(Primitive::Divide, left, right, span);
         }
+        if right.rank == 1 && (1..=2).contains(&left.rank) {
+            // A vector ⍵ is one column (`2 4 6⌹1 2 3`, a fit through the origin), and the result drops that
+            // column's axis: a scalar for a vector ⍺, a vector for a matrix.
+            let column = self.table(right, span)?;
+            let solution = self.matrix_divide(left, column, span)?;
+            let solution = self.bind(solution);
+            return Ok(match solution.rank {
+                1 => self.first(solution),
+                _ => self.index_array(solution, vec![Some(Arr::scalar_constant(Scalar::Int(1))), None], span)?,
+            });
+        }
         if right.rank != 2 || !(1..=2).contains(&left.rank) {
             return Err(ElabError::nonce(span, "⌹ with these ranks")
-                .with_hint("aplc's ⍺⌹⍵ takes a matrix ⍵ and a vector or matrix ⍺ (or a scalar ⍵)"));
+                .with_hint("aplc's ⍺⌹⍵ takes a matrix or vector ⍵ and a vector or matrix ⍺ (or a scalar ⍵)"));
         }
         check_not_wide(&right, span)?;
         if let (Some(rows), Some(right_rows)) = (left.extents[0], right.extents[0]) {
             if rows != right_rows {
                 return Err(ElabError::length(
                     span,
-                    format!("⌹ of {rows} rows by a matrix of {right_rows} rows"),
+                    format!("⌹ of {rows} rows by {right_rows} rows"),
                 ));
             }
         }

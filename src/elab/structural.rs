@@ -377,7 +377,7 @@ impl Elaborator {
     }
 
     /// Monadic `⍪`: a matrix with the first axis kept and the rest ravelled.
-    fn table(&mut self, array: Arr, span: Span) -> ElabResult<Arr> {
+    pub fn table(&mut self, array: Arr, span: Span) -> ElabResult<Arr> {
         match array.rank {
             0 | 1 => {
                 let vector = self.ravel(array);
