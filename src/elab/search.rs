@@ -43,6 +43,12 @@ impl Elaborator {
             let indices = self.apply_prelude_dyadic(name, left, right, span)?;
             return self.expect_array(indices, span);
         }
+        if left.rank == 0 {
+            return Err(ElabError::rank(
+                span,
+                "dyadic ⍳ needs a vector (or an array) on its left, not a scalar",
+            ));
+        }
         if left.rank != 1 {
             return Err(ElabError::nonce(
                 span,

@@ -744,6 +744,18 @@ impl Elaborator {
             if left.rank == 1 && left.extents[0].is_some_and(|n| n as usize == right.rank) && right.rank >= 2 {
                 return self.take_or_drop_each_axis(op, left, right, span);
             }
+            if left.rank > 1 {
+                return Err(ElabError::rank(
+                    span,
+                    format!("the left argument of {glyph} must be a vector"),
+                ));
+            }
+            if let Some(counts) = left.extents[0].filter(|&n| right.rank >= 1 && n as usize > right.rank) {
+                return Err(ElabError::length(
+                    span,
+                    format!("{counts} counts for an array of rank {}", right.rank),
+                ));
+            }
             return Err(
                 ElabError::nonce(span, format!("{glyph} with a left argument of more than one element"))
                     .with_hint("give one count (for the first axis) per use, or one per axis"),
