@@ -297,6 +297,74 @@ impl Elaborator {
         self.nested(vec![items.len()], items, span)
     }
 
+    /// `⍺⊂⍵` (partitioned enclose) and `⍺⊆⍵` (partition) of a vector ⍵ by a constant ⍺ of non-negative integers, one
+    /// per item of ⍵ (a scalar ⍺ stands for as many): a strand of the pieces, each a slice of ⍵. For ⊂, ⍺[i] dividers
+    /// stand before item i, each ending a piece and starting the next (so two make an empty piece), and the items
+    /// before the first divider are left out; for ⊆, a piece starts where ⍺ rises and runs while it stays above 0,
+    /// items under a 0 being left out. Both are known when compiling (`(' '=s)⊂s` of a string constant s); a mask
+    /// known only when running would make a strand of run-time length, which aplc does not have.
+    pub fn partition(&mut self, primitive: Primitive, left: Val, right: Val, span: Span) -> ElabResult<Val> {
+        let glyph = primitive.glyph();
+        let left = self.expect_array(left, span)?;
+        let right = self.expect_array(right, span)?;
+        if left.rank > 1 || right.rank != 1 {
+            return Err(ElabError::nonce(
+                span,
+                format!("dyadic {glyph} other than of a vector by a vector or scalar"),
+            ));
+        }
+        let (Some(counts), Some(length)) = (left.constant_ints(), right.extents[0]) else {
+            return Err(ElabError::nonce(
+                span,
+                format!("dyadic {glyph} with a left argument known only when running"),
+            ));
+        };
+        let counts = if left.rank == 0 {
+            vec![counts[0]; length as usize]
+        } else {
+            counts
+        };
+        if counts.len() as i64 != length {
+            return Err(ElabError::length(
+                span,
+                format!("{} partition numbers for {length} items", counts.len()),
+            ));
+        }
+        if counts.iter().any(|&count| count < 0) {
+            return Err(ElabError::domain(
+                span,
+                format!("{glyph} needs non-negative integers on its left"),
+            ));
+        }
+        let slices = if primitive == Primitive::LeftShoe {
+            partitioned_enclose_slices(&counts)
+        } else {
+            partition_slices(&counts)
+        };
+        if slices.is_empty() || slices.len() as i64 > MAX_STRAND_ITEMS {
+            return Err(ElabError::nonce(
+                span,
+                format!(
+                    "dyadic {glyph} giving {} pieces (1 to {MAX_STRAND_ITEMS} are supported)",
+                    slices.len()
+                ),
+            ));
+        }
+        let right = self.bind(right);
+        let mut pieces = Vec::with_capacity(slices.len());
+        for (start, end) in slices {
+            let positions = (start + 1..=end).map(|position| Scalar::Int(position as i64)).collect();
+            let positions = Arr::vector_constant(positions, Base::Int);
+            pieces.push(Val::Array(self.index_array(
+                right.clone(),
+                vec![Some(positions)],
+                span,
+            )?));
+        }
+        let count = pieces.len();
+        self.nested(vec![count], pieces, span)
+    }
+
     /// `s⍴⍵` with a constant shape s and a nested ⍵: ⍵'s items in order, repeated as often as needed.
     pub fn reshape_items(&mut self, shape: Arr, value: Val, span: Span) -> ElabResult<Val> {
         let Some(extents) = shape.constant_ints().filter(|extents| extents.iter().all(|&e| e >= 0)) else {
@@ -503,6 +571,8 @@ impl Elaborator {
                 shape: Vec::new(),
                 items: vec![self.nested(shape, items, span)?],
             },
+            // Nest: a nested array is left as it is.
+            Primitive::LeftShoeUnderbar => self.nested(shape, items, span)?,
             Primitive::CircleStile => {
                 let Some(&row_length) = shape.last() else {
                     return Ok(Some(self.nested(shape, items, span)?));
@@ -609,4 +679,44 @@ fn depth(value: &Val) -> i64 {
         Val::Tuple(items) | Val::Nested { items, .. } => depth_of_items(items),
         _ => 1,
     }
+}
+
+/// The pieces of `counts⊂⍵` as half-open ranges of item positions (see [`Elaborator::partition`]).
+fn partitioned_enclose_slices(counts: &[i64]) -> Vec<(usize, usize)> {
+    let mut slices = Vec::new();
+    let mut open: Option<usize> = None;
+    for (position, &dividers) in counts.iter().enumerate() {
+        for _ in 0..dividers {
+            if let Some(start) = open {
+                slices.push((start, position));
+            }
+            open = Some(position);
+        }
+    }
+    if let Some(start) = open {
+        slices.push((start, counts.len()));
+    }
+    slices
+}
+
+/// The pieces of `counts⊆⍵` as half-open ranges of item positions (see [`Elaborator::partition`]).
+fn partition_slices(counts: &[i64]) -> Vec<(usize, usize)> {
+    let mut slices = Vec::new();
+    let mut open: Option<usize> = None;
+    let mut previous = 0;
+    for (position, &count) in counts.iter().enumerate() {
+        if count == 0 || count > previous {
+            if let Some(start) = open.take() {
+                slices.push((start, position));
+            }
+        }
+        if count > 0 && open.is_none() {
+            open = Some(position);
+        }
+        previous = count;
+    }
+    if let Some(start) = open {
+        slices.push((start, counts.len()));
+    }
+    slices
 }

@@ -73,7 +73,8 @@ impl Elaborator {
             Union => return self.items_or_rows("∪ (unique)", ("unique", "unique_rows"), argument, span),
             Format => self.format(argument, span)?,
             Domino => self.matrix_inverse(argument, span)?,
-            LeftShoe => return self.enclose(Val::Array(argument), span),
+            // Nest (⊆): a simple array is enclosed, as ⊂ does.
+            LeftShoe | LeftShoeUnderbar => return self.enclose(Val::Array(argument), span),
             DownArrow => return self.split(argument, span),
             other => return Err(ElabError::nonce(span, format!("monadic {}", other.glyph()))),
         };
@@ -116,6 +117,9 @@ impl Elaborator {
         }
         if primitive == RightShoe {
             return self.pick(left, right, span);
+        }
+        if matches!(primitive, LeftShoe | LeftShoeUnderbar) {
+            return self.partition(primitive, left, right, span);
         }
         if primitive == Squad {
             if let Val::Tuple(_) = right {

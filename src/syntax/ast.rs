@@ -337,34 +337,35 @@ pub enum Primitive {
     Greater,      // >
     NotEqual,     // ≠
     // Structural and other functions.
-    Rho,          // ⍴
-    Comma,        // ,
-    CommaBar,     // ⍪
-    CircleStile,  // ⌽
-    CircleBar,    // ⊖
-    Transpose,    // ⍉
-    UpArrow,      // ↑
-    DownArrow,    // ↓
-    RightShoe,    // ⊃
-    LeftShoe,     // ⊂
-    Iota,         // ⍳
-    Tally,        // ≢
-    Match,        // ≡
-    GradeUp,      // ⍋
-    GradeDown,    // ⍒
-    LeftTack,     // ⊣
-    RightTack,    // ⊢
-    Squad,        // ⌷
-    Format,       // ⍕
-    Execute,      // ⍎
-    Epsilon,      // ∊
-    IotaUnderbar, // ⍸
-    UpTack,       // ⊥
-    DownTack,     // ⊤
-    Domino,       // ⌹
-    Union,        // ∪
-    Intersection, // ∩
-    Find,         // ⍷
+    Rho,              // ⍴
+    Comma,            // ,
+    CommaBar,         // ⍪
+    CircleStile,      // ⌽
+    CircleBar,        // ⊖
+    Transpose,        // ⍉
+    UpArrow,          // ↑
+    DownArrow,        // ↓
+    RightShoe,        // ⊃
+    LeftShoe,         // ⊂
+    LeftShoeUnderbar, // ⊆
+    Iota,             // ⍳
+    Tally,            // ≢
+    Match,            // ≡
+    GradeUp,          // ⍋
+    GradeDown,        // ⍒
+    LeftTack,         // ⊣
+    RightTack,        // ⊢
+    Squad,            // ⌷
+    Format,           // ⍕
+    Execute,          // ⍎
+    Epsilon,          // ∊
+    IotaUnderbar,     // ⍸
+    UpTack,           // ⊥
+    DownTack,         // ⊤
+    Domino,           // ⌹
+    Union,            // ∪
+    Intersection,     // ∩
+    Find,             // ⍷
     // Operators.
     Slash,        // /
     SlashBar,     // ⌿
@@ -419,6 +420,7 @@ impl Primitive {
         (Primitive::DownArrow, "↓"),
         (Primitive::RightShoe, "⊃"),
         (Primitive::LeftShoe, "⊂"),
+        (Primitive::LeftShoeUnderbar, "⊆"),
         (Primitive::Iota, "⍳"),
         (Primitive::Tally, "≢"),
         (Primitive::Match, "≡"),

@@ -19,7 +19,6 @@ pub struct LexedProgram {
 
 /// Glyphs of Dyalog APL that aplc does not support, with the hint shown when one is used.
 const UNSUPPORTED_GLYPHS: &[(&str, &str)] = &[
-    ("⊆", "partitioned enclose is not supported"),
     ("⊇", "select is not supported"),
     ("⌶", "I-beam is not supported"),
     ("⍠", "variant is not supported"),
@@ -924,7 +923,7 @@ mod tests {
 
     #[test]
     fn the_other_unsupported_glyphs_are_still_errors() {
-        for glyph in ["⊆", "⊇", "⌶", "⍠", "⍞"] {
+        for glyph in ["⊇", "⌶", "⍠", "⍞"] {
             assert_eq!(
                 error_kinds(glyph),
                 vec![SyntaxErrorKind::UnsupportedGlyph(glyph.to_string())],
