@@ -350,6 +350,15 @@ impl Elaborator {
                 ),
             ));
         }
+        // Pieces of a constant are constants (so that `∪(' '≠s)⊆s` can compare them when compiling).
+        if let Some(values) = right.constant.clone() {
+            let pieces: Vec<Val> = slices
+                .iter()
+                .map(|&(start, end)| Val::Array(Arr::vector_constant(values[start..end].to_vec(), right.base)))
+                .collect();
+            let count = pieces.len();
+            return self.nested(vec![count], pieces, span);
+        }
         let right = self.bind(right);
         let mut pieces = Vec::with_capacity(slices.len());
         for (start, end) in slices {
@@ -573,6 +582,23 @@ impl Elaborator {
             },
             // Nest: a nested array is left as it is.
             Primitive::LeftShoeUnderbar => self.nested(shape, items, span)?,
+            // Unique: decided when compiling, so only among items whose values are known then.
+            Primitive::Union if shape.len() == 1 => {
+                if !items.iter().all(|item| constant_item(item).is_some()) {
+                    return Err(ElabError::nonce(
+                        span,
+                        "∪ of a nested vector whose items are not all known when compiling",
+                    ));
+                }
+                let mut kept: Vec<Val> = Vec::new();
+                for item in items {
+                    if !kept.iter().any(|earlier| constant_items_match(earlier, &item)) {
+                        kept.push(item);
+                    }
+                }
+                let count = kept.len();
+                self.nested(vec![count], kept, span)?
+            }
             Primitive::CircleStile => {
                 let Some(&row_length) = shape.last() else {
                     return Ok(Some(self.nested(shape, items, span)?));
@@ -719,4 +745,30 @@ fn partition_slices(counts: &[i64]) -> Vec<(usize, usize)> {
         slices.push((start, counts.len()));
     }
     slices
+}
+
+/// The shape and values of a simple array item known when compiling.
+fn constant_item(item: &Val) -> Option<(Vec<i64>, &Vec<Scalar>)> {
+    let Val::Array(array) = item else { return None };
+    let extents = array.extents.iter().copied().collect::<Option<Vec<i64>>>()?;
+    Some((extents, array.constant.as_ref()?))
+}
+
+/// Whether two constant items match (`≡`): one shape and equal values, numbers compared as numbers (1 matches 1.0),
+/// exactly (the tolerance of `≡` only matters for doubles computed differently, which constants are not).
+fn constant_items_match(first: &Val, second: &Val) -> bool {
+    let (Some((first_shape, first_values)), Some((second_shape, second_values))) =
+        (constant_item(first), constant_item(second))
+    else {
+        return false;
+    };
+    let same_value = |a: &Scalar, b: &Scalar| match (a, b) {
+        (Scalar::Char(a), Scalar::Char(b)) => a == b,
+        (Scalar::Char(_), _) | (_, Scalar::Char(_)) => false,
+        (Scalar::Complex(a, b), Scalar::Complex(c, d)) => a == c && b == d,
+        (a, b) => matches!((a.as_double(), b.as_double()), (Some(x), Some(y)) if x == y),
+    };
+    first_shape == second_shape
+        && first_values.len() == second_values.len()
+        && first_values.iter().zip(second_values).all(|(a, b)| same_value(a, b))
 }
