@@ -131,6 +131,9 @@ impl Elaborator {
         }
         let left = self.expect_array(left, span)?;
         let right = self.expect_array(right, span)?;
+        if primitive == Comma && left.base.join(right.base).is_none() && left.rank <= 1 && right.rank <= 1 {
+            return self.mixed_catenation(left, right, span);
+        }
         if is_scalar_primitive(primitive) {
             return self.scalar_dyadic(primitive, left, right, span).map(Val::Array);
         }
@@ -633,6 +636,24 @@ impl Elaborator {
             extents,
             constant,
         })
+    }
+
+    /// `⍺,⍵` of characters and numbers (`'x',3.5`, `'ab',1 2`): a simple mixed vector, which aplc holds as a strand of
+    /// scalars, so the two lengths must be known when compiling (at most 64 items in all).
+    fn mixed_catenation(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<Val> {
+        let mut items = Vec::new();
+        for side in [left, right] {
+            match self.shape_and_items(Val::Array(side), span)? {
+                Some((_, side_items)) => items.extend(side_items),
+                None => {
+                    return Err(ElabError::domain(span, "characters mixed with numbers").with_hint(
+                        "a vector of characters and numbers needs both lengths known when compiling (64 items at most)",
+                    ))
+                }
+            }
+        }
+        let count = items.len();
+        self.nested(vec![count], items, span)
     }
 
     /// Promote two arrays to their joined base type.
