@@ -150,6 +150,7 @@ impl Elaborator {
             Slash | SlashBar => self.replicate(left, right, primitive == SlashBar, span)?,
             Backslash | BackslashBar => self.expand(left, right, primitive == BackslashBar, span)?,
             Iota => self.index_of(left, right, span)?,
+            GradeUp | GradeDown => self.grade_by_collation(primitive, left, right, span)?,
             Epsilon => self.member_of(left, right, span)?,
             Match => self.match_arrays(left, right, span)?,
             Tally => {
@@ -955,6 +956,29 @@ impl Elaborator {
             "gradeDown"
         };
         Ok(Arr::dynamic(Expr::op(op, vec![argument.expr]), Base::Int, 1).with_extents(argument.extents))
+    }
+
+    /// `⍺⍋⍵` and `⍺⍒⍵` with a collating sequence: the characters of ⍵ (a vector, or a matrix's rows) ordered by
+    /// their positions in the vector ⍺, characters not in ⍺ after all that are (`'abc'⍋'cabbage'`); equal keys keep
+    /// their order. A collating array of rank 2 or more (Dyalog's ordering by axes) is not supported.
+    fn grade_by_collation(&mut self, primitive: Primitive, left: Arr, right: Arr, span: Span) -> ElabResult<Arr> {
+        if left.base != Base::Char || right.base != Base::Char {
+            return Err(ElabError::domain(
+                span,
+                format!("{} with a collating sequence takes characters", primitive.glyph()),
+            ));
+        }
+        if left.rank != 1 {
+            return Err(ElabError::nonce(
+                span,
+                format!("{} with a collating sequence that is not a vector", primitive.glyph()),
+            ));
+        }
+        if right.rank == 0 {
+            return Err(ElabError::rank(span, format!("{} of a scalar", primitive.glyph())));
+        }
+        let keys = self.index_of(left, right, span)?;
+        self.grade(primitive, keys, span)
     }
 
     /// `⍋M` on a matrix: its rows in lexicographic order, by stable grades on each column from the last to the
