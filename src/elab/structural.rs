@@ -646,21 +646,22 @@ impl Elaborator {
         for side in [left, right] {
             match self.shape_and_items(Val::Array(side), span)? {
                 Some((_, side_items)) => items.extend(side_items),
-                None => {
-                    return Err(ElabError::domain(span, "characters mixed with numbers").with_hint(
+                None => return Err(
+                    ElabError::nonce(span, "an array mixing characters and numbers").with_hint(
                         "a vector of characters and numbers needs both lengths known when compiling (64 items at most)",
-                    ))
-                }
+                    ),
+                ),
             }
         }
         let count = items.len();
         self.nested(vec![count], items, span)
     }
 
-    /// Promote two arrays to their joined base type.
+    /// Promote two arrays to their joined base type. Characters and numbers have none: APL makes a mixed array of
+    /// them (a catenation, a union), which aplc holds only as a strand of scalars (`mixed_catenation`).
     pub fn unify_bases(&mut self, left: Arr, right: Arr, span: Span) -> ElabResult<(Arr, Arr)> {
         let Some(base) = left.base.join(right.base) else {
-            return Err(ElabError::domain(span, "characters mixed with numbers"));
+            return Err(ElabError::nonce(span, "an array mixing characters and numbers here"));
         };
         let left = self.convert(left, base, span)?;
         let right = self.convert(right, base, span)?;
