@@ -80,6 +80,7 @@ fn function_examples() -> HashMap<&'static str, (Option<&'static str>, Option<&'
         ("⊥", (None, Some("2⊥1 0 1"))),
         ("⊤", (None, Some("2 2⊤3"))),
         ("⊂", (Some("⊂1 2"), Some("1 0 1⊂⍳3"))),
+        ("⊆", (Some("⊆1 2"), Some("1 1 0⊆⍳3"))),
         ("≡", (Some("≡1 2"), Some("1 2≡1 2"))),
         ("⍎", (Some("⍎'1+2'"), None)),
         ("⌹", (Some("⌹2 2⍴1 0 0 1"), Some("1 2⌹2 2⍴1 0 0 1"))),

@@ -496,6 +496,13 @@ impl Elaborator {
             ));
         }
         self.inline_budget -= 1;
+        self.inlined_in_statement += 1;
+        if self.inlined_in_statement > super::MAX_INLINED_CALLS_PER_STATEMENT {
+            return Err(ElabError::nonce(span, super::TOO_MUCH_INLINING_MESSAGE).with_hint(
+                "aplc inlines dfns; this recursion (perhaps through a local dfn, or ∇¨) neither unfolds on constants \
+                 nor compiles as a loop or a recursive function; a recursive dfn defined at the top level may",
+            ));
+        }
         self.dfn_body_with_arguments(closure, left, right, span)
     }
 

@@ -206,6 +206,8 @@ pub struct Elaborator {
     pub comments: Vec<ast::Comment>,
     /// How many more dfn calls may be inlined in the current top-level statement (recursion unfolding is bounded).
     pub inline_budget: usize,
+    /// How many dfn calls the current top-level statement has inlined in all (never reset by a retry).
+    pub inlined_in_statement: usize,
     /// The dfns being inlined, innermost last (to find the outermost call of a recursive dfn).
     active_dfns: Vec<dfns::CalleeKey>,
     /// Per inlined call, innermost last: whether the call is being compiled as a loop (tail recursion).
@@ -260,6 +262,15 @@ pub const MAX_CALL_DEPTH: usize = 128;
 /// How many dfn calls one top-level statement may inline (bounds recursion unfolded on constants).
 pub const INLINE_BUDGET: usize = 20_000;
 
+/// How many dfn calls one top-level statement may inline in all, over every way of compiling a recursion tried in
+/// turn (unfolding, a loop, a recursive function), each of which starts with a fresh [`INLINE_BUDGET`]. Such tries
+/// nest when a recursion runs through a local dfn (`f←{… g←{f ⍵} ⋄ g …}`), and their work then multiplies: this
+/// bound turns what would be hours of elaboration into a NONCE ERROR.
+pub const MAX_INLINED_CALLS_PER_STATEMENT: usize = 5 * INLINE_BUDGET;
+
+/// The NONCE ERROR of a statement that reached [`MAX_INLINED_CALLS_PER_STATEMENT`].
+pub const TOO_MUCH_INLINING_MESSAGE: &str = "a recursion that elaboration cannot compile within its bounds";
+
 impl Elaborator {
     pub fn new(program: &ast::Program) -> Elaborator {
         Elaborator {
@@ -275,6 +286,7 @@ impl Elaborator {
             prelude: None,
             pending_annotation: None,
             inline_budget: INLINE_BUDGET,
+            inlined_in_statement: 0,
             active_dfns: Vec::new(),
             loops: Vec::new(),
             site: None,
@@ -319,6 +331,7 @@ impl Elaborator {
             self.check_statement_annotation(annotation, expr)?;
         }
         self.inline_budget = INLINE_BUDGET;
+        self.inlined_in_statement = 0;
         self.statement_with_printing(expr)?;
         self.globals = self.env.clone();
         Ok(())
@@ -397,6 +410,9 @@ impl Elaborator {
             }
             Val::Tuple(components) => {
                 if let Some(line) = self.nested_vector_line(components)? {
+                    // Printed as a matrix of one row: where Dyalog folds a nested vector's display longer than ⎕PW
+                    // is not known here, so it stays on one line (a simple vector's folds).
+                    let line = self.as_one_row(line, span)?;
                     return self.print_value(&Val::Array(line), span);
                 }
                 for component in components {
@@ -460,6 +476,17 @@ impl Elaborator {
             });
         }
         Ok(display)
+    }
+
+    /// A character vector as a matrix of one row; a matrix as it is.
+    fn as_one_row(&mut self, text: Arr, span: Span) -> ElabResult<Arr> {
+        if text.rank != 1 {
+            return Ok(text);
+        }
+        let text = self.bind(text);
+        let length = self.tally(&text);
+        let shape = self.catenate_last(Arr::scalar_constant(Scalar::Int(1)), length, span)?;
+        self.reshape(shape, text, span)
     }
 
     /// The items' displays (character vectors and matrices) as matrices of as many rows as the tallest, padded
