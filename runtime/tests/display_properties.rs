@@ -1,8 +1,8 @@
 //! Properties of the run-time display that must hold for every array, checked on random ones: `⎕PP←17` round-trips
-//! every double, `⍕` gives rows of equal length, `display` is `⍕` with trailing blanks trimmed, and a column of numbers
-//! in fixed form lines up its decimal points.
+//! every double, `⍕` gives rows of equal length, `display` (with a ⎕PW wide enough not to fold) is `⍕` with trailing
+//! blanks trimmed, and a column of numbers in fixed form lines up its decimal points.
 
-use aplc_runtime::display::{display, format_double, format_to_char_matrix, ArrayData, ArrayView};
+use aplc_runtime::display::{display, format_double, format_to_char_matrix, ArrayData, ArrayView, PrintSettings};
 use proptest::prelude::*;
 
 /// A finite double of any magnitude, sign and fraction, from its bits.
@@ -58,7 +58,8 @@ proptest! {
     fn format_gives_rows_of_equal_length_and_display_trims_them((shape, data) in shape_and_doubles()) {
         let array = ArrayView { shape: &shape, data: ArrayData::Double(&data) };
         let rows = format_to_char_matrix(&array, 10);
-        let lines = display(&array, 10);
+        let widest = PrintSettings { precision: 10, width: *PrintSettings::WIDTHS.end() };
+        let lines = display(&array, widest);
         prop_assert_eq!(rows.len(), lines.len());
         if let Some(first) = rows.first() {
             prop_assert!(rows.iter().all(|row| row.len() == first.len()), "rows of different lengths: {:?}", rows);

@@ -281,6 +281,12 @@ impl Elaborator {
             Val::Nested { .. } => Err(ElabError::nonce(span, "⊃ in a nested array that is not a vector")),
             Val::Array(array) => {
                 let indices = if index.rank == 0 { Some(1) } else { index.extents[0] };
+                if index.rank == 1 && indices.is_none() {
+                    return Err(ElabError::nonce(
+                        span,
+                        "⊃ with indices whose number is known only when running",
+                    ));
+                }
                 if index.rank > 1 || indices != Some(array.rank as i64) {
                     return Err(ElabError::rank(
                         span,

@@ -712,10 +712,9 @@ impl Elaborator {
         // No identity item: TAIL's reduce folds a non-empty row from its last element (the neutral element only
         // stands for an empty row), so any value of the type will do, provided the row is never empty; a dfn that is
         // one primitive (`{⍺+⍵}`) gets that primitive's, which backends that start every chunk from the neutral
-        // element need. APL gives a DOMAIN ERROR for an empty row: at compile time when the length is known to be 0,
-        // otherwise the argument goes through `nonEmptyRows`, which raises it at run time.
-        // An axis known to be empty is checked when the program runs too: the reduction may lie in a guard's
-        // branch that is never taken (`n=0:f/(0)⍴w`).
+        // element need. APL gives a DOMAIN ERROR for an empty row: the argument goes through `nonEmptyRows`, which
+        // raises it when the program runs, even for an axis known to be empty, since the reduction may lie in a
+        // guard's branch that is never taken (`n=0:f/(0)⍴w` in the prelude's n-wise reduction).
         let rows = match length {
             Some(length) if length > 0 => array.expr,
             _ => Expr::op("nonEmptyRows", vec![array.expr]),
