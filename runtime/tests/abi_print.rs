@@ -92,7 +92,7 @@ fn arguments_that_break_the_abi_are_reported_not_printed() {
     let bad_precision = unsafe { display_lines_from_raw_parts(1, 1, shape.as_ptr(), data.as_ptr().cast(), 0) };
     assert_eq!(
         bad_precision,
-        Err("print precision 0 is not between 1 and 17".to_string())
+        Err("print code 0: ⎕PP 0 or ⎕PW 80 out of range".to_string())
     );
     let null_shape = unsafe { display_lines_from_raw_parts(1, 2, std::ptr::null(), data.as_ptr().cast(), 10) };
     assert_eq!(null_shape, Err("null shape pointer for rank 2".to_string()));
