@@ -493,14 +493,8 @@ impl Elaborator {
     /// with blank rows below; the number of rows.
     fn as_rows_of_one_height(&mut self, items: &mut [(Arr, bool)], span: Span) -> ElabResult<Arr> {
         for (text, _) in items.iter_mut() {
-            if text.rank == 1 {
-                let bound = self.bind(text.clone());
-                let length = self.tally(&bound);
-                let one = Arr::scalar_constant(Scalar::Int(1));
-                let shape = self.catenate_last(one, length, span)?;
-                *text = self.reshape(shape, bound, span)?;
-            }
-            *text = self.bind(text.clone());
+            let row = self.as_one_row(text.clone(), span)?;
+            *text = self.bind(row);
         }
         let mut rows: Option<Arr> = None;
         for (text, _) in items.iter() {

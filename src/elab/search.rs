@@ -174,12 +174,9 @@ impl Elaborator {
             return self.reshape(shape, digits, span);
         }
         if left.rank == 1 && matches!(left.base.max(right.base), Base::Double) {
-            let function = self.prelude_function("encode_doubles", span)?;
             let left = self.convert(left, Base::Double, span)?;
             let right = self.convert(right, Base::Double, span)?;
-            let value = self
-                .apply_dyadic(&function, Val::Array(left), Val::Array(right), span)
-                .map_err(|error| error.at(span))?;
+            let value = self.apply_prelude_dyadic("encode_doubles", left, right, span)?;
             return self.expect_array(value, span);
         }
         if right.rank == 1 && left.rank == 1 {

@@ -152,11 +152,7 @@ impl Elaborator {
                     .collect::<ElabResult<Vec<Val>>>()?;
                 Ok(Val::Tuple(converted))
             }
-            Val::Array(array) if array.base == Base::Char => {
-                let function = self.prelude_function(function_name, span)?;
-                self.apply_monadic(&function, Val::Array(array), span)
-                    .map_err(|error| error.at(span))
-            }
+            Val::Array(array) if array.base == Base::Char => self.apply_prelude_monadic(function_name, array, span),
             Val::Array(array) => Ok(Val::Array(array)),
             _ => Err(ElabError::nonce(span, "⎕C of a nested array of this kind")),
         }
